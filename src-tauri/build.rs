@@ -1,0 +1,18 @@
+//! Build script: generates the Tauri context and the permissions for the app's own commands,
+//! so the window's capability can list exactly which commands it may call.
+
+/// Every command the webview may invoke. Keep in sync with `commands.rs` and `tauri.conf.json`.
+const COMMANDS: &[&str] = &[
+    "start_run",
+    "resolve_approval",
+    "list_pending_approvals",
+    "cancel_run",
+];
+
+fn main() {
+    let attributes = tauri_build::Attributes::new()
+        .app_manifest(tauri_build::AppManifest::new().commands(COMMANDS));
+    if let Err(error) = tauri_build::try_build(attributes) {
+        panic!("tauri-build failed: {error:#}");
+    }
+}

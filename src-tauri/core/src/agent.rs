@@ -1,0 +1,458 @@
+//! The agent loop: user message → model step → tool calls → policy → approval → tool result →
+//! next step, until the model answers without tool calls, the step limit, or cancel.
+//!
+//! [`AgentRuntime`] owns the runs of one session. Each run is a tokio task with a
+//! [`CancellationToken`]; everything it does is reported as [`AgentEvent`]s, in order.
+
+use crate::approvals::{ApprovalError, ApprovalRegistry, NewApproval};
+use crate::policy::{Policy, PolicyDecision};
+use crate::provider::{Message, ModelTurn, Provider, ProviderError, ToolCall};
+use crate::tools::{ToolSet, Workspace};
+use crate::EventSink;
+use askfirst_protocol::{
+    AgentEvent, ApprovalId, ApprovalRequest, CancelCause, Decision, DenialSource, Outcome, RunId,
+    RunStatus, SessionId, StartRunResponse, ToolCallStatus,
+};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, MutexGuard};
+use tokio_util::sync::CancellationToken;
+
+/// The default number of model steps a run may take. Waiting for the user does not count.
+pub const DEFAULT_MAX_STEPS: usize = 25;
+
+/// Makes the provider for a new run.
+pub type ProviderFactory = Arc<dyn Fn() -> Result<Arc<dyn Provider>, ProviderError> + Send + Sync>;
+
+/// Errors of starting or stopping runs.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum RunError {
+    /// The task was empty.
+    #[error("Please type a task for the agent first.")]
+    EmptyTask,
+    /// Another run of this session is still going.
+    #[error("The agent is still working on the previous task. Stop it or wait for it to finish.")]
+    Busy,
+    /// The provider could not be made.
+    #[error("The model could not be started: {0}")]
+    Provider(#[from] ProviderError),
+}
+
+/// What the model is told when a call was denied by the user.
+pub const USER_DENIAL_TAIL: &str = "The action was not performed. Do not retry the same call; \
+     take a different approach or explain what you need in the final answer.";
+
+/// Settings of an [`AgentRuntime`].
+#[derive(Clone)]
+pub struct RuntimeConfig {
+    /// The folder tools work in.
+    pub workspace: Workspace,
+    /// Model steps per run.
+    pub max_steps: usize,
+    /// Makes the provider for each run.
+    pub provider: ProviderFactory,
+    /// The tools on offer.
+    pub tools: ToolSet,
+}
+
+/// Runs the agent for one session and answers the shell's commands.
+pub struct AgentRuntime {
+    handle: tokio::runtime::Handle,
+    registry: Arc<ApprovalRegistry>,
+    events: EventSink,
+    config: RuntimeConfig,
+    policy: Policy,
+    session_id: SessionId,
+    runs: Mutex<HashMap<RunId, CancellationToken>>,
+}
+
+impl AgentRuntime {
+    /// A runtime spawning its runs on `handle`, asking through `registry`, reporting to
+    /// `events` (the same sink the registry reports to).
+    pub fn new(
+        handle: tokio::runtime::Handle,
+        registry: Arc<ApprovalRegistry>,
+        events: EventSink,
+        config: RuntimeConfig,
+    ) -> Arc<Self> {
+        Arc::new(Self {
+            handle,
+            registry,
+            events,
+            config,
+            policy: Policy,
+            session_id: SessionId::new(),
+            runs: Mutex::new(HashMap::new()),
+        })
+    }
+
+    /// The approvals registry.
+    pub fn approvals(&self) -> &Arc<ApprovalRegistry> {
+        &self.registry
+    }
+
+    /// The workspace folder.
+    pub fn workspace(&self) -> &Workspace {
+        &self.config.workspace
+    }
+
+    fn runs(&self) -> MutexGuard<'_, HashMap<RunId, CancellationToken>> {
+        self.runs
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// Starts a run for `task` and returns at once; the run reports through events.
+    ///
+    /// # Errors
+    /// [`RunError::EmptyTask`], [`RunError::Busy`] while another run goes on, or
+    /// [`RunError::Provider`] when the model cannot be set up.
+    pub fn start_run(self: &Arc<Self>, task: &str) -> Result<StartRunResponse, RunError> {
+        let task = task.trim();
+        if task.is_empty() {
+            return Err(RunError::EmptyTask);
+        }
+        let provider = (self.config.provider)()?;
+        let run_id = RunId::new();
+        let token = CancellationToken::new();
+        {
+            let mut runs = self.runs();
+            if !runs.is_empty() {
+                return Err(RunError::Busy);
+            }
+            runs.insert(run_id, token.clone());
+        }
+        let this = Arc::clone(self);
+        let task = task.to_owned();
+        self.handle.spawn(async move {
+            let _guard = RunGuard {
+                runtime: Arc::clone(&this),
+                run_id,
+            };
+            this.run(run_id, task, provider, token).await;
+        });
+        Ok(StartRunResponse {
+            run_id,
+            session_id: self.session_id,
+        })
+    }
+
+    /// Stops a run: its pending approvals end `Cancelled{run_aborted}` and no further model
+    /// step or tool call starts. Returns whether a running run was stopped; stopping a run that
+    /// already ended is a quiet no-op.
+    pub fn cancel_run(&self, run_id: RunId) -> bool {
+        let token = self.runs().get(&run_id).cloned();
+        match token {
+            Some(token) => {
+                token.cancel();
+                self.registry.cancel_run(run_id);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Answers an approval.
+    ///
+    /// # Errors
+    /// [`ApprovalError::NotPending`] when it is not waiting; nothing changes.
+    pub fn resolve_approval(
+        &self,
+        id: ApprovalId,
+        decision: Decision,
+    ) -> Result<Outcome, ApprovalError> {
+        self.registry.resolve(id, decision)
+    }
+
+    /// The approvals waiting, oldest first.
+    pub fn list_pending_approvals(&self) -> Vec<ApprovalRequest> {
+        self.registry.list_pending(None)
+    }
+
+    /// Stops everything for app exit: every run is cancelled and every pending approval ends
+    /// `Cancelled{app_shutdown}`.
+    pub fn shutdown(&self) {
+        self.registry.shutdown();
+        for token in self.runs().values() {
+            token.cancel();
+        }
+    }
+
+    fn emit(&self, event: AgentEvent) {
+        (self.events)(event);
+    }
+
+    async fn run(
+        &self,
+        run_id: RunId,
+        task: String,
+        provider: Arc<dyn Provider>,
+        token: CancellationToken,
+    ) {
+        self.emit(AgentEvent::RunStarted {
+            run_id,
+            session_id: self.session_id,
+            task: task.clone(),
+            provider: provider.display_name(),
+        });
+        let (status, message) = self.run_loop(run_id, task, provider.as_ref(), &token).await;
+        self.emit(AgentEvent::RunFinished {
+            run_id,
+            status,
+            message,
+        });
+    }
+
+    async fn run_loop(
+        &self,
+        run_id: RunId,
+        task: String,
+        provider: &dyn Provider,
+        token: &CancellationToken,
+    ) -> (RunStatus, Option<String>) {
+        let stopped = || {
+            (
+                RunStatus::Cancelled,
+                Some("You stopped the agent.".to_owned()),
+            )
+        };
+        let specs = self.config.tools.specs();
+        let mut messages = vec![Message::User { text: task }];
+        let mut denied: HashMap<(String, String), String> = HashMap::new();
+        for _step in 0..self.config.max_steps {
+            let turn: ModelTurn = tokio::select! {
+                biased;
+                () = token.cancelled() => return stopped(),
+                turn = provider.step(&messages, &specs) => match turn {
+                    Ok(turn) => turn,
+                    Err(e) => return (RunStatus::Failed, Some(e.to_string())),
+                },
+            };
+            if let Some(text) = turn.text.as_deref().filter(|t| !t.trim().is_empty()) {
+                self.emit(AgentEvent::AssistantMessage {
+                    run_id,
+                    text: text.to_owned(),
+                });
+            }
+            let calls = turn.tool_calls.clone();
+            messages.push(Message::Assistant { turn });
+            if calls.is_empty() {
+                return (RunStatus::Completed, None);
+            }
+            for (index, call) in calls.iter().enumerate() {
+                let result = self.tool_call(run_id, call, token, &mut denied).await;
+                let is_error = result.status != ToolCallStatus::Succeeded;
+                self.emit(AgentEvent::ToolCallFinished {
+                    run_id,
+                    tool_call_id: call.id.clone(),
+                    status: result.status,
+                    output: result.content.clone(),
+                });
+                messages.push(Message::ToolResult {
+                    tool_call_id: call.id.clone(),
+                    content: result.content,
+                    is_error,
+                });
+                if token.is_cancelled() {
+                    // Every call of the turn still gets exactly one result, in order.
+                    for rest in &calls[index + 1..] {
+                        let content = cancelled_text(CancelCause::RunAborted);
+                        self.emit(AgentEvent::ToolCallFinished {
+                            run_id,
+                            tool_call_id: rest.id.clone(),
+                            status: ToolCallStatus::Cancelled,
+                            output: content.clone(),
+                        });
+                        messages.push(Message::ToolResult {
+                            tool_call_id: rest.id.clone(),
+                            content,
+                            is_error: true,
+                        });
+                    }
+                    return stopped();
+                }
+            }
+        }
+        (
+            RunStatus::Failed,
+            Some(format!(
+                "The agent stopped after {} steps without finishing.",
+                self.config.max_steps
+            )),
+        )
+    }
+
+    /// Handles one tool call end to end and returns what the model is told.
+    async fn tool_call(
+        &self,
+        run_id: RunId,
+        call: &ToolCall,
+        token: &CancellationToken,
+        denied: &mut HashMap<(String, String), String>,
+    ) -> CallResult {
+        let tool = self.config.tools.get(&call.name);
+        let description = tool
+            .as_ref()
+            .map(|t| t.describe(&call.arguments_json, &self.config.workspace));
+        let summary = match &description {
+            Some(Ok(d)) => d.summary.clone(),
+            _ => format!("Use the tool \"{}\"", call.name),
+        };
+        self.emit(AgentEvent::ToolCallProposed {
+            run_id,
+            tool_call_id: call.id.clone(),
+            tool_name: call.name.clone(),
+            arguments_json: call.arguments_json.clone(),
+            summary: summary.clone(),
+        });
+        let (tool, description) = match (tool, description) {
+            (Some(tool), Some(Ok(description))) => (tool, description),
+            (Some(_), Some(Err(e))) => return CallResult::failed(e.to_string()),
+            (None, _) | (Some(_), None) => {
+                return CallResult::failed(format!(
+                    "There is no tool named \"{}\". The tools are: {}.",
+                    call.name,
+                    self.config.tools.names().join(", ")
+                ))
+            }
+        };
+        let key = (call.name.clone(), canonical_arguments(&call.arguments_json));
+        if let Some(previous) = denied.get(&key) {
+            return CallResult {
+                status: ToolCallStatus::Denied,
+                content: previous.clone(),
+            };
+        }
+        match self.policy.decide(tool.read_only(), description.risk) {
+            PolicyDecision::Allow => {}
+            PolicyDecision::Deny { reason } => {
+                let content = denial_text(DenialSource::Policy, Some(&reason));
+                denied.insert(key, content.clone());
+                return CallResult {
+                    status: ToolCallStatus::Denied,
+                    content,
+                };
+            }
+            PolicyDecision::Ask { reason } => {
+                let pending = self.registry.request(NewApproval {
+                    run_id,
+                    tool_call_id: call.id.clone(),
+                    tool_name: call.name.clone(),
+                    arguments_json: call.arguments_json.clone(),
+                    summary,
+                    reason,
+                    risk: description.risk,
+                });
+                let outcome = tokio::select! {
+                    biased;
+                    outcome = pending.wait() => outcome,
+                    // Dropping the waiter settles it as Cancelled{run_aborted}.
+                    () = token.cancelled() => Outcome::Cancelled { cause: CancelCause::RunAborted },
+                };
+                match outcome {
+                    Outcome::Approved { .. } => {}
+                    Outcome::Denied { source, reason } => {
+                        let content = denial_text(source, reason.as_deref());
+                        denied.insert(key, content.clone());
+                        return CallResult {
+                            status: ToolCallStatus::Denied,
+                            content,
+                        };
+                    }
+                    Outcome::Cancelled { cause } => {
+                        return CallResult {
+                            status: ToolCallStatus::Cancelled,
+                            content: cancelled_text(cause),
+                        }
+                    }
+                }
+            }
+        }
+        if token.is_cancelled() {
+            return CallResult {
+                status: ToolCallStatus::Cancelled,
+                content: cancelled_text(CancelCause::RunAborted),
+            };
+        }
+        match tool
+            .execute(&call.arguments_json, &self.config.workspace)
+            .await
+        {
+            Ok(output) => CallResult {
+                status: ToolCallStatus::Succeeded,
+                content: output,
+            },
+            Err(e) => CallResult::failed(e.to_string()),
+        }
+    }
+}
+
+struct CallResult {
+    status: ToolCallStatus,
+    content: String,
+}
+
+impl CallResult {
+    fn failed(content: String) -> Self {
+        Self {
+            status: ToolCallStatus::Failed,
+            content,
+        }
+    }
+}
+
+/// Removes a run from the active runs when its task ends, however it ends.
+struct RunGuard {
+    runtime: Arc<AgentRuntime>,
+    run_id: RunId,
+}
+
+impl Drop for RunGuard {
+    fn drop(&mut self) {
+        self.runtime.runs().remove(&self.run_id);
+        // Nothing of this run may stay waiting.
+        self.runtime.registry.cancel_run(self.run_id);
+    }
+}
+
+/// The arguments in a canonical form (keys sorted, no spaces), so that the same call written
+/// differently is recognised; text that is not JSON is kept as it is.
+pub fn canonical_arguments(arguments_json: &str) -> String {
+    serde_json::from_str::<serde_json::Value>(arguments_json)
+        .map(|v| v.to_string())
+        .unwrap_or_else(|_| arguments_json.to_owned())
+}
+
+/// What the model is told when a call did not run because it was denied.
+pub fn denial_text(source: DenialSource, reason: Option<&str>) -> String {
+    match source {
+        DenialSource::User => match reason {
+            Some(note) => format!(
+                "The user denied this action and said: \"{note}\". Follow the user's \
+                 instruction. {USER_DENIAL_TAIL}"
+            ),
+            None => format!("The user denied this action. {USER_DENIAL_TAIL}"),
+        },
+        DenialSource::Timeout => "The user did not answer the request for approval in time, so \
+             the action was not performed. Do not retry it now; say in the final answer what \
+             you wanted to do."
+            .to_owned(),
+        DenialSource::Policy => format!(
+            "This action is not allowed by the user's settings{}. It was not performed. Do not \
+             retry it; take a different approach.",
+            reason.map(|r| format!(" ({r})")).unwrap_or_default()
+        ),
+        DenialSource::Unavailable => "No one was available to approve this action, so it was \
+             not performed. Say in the final answer what you wanted to do."
+            .to_owned(),
+    }
+}
+
+/// What the model is told when a call did not run because the run or the app stopped.
+pub fn cancelled_text(cause: CancelCause) -> String {
+    match cause {
+        CancelCause::RunAborted => "The user stopped the run; this action was not performed.",
+        CancelCause::AppShutdown => "The app was closed; this action was not performed.",
+    }
+    .to_owned()
+}

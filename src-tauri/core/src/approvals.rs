@@ -1,0 +1,278 @@
+//! The approvals registry: every pending approval, keyed by [`ApprovalId`], and the single
+//! place where an approval's [`Outcome`] is decided.
+//!
+//! A request is registered synchronously (before `ApprovalRequired` leaves), then waited on.
+//! Four things can end it: the user's decision ([`ApprovalRegistry::resolve`]), the timeout,
+//! the run's cancellation ([`ApprovalRegistry::cancel_run`] or dropping the waiter), and app
+//! shutdown ([`ApprovalRegistry::shutdown`]). Each of them goes through `settle`, which removes
+//! the entry under the lock: whoever removes it decides the outcome, so exactly one wins and
+//! every later answer gets [`ApprovalError::NotPending`] and changes nothing.
+
+use crate::{unix_millis_now, EventSink};
+use askfirst_protocol::{
+    AgentEvent, ApprovalId, ApprovalRequest, ApprovalResolvedEvent, ApprovalScope, ApprovalSource,
+    CancelCause, Decision, DenialSource, Outcome, Risk, RunId,
+};
+use sha2::{Digest, Sha256};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
+use tokio::sync::oneshot;
+
+/// The default time a request waits for the user before it is denied: 120 s.
+pub const DEFAULT_APPROVAL_TIMEOUT: Duration = Duration::from_secs(120);
+
+/// Errors of the approvals registry.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ApprovalError {
+    /// The id is unknown or its approval already ended.
+    #[error("No pending approval {0}. It may have already been resolved or timed out.")]
+    NotPending(ApprovalId),
+}
+
+/// What the agent loop knows when it asks; the registry adds the id, digest and expiry.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NewApproval {
+    /// The run making the call.
+    pub run_id: RunId,
+    /// The provider's tool-call id.
+    pub tool_call_id: String,
+    /// The tool's name.
+    pub tool_name: String,
+    /// The raw arguments, exactly as they will be executed.
+    pub arguments_json: String,
+    /// Plain-language summary of the call.
+    pub summary: String,
+    /// Why the user is asked.
+    pub reason: String,
+    /// How risky the call is.
+    pub risk: Risk,
+}
+
+struct Pending {
+    request: ApprovalRequest,
+    /// Insertion order, so `list_pending` returns requests in the order they were made.
+    seq: u64,
+    tx: oneshot::Sender<Outcome>,
+}
+
+#[derive(Default)]
+struct State {
+    pending: HashMap<ApprovalId, Pending>,
+    next_seq: u64,
+}
+
+/// The registry of pending approvals. Cheap to share (`Arc`); all methods are synchronous and
+/// never hold the lock across an `.await` or while emitting an event.
+pub struct ApprovalRegistry {
+    state: Mutex<State>,
+    timeout: Duration,
+    events: EventSink,
+}
+
+impl ApprovalRegistry {
+    /// A registry whose requests time out after `timeout` and whose events go to `events`.
+    pub fn new(timeout: Duration, events: EventSink) -> Arc<Self> {
+        Arc::new(Self {
+            state: Mutex::new(State::default()),
+            timeout,
+            events,
+        })
+    }
+
+    /// How long a request waits before it is denied.
+    pub fn timeout(&self) -> Duration {
+        self.timeout
+    }
+
+    fn lock(&self) -> MutexGuard<'_, State> {
+        // A panic while holding this lock cannot leave the map half-updated (every critical
+        // section is a single insert or remove), so a poisoned lock is safe to keep using.
+        self.state
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// Registers a request and only then emits `ApprovalRequired`. The returned waiter must be
+    /// awaited with [`PendingApproval::wait`]; dropping it cancels the request
+    /// (`Cancelled{run_aborted}`), so nothing is left dangling.
+    pub fn request(self: &Arc<Self>, new: NewApproval) -> PendingApproval {
+        let approval_id = ApprovalId::new();
+        let timeout_ms = u64::try_from(self.timeout.as_millis()).unwrap_or(u64::MAX);
+        let request = ApprovalRequest {
+            approval_id,
+            run_id: new.run_id,
+            tool_call_id: new.tool_call_id,
+            tool_name: new.tool_name,
+            arguments_sha256: sha256_hex(new.arguments_json.as_bytes()),
+            arguments_json: new.arguments_json,
+            summary: new.summary,
+            reason: new.reason,
+            risk: new.risk,
+            expires_at: unix_millis_now().saturating_add(timeout_ms),
+        };
+        let deadline = tokio::time::Instant::now() + self.timeout;
+        let (tx, rx) = oneshot::channel();
+        {
+            let mut state = self.lock();
+            let seq = state.next_seq;
+            state.next_seq += 1;
+            state.pending.insert(
+                approval_id,
+                Pending {
+                    request: request.clone(),
+                    seq,
+                    tx,
+                },
+            );
+        }
+        (self.events)(AgentEvent::ApprovalRequired(request.clone()));
+        PendingApproval {
+            registry: Arc::clone(self),
+            request,
+            rx,
+            deadline,
+        }
+    }
+
+    /// Applies the user's decision.
+    ///
+    /// # Errors
+    /// [`ApprovalError::NotPending`] if the id is unknown or already resolved; nothing changes.
+    pub fn resolve(&self, id: ApprovalId, decision: Decision) -> Result<Outcome, ApprovalError> {
+        let outcome = match decision {
+            Decision::Approve => Outcome::Approved {
+                scope: ApprovalScope::Once,
+                source: ApprovalSource::User,
+            },
+            Decision::Deny { note } => Outcome::Denied {
+                source: DenialSource::User,
+                reason: note.map(|n| n.trim().to_owned()).filter(|n| !n.is_empty()),
+            },
+        };
+        self.settle(id, outcome)
+    }
+
+    /// The requests still waiting, oldest first; only those of `run` when given.
+    pub fn list_pending(&self, run: Option<RunId>) -> Vec<ApprovalRequest> {
+        let state = self.lock();
+        let mut waiting: Vec<&Pending> = state
+            .pending
+            .values()
+            .filter(|p| run.is_none_or(|r| p.request.run_id == r))
+            .collect();
+        waiting.sort_by_key(|p| p.seq);
+        waiting.into_iter().map(|p| p.request.clone()).collect()
+    }
+
+    /// Ends every request of `run_id` as `Cancelled{run_aborted}`; returns how many there were.
+    pub fn cancel_run(&self, run_id: RunId) -> usize {
+        self.settle_all(Some(run_id), CancelCause::RunAborted)
+    }
+
+    /// Ends every request as `Cancelled{app_shutdown}`; returns how many there were.
+    pub fn shutdown(&self) -> usize {
+        self.settle_all(None, CancelCause::AppShutdown)
+    }
+
+    fn settle_all(&self, run: Option<RunId>, cause: CancelCause) -> usize {
+        let ids: Vec<ApprovalId> = self
+            .list_pending(run)
+            .into_iter()
+            .map(|r| r.approval_id)
+            .collect();
+        ids.into_iter()
+            .filter(|id| self.settle(*id, Outcome::Cancelled { cause }).is_ok())
+            .count()
+    }
+
+    /// The single point where an outcome is decided: removes the entry, delivers the outcome to
+    /// the waiter, then emits `ApprovalResolved`.
+    fn settle(&self, id: ApprovalId, outcome: Outcome) -> Result<Outcome, ApprovalError> {
+        let pending = self
+            .lock()
+            .pending
+            .remove(&id)
+            .ok_or(ApprovalError::NotPending(id))?;
+        // The waiter may be gone (its run was dropped); the outcome stands all the same.
+        let _ = pending.tx.send(outcome.clone());
+        (self.events)(AgentEvent::ApprovalResolved(ApprovalResolvedEvent {
+            approval_id: id,
+            run_id: pending.request.run_id,
+            tool_call_id: pending.request.tool_call_id,
+            outcome: outcome.clone(),
+        }));
+        Ok(outcome)
+    }
+}
+
+/// One registered request, waiting for its outcome. Dropping it before it resolves cancels the
+/// request as `Cancelled{run_aborted}`.
+pub struct PendingApproval {
+    registry: Arc<ApprovalRegistry>,
+    request: ApprovalRequest,
+    rx: oneshot::Receiver<Outcome>,
+    deadline: tokio::time::Instant,
+}
+
+impl PendingApproval {
+    /// The request as it was shown to the user.
+    pub fn request(&self) -> &ApprovalRequest {
+        &self.request
+    }
+
+    /// Waits for the outcome: the user's decision, or `Denied{timeout}` at the deadline, or
+    /// `Cancelled` when the run or the app stops first. Never returns `Approved` unless the
+    /// user approved.
+    pub async fn wait(mut self) -> Outcome {
+        match tokio::time::timeout_at(self.deadline, &mut self.rx).await {
+            Ok(Ok(outcome)) => outcome,
+            // The sender is only dropped after a send in `settle`, so this is unreachable in
+            // practice; if it ever happens, fail closed.
+            Ok(Err(_)) => Outcome::Denied {
+                source: DenialSource::Unavailable,
+                reason: None,
+            },
+            Err(_elapsed) => {
+                let id = self.request.approval_id;
+                let timed_out = Outcome::Denied {
+                    source: DenialSource::Timeout,
+                    reason: None,
+                };
+                match self.registry.settle(id, timed_out) {
+                    Ok(outcome) => outcome,
+                    // Someone else settled it at the same instant: their outcome is in the
+                    // channel already.
+                    Err(ApprovalError::NotPending(_)) => match self.rx.try_recv() {
+                        Ok(outcome) => outcome,
+                        Err(_) => Outcome::Denied {
+                            source: DenialSource::Unavailable,
+                            reason: None,
+                        },
+                    },
+                }
+            }
+        }
+    }
+}
+
+impl Drop for PendingApproval {
+    fn drop(&mut self) {
+        // Already settled in the normal case: then this is a quiet no-op.
+        let _ = self.registry.settle(
+            self.request.approval_id,
+            Outcome::Cancelled {
+                cause: CancelCause::RunAborted,
+            },
+        );
+    }
+}
+
+/// Lower-case hex SHA-256 of `bytes`.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}

@@ -1,0 +1,33 @@
+//! Ask First's agent runtime, free of any UI toolkit.
+//!
+//! - [`approvals`]: the registry of pending approvals, the one place an outcome is decided.
+//! - [`policy`]: whether a tool call runs, asks or is refused.
+//! - [`tools`]: the tools the agent may call, each confined to the workspace folder.
+//! - [`provider`]: the model behind one trait; [`scripted`] plays scenario files and the demo.
+//! - [`agent`]: the agent loop (model step → tool calls → policy → approval → result → next step).
+//!
+//! The core reports everything through one [`EventSink`] of [`AgentEvent`]s; the desktop shell
+//! forwards them to the window, the tray and notifications.
+
+pub mod agent;
+pub mod approvals;
+pub mod policy;
+pub mod provider;
+pub mod scripted;
+pub mod tools;
+
+pub use askfirst_protocol as protocol;
+use askfirst_protocol::AgentEvent;
+use std::sync::Arc;
+
+/// Where the core sends its events, in the order they happen. Must not block: the shell's
+/// implementation pushes onto an unbounded channel.
+pub type EventSink = Arc<dyn Fn(AgentEvent) + Send + Sync>;
+
+/// Current Unix time in milliseconds (0 if the clock is before 1970).
+pub fn unix_millis_now() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
+        .unwrap_or(0)
+}

@@ -1,0 +1,85 @@
+//! The model behind one trait. A [`Provider`] takes the conversation so far and the tools on
+//! offer and returns the model's next turn: some text and any tool calls. Each provider keeps
+//! its wire types private.
+
+use crate::tools::ToolSpec;
+use async_trait::async_trait;
+
+/// One tool call the model asked for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ToolCall {
+    /// The provider's id for the call (may be reused by some providers; never used as a key on
+    /// its own).
+    pub id: String,
+    /// The tool's name as the model wrote it (may name no tool).
+    pub name: String,
+    /// The arguments as raw JSON text, exactly as the model sent them (may be invalid JSON).
+    pub arguments_json: String,
+}
+
+/// One model turn: optional text, then zero or more tool calls. No tool calls ends the run.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct ModelTurn {
+    /// What the model says to the user, plain text.
+    pub text: Option<String>,
+    /// The tool calls, in the model's order.
+    pub tool_calls: Vec<ToolCall>,
+}
+
+/// One entry of the conversation sent to the model.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Message {
+    /// What the user said.
+    User {
+        /// The text.
+        text: String,
+    },
+    /// What the model said and asked for.
+    Assistant {
+        /// The model's turn.
+        turn: ModelTurn,
+    },
+    /// The answer to one tool call.
+    ToolResult {
+        /// The call it answers.
+        tool_call_id: String,
+        /// What the model is told.
+        content: String,
+        /// Whether the call failed or did not run.
+        is_error: bool,
+    },
+}
+
+/// Why a model step failed. The message is shown to the person.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ProviderError {
+    /// A scripted provider has no turns left for this call.
+    #[error("The scripted scenario has no turn left for model call {step}; it has {turns} turns.")]
+    ScriptExhausted {
+        /// The 1-based model call that found no turn.
+        step: usize,
+        /// How many turns the scenario has.
+        turns: usize,
+    },
+    /// The provider could not be set up (a bad scenario file, a bad setting).
+    #[error("{0}")]
+    Config(String),
+}
+
+/// A model that can be asked for its next turn.
+#[async_trait]
+pub trait Provider: Send + Sync {
+    /// A plain name for the person, e.g. "Demo agent (offline, scripted)".
+    fn display_name(&self) -> String;
+
+    /// Asks the model for its next turn given the whole conversation and the tools on offer.
+    ///
+    /// # Errors
+    /// A [`ProviderError`] the run reports as failed.
+    async fn step(
+        &self,
+        messages: &[Message],
+        tools: &[ToolSpec],
+    ) -> Result<ModelTurn, ProviderError>;
+}

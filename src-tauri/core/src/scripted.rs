@@ -1,0 +1,217 @@
+//! A provider that plays a scenario file, and the built-in offline demo.
+//!
+//! Scenario format (DESIGN.md §6):
+//! `{"turns": [{"say": "text", "tool_calls": [{"name": "write_file", "arguments": {...}}]}]}`.
+//! One turn is played per model call, in order; a turn without tool calls ends the run; a call
+//! past the last turn fails loudly with [`ProviderError::ScriptExhausted`]. Tool-call ids are
+//! generated (`call_<n>`) unless given as `"id"`. `"arguments"` is kept as the exact JSON text
+//! of the file (so big integers and key order survive); `"arguments_json"` (a string) may be
+//! given instead to send text that is not valid JSON.
+
+use crate::provider::{Message, ModelTurn, Provider, ProviderError, ToolCall};
+use crate::tools::ToolSpec;
+use async_trait::async_trait;
+use serde::Deserialize;
+use serde_json::value::RawValue;
+use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// A parsed scenario file.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Scenario {
+    /// The turns, played in order.
+    pub turns: Vec<ScenarioTurn>,
+}
+
+/// One scripted model turn.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScenarioTurn {
+    /// What the model says.
+    #[serde(default)]
+    pub say: Option<String>,
+    /// The tool calls it makes.
+    #[serde(default)]
+    pub tool_calls: Vec<ScenarioToolCall>,
+}
+
+/// One scripted tool call.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScenarioToolCall {
+    /// The tool-call id; generated when absent.
+    #[serde(default)]
+    pub id: Option<String>,
+    /// The tool's name.
+    pub name: String,
+    /// The arguments, kept as their exact JSON text.
+    #[serde(default)]
+    pub arguments: Option<Box<RawValue>>,
+    /// Raw argument text, used instead of `arguments` (may be invalid JSON on purpose).
+    #[serde(default)]
+    pub arguments_json: Option<String>,
+}
+
+impl Scenario {
+    /// Parses a scenario from JSON text.
+    ///
+    /// # Errors
+    /// [`ProviderError::Config`] naming what is wrong.
+    pub fn parse(text: &str) -> Result<Self, ProviderError> {
+        let scenario: Scenario = serde_json::from_str(text)
+            .map_err(|e| ProviderError::Config(format!("The scenario is not valid: {e}")))?;
+        if scenario.turns.is_empty() {
+            return Err(ProviderError::Config("The scenario has no turns.".into()));
+        }
+        Ok(scenario)
+    }
+
+    /// Reads and parses a scenario file.
+    ///
+    /// # Errors
+    /// [`ProviderError::Config`] when the file cannot be read or parsed.
+    pub fn load(path: &Path) -> Result<Self, ProviderError> {
+        let text = std::fs::read_to_string(path).map_err(|e| {
+            ProviderError::Config(format!("Cannot read the scenario {}: {e}", path.display()))
+        })?;
+        Self::parse(&text)
+    }
+}
+
+/// Plays a [`Scenario`], one turn per model call.
+pub struct ScriptedProvider {
+    name: String,
+    turns: Vec<ModelTurn>,
+    next: AtomicUsize,
+}
+
+impl ScriptedProvider {
+    /// A provider playing `scenario`, shown to the person as `name`.
+    pub fn new(name: impl Into<String>, scenario: &Scenario) -> Self {
+        let mut generated = 0usize;
+        let turns = scenario
+            .turns
+            .iter()
+            .map(|turn| ModelTurn {
+                text: turn.say.clone(),
+                tool_calls: turn
+                    .tool_calls
+                    .iter()
+                    .map(|call| {
+                        generated += 1;
+                        ToolCall {
+                            id: call
+                                .id
+                                .clone()
+                                .unwrap_or_else(|| format!("call_{generated}")),
+                            name: call.name.clone(),
+                            arguments_json: match (&call.arguments_json, &call.arguments) {
+                                (Some(raw), _) => raw.clone(),
+                                (None, Some(value)) => value.get().to_owned(),
+                                (None, None) => "{}".to_owned(),
+                            },
+                        }
+                    })
+                    .collect(),
+            })
+            .collect();
+        Self {
+            name: name.into(),
+            turns,
+            next: AtomicUsize::new(0),
+        }
+    }
+
+    /// The built-in offline demo: lists the workspace (allowed), then asks to write
+    /// `summary.txt` and to move `old-report.txt` into `Archive/`, then answers.
+    pub fn demo() -> Self {
+        Self::new(
+            "Demo agent (offline, follows a fixed script)",
+            &demo_scenario(),
+        )
+    }
+}
+
+#[async_trait]
+impl Provider for ScriptedProvider {
+    fn display_name(&self) -> String {
+        self.name.clone()
+    }
+
+    async fn step(
+        &self,
+        _messages: &[Message],
+        _tools: &[ToolSpec],
+    ) -> Result<ModelTurn, ProviderError> {
+        let index = self.next.fetch_add(1, Ordering::SeqCst);
+        self.turns
+            .get(index)
+            .cloned()
+            .ok_or(ProviderError::ScriptExhausted {
+                step: index + 1,
+                turns: self.turns.len(),
+            })
+    }
+}
+
+/// The files the demo folder starts with: (relative path, content).
+pub const DEMO_FILES: &[(&str, &str)] = &[
+    ("shopping-list.txt", "Milk\nEggs\nBread\nTomatoes\nCoffee\n"),
+    (
+        "meeting-notes.txt",
+        "Team meeting, Monday\n- Budget review moved to Thursday\n- Anna presents the new \
+         timeline\n- Everyone sends holiday plans by Friday\n",
+    ),
+    (
+        "old-report.txt",
+        "Quarterly report (draft from last year)\nThis file is out of date.\n",
+    ),
+];
+
+const DEMO_SUMMARY: &str = "Summary of your folder\n\
+- shopping-list.txt: five things to buy (milk, eggs, bread, tomatoes, coffee).\n\
+- meeting-notes.txt: the budget review moved to Thursday; holiday plans are due Friday.\n\
+- old-report.txt: last year's draft report, out of date.\n";
+
+/// The demo scenario played when no provider is configured.
+pub fn demo_scenario() -> Scenario {
+    let text = serde_json::json!({
+        "turns": [
+            {
+                "say": "Hello! I'm the demo agent. I'll tidy up your demo folder. First, let me look at what is in it.",
+                "tool_calls": [{"name": "list_directory", "arguments": {"path": "."}}]
+            },
+            {
+                "say": "I'd like to write a short summary of these files into a new file, summary.txt.",
+                "tool_calls": [{"name": "write_file", "arguments": {"path": "summary.txt", "content": DEMO_SUMMARY}}]
+            },
+            {
+                "say": "old-report.txt is out of date, so I suggest moving it into an Archive folder.",
+                "tool_calls": [{"name": "move_path", "arguments": {"from": "old-report.txt", "to": "Archive/"}}]
+            },
+            {
+                "say": "That's everything I had planned. Each change waited for your answer; the list above shows what was done and what was not."
+            }
+        ]
+    })
+    .to_string();
+    // The demo is a literal above; parsing it cannot fail, and a test checks it.
+    Scenario::parse(&text).unwrap_or(Scenario { turns: Vec::new() })
+}
+
+/// Creates the demo folder at `dir` with [`DEMO_FILES`] if it does not exist yet; an existing
+/// folder is left as it is (the user's changes are kept).
+///
+/// # Errors
+/// The I/O error of creating the folder or a file.
+pub fn ensure_demo_folder(dir: &Path) -> std::io::Result<()> {
+    if dir.exists() {
+        return Ok(());
+    }
+    std::fs::create_dir_all(dir)?;
+    for (name, content) in DEMO_FILES {
+        std::fs::write(dir.join(name), content)?;
+    }
+    Ok(())
+}

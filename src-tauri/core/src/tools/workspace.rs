@@ -1,0 +1,97 @@
+//! The workspace folder: the only place tools may touch. Paths from the model are relative to
+//! it; anything absolute, climbing out with `..`, or resolving outside it through a symlink is
+//! refused. Tools check when they describe a call and again right before they run it.
+
+use super::ToolError;
+use std::io;
+use std::path::{Component, Path, PathBuf};
+
+/// A folder the agent works in, held by its canonical path.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Workspace {
+    root: PathBuf,
+}
+
+impl Workspace {
+    /// Opens `root`, which must exist and be a folder.
+    ///
+    /// # Errors
+    /// The I/O error of resolving `root`, or `InvalidInput` when it is not a folder.
+    pub fn open(root: &Path) -> io::Result<Self> {
+        let root = std::fs::canonicalize(root)?;
+        if !root.is_dir() {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!("{} is not a folder", root.display()),
+            ));
+        }
+        Ok(Self { root })
+    }
+
+    /// The canonical path of the folder.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// Resolves a path given by the model to a path inside the workspace.
+    ///
+    /// `"."` and `""` mean the workspace itself. The deepest existing ancestor is resolved
+    /// through symlinks and must stay inside the workspace; the rest is appended as given (it
+    /// contains no `..`).
+    ///
+    /// # Errors
+    /// [`ToolError::OutsideWorkspace`] for absolute paths, `..`, or symlinks leading out;
+    /// [`ToolError::Failed`] when resolving fails for another reason.
+    pub fn resolve(&self, relative: &str) -> Result<PathBuf, ToolError> {
+        let outside = || ToolError::OutsideWorkspace {
+            path: relative.to_owned(),
+        };
+        let given = Path::new(relative);
+        let mut joined = self.root.clone();
+        for component in given.components() {
+            match component {
+                Component::Normal(part) => joined.push(part),
+                Component::CurDir => {}
+                Component::ParentDir | Component::RootDir | Component::Prefix(_) => {
+                    return Err(outside())
+                }
+            }
+        }
+        // Find the deepest part that exists and resolve it through symlinks.
+        let mut existing = joined.as_path();
+        let mut rest = Vec::new();
+        loop {
+            match std::fs::symlink_metadata(existing) {
+                Ok(_) => break,
+                Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                    if let Some(name) = existing.file_name() {
+                        rest.push(name.to_owned());
+                    }
+                    existing = existing.parent().ok_or_else(outside)?;
+                }
+                Err(e) => return Err(ToolError::Failed(format!("Cannot read {relative}: {e}"))),
+            }
+        }
+        let mut resolved = match std::fs::canonicalize(existing) {
+            Ok(path) => path,
+            // A dangling symlink: refuse rather than guess where it would lead.
+            Err(_) => return Err(outside()),
+        };
+        if !resolved.starts_with(&self.root) {
+            return Err(outside());
+        }
+        for name in rest.into_iter().rev() {
+            resolved.push(name);
+        }
+        Ok(resolved)
+    }
+
+    /// `path` relative to the workspace, for messages (`.` for the root itself).
+    pub fn display(&self, path: &Path) -> String {
+        match path.strip_prefix(&self.root) {
+            Ok(p) if p.as_os_str().is_empty() => ".".to_owned(),
+            Ok(p) => p.display().to_string(),
+            Err(_) => path.display().to_string(),
+        }
+    }
+}

@@ -1,0 +1,10 @@
+//! Integration tests of askfirst-core (one binary, modules below).
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod all {
+    pub mod agent;
+    pub mod approvals;
+    pub mod support;
+    pub mod tools;
+}

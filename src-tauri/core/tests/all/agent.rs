@@ -1,0 +1,282 @@
+//! The agent loop end to end with a scripted model over a temporary workspace.
+
+use super::support::{harness, write_hello};
+use askfirst_core::agent::{denial_text, RunError, USER_DENIAL_TAIL};
+use askfirst_core::provider::Message;
+use askfirst_protocol::{AgentEvent, Decision, DenialSource, RunStatus, ToolCallStatus};
+use pretty_assertions::assert_eq;
+use serde_json::json;
+use std::time::Duration;
+
+const TIMEOUT: Duration = Duration::from_secs(120);
+
+fn tool_results(messages: &[Message]) -> Vec<(String, String, bool)> {
+    messages
+        .iter()
+        .filter_map(|m| match m {
+            Message::ToolResult {
+                tool_call_id,
+                content,
+                is_error,
+            } => Some((tool_call_id.clone(), content.clone(), *is_error)),
+            _ => None,
+        })
+        .collect()
+}
+
+fn finished_statuses(events: &[AgentEvent]) -> Vec<ToolCallStatus> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            AgentEvent::ToolCallFinished { status, .. } => Some(*status),
+            _ => None,
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn approve_writes_exactly_the_shown_content() {
+    let mut h = harness(write_hello(), TIMEOUT);
+    let started = h.runtime.start_run("Say hello").unwrap();
+    let request = h.events.approval_required().await;
+    assert_eq!(request.run_id, started.run_id);
+    assert_eq!(request.tool_name, "write_file");
+    assert_eq!(request.summary, "Create the file hello.txt (1 line)");
+    assert!(
+        !h.dir.path().join("hello.txt").exists(),
+        "nothing is written before the click"
+    );
+
+    h.runtime
+        .resolve_approval(request.approval_id, Decision::Approve)
+        .unwrap();
+    let (run_id, status, message) = h.events.run_finished().await;
+    assert_eq!(
+        (run_id, status, message),
+        (started.run_id, RunStatus::Completed, None)
+    );
+    assert_eq!(
+        std::fs::read_to_string(h.dir.path().join("hello.txt")).unwrap(),
+        "Hello from Ask First\n"
+    );
+    assert_eq!(
+        finished_statuses(&h.events.all()),
+        vec![ToolCallStatus::Succeeded]
+    );
+    // A second answer is refused and changes nothing.
+    assert!(h
+        .runtime
+        .resolve_approval(request.approval_id, Decision::Approve)
+        .is_err());
+}
+
+#[tokio::test]
+async fn deny_does_not_write_and_the_model_is_told() {
+    let mut h = harness(write_hello(), TIMEOUT);
+    h.runtime.start_run("Say hello").unwrap();
+    let request = h.events.approval_required().await;
+    h.runtime
+        .resolve_approval(request.approval_id, Decision::Deny { note: None })
+        .unwrap();
+    let (_, status, _) = h.events.run_finished().await;
+    assert_eq!(status, RunStatus::Completed);
+    assert!(!h.dir.path().join("hello.txt").exists());
+    let requests = h.requests.lock().unwrap().clone();
+    assert_eq!(
+        requests.len(),
+        2,
+        "the model was asked again after the denial"
+    );
+    assert_eq!(
+        tool_results(&requests[1]),
+        vec![(
+            "call_1".to_owned(),
+            format!("The user denied this action. {USER_DENIAL_TAIL}"),
+            true
+        )]
+    );
+    let final_message = h.events.all().into_iter().rev().find_map(|e| match e {
+        AgentEvent::AssistantMessage { text, .. } => Some(text),
+        _ => None,
+    });
+    assert_eq!(final_message.as_deref(), Some("Finished."));
+}
+
+#[tokio::test]
+async fn a_note_with_the_denial_reaches_the_model() {
+    let mut h = harness(write_hello(), TIMEOUT);
+    h.runtime.start_run("Say hello").unwrap();
+    let request = h.events.approval_required().await;
+    let note = Some("Call it greeting.txt instead".to_owned());
+    h.runtime
+        .resolve_approval(request.approval_id, Decision::Deny { note })
+        .unwrap();
+    h.events.run_finished().await;
+    let requests = h.requests.lock().unwrap().clone();
+    let (_, content, _) = tool_results(&requests[1]).remove(0);
+    assert_eq!(
+        content,
+        denial_text(DenialSource::User, Some("Call it greeting.txt instead"))
+    );
+    assert!(content.contains("Call it greeting.txt instead"));
+}
+
+#[tokio::test(start_paused = true)]
+async fn no_answer_times_out_as_denied() {
+    let mut h = harness(write_hello(), Duration::from_secs(5));
+    h.runtime.start_run("Say hello").unwrap();
+    h.events.approval_required().await;
+    let (_, status, _) = h.events.run_finished().await;
+    assert_eq!(status, RunStatus::Completed);
+    assert!(!h.dir.path().join("hello.txt").exists());
+    assert_eq!(
+        finished_statuses(&h.events.all()),
+        vec![ToolCallStatus::Denied]
+    );
+    let requests = h.requests.lock().unwrap().clone();
+    let (_, content, _) = tool_results(&requests[1]).remove(0);
+    assert_eq!(content, denial_text(DenialSource::Timeout, None));
+}
+
+#[tokio::test]
+async fn reading_runs_without_asking() {
+    let mut h = harness(
+        json!({"turns": [
+            {"tool_calls": [{"name": "list_directory", "arguments": {"path": "."}}]},
+            {"say": "Seen."}
+        ]}),
+        TIMEOUT,
+    );
+    std::fs::write(h.dir.path().join("notes.txt"), "abc").unwrap();
+    std::fs::create_dir(h.dir.path().join("Photos")).unwrap();
+    h.runtime.start_run("What is there?").unwrap();
+    let (_, status, _) = h.events.run_finished().await;
+    assert_eq!(status, RunStatus::Completed);
+    let events = h.events.all();
+    assert!(!events
+        .iter()
+        .any(|e| matches!(e, AgentEvent::ApprovalRequired(_))));
+    let requests = h.requests.lock().unwrap().clone();
+    assert_eq!(
+        tool_results(&requests[1]),
+        vec![(
+            "call_1".to_owned(),
+            "Photos/\nnotes.txt (3 bytes)".to_owned(),
+            false
+        )]
+    );
+}
+
+#[tokio::test]
+async fn bad_calls_become_tool_errors_without_a_card() {
+    let mut h = harness(
+        json!({"turns": [
+            {"tool_calls": [
+                {"name": "write_file", "arguments_json": "{\"path\": \"a.txt\", \"content\": "},
+                {"name": "format_disk", "arguments": {}},
+                {"name": "write_file", "arguments": {"path": "../outside.txt", "content": "x"}},
+                {"name": "write_file", "arguments": {"path": "/tmp/abs.txt", "content": "x"}}
+            ]},
+            {"say": "Sorry."}
+        ]}),
+        TIMEOUT,
+    );
+    h.runtime.start_run("Try things").unwrap();
+    let (_, status, _) = h.events.run_finished().await;
+    assert_eq!(status, RunStatus::Completed);
+    let events = h.events.all();
+    assert!(!events
+        .iter()
+        .any(|e| matches!(e, AgentEvent::ApprovalRequired(_))));
+    assert_eq!(finished_statuses(&events), vec![ToolCallStatus::Failed; 4]);
+    let requests = h.requests.lock().unwrap().clone();
+    let results = tool_results(&requests[1]);
+    let ids: Vec<&str> = results.iter().map(|(id, _, _)| id.as_str()).collect();
+    assert_eq!(
+        ids,
+        vec!["call_1", "call_2", "call_3", "call_4"],
+        "one result per call, in order"
+    );
+    assert!(results[0]
+        .1
+        .starts_with("The arguments for write_file are not valid"));
+    assert!(results[1]
+        .1
+        .starts_with("There is no tool named \"format_disk\""));
+    assert!(results[2].1.contains("outside the workspace"));
+    assert!(results[3].1.contains("outside the workspace"));
+    assert!(!h.dir.path().parent().unwrap().join("outside.txt").exists());
+}
+
+#[tokio::test]
+async fn cancel_while_waiting_cancels_the_approval_and_runs_nothing() {
+    let mut h = harness(write_hello(), TIMEOUT);
+    let started = h.runtime.start_run("Say hello").unwrap();
+    let request = h.events.approval_required().await;
+    assert!(h.runtime.cancel_run(started.run_id));
+    let (_, status, _) = h.events.run_finished().await;
+    assert_eq!(status, RunStatus::Cancelled);
+    assert!(!h.dir.path().join("hello.txt").exists());
+    assert!(h
+        .runtime
+        .resolve_approval(request.approval_id, Decision::Approve)
+        .is_err());
+    assert_eq!(h.runtime.list_pending_approvals(), vec![]);
+    assert_eq!(
+        finished_statuses(&h.events.all()),
+        vec![ToolCallStatus::Cancelled]
+    );
+    // A second cancel is a quiet no-op.
+    assert!(!h.runtime.cancel_run(started.run_id));
+}
+
+#[tokio::test]
+async fn the_same_denied_call_is_not_asked_again_in_the_run() {
+    let call = json!({"name": "write_file", "arguments": {"path": "x.txt", "content": "1"}});
+    let same_reordered = json!({"name": "write_file", "arguments_json": "{ \"content\": \"1\", \"path\": \"x.txt\" }"});
+    let mut h = harness(
+        json!({"turns": [{"tool_calls": [call]}, {"tool_calls": [same_reordered]}, {"say": "ok"}]}),
+        TIMEOUT,
+    );
+    h.runtime.start_run("x").unwrap();
+    let request = h.events.approval_required().await;
+    h.runtime
+        .resolve_approval(request.approval_id, Decision::Deny { note: None })
+        .unwrap();
+    h.events.run_finished().await;
+    let asked = h
+        .events
+        .all()
+        .iter()
+        .filter(|e| matches!(e, AgentEvent::ApprovalRequired(_)))
+        .count();
+    assert_eq!(asked, 1);
+    assert_eq!(
+        finished_statuses(&h.events.all()),
+        vec![ToolCallStatus::Denied, ToolCallStatus::Denied]
+    );
+}
+
+#[tokio::test]
+async fn empty_task_and_second_run_are_refused() {
+    let mut h = harness(write_hello(), TIMEOUT);
+    assert_eq!(h.runtime.start_run("   ").unwrap_err(), RunError::EmptyTask);
+    h.runtime.start_run("one").unwrap();
+    h.events.approval_required().await;
+    assert_eq!(h.runtime.start_run("two").unwrap_err(), RunError::Busy);
+}
+
+#[tokio::test]
+async fn a_script_that_runs_out_fails_the_run_loudly() {
+    let mut h = harness(
+        json!({"turns": [{"tool_calls": [{"name": "list_directory", "arguments": {"path": "."}}]}]}),
+        TIMEOUT,
+    );
+    h.runtime.start_run("x").unwrap();
+    let (_, status, message) = h.events.run_finished().await;
+    assert_eq!(status, RunStatus::Failed);
+    assert_eq!(
+        message.as_deref(),
+        Some("The scripted scenario has no turn left for model call 2; it has 1 turns.")
+    );
+}

@@ -1,0 +1,400 @@
+//! The vocabulary Ask First's core, shell and UI share: plain serde types, no runtime.
+//!
+//! Everything that crosses the IPC boundary between the Rust backend and the webview is defined
+//! here and exported to TypeScript with `ts-rs` into `ui/src/lib/bindings/` (committed; the
+//! `bindings_are_current` test fails when they drift; `make bindings` regenerates them).
+//!
+//! Words follow the field's usage: a *session* is a conversation, a *run* one agent turn from a
+//! user message to a final answer, a *step* one model call, a *tool call* what the model asked to
+//! do, an *approval* a pending or resolved request for the user's OK, a *decision* what the user
+//! said, an *outcome* how the approval ended.
+
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+use uuid::Uuid;
+
+macro_rules! uuid_id {
+    ($(#[$doc:meta])* $name:ident) => {
+        $(#[$doc])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, TS)]
+        pub struct $name(pub Uuid);
+
+        impl $name {
+            /// A fresh random (UUID v4) id.
+            pub fn new() -> Self {
+                Self(Uuid::new_v4())
+            }
+        }
+
+        impl Default for $name {
+            fn default() -> Self {
+                Self::new()
+            }
+        }
+
+        impl std::fmt::Display for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                self.0.fmt(f)
+            }
+        }
+
+        impl std::str::FromStr for $name {
+            type Err = uuid::Error;
+            fn from_str(s: &str) -> Result<Self, Self::Err> {
+                Uuid::parse_str(s).map(Self)
+            }
+        }
+    };
+}
+
+uuid_id!(
+    /// Identifies one approval request. Made by the approvals registry (UUID v4), never derived
+    /// from the provider's tool-call id, the run or the step: providers reuse ids.
+    ApprovalId
+);
+uuid_id!(
+    /// Identifies one run: one agent turn from a user message to the final answer.
+    RunId
+);
+uuid_id!(
+    /// Identifies one session (a conversation).
+    SessionId
+);
+
+/// How risky one tool call is, as shown on its card (with colour *and* words).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum Risk {
+    /// Only reads.
+    Low,
+    /// Changes something the user can see or undo (writes, moves inside the workspace).
+    Medium,
+    /// Hard to undo, leaves the workspace, runs code or reaches the network.
+    High,
+}
+
+/// A request for the user's OK before one tool call runs.
+///
+/// Sent with the `approval-required` event and returned by `list_pending_approvals`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct ApprovalRequest {
+    /// Made by the registry; the key for `resolve_approval`.
+    pub approval_id: ApprovalId,
+    /// The run that made the tool call.
+    pub run_id: RunId,
+    /// The provider's id for the tool call (may repeat across runs; not unique on its own).
+    pub tool_call_id: String,
+    /// The tool's name, e.g. `write_file`.
+    pub tool_name: String,
+    /// The arguments exactly as the model sent them (a JSON object as raw text). The tool runs
+    /// with exactly these bytes if approved; the UI parses this string losslessly for display.
+    pub arguments_json: String,
+    /// Lower-case hex SHA-256 of `arguments_json`'s UTF-8 bytes.
+    pub arguments_sha256: String,
+    /// One plain-language sentence saying what the call will do, for a non-programmer.
+    pub summary: String,
+    /// Why the user is asked (which policy layer decided "ask").
+    pub reason: String,
+    /// How risky the call is.
+    pub risk: Risk,
+    /// When the request times out and resolves as denied: Unix time in milliseconds. The backend
+    /// alone decides expiry; the UI's countdown is derived from this.
+    #[ts(type = "number")]
+    pub expires_at: u64,
+}
+
+/// What the user said about one approval request.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Decision {
+    /// Run this one call.
+    Approve,
+    /// Do not run it. An optional note reaches the model as the user's instruction.
+    Deny {
+        /// The user's note, if any.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        note: Option<String>,
+    },
+}
+
+/// How far an approval reaches.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum ApprovalScope {
+    /// This one call only.
+    Once,
+    /// This exact tool and arguments for the rest of the session.
+    Session,
+}
+
+/// Who approved.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum ApprovalSource {
+    /// The user clicked Approve.
+    User,
+    /// A grant the user gave earlier in this session matched.
+    Grant,
+}
+
+/// Why an approval ended as denied.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum DenialSource {
+    /// The user clicked Deny.
+    User,
+    /// Nobody answered before `expires_at`.
+    Timeout,
+    /// A rule or the session policy denied it without asking.
+    Policy,
+    /// Nobody was available to answer (no interactive answerer).
+    Unavailable,
+}
+
+/// Why an approval ended without an answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum CancelCause {
+    /// The run was stopped.
+    RunAborted,
+    /// The app quit.
+    AppShutdown,
+}
+
+/// How an approval ended. Closed: everything except `Approved` means the tool did not run.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Outcome {
+    /// The tool may run, once, with the arguments that were shown.
+    Approved {
+        /// How far the approval reaches.
+        scope: ApprovalScope,
+        /// Who approved.
+        source: ApprovalSource,
+    },
+    /// The tool did not run.
+    Denied {
+        /// Who or what denied it.
+        source: DenialSource,
+        /// The user's note or the policy's reason, if any.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        reason: Option<String>,
+    },
+    /// The tool did not run: the approval was cut short.
+    Cancelled {
+        /// What cut it short.
+        cause: CancelCause,
+    },
+}
+
+impl Outcome {
+    /// Whether the tool may run. The only `true` is `Approved`.
+    pub fn is_approved(&self) -> bool {
+        match self {
+            Outcome::Approved { .. } => true,
+            Outcome::Denied { .. } | Outcome::Cancelled { .. } => false,
+        }
+    }
+}
+
+/// Sent with the `approval-resolved` event when an approval leaves the registry, whoever
+/// resolved it (user, timeout, cancel, shutdown).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct ApprovalResolvedEvent {
+    /// The approval that ended.
+    pub approval_id: ApprovalId,
+    /// Its run.
+    pub run_id: RunId,
+    /// Its tool call's provider id.
+    pub tool_call_id: String,
+    /// How it ended.
+    pub outcome: Outcome,
+}
+
+/// How a run ended, or that it is still going.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum RunStatus {
+    /// The agent is working (or waiting for the user).
+    Running,
+    /// The model gave its final answer.
+    Completed,
+    /// The run stopped on an error (the message says which).
+    Failed,
+    /// The user stopped the run, or the app quit.
+    Cancelled,
+}
+
+/// How one tool call ended, for the transcript.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum ToolCallStatus {
+    /// The tool ran and succeeded.
+    Succeeded,
+    /// The tool ran and reported an error (or the call was malformed).
+    Failed,
+    /// The tool did not run: denied by the user, the policy or a timeout.
+    Denied,
+    /// The tool did not run: the run was stopped or the app quit.
+    Cancelled,
+}
+
+/// Everything the core reports about runs, in order, as one tagged enum. Sent to the webview
+/// as the `run-event` event (the approval variants also go out as `approval-required` and
+/// `approval-resolved`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum AgentEvent {
+    /// A run began with the user's task.
+    RunStarted {
+        /// The run.
+        run_id: RunId,
+        /// Its session.
+        session_id: SessionId,
+        /// What the user asked.
+        task: String,
+        /// Who answers: the provider's plain name, e.g. "Demo agent (offline, scripted)".
+        provider: String,
+    },
+    /// The model said something to the user.
+    AssistantMessage {
+        /// The run.
+        run_id: RunId,
+        /// The text, as plain text (never HTML).
+        text: String,
+    },
+    /// The model asked to call a tool; its outcome follows in `ToolCallFinished`.
+    ToolCallProposed {
+        /// The run.
+        run_id: RunId,
+        /// The provider's id for the call.
+        tool_call_id: String,
+        /// The tool's name.
+        tool_name: String,
+        /// The arguments as the model sent them.
+        arguments_json: String,
+        /// What the call will do, in plain words.
+        summary: String,
+    },
+    /// The user's OK is needed; the same payload goes out as `approval-required`.
+    ApprovalRequired(ApprovalRequest),
+    /// An approval ended; the same payload goes out as `approval-resolved`.
+    ApprovalResolved(ApprovalResolvedEvent),
+    /// A tool call ended (ran, failed, or was not run).
+    ToolCallFinished {
+        /// The run.
+        run_id: RunId,
+        /// The provider's id for the call.
+        tool_call_id: String,
+        /// How it ended.
+        status: ToolCallStatus,
+        /// What the model is told (the tool's output or why it did not run), plain text.
+        output: String,
+    },
+    /// The run ended.
+    RunFinished {
+        /// The run.
+        run_id: RunId,
+        /// How it ended (never `running`).
+        status: RunStatus,
+        /// For `failed` and `cancelled`: what happened, in plain words.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        message: Option<String>,
+    },
+}
+
+/// Arguments of the `start_run` command.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct StartRunRequest {
+    /// What the user asks the agent to do.
+    pub task: String,
+}
+
+/// Answer of the `start_run` command.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct StartRunResponse {
+    /// The new run.
+    pub run_id: RunId,
+    /// Its session.
+    pub session_id: SessionId,
+}
+
+/// Arguments of the `resolve_approval` command.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct ResolveApprovalRequest {
+    /// The approval to answer.
+    pub approval_id: ApprovalId,
+    /// The user's answer.
+    pub decision: Decision,
+}
+
+/// Arguments of the `cancel_run` command.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct CancelRunRequest {
+    /// The run to stop.
+    pub run_id: RunId,
+}
+
+/// A machine-readable error code the UI can act on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorCode {
+    /// The approval is not waiting (already resolved, timed out, cancelled, or never existed).
+    NotPending,
+    /// No such run is going.
+    UnknownRun,
+    /// The request was malformed (e.g. an empty task).
+    InvalidRequest,
+    /// Something failed inside the app; the message says what.
+    Internal,
+}
+
+/// The error every command returns: a code for the UI and a message for the person.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct CommandError {
+    /// What kind of error.
+    pub code: ErrorCode,
+    /// A sentence for the person.
+    pub message: String,
+}
+
+/// Event names the shell emits to the webview.
+pub mod event_names {
+    /// Payload: [`crate::ApprovalRequest`].
+    pub const APPROVAL_REQUIRED: &str = "approval-required";
+    /// Payload: [`crate::ApprovalResolvedEvent`].
+    pub const APPROVAL_RESOLVED: &str = "approval-resolved";
+    /// Payload: [`crate::AgentEvent`].
+    pub const RUN_EVENT: &str = "run-event";
+}
+
+/// Writes the TypeScript declaration of every type that crosses IPC, and of the types they use,
+/// into `dir` (one `.ts` file each).
+///
+/// # Errors
+/// The `ts-rs` export error (I/O or formatting).
+pub fn export_bindings(dir: &std::path::Path) -> Result<(), ts_rs::ExportError> {
+    let cfg = ts_rs::Config::new().with_out_dir(dir);
+    macro_rules! export {
+        ($($t:ty),* $(,)?) => { $( <$t as TS>::export_all(&cfg)?; )* };
+    }
+    export!(
+        ApprovalRequest,
+        ApprovalResolvedEvent,
+        AgentEvent,
+        Decision,
+        Outcome,
+        StartRunRequest,
+        StartRunResponse,
+        ResolveApprovalRequest,
+        CancelRunRequest,
+        CommandError,
+        ErrorCode,
+        RunStatus,
+        ToolCallStatus,
+    );
+    Ok(())
+}

@@ -1,0 +1,57 @@
+//! Forwards the core's events, in order, to the window (`run-event`, `approval-required`,
+//! `approval-resolved`), keeps the tray's count current, and sends a notification per request.
+
+use crate::{notify, tray};
+use askfirst_core::agent::AgentRuntime;
+use askfirst_protocol::event_names::{APPROVAL_REQUIRED, APPROVAL_RESOLVED, RUN_EVENT};
+use askfirst_protocol::AgentEvent;
+use std::sync::Arc;
+use tauri::{AppHandle, Emitter, Manager, Runtime};
+use tokio::sync::mpsc::UnboundedReceiver;
+
+/// Spawns the task that drains `events` until every sender is gone.
+pub fn spawn<R: Runtime>(app: AppHandle<R>, mut events: UnboundedReceiver<AgentEvent>) {
+    tauri::async_runtime::spawn(async move {
+        while let Some(event) = events.recv().await {
+            forward(&app, &event);
+        }
+    });
+}
+
+/// Forwards one event.
+pub fn forward<R: Runtime>(app: &AppHandle<R>, event: &AgentEvent) {
+    // A window that is gone or not yet loaded recovers with `list_pending_approvals`.
+    if let Err(error) = app.emit(RUN_EVENT, event) {
+        eprintln!("askfirst: could not emit {RUN_EVENT}: {error}");
+    }
+    match event {
+        AgentEvent::ApprovalRequired(request) => {
+            if let Err(error) = app.emit(APPROVAL_REQUIRED, request) {
+                eprintln!("askfirst: could not emit {APPROVAL_REQUIRED}: {error}");
+            }
+            notify::approval_required(app, request);
+            update_tray(app);
+        }
+        AgentEvent::ApprovalResolved(resolved) => {
+            if let Err(error) = app.emit(APPROVAL_RESOLVED, resolved) {
+                eprintln!("askfirst: could not emit {APPROVAL_RESOLVED}: {error}");
+            }
+            update_tray(app);
+        }
+        AgentEvent::RunStarted { .. }
+        | AgentEvent::AssistantMessage { .. }
+        | AgentEvent::ToolCallProposed { .. }
+        | AgentEvent::ToolCallFinished { .. }
+        | AgentEvent::RunFinished { .. } => {}
+    }
+}
+
+fn update_tray<R: Runtime>(app: &AppHandle<R>) {
+    let (Some(runtime), Some(tray)) = (
+        app.try_state::<Arc<AgentRuntime>>(),
+        app.try_state::<tray::AppTray<R>>(),
+    ) else {
+        return;
+    };
+    tray.set_pending(runtime.list_pending_approvals().len());
+}

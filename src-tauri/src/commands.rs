@@ -1,0 +1,74 @@
+//! The IPC commands the window may call. Each only parses, calls the core and maps errors to
+//! a typed [`CommandError`] (`{code, message}`).
+
+use askfirst_core::agent::{AgentRuntime, RunError};
+use askfirst_core::approvals::ApprovalError;
+use askfirst_protocol::{
+    ApprovalRequest, CancelRunRequest, CommandError, ErrorCode, Outcome, ResolveApprovalRequest,
+    StartRunRequest, StartRunResponse,
+};
+use std::sync::Arc;
+use tauri::State;
+
+fn run_error(error: RunError) -> CommandError {
+    let code = match &error {
+        RunError::EmptyTask | RunError::Busy => ErrorCode::InvalidRequest,
+        RunError::Provider(_) => ErrorCode::Internal,
+        _ => ErrorCode::Internal,
+    };
+    CommandError {
+        code,
+        message: error.to_string(),
+    }
+}
+
+fn approval_error(error: ApprovalError) -> CommandError {
+    let code = match &error {
+        ApprovalError::NotPending(_) => ErrorCode::NotPending,
+        _ => ErrorCode::Internal,
+    };
+    CommandError {
+        code,
+        message: error.to_string(),
+    }
+}
+
+/// Starts a run for the user's task. JS: `invoke('start_run', { request: { task } })`.
+///
+/// # Errors
+/// `invalid_request` for an empty task or while a run goes on; `internal` when the model
+/// cannot be set up.
+#[tauri::command]
+pub fn start_run(
+    runtime: State<'_, Arc<AgentRuntime>>,
+    request: StartRunRequest,
+) -> Result<StartRunResponse, CommandError> {
+    runtime.start_run(&request.task).map_err(run_error)
+}
+
+/// Answers a pending approval. JS: `invoke('resolve_approval', { request })`.
+///
+/// # Errors
+/// `not_pending` when the approval already ended or never existed; nothing changes then.
+#[tauri::command]
+pub fn resolve_approval(
+    runtime: State<'_, Arc<AgentRuntime>>,
+    request: ResolveApprovalRequest,
+) -> Result<Outcome, CommandError> {
+    runtime
+        .resolve_approval(request.approval_id, request.decision)
+        .map_err(approval_error)
+}
+
+/// The approvals waiting, oldest first, so the window can recover after a load or reload.
+#[tauri::command]
+pub fn list_pending_approvals(runtime: State<'_, Arc<AgentRuntime>>) -> Vec<ApprovalRequest> {
+    runtime.list_pending_approvals()
+}
+
+/// Stops a run; stopping one that already ended is a quiet no-op. Returns whether a running
+/// run was stopped. JS: `invoke('cancel_run', { request: { run_id } })`.
+#[tauri::command]
+pub fn cancel_run(runtime: State<'_, Arc<AgentRuntime>>, request: CancelRunRequest) -> bool {
+    runtime.cancel_run(request.run_id)
+}

@@ -1,0 +1,3 @@
+fn main() {
+    askfirst_lib::run()
+}

@@ -1,0 +1,51 @@
+//! Native notifications (freedesktop Desktop Notifications over D-Bus on Linux, through
+//! `tauri-plugin-notification`). One per approval request: the title says the app needs an
+//! OK, the body is the plain summary, never the raw arguments.
+
+use askfirst_protocol::ApprovalRequest;
+use tauri::{AppHandle, Manager, Runtime};
+use tauri_plugin_notification::{Notification, NotificationExt};
+
+/// The notification's title.
+pub const TITLE: &str = "Ask First needs your OK";
+
+/// Sends the notification for `request`. Without the plugin (tests) or a notification service
+/// it does nothing; it never blocks the approval flow.
+pub fn approval_required<R: Runtime>(app: &AppHandle<R>, request: &ApprovalRequest) {
+    if app.try_state::<Notification<R>>().is_none() {
+        return;
+    }
+    let body = body_text(&request.summary);
+    if let Err(error) = app.notification().builder().title(TITLE).body(body).show() {
+        eprintln!("askfirst: could not show a notification: {error}");
+    }
+}
+
+/// The summary made safe for a notification body: the freedesktop spec lets servers read a
+/// small markup language in the body, so `&`, `<` and `>` are escaped; control, bidi and
+/// zero-width characters are dropped so the text cannot hide or reorder itself; long text is
+/// cut at 200 characters with an ellipsis (the card shows it whole).
+///
+/// Source: Desktop Notifications Specification 1.2, "Markup".
+pub fn body_text(summary: &str) -> String {
+    const MAX_CHARS: usize = 200;
+    let clean: String = summary
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .filter(|c| !is_invisible_format(*c))
+        .collect();
+    let mut cut: String = clean.chars().take(MAX_CHARS).collect();
+    if clean.chars().count() > MAX_CHARS {
+        cut.push('…');
+    }
+    cut.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+
+/// Bidi controls and zero-width characters (Unicode general category Cf that matter here).
+pub fn is_invisible_format(c: char) -> bool {
+    matches!(c,
+        '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{2064}'
+        | '\u{2066}'..='\u{2069}' | '\u{FEFF}' | '\u{061C}' | '\u{00AD}')
+}

@@ -1,0 +1,152 @@
+//! Where Ask First keeps its data, which folder the agent works in, and which model answers,
+//! from the environment (the automation contract, DESIGN.md §6):
+//!
+//! - `ASKFIRST_DATA_DIR`: all state; default the platform's data folder + `askfirst`.
+//! - `ASKFIRST_WORKSPACE`: the folder tools may work in; default the demo folder
+//!   `<data dir>/Demo folder`, created with a few sample files on first launch.
+//! - `ASKFIRST_PROVIDER`: `demo` (default) or `scripted:<path to scenario file>`.
+//! - `ASKFIRST_APPROVAL_TIMEOUT_SECS`: seconds a request waits (default 120).
+//! - `ASKFIRST_TASK`: a task to start at launch.
+
+use anyhow::{bail, Context};
+use askfirst_core::agent::{AgentRuntime, ProviderFactory, RuntimeConfig, DEFAULT_MAX_STEPS};
+use askfirst_core::approvals::{ApprovalRegistry, DEFAULT_APPROVAL_TIMEOUT};
+use askfirst_core::provider::{Provider, ProviderError};
+use askfirst_core::scripted::{ensure_demo_folder, Scenario, ScriptedProvider};
+use askfirst_core::tools::{ToolSet, Workspace};
+use askfirst_core::EventSink;
+use askfirst_protocol::AgentEvent;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver};
+
+/// Which model answers.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ProviderChoice {
+    /// The built-in offline demo.
+    Demo,
+    /// A scenario file played turn by turn.
+    Scripted(PathBuf),
+}
+
+/// The settings in force.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    /// All state lives here.
+    pub data_dir: PathBuf,
+    /// The folder tools work in.
+    pub workspace: PathBuf,
+    /// Whether `workspace` is the demo folder (created with sample files when missing).
+    pub workspace_is_demo: bool,
+    /// Which model answers.
+    pub provider: ProviderChoice,
+    /// How long a request waits.
+    pub approval_timeout: Duration,
+    /// A task to start at launch.
+    pub autostart_task: Option<String>,
+}
+
+fn env_nonempty(name: &str) -> Option<String> {
+    std::env::var(name).ok().filter(|v| !v.trim().is_empty())
+}
+
+impl Settings {
+    /// Reads the settings from the environment.
+    ///
+    /// # Errors
+    /// An unknown `ASKFIRST_PROVIDER`, an invalid `ASKFIRST_APPROVAL_TIMEOUT_SECS`, or no data
+    /// folder on this platform.
+    pub fn from_env() -> anyhow::Result<Self> {
+        let data_dir = match env_nonempty("ASKFIRST_DATA_DIR") {
+            Some(dir) => PathBuf::from(dir),
+            None => dirs::data_dir()
+                .context("this system has no data folder; set ASKFIRST_DATA_DIR")?
+                .join("askfirst"),
+        };
+        let (workspace, workspace_is_demo) = match env_nonempty("ASKFIRST_WORKSPACE") {
+            Some(dir) => (PathBuf::from(dir), false),
+            None => (data_dir.join("Demo folder"), true),
+        };
+        let provider = match env_nonempty("ASKFIRST_PROVIDER").as_deref() {
+            None | Some("demo") => ProviderChoice::Demo,
+            Some(value) => match value.strip_prefix("scripted:") {
+                Some(path) => ProviderChoice::Scripted(PathBuf::from(path)),
+                None => bail!(
+                    "ASKFIRST_PROVIDER={value:?} is not available in this version; use `demo` \
+                     or `scripted:<path to scenario file>`"
+                ),
+            },
+        };
+        let approval_timeout = match env_nonempty("ASKFIRST_APPROVAL_TIMEOUT_SECS") {
+            None => DEFAULT_APPROVAL_TIMEOUT,
+            Some(secs) => match secs.trim().parse::<u64>() {
+                Ok(secs) if secs > 0 => Duration::from_secs(secs),
+                _ => bail!("ASKFIRST_APPROVAL_TIMEOUT_SECS must be a whole number of seconds above 0, not {secs:?}"),
+            },
+        };
+        Ok(Self {
+            data_dir,
+            workspace,
+            workspace_is_demo,
+            provider,
+            approval_timeout,
+            autostart_task: env_nonempty("ASKFIRST_TASK"),
+        })
+    }
+
+    /// Makes the provider factory; a scenario file is checked now so a bad one fails at start.
+    ///
+    /// # Errors
+    /// A scenario file that cannot be read or parsed.
+    pub fn provider_factory(&self) -> anyhow::Result<ProviderFactory> {
+        Ok(match &self.provider {
+            ProviderChoice::Demo => {
+                Arc::new(|| Ok(Arc::new(ScriptedProvider::demo()) as Arc<dyn Provider>))
+            }
+            ProviderChoice::Scripted(path) => {
+                Scenario::load(path)?;
+                let path = path.clone();
+                Arc::new(move || -> Result<Arc<dyn Provider>, ProviderError> {
+                    let scenario = Scenario::load(&path)?;
+                    let name = format!("Scripted scenario ({})", path.display());
+                    Ok(Arc::new(ScriptedProvider::new(name, &scenario)))
+                })
+            }
+        })
+    }
+
+    /// Creates the folders, then the agent runtime; returns it with the receiving end of its
+    /// events, for the bridge.
+    ///
+    /// # Errors
+    /// Folders that cannot be created, a workspace that is not a folder, a bad scenario file.
+    pub fn build_runtime(
+        &self,
+        handle: tokio::runtime::Handle,
+    ) -> anyhow::Result<(Arc<AgentRuntime>, UnboundedReceiver<AgentEvent>)> {
+        std::fs::create_dir_all(&self.data_dir).with_context(|| {
+            format!("cannot create the data folder {}", self.data_dir.display())
+        })?;
+        if self.workspace_is_demo {
+            ensure_demo_folder(&self.workspace).with_context(|| {
+                format!("cannot create the demo folder {}", self.workspace.display())
+            })?;
+        }
+        let workspace = Workspace::open(&self.workspace)
+            .with_context(|| format!("cannot open the workspace {}", self.workspace.display()))?;
+        let (tx, rx) = unbounded_channel();
+        // The bridge outlives every sender; if it is gone the app is quitting.
+        let events: EventSink = Arc::new(move |event| {
+            let _ = tx.send(event);
+        });
+        let registry = ApprovalRegistry::new(self.approval_timeout, Arc::clone(&events));
+        let config = RuntimeConfig {
+            workspace,
+            max_steps: DEFAULT_MAX_STEPS,
+            provider: self.provider_factory()?,
+            tools: ToolSet::builtin(),
+        };
+        Ok((AgentRuntime::new(handle, registry, events, config), rx))
+    }
+}

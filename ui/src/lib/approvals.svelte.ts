@@ -1,0 +1,92 @@
+// The pending approval cards: one list, fed by the approval events and reconciled with
+// list_pending_approvals on load and focus. A card leaves only when `approval-resolved` arrives
+// for its id (or a reconcile proves it already ended) — never on the click itself.
+
+import * as ipc from './ipc';
+import type { ApprovalRequest } from './bindings/ApprovalRequest';
+import type { ApprovalResolvedEvent } from './bindings/ApprovalResolvedEvent';
+import type { Decision } from './bindings/Decision';
+
+export type CardPhase = 'waiting' | 'sending' | 'ended';
+
+export interface Card {
+  request: ApprovalRequest;
+  phase: CardPhase;
+  /** Shown on the card: an error, or the true final state after a NotPending answer. */
+  notice: string | null;
+  /** Order of arrival, for reconciling. */
+  seq: number;
+}
+
+/** How long a card that had already ended stays to say so, in milliseconds. */
+export const ENDED_NOTICE_MS = 4000;
+
+export class Approvals {
+  cards = $state<Card[]>([]);
+  #resolved = new Set<string>();
+  #seq = 0;
+
+  /** Adds a card unless it is already shown or already known to have ended. */
+  add(request: ApprovalRequest): void {
+    const id = request.approval_id;
+    if (this.#resolved.has(id) || this.cards.some((c) => c.request.approval_id === id)) return;
+    this.cards.push({ request, phase: 'waiting', notice: null, seq: ++this.#seq });
+  }
+
+  /** The approval ended (by anyone): its card goes. */
+  resolved(event: ApprovalResolvedEvent): void {
+    this.#resolved.add(event.approval_id);
+    this.cards = this.cards.filter((c) => c.request.approval_id !== event.approval_id);
+  }
+
+  /**
+   * Brings the cards in line with the backend: adds what is waiting, and drops waiting cards
+   * that were already shown before the list was asked for and are no longer in it (their
+   * `approval-resolved` was missed, e.g. during a reload).
+   */
+  async reconcile(): Promise<void> {
+    const before = this.#seq;
+    const pending = await ipc.listPendingApprovals();
+    const waiting = new Set(pending.map((r) => r.approval_id));
+    this.cards = this.cards.filter(
+      (c) => c.seq > before || c.phase === 'ended' || waiting.has(c.request.approval_id),
+    );
+    for (const request of pending) this.add(request);
+  }
+
+  /** Sends the user's decision; the card shows "sending…" until the backend answers. */
+  async decide(approvalId: string, decision: Decision): Promise<void> {
+    const card = this.cards.find((c) => c.request.approval_id === approvalId);
+    if (!card || card.phase !== 'waiting') return;
+    card.phase = 'sending';
+    card.notice = null;
+    try {
+      await ipc.resolveApproval(approvalId, decision);
+      // The card leaves when approval-resolved arrives.
+    } catch (error) {
+      const current = this.cards.find((c) => c.request.approval_id === approvalId);
+      if (!current) return;
+      if (error instanceof ipc.IpcError && error.code === 'not_pending') {
+        current.phase = 'ended';
+        current.notice =
+          'This request had already ended (it timed out or the run was stopped). Your click changed nothing and the action did not run.';
+        this.#resolved.add(approvalId);
+        setTimeout(() => {
+          this.cards = this.cards.filter((c) => c.request.approval_id !== approvalId);
+        }, ENDED_NOTICE_MS);
+      } else {
+        current.phase = 'waiting';
+        current.notice = `Your answer could not be sent: ${error instanceof Error ? error.message : String(error)}`;
+      }
+    }
+  }
+
+  /** Subscribes to the approval events; returns the function that unsubscribes. */
+  async listen(): Promise<() => void> {
+    const offs = await Promise.all([
+      ipc.onApprovalRequired((r) => this.add(r)),
+      ipc.onApprovalResolved((e) => this.resolved(e)),
+    ]);
+    return () => offs.forEach((off) => off());
+  }
+}

@@ -1,0 +1,76 @@
+// The only module that talks to the Tauri backend (and the seam unit tests mock).
+// Commands and events are those of src-tauri/src/commands.rs and bridge.rs; their payload
+// types are generated from askfirst-protocol into ./bindings.
+
+import { invoke } from '@tauri-apps/api/core';
+import { listen, type UnlistenFn } from '@tauri-apps/api/event';
+import type { AgentEvent } from './bindings/AgentEvent';
+import type { ApprovalId } from './bindings/ApprovalId';
+import type { ApprovalRequest } from './bindings/ApprovalRequest';
+import type { ApprovalResolvedEvent } from './bindings/ApprovalResolvedEvent';
+import type { CommandError } from './bindings/CommandError';
+import type { Decision } from './bindings/Decision';
+import type { ErrorCode } from './bindings/ErrorCode';
+import type { Outcome } from './bindings/Outcome';
+import type { RunId } from './bindings/RunId';
+import type { StartRunResponse } from './bindings/StartRunResponse';
+
+export type { UnlistenFn };
+
+/** A command failed; `code` says how (see ErrorCode), `message` is for the person. */
+export class IpcError extends Error {
+  readonly code: ErrorCode;
+  constructor(code: ErrorCode, message: string) {
+    super(message);
+    this.name = 'IpcError';
+    this.code = code;
+  }
+}
+
+function isCommandError(value: unknown): value is CommandError {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as CommandError).code === 'string' &&
+    typeof (value as CommandError).message === 'string'
+  );
+}
+
+async function call<T>(command: string, args?: Record<string, unknown>): Promise<T> {
+  try {
+    return await invoke<T>(command, args);
+  } catch (error) {
+    if (isCommandError(error)) throw new IpcError(error.code, error.message);
+    throw new IpcError('internal', error instanceof Error ? error.message : String(error));
+  }
+}
+
+export function startRun(task: string): Promise<StartRunResponse> {
+  return call('start_run', { request: { task } });
+}
+
+export function resolveApproval(approvalId: ApprovalId, decision: Decision): Promise<Outcome> {
+  return call('resolve_approval', { request: { approval_id: approvalId, decision } });
+}
+
+export function listPendingApprovals(): Promise<ApprovalRequest[]> {
+  return call('list_pending_approvals');
+}
+
+export function cancelRun(runId: RunId): Promise<boolean> {
+  return call('cancel_run', { request: { run_id: runId } });
+}
+
+export function onApprovalRequired(handler: (r: ApprovalRequest) => void): Promise<UnlistenFn> {
+  return listen<ApprovalRequest>('approval-required', (e) => handler(e.payload));
+}
+
+export function onApprovalResolved(
+  handler: (r: ApprovalResolvedEvent) => void,
+): Promise<UnlistenFn> {
+  return listen<ApprovalResolvedEvent>('approval-resolved', (e) => handler(e.payload));
+}
+
+export function onRunEvent(handler: (e: AgentEvent) => void): Promise<UnlistenFn> {
+  return listen<AgentEvent>('run-event', (e) => handler(e.payload));
+}

@@ -1,0 +1,93 @@
+// The transcript of runs, built from `run-event`s: the user's task, what the agent said, each
+// tool call with its outcome, and how the run ended.
+
+import type { AgentEvent } from './bindings/AgentEvent';
+import type { RunStatus } from './bindings/RunStatus';
+import type { ToolCallStatus } from './bindings/ToolCallStatus';
+
+export type ToolCallState = ToolCallStatus | 'running' | 'waiting';
+
+export type Entry =
+  | { kind: 'task'; key: string; text: string; provider: string }
+  | { kind: 'assistant'; key: string; text: string }
+  | {
+      kind: 'tool';
+      key: string;
+      runId: string;
+      toolCallId: string;
+      toolName: string;
+      summary: string;
+      state: ToolCallState;
+      output: string | null;
+    }
+  | { kind: 'finished'; key: string; status: RunStatus; message: string | null };
+
+export class Transcript {
+  entries = $state<Entry[]>([]);
+  /** The run in progress, if any. */
+  runId = $state<string | null>(null);
+  /** idle before the first run; then the latest run's status. */
+  status = $state<RunStatus | 'idle'>('idle');
+  #n = 0;
+
+  #tool(runId: string, toolCallId: string) {
+    // The latest entry for this call (providers may reuse ids across steps).
+    for (let i = this.entries.length - 1; i >= 0; i--) {
+      const entry = this.entries[i]!;
+      if (entry.kind === 'tool' && entry.runId === runId && entry.toolCallId === toolCallId) {
+        return entry;
+      }
+    }
+    return undefined;
+  }
+
+  apply(event: AgentEvent): void {
+    switch (event.type) {
+      case 'run_started':
+        this.runId = event.run_id;
+        this.status = 'running';
+        this.entries.push({ kind: 'task', key: `task:${++this.#n}`, text: event.task, provider: event.provider });
+        return;
+      case 'assistant_message':
+        this.entries.push({ kind: 'assistant', key: `say:${++this.#n}`, text: event.text });
+        return;
+      case 'tool_call_proposed':
+        this.entries.push({
+          kind: 'tool',
+          key: `tool:${++this.#n}`,
+          runId: event.run_id,
+          toolCallId: event.tool_call_id,
+          toolName: event.tool_name,
+          summary: event.summary,
+          state: 'running',
+          output: null,
+        });
+        return;
+      case 'approval_required': {
+        const entry = this.#tool(event.run_id, event.tool_call_id);
+        if (entry) entry.state = 'waiting';
+        return;
+      }
+      case 'approval_resolved':
+        return;
+      case 'tool_call_finished': {
+        const entry = this.#tool(event.run_id, event.tool_call_id);
+        if (entry) {
+          entry.state = event.status;
+          entry.output = event.output;
+        }
+        return;
+      }
+      case 'run_finished':
+        if (this.runId === event.run_id) this.runId = null;
+        this.status = event.status;
+        this.entries.push({
+          kind: 'finished',
+          key: `end:${++this.#n}`,
+          status: event.status,
+          message: event.message ?? null,
+        });
+        return;
+    }
+  }
+}

@@ -1,0 +1,20 @@
+import { defineConfig } from 'vitest/config';
+import { svelte } from '@sveltejs/vite-plugin-svelte';
+
+// The app embeds ui/dist (tauri.conf.json `frontendDist`); no dev server is needed.
+export default defineConfig({
+  plugins: [svelte()],
+  clearScreen: false,
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    target: 'safari15',
+    // One module script and one stylesheet; the CSP allows only 'self'.
+    modulePreload: { polyfill: false },
+  },
+  resolve: process.env.VITEST ? { conditions: ['browser'] } : undefined,
+  test: {
+    environment: 'jsdom',
+    include: ['src/**/*.test.ts'],
+  },
+});
