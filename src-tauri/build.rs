@@ -7,6 +7,7 @@ const COMMANDS: &[&str] = &[
     "resolve_approval",
     "list_pending_approvals",
     "cancel_run",
+    "list_run_events",
 ];
 
 fn main() {

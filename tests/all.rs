@@ -1,1 +1,8 @@
-fn main() {}
+//! Tests of the desktop shell on tauri's MockRuntime (no display): commands through the real
+//! IPC path and ACL, events out of the bridge.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod shell {
+    pub mod ipc;
+}

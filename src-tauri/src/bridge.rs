@@ -4,13 +4,13 @@
 use crate::{notify, tray};
 use askfirst_core::agent::AgentRuntime;
 use askfirst_protocol::event_names::{APPROVAL_REQUIRED, APPROVAL_RESOLVED, RUN_EVENT};
-use askfirst_protocol::AgentEvent;
+use askfirst_protocol::{AgentEvent, SequencedEvent};
 use std::sync::Arc;
 use tauri::{AppHandle, Emitter, Manager, Runtime};
 use tokio::sync::mpsc::UnboundedReceiver;
 
 /// Spawns the task that drains `events` until every sender is gone.
-pub fn spawn<R: Runtime>(app: AppHandle<R>, mut events: UnboundedReceiver<AgentEvent>) {
+pub fn spawn<R: Runtime>(app: AppHandle<R>, mut events: UnboundedReceiver<SequencedEvent>) {
     tauri::async_runtime::spawn(async move {
         while let Some(event) = events.recv().await {
             forward(&app, &event);
@@ -19,12 +19,13 @@ pub fn spawn<R: Runtime>(app: AppHandle<R>, mut events: UnboundedReceiver<AgentE
 }
 
 /// Forwards one event.
-pub fn forward<R: Runtime>(app: &AppHandle<R>, event: &AgentEvent) {
-    // A window that is gone or not yet loaded recovers with `list_pending_approvals`.
-    if let Err(error) = app.emit(RUN_EVENT, event) {
+pub fn forward<R: Runtime>(app: &AppHandle<R>, sequenced: &SequencedEvent) {
+    // A window that is gone or not yet loaded recovers with `list_run_events` and
+    // `list_pending_approvals`.
+    if let Err(error) = app.emit(RUN_EVENT, sequenced) {
         eprintln!("askfirst: could not emit {RUN_EVENT}: {error}");
     }
-    match event {
+    match &sequenced.event {
         AgentEvent::ApprovalRequired(request) => {
             if let Err(error) = app.emit(APPROVAL_REQUIRED, request) {
                 eprintln!("askfirst: could not emit {APPROVAL_REQUIRED}: {error}");

@@ -3,9 +3,10 @@
 
 use askfirst_core::agent::{AgentRuntime, RunError};
 use askfirst_core::approvals::ApprovalError;
+use askfirst_core::history::EventHistory;
 use askfirst_protocol::{
     ApprovalRequest, CancelRunRequest, CommandError, ErrorCode, Outcome, ResolveApprovalRequest,
-    StartRunRequest, StartRunResponse,
+    SequencedEvent, StartRunRequest, StartRunResponse,
 };
 use std::sync::Arc;
 use tauri::State;
@@ -71,4 +72,11 @@ pub fn list_pending_approvals(runtime: State<'_, Arc<AgentRuntime>>) -> Vec<Appr
 #[tauri::command]
 pub fn cancel_run(runtime: State<'_, Arc<AgentRuntime>>, request: CancelRunRequest) -> bool {
     runtime.cancel_run(request.run_id)
+}
+
+/// Every event of this session so far, numbered, so a window that (re)loads can rebuild its
+/// transcript; live `run-event`s with a `seq` below the length of this list are already in it.
+#[tauri::command]
+pub fn list_run_events(history: State<'_, Arc<EventHistory>>) -> Vec<SequencedEvent> {
+    history.snapshot()
 }

@@ -5,7 +5,7 @@
 //! - [`notify`], [`tray`], [`window`]: the native parts.
 //! - [`settings`]: where the data, the workspace and the provider come from.
 //!
-//! [`app`] builds everything that works on any Tauri runtime (so tests can use the mock
+//! [`build_app`] builds everything that works on any Tauri runtime (so tests can use the mock
 //! runtime); [`run`] adds the native parts and starts the real app.
 
 pub mod bridge;
@@ -16,30 +16,39 @@ pub mod tray;
 pub mod window;
 
 use askfirst_core::agent::AgentRuntime;
-use askfirst_protocol::AgentEvent;
+use settings::Backend;
 use std::sync::Arc;
-use tauri::{Builder, Manager, RunEvent, Runtime};
-use tokio::sync::mpsc::UnboundedReceiver;
+use tauri::{App, Builder, Manager, RunEvent, Runtime};
 
-/// Registers the commands, the runtime as managed state, and the bridge that forwards
-/// `events` (the receiving end of the runtime's event sink) to the window.
-pub fn app<R: Runtime>(
+/// Registers the commands and the runtime and history as managed state, builds the app with
+/// `context`, and starts the bridge that forwards the backend's events. Generic over the
+/// runtime so tests can pass `tauri::test::mock_builder()`.
+///
+/// # Errors
+/// Tauri's build error.
+pub fn build_app<R: Runtime>(
     builder: Builder<R>,
-    runtime: Arc<AgentRuntime>,
-    events: UnboundedReceiver<AgentEvent>,
-) -> Builder<R> {
-    builder
+    backend: Backend,
+    context: tauri::Context<R>,
+) -> tauri::Result<App<R>> {
+    let Backend {
+        runtime,
+        history,
+        events,
+    } = backend;
+    let app = builder
         .manage(runtime)
+        .manage(history)
         .invoke_handler(tauri::generate_handler![
             commands::start_run,
             commands::resolve_approval,
             commands::list_pending_approvals,
             commands::cancel_run,
+            commands::list_run_events,
         ])
-        .setup(move |app| {
-            bridge::spawn(app.handle().clone(), events);
-            Ok(())
-        })
+        .build(context)?;
+    bridge::spawn(app.handle().clone(), events);
+    Ok(app)
 }
 
 /// Starts the desktop app; returns when it quits.
@@ -53,10 +62,10 @@ pub fn run() {
 fn try_run() -> anyhow::Result<()> {
     let settings = settings::Settings::from_env()?;
     let handle = tauri::async_runtime::block_on(async { tokio::runtime::Handle::current() });
-    let (runtime, events) = settings.build_runtime(handle)?;
+    let backend = settings.build_runtime(handle)?;
     let autostart = settings.autostart_task.clone();
-    let for_exit = Arc::clone(&runtime);
-    let tauri_app = app(tauri::Builder::default(), runtime, events)
+    let for_exit = Arc::clone(&backend.runtime);
+    let builder = tauri::Builder::default()
         .plugin(tauri_plugin_notification::init())
         .setup(move |app| {
             let tray = tray::AppTray::build(app.handle())?;
@@ -68,8 +77,8 @@ fn try_run() -> anyhow::Result<()> {
                 }
             }
             Ok(())
-        })
-        .build(tauri::generate_context!())?;
+        });
+    let tauri_app = build_app(builder, backend, tauri::generate_context!())?;
     tauri_app.run(move |_app, event| {
         if let RunEvent::Exit = event {
             for_exit.shutdown();

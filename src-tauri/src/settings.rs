@@ -11,15 +11,27 @@
 use anyhow::{bail, Context};
 use askfirst_core::agent::{AgentRuntime, ProviderFactory, RuntimeConfig, DEFAULT_MAX_STEPS};
 use askfirst_core::approvals::{ApprovalRegistry, DEFAULT_APPROVAL_TIMEOUT};
+use askfirst_core::history::EventHistory;
 use askfirst_core::provider::{Provider, ProviderError};
 use askfirst_core::scripted::{ensure_demo_folder, Scenario, ScriptedProvider};
 use askfirst_core::tools::{ToolSet, Workspace};
 use askfirst_core::EventSink;
-use askfirst_protocol::AgentEvent;
+use askfirst_protocol::SequencedEvent;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver};
+
+/// The core as the shell holds it: the runtime, the session's event history, and the
+/// receiving end of the events for the bridge.
+pub struct Backend {
+    /// Runs the agent and owns the approvals.
+    pub runtime: Arc<AgentRuntime>,
+    /// Every event so far, for a window that loads late.
+    pub history: Arc<EventHistory>,
+    /// The events as they happen, numbered.
+    pub events: UnboundedReceiver<SequencedEvent>,
+}
 
 /// Which model answers.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -116,15 +128,11 @@ impl Settings {
         })
     }
 
-    /// Creates the folders, then the agent runtime; returns it with the receiving end of its
-    /// events, for the bridge.
+    /// Creates the folders, then the agent runtime and its event history.
     ///
     /// # Errors
     /// Folders that cannot be created, a workspace that is not a folder, a bad scenario file.
-    pub fn build_runtime(
-        &self,
-        handle: tokio::runtime::Handle,
-    ) -> anyhow::Result<(Arc<AgentRuntime>, UnboundedReceiver<AgentEvent>)> {
+    pub fn build_runtime(&self, handle: tokio::runtime::Handle) -> anyhow::Result<Backend> {
         std::fs::create_dir_all(&self.data_dir).with_context(|| {
             format!("cannot create the data folder {}", self.data_dir.display())
         })?;
@@ -136,8 +144,9 @@ impl Settings {
         let workspace = Workspace::open(&self.workspace)
             .with_context(|| format!("cannot open the workspace {}", self.workspace.display()))?;
         let (tx, rx) = unbounded_channel();
+        let history = EventHistory::new();
         // The bridge outlives every sender; if it is gone the app is quitting.
-        let events: EventSink = Arc::new(move |event| {
+        let events: EventSink = history.sink(move |event| {
             let _ = tx.send(event);
         });
         let registry = ApprovalRegistry::new(self.approval_timeout, Arc::clone(&events));
@@ -147,6 +156,10 @@ impl Settings {
             provider: self.provider_factory()?,
             tools: ToolSet::builtin(),
         };
-        Ok((AgentRuntime::new(handle, registry, events, config), rx))
+        Ok(Backend {
+            runtime: AgentRuntime::new(handle, registry, events, config),
+            history,
+            events: rx,
+        })
     }
 }

@@ -5,12 +5,14 @@
 //! - [`tools`]: the tools the agent may call, each confined to the workspace folder.
 //! - [`provider`]: the model behind one trait; [`scripted`] plays scenario files and the demo.
 //! - [`agent`]: the agent loop (model step → tool calls → policy → approval → result → next step).
+//! - [`history`]: the session's numbered event history, for a window that (re)loads late.
 //!
 //! The core reports everything through one [`EventSink`] of [`AgentEvent`]s; the desktop shell
 //! forwards them to the window, the tray and notifications.
 
 pub mod agent;
 pub mod approvals;
+pub mod history;
 pub mod policy;
 pub mod provider;
 pub mod scripted;

@@ -242,8 +242,8 @@ pub enum ToolCallStatus {
 }
 
 /// Everything the core reports about runs, in order, as one tagged enum. Sent to the webview
-/// as the `run-event` event (the approval variants also go out as `approval-required` and
-/// `approval-resolved`).
+/// inside a [`SequencedEvent`] as the `run-event` event (the approval variants also go out as
+/// `approval-required` and `approval-resolved`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum AgentEvent {
@@ -367,7 +367,7 @@ pub mod event_names {
     pub const APPROVAL_REQUIRED: &str = "approval-required";
     /// Payload: [`crate::ApprovalResolvedEvent`].
     pub const APPROVAL_RESOLVED: &str = "approval-resolved";
-    /// Payload: [`crate::AgentEvent`].
+    /// Payload: [`crate::SequencedEvent`].
     pub const RUN_EVENT: &str = "run-event";
 }
 
@@ -395,6 +395,18 @@ pub fn export_bindings(dir: &std::path::Path) -> Result<(), ts_rs::ExportError> 
         ErrorCode,
         RunStatus,
         ToolCallStatus,
+        SequencedEvent,
     );
     Ok(())
+}
+
+/// One [`AgentEvent`] with its place in the session's event history: `seq` counts from 0, with
+/// no gaps, in the order the core emitted them. This is the payload of `run-event`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct SequencedEvent {
+    /// Position in the session's history (0-based, no gaps).
+    #[ts(type = "number")]
+    pub seq: u64,
+    /// The event.
+    pub event: AgentEvent,
 }

@@ -4,7 +4,6 @@
 
 import { invoke } from '@tauri-apps/api/core';
 import { listen, type UnlistenFn } from '@tauri-apps/api/event';
-import type { AgentEvent } from './bindings/AgentEvent';
 import type { ApprovalId } from './bindings/ApprovalId';
 import type { ApprovalRequest } from './bindings/ApprovalRequest';
 import type { ApprovalResolvedEvent } from './bindings/ApprovalResolvedEvent';
@@ -13,6 +12,7 @@ import type { Decision } from './bindings/Decision';
 import type { ErrorCode } from './bindings/ErrorCode';
 import type { Outcome } from './bindings/Outcome';
 import type { RunId } from './bindings/RunId';
+import type { SequencedEvent } from './bindings/SequencedEvent';
 import type { StartRunResponse } from './bindings/StartRunResponse';
 
 export type { UnlistenFn };
@@ -71,6 +71,10 @@ export function onApprovalResolved(
   return listen<ApprovalResolvedEvent>('approval-resolved', (e) => handler(e.payload));
 }
 
-export function onRunEvent(handler: (e: AgentEvent) => void): Promise<UnlistenFn> {
-  return listen<AgentEvent>('run-event', (e) => handler(e.payload));
+export function listRunEvents(): Promise<SequencedEvent[]> {
+  return call('list_run_events');
+}
+
+export function onRunEvent(handler: (e: SequencedEvent) => void): Promise<UnlistenFn> {
+  return listen<SequencedEvent>('run-event', (e) => handler(e.payload));
 }

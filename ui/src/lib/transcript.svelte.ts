@@ -1,8 +1,11 @@
 // The transcript of runs, built from `run-event`s: the user's task, what the agent said, each
-// tool call with its outcome, and how the run ended.
+// tool call with its outcome, and how the run ended. Events are numbered by the backend; each
+// is applied exactly once and in order, whether it comes live or from the history that a
+// (re)loaded window fetches with list_run_events.
 
 import type { AgentEvent } from './bindings/AgentEvent';
 import type { RunStatus } from './bindings/RunStatus';
+import type { SequencedEvent } from './bindings/SequencedEvent';
 import type { ToolCallStatus } from './bindings/ToolCallStatus';
 
 export type ToolCallState = ToolCallStatus | 'running' | 'waiting';
@@ -29,6 +32,26 @@ export class Transcript {
   /** idle before the first run; then the latest run's status. */
   status = $state<RunStatus | 'idle'>('idle');
   #n = 0;
+  /** The `seq` of the next event to apply. */
+  #nextSeq = 0;
+  /** Events that arrived ahead of a gap, by `seq`. */
+  #early = new Map<number, AgentEvent>();
+
+  /** Takes one numbered event (live or from history); duplicates are ignored. */
+  receive(sequenced: SequencedEvent): void {
+    if (sequenced.seq < this.#nextSeq) return;
+    this.#early.set(sequenced.seq, sequenced.event);
+    for (let next = this.#early.get(this.#nextSeq); next; next = this.#early.get(this.#nextSeq)) {
+      this.#early.delete(this.#nextSeq);
+      this.#nextSeq++;
+      this.apply(next);
+    }
+  }
+
+  /** Whether events are held back waiting for earlier ones (then fetch the history). */
+  get hasGap(): boolean {
+    return this.#early.size > 0;
+  }
 
   #tool(runId: string, toolCallId: string) {
     // The latest entry for this call (providers may reuse ids across steps).

@@ -8,8 +8,8 @@ import type { ToolCallStatus } from "./ToolCallStatus";
 
 /**
  * Everything the core reports about runs, in order, as one tagged enum. Sent to the webview
- * as the `run-event` event (the approval variants also go out as `approval-required` and
- * `approval-resolved`).
+ * inside a [`SequencedEvent`] as the `run-event` event (the approval variants also go out as
+ * `approval-required` and `approval-resolved`).
  */
 export type AgentEvent = { "type": "run_started", 
 /**

@@ -1,0 +1,202 @@
+//! `resolve_approval` and friends through the real IPC path of a mock window.
+
+use askfirst_lib::settings::{ProviderChoice, Settings};
+use askfirst_protocol::event_names::APPROVAL_RESOLVED;
+use askfirst_protocol::{
+    ApprovalRequest, ApprovalResolvedEvent, ApprovalScope, ApprovalSource, CommandError, ErrorCode,
+    Outcome, SequencedEvent, StartRunResponse,
+};
+use pretty_assertions::assert_eq;
+use serde_json::{json, Value};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+use tauri::ipc::{CallbackFn, InvokeBody};
+use tauri::test::{get_ipc_response, mock_builder, MockRuntime, INVOKE_KEY};
+use tauri::webview::InvokeRequest;
+use tauri::{Listener, WebviewWindow};
+
+struct Fixture {
+    _dir: tempfile::TempDir,
+    workspace: std::path::PathBuf,
+    _app: tauri::App<MockRuntime>,
+    window: WebviewWindow<MockRuntime>,
+    resolved: Arc<Mutex<Vec<ApprovalResolvedEvent>>>,
+}
+
+fn fixture() -> Fixture {
+    let dir = tempfile::tempdir().unwrap();
+    let workspace = dir.path().join("workspace");
+    std::fs::create_dir_all(&workspace).unwrap();
+    let scenario = dir.path().join("scenario.json");
+    let scenario_json = json!({"turns": [
+        {"say": "Writing.", "tool_calls": [
+            {"name": "write_file", "arguments": {"path": "hello.txt", "content": "hi\n"}}
+        ]},
+        {"say": "Done."}
+    ]});
+    std::fs::write(&scenario, scenario_json.to_string()).unwrap();
+    let settings = Settings {
+        data_dir: dir.path().join("data"),
+        workspace: workspace.clone(),
+        workspace_is_demo: false,
+        provider: ProviderChoice::Scripted(scenario),
+        approval_timeout: Duration::from_secs(120),
+        autostart_task: None,
+    };
+    let handle = tauri::async_runtime::block_on(async { tokio::runtime::Handle::current() });
+    let backend = settings.build_runtime(handle).unwrap();
+    // The real config and capabilities, so the ACL is the one the app ships with.
+    let app = askfirst_lib::build_app(mock_builder(), backend, tauri::generate_context!()).unwrap();
+    let window = tauri::WebviewWindowBuilder::new(&app, "main", Default::default())
+        .build()
+        .unwrap();
+    let resolved = Arc::new(Mutex::new(Vec::new()));
+    let seen = Arc::clone(&resolved);
+    app.listen(APPROVAL_RESOLVED, move |event| {
+        seen.lock()
+            .unwrap()
+            .push(serde_json::from_str(event.payload()).unwrap());
+    });
+    Fixture {
+        _dir: dir,
+        workspace,
+        _app: app,
+        window,
+        resolved,
+    }
+}
+
+fn invoke(window: &WebviewWindow<MockRuntime>, cmd: &str, args: Value) -> Result<Value, Value> {
+    get_ipc_response(
+        window,
+        InvokeRequest {
+            cmd: cmd.into(),
+            callback: CallbackFn(0),
+            error: CallbackFn(1),
+            url: "tauri://localhost".parse().unwrap(),
+            body: InvokeBody::Json(args),
+            headers: Default::default(),
+            invoke_key: INVOKE_KEY.to_string(),
+        },
+    )
+    .map(|body| body.deserialize::<Value>().unwrap())
+}
+
+fn wait_until<T>(what: &str, mut poll: impl FnMut() -> Option<T>) -> T {
+    let start = Instant::now();
+    loop {
+        if let Some(found) = poll() {
+            return found;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "timed out waiting for {what}"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+#[test]
+fn resolve_approval_through_ipc_emits_approval_resolved() {
+    let f = fixture();
+    let started: StartRunResponse = serde_json::from_value(
+        invoke(
+            &f.window,
+            "start_run",
+            json!({"request": {"task": "write hello"}}),
+        )
+        .unwrap(),
+    )
+    .unwrap();
+
+    let request: ApprovalRequest = wait_until("the approval", || {
+        let listed = invoke(&f.window, "list_pending_approvals", json!({})).unwrap();
+        serde_json::from_value::<Vec<ApprovalRequest>>(listed)
+            .unwrap()
+            .into_iter()
+            .next()
+    });
+    assert_eq!(request.run_id, started.run_id);
+    assert_eq!(request.summary, "Create the file hello.txt (1 line)");
+
+    let answer =
+        json!({"request": {"approval_id": request.approval_id, "decision": {"kind": "approve"}}});
+    let outcome: Outcome =
+        serde_json::from_value(invoke(&f.window, "resolve_approval", answer.clone()).unwrap())
+            .unwrap();
+    let approved = Outcome::Approved {
+        scope: ApprovalScope::Once,
+        source: ApprovalSource::User,
+    };
+    assert_eq!(outcome, approved);
+
+    let event = wait_until("approval-resolved", || {
+        f.resolved.lock().unwrap().first().cloned()
+    });
+    assert_eq!(
+        event,
+        ApprovalResolvedEvent {
+            approval_id: request.approval_id,
+            run_id: request.run_id,
+            tool_call_id: request.tool_call_id.clone(),
+            outcome: approved,
+        }
+    );
+    wait_until("hello.txt", || {
+        std::fs::read_to_string(f.workspace.join("hello.txt")).ok()
+    });
+    assert_eq!(
+        std::fs::read_to_string(f.workspace.join("hello.txt")).unwrap(),
+        "hi\n"
+    );
+
+    // A second answer is a typed error and changes nothing.
+    let error: CommandError =
+        serde_json::from_value(invoke(&f.window, "resolve_approval", answer).unwrap_err()).unwrap();
+    assert_eq!(error.code, ErrorCode::NotPending);
+    assert_eq!(f.resolved.lock().unwrap().len(), 1);
+
+    // The history has the whole run, numbered without gaps.
+    let history: Vec<SequencedEvent> = wait_until("the run to finish", || {
+        let events: Vec<SequencedEvent> =
+            serde_json::from_value(invoke(&f.window, "list_run_events", json!({})).unwrap())
+                .unwrap();
+        events
+            .iter()
+            .any(|e| matches!(e.event, askfirst_protocol::AgentEvent::RunFinished { .. }))
+            .then_some(events)
+    });
+    let seqs: Vec<u64> = history.iter().map(|e| e.seq).collect();
+    assert_eq!(seqs, (0..history.len() as u64).collect::<Vec<_>>());
+}
+
+#[test]
+fn bad_requests_get_typed_errors() {
+    let f = fixture();
+    let error: CommandError = serde_json::from_value(
+        invoke(&f.window, "start_run", json!({"request": {"task": "  "}})).unwrap_err(),
+    )
+    .unwrap();
+    assert_eq!(error.code, ErrorCode::InvalidRequest);
+    let unknown = uuid::Uuid::new_v4();
+    let error: CommandError = serde_json::from_value(
+        invoke(
+            &f.window,
+            "resolve_approval",
+            json!({"request": {"approval_id": unknown, "decision": {"kind": "approve"}}}),
+        )
+        .unwrap_err(),
+    )
+    .unwrap();
+    assert_eq!(error.code, ErrorCode::NotPending);
+    // Stopping a run that does not exist is a quiet no-op.
+    assert_eq!(
+        invoke(
+            &f.window,
+            "cancel_run",
+            json!({"request": {"run_id": unknown}})
+        )
+        .unwrap(),
+        json!(false)
+    );
+}

@@ -1,0 +1,117 @@
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import type { ApprovalRequest } from './bindings/ApprovalRequest';
+
+vi.mock('./ipc', () => {
+  class IpcError extends Error {
+    constructor(
+      readonly code: string,
+      message: string,
+    ) {
+      super(message);
+    }
+  }
+  return {
+    IpcError,
+    resolveApproval: vi.fn(),
+    listPendingApprovals: vi.fn(),
+    onApprovalRequired: vi.fn(),
+    onApprovalResolved: vi.fn(),
+  };
+});
+
+import * as ipc from './ipc';
+import { Approvals } from './approvals.svelte';
+
+function request(id: string): ApprovalRequest {
+  return {
+    approval_id: id,
+    run_id: 'run-1',
+    tool_call_id: 'call_1',
+    tool_name: 'write_file',
+    arguments_json: '{"path":"hello.txt","content":"hi"}',
+    arguments_sha256: '00',
+    summary: 'Create the file hello.txt (1 line)',
+    reason: 'needs your OK',
+    risk: 'medium',
+    expires_at: Date.now() + 120_000,
+  };
+}
+
+const resolvedEvent = (id: string) => ({
+  approval_id: id,
+  run_id: 'run-1',
+  tool_call_id: 'call_1',
+  outcome: { kind: 'approved' as const, scope: 'once' as const, source: 'user' as const },
+});
+
+describe('approval cards', () => {
+  beforeEach(() => vi.resetAllMocks());
+
+  it('shows each approval once, however often it is announced or listed', async () => {
+    const a = new Approvals();
+    a.add(request('A'));
+    a.add(request('A'));
+    vi.mocked(ipc.listPendingApprovals).mockResolvedValue([request('A'), request('B')]);
+    await a.reconcile();
+    await a.reconcile();
+    expect(a.cards.map((c) => c.request.approval_id)).toEqual(['A', 'B']);
+  });
+
+  it('keeps the card after the click, marked sending, until approval-resolved arrives', async () => {
+    const a = new Approvals();
+    a.add(request('A'));
+    vi.mocked(ipc.resolveApproval).mockResolvedValue(resolvedEvent('A').outcome);
+    const sent = a.decide('A', { kind: 'approve' });
+    expect(a.cards[0]?.phase).toBe('sending');
+    await sent;
+    expect(a.cards).toHaveLength(1);
+    // A second click while sending does nothing.
+    await a.decide('A', { kind: 'approve' });
+    expect(ipc.resolveApproval).toHaveBeenCalledTimes(1);
+    a.resolved(resolvedEvent('A'));
+    expect(a.cards).toHaveLength(0);
+  });
+
+  it('does not bring back a card whose resolution arrived before a stale list', async () => {
+    const a = new Approvals();
+    a.add(request('A'));
+    a.resolved(resolvedEvent('A'));
+    vi.mocked(ipc.listPendingApprovals).mockResolvedValue([request('A')]);
+    await a.reconcile();
+    a.add(request('A'));
+    expect(a.cards).toHaveLength(0);
+  });
+
+  it('drops cards that ended while their event was missed', async () => {
+    const a = new Approvals();
+    a.add(request('A'));
+    vi.mocked(ipc.listPendingApprovals).mockResolvedValue([]);
+    await a.reconcile();
+    expect(a.cards).toHaveLength(0);
+  });
+
+  it('tells the truth when the approval had already ended', async () => {
+    vi.useFakeTimers();
+    const a = new Approvals();
+    a.add(request('A'));
+    vi.mocked(ipc.resolveApproval).mockRejectedValue(
+      new ipc.IpcError('not_pending', 'No pending approval A.'),
+    );
+    await a.decide('A', { kind: 'approve' });
+    expect(a.cards[0]?.phase).toBe('ended');
+    expect(a.cards[0]?.notice).toMatch(/already ended/);
+    expect(a.cards[0]?.notice).toMatch(/did not run/);
+    vi.runAllTimers();
+    expect(a.cards).toHaveLength(0);
+    vi.useRealTimers();
+  });
+
+  it('lets the user try again when sending failed for another reason', async () => {
+    const a = new Approvals();
+    a.add(request('A'));
+    vi.mocked(ipc.resolveApproval).mockRejectedValue(new ipc.IpcError('internal', 'boom'));
+    await a.decide('A', { kind: 'deny' });
+    expect(a.cards[0]?.phase).toBe('waiting');
+    expect(a.cards[0]?.notice).toMatch(/could not be sent: boom/);
+  });
+});

@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { layout, linesToText, parseLossless, visibleText } from './json';
+
+function pretty(text: string): string {
+  const parsed = parseLossless(text);
+  if (!parsed.ok) throw new Error(parsed.error);
+  return linesToText(layout(parsed.node));
+}
+
+describe('lossless JSON display', () => {
+  it('keeps big integers, decimals and key order exactly', () => {
+    expect(pretty('{"b":12345678901234567890,"a":1.10,"c":-0.5e+10}')).toBe(
+      '{\n  "b": 12345678901234567890,\n  "a": 1.10,\n  "c": -0.5e+10\n}',
+    );
+  });
+
+  it('keeps duplicate keys, which JSON.parse would hide', () => {
+    expect(pretty('{"path":"a.txt","path":"b.txt"}')).toBe(
+      '{\n  "path": "a.txt",\n  "path": "b.txt"\n}',
+    );
+  });
+
+  it('pretty-prints nested arrays and empty containers', () => {
+    expect(pretty('[1,[true,null],{},[]]')).toBe(
+      '[\n  1,\n  [\n    true,\n    null\n  ],\n  {},\n  []\n]',
+    );
+  });
+
+  it('shows control, bidi and zero-width characters as visible escapes', () => {
+    const tokens = visibleText('a\u202Eb\u200Bc\nd\u2028e\u0007', true);
+    expect(tokens.filter((t) => t.kind === 'escape').map((t) => t.text)).toEqual([
+      '\\u202E',
+      '\\u200B',
+      '\\n',
+      '\\u2028',
+      '\\u0007',
+    ]);
+    expect(tokens.map((t) => t.text).join('')).toBe('a\\u202Eb\\u200Bc\\nd\\u2028e\\u0007');
+  });
+
+  it('decodes escapes in the source before showing them, so hidden characters cannot hide', () => {
+    expect(pretty('{"p":"evil\\u202Etxt.exe"}')).toBe('{\n  "p": "evil\\u202Etxt.exe"\n}');
+  });
+
+  it('keeps emoji (surrogate pairs) as they are and escapes quotes', () => {
+    expect(visibleText('say "hi" 👋', true).map((t) => t.text).join('')).toBe('say \\"hi\\" 👋');
+  });
+
+  it('reports invalid JSON instead of guessing', () => {
+    const parsed = parseLossless('{"path": "a.txt", "content": ');
+    expect(parsed.ok).toBe(false);
+    expect(parseLossless('{"a":1} x').ok).toBe(false);
+  });
+
+  it('refuses to build a tree deeper than the limit rather than overflow', () => {
+    const deep = '['.repeat(5000) + ']'.repeat(5000);
+    expect(parseLossless(deep).ok).toBe(false);
+  });
+});

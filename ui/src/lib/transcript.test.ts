@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { Transcript } from './transcript.svelte';
+import type { AgentEvent } from './bindings/AgentEvent';
+
+const events: AgentEvent[] = [
+  { type: 'run_started', run_id: 'r', session_id: 's', task: 'Say hello', provider: 'test' },
+  { type: 'assistant_message', run_id: 'r', text: 'I will write hello.txt.' },
+  {
+    type: 'tool_call_proposed',
+    run_id: 'r',
+    tool_call_id: 'call_1',
+    tool_name: 'write_file',
+    arguments_json: '{}',
+    summary: 'Create the file hello.txt (1 line)',
+  },
+  {
+    type: 'tool_call_finished',
+    run_id: 'r',
+    tool_call_id: 'call_1',
+    status: 'denied',
+    output: 'The user denied this action.',
+  },
+  { type: 'run_finished', run_id: 'r', status: 'completed' },
+];
+
+describe('transcript', () => {
+  it('applies each numbered event once, in order, live or from history', () => {
+    const t = new Transcript();
+    // A live event arrives before the history is loaded…
+    t.receive({ seq: 3, event: events[3]! });
+    expect(t.entries).toHaveLength(0);
+    expect(t.hasGap).toBe(true);
+    // …then the history, which also contains it.
+    events.forEach((event, seq) => t.receive({ seq, event }));
+    t.receive({ seq: 4, event: events[4]! });
+    expect(t.hasGap).toBe(false);
+    expect(t.entries.map((e) => e.kind)).toEqual(['task', 'assistant', 'tool', 'finished']);
+    const tool = t.entries[2];
+    expect(tool?.kind === 'tool' && tool.state).toBe('denied');
+    expect(t.status).toBe('completed');
+    expect(t.runId).toBeNull();
+  });
+});
