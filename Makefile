@@ -1,0 +1,74 @@
+# Ask First — the README's commands. Every target installs what it needs (idempotently) first.
+#   make run    build and open the app with the offline demo agent
+#   make test   every test: Rust (all crates), UI unit tests and checks, bindings drift,
+#               end-to-end tests of the real window under Xvfb with a private D-Bus session
+#   make lint   rustfmt, clippy (-D warnings), svelte-check
+#   make bindings  regenerate ui/src/lib/bindings from askfirst-protocol
+
+SHELL := /bin/bash
+.DEFAULT_GOAL := run
+.PHONY: run test setup setup-system setup-test-system ui build test-rust test-ui e2e lint bindings clean
+
+# Debian 12 packages: to build and run the app…
+APT_BUILD := build-essential pkg-config curl file libwebkit2gtk-4.1-dev \
+	libayatana-appindicator3-dev librsvg2-dev libsoup-3.0-dev libxdo-dev
+# …and, for the end-to-end tests, an X server, D-Bus, WebKit's WebDriver, a tray host
+# (StatusNotifierWatcher) and Python's D-Bus bindings for the fake notification server.
+APT_TEST := xvfb xauth dbus dbus-x11 libglib2.0-bin webkit2gtk-driver python3 python3-dbus \
+	python3-gi haskell-status-notifier-item-utils procps
+
+SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
+# Installs the Debian packages in $(1) that are not installed yet (apt-get only when needed).
+define apt_install
+	@missing=$$(for p in $(1); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+		echo "Installing Debian packages: $$missing"; \
+		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; \
+	fi
+endef
+
+setup-system:
+	$(call apt_install,$(APT_BUILD))
+
+setup-test-system:
+	$(call apt_install,$(APT_BUILD) $(APT_TEST))
+
+# npm ci only when the lock file changed since the last install.
+ui/node_modules/.package-lock.json: ui/package-lock.json
+	cd ui && npm ci --no-audit --no-fund
+	@touch $@
+
+setup: setup-system ui/node_modules/.package-lock.json
+
+ui: ui/node_modules/.package-lock.json
+	cd ui && npm run build
+
+build: setup ui
+	cargo build --locked
+
+run: build
+	./target/debug/askfirst
+
+test: setup-test-system ui/node_modules/.package-lock.json ui test-rust test-ui e2e
+
+test-rust: ui
+	cargo test --locked --workspace
+
+test-ui: ui/node_modules/.package-lock.json
+	cd ui && npm run check && npm test
+
+e2e: ui
+	cargo build --locked
+	xvfb-run -a -s "-screen 0 1280x860x24" dbus-run-session -- tests/e2e/run.sh
+
+lint: setup ui
+	cargo fmt --all --check
+	cargo clippy --locked --workspace --all-targets -- -D warnings
+	cd ui && npm run check
+
+bindings:
+	UPDATE_BINDINGS=1 cargo test -p askfirst-protocol --test bindings
+
+clean:
+	cargo clean
+	rm -rf ui/dist ui/node_modules .e2e-artifacts

@@ -1,0 +1,271 @@
+#!/usr/bin/python3
+"""End-to-end tests of the real Ask First window, driven over W3C WebDriver (WebKitWebDriver).
+
+Run by run.sh inside `xvfb-run … dbus-run-session`, with a fake notification server and a
+StatusNotifierWatcher on the private session bus. Each test starts the app with its own data
+and workspace folders, drives the window as a person would (type a task, click Start, read the
+card, click Approve or Deny), and checks the files, the notification and the tray menu.
+
+Prints one line per test and a closing "N passed, N failed" line; exits non-zero on failure.
+"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+import urllib.error
+import urllib.request
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
+DRIVER = os.environ.get("WEBDRIVER_URL", "http://127.0.0.1:4445")
+APP = os.environ.get("ASKFIRST_E2E_APP", os.path.join(ROOT, "target", "debug", "askfirst"))
+ARTIFACTS = os.environ.get("ASKFIRST_E2E_ARTIFACTS", os.path.join(ROOT, ".e2e-artifacts"))
+NOTIFY_LOG = os.environ["ASKFIRST_E2E_NOTIFY_LOG"]
+ELEMENT = "element-6066-11e4-a52e-4f735466cecf"
+PYTHON = "/usr/bin/python3"
+
+
+class WebDriver:
+    """The few W3C WebDriver calls the tests need, over urllib."""
+
+    def __init__(self, base):
+        self.base = base
+        self.session = None
+
+    def _call(self, method, path, body=None, timeout=60):
+        data = None if body is None else json.dumps(body).encode()
+        req = urllib.request.Request(self.base + path, data=data, method=method,
+                                     headers={"Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(req, timeout=timeout) as resp:
+                return json.loads(resp.read() or b"{}").get("value")
+        except urllib.error.HTTPError as e:
+            raise RuntimeError(f"{method} {path}: {e.code} {e.read().decode(errors='replace')}")
+
+    def start(self, binary):
+        caps = {"capabilities": {"alwaysMatch": {
+            "webkitgtk:browserOptions": {"binary": binary, "args": []}}}}
+        value = self._call("POST", "/session", caps, timeout=45)
+        self.session = value["sessionId"]
+
+    def stop(self):
+        if self.session:
+            try:
+                self._call("DELETE", f"/session/{self.session}", timeout=30)
+            except Exception:  # the app may already be gone
+                pass
+            self.session = None
+
+    def s(self, method, path, body=None):
+        return self._call(method, f"/session/{self.session}{path}", body)
+
+    def execute(self, script, *args):
+        return self.s("POST", "/execute/sync", {"script": script, "args": list(args)})
+
+    def find_all(self, css):
+        return [e[ELEMENT] for e in self.s("POST", "/elements", {"using": "css selector", "value": css})]
+
+    def find_in(self, element, css):
+        found = self.s("POST", f"/element/{element}/elements", {"using": "css selector", "value": css})
+        return [e[ELEMENT] for e in found]
+
+    def text(self, element):
+        return self.s("GET", f"/element/{element}/text")
+
+    def attr(self, element, name):
+        return self.s("GET", f"/element/{element}/attribute/{name}")
+
+    def click(self, element):
+        self.s("POST", f"/element/{element}/click", {})
+
+    def type(self, element, text):
+        self.s("POST", f"/element/{element}/value", {"text": text})
+
+    def screenshot(self, path):
+        import base64
+        png = base64.b64decode(self.s("GET", "/screenshot"))
+        with open(path, "wb") as f:
+            f.write(png)
+
+
+def wait_for(what, poll, timeout=30.0, interval=0.1):
+    deadline = time.monotonic() + timeout
+    last_error = None
+    while time.monotonic() < deadline:
+        try:
+            value = poll()
+            if value:
+                return value
+        except Exception as e:  # keep polling; report the last error on timeout
+            last_error = e
+        time.sleep(interval)
+    raise AssertionError(f"timed out after {timeout}s waiting for {what}"
+                         + (f" (last error: {last_error})" if last_error else ""))
+
+
+def notifications():
+    try:
+        with open(NOTIFY_LOG, encoding="utf-8") as f:
+            return [json.loads(line) for line in f if line.strip()]
+    except FileNotFoundError:
+        return []
+
+
+def tray():
+    out = subprocess.run([PYTHON, os.path.join(HERE, "tray_probe.py")], capture_output=True,
+                         text=True, timeout=20)
+    return json.loads(out.stdout) if out.stdout.strip() else {"error": out.stderr}
+
+
+class App:
+    """One app instance with fresh folders, started through WebDriver."""
+
+    def __init__(self, name, scenario):
+        self.name = name
+        self.tmp = tempfile.mkdtemp(prefix=f"askfirst-e2e-{name}-")
+        self.data = os.path.join(self.tmp, "data")
+        self.workspace = os.path.join(self.tmp, "workspace")
+        os.makedirs(self.workspace)
+        # WebKitWebDriver (and so launch.sh) has this path in its environment.
+        env_file = os.environ["ASKFIRST_E2E_ENV"]
+        with open(env_file, "w") as f:
+            f.write(f"ASKFIRST_DATA_DIR='{self.data}'\n")
+            f.write(f"ASKFIRST_WORKSPACE='{self.workspace}'\n")
+            f.write(f"ASKFIRST_PROVIDER='scripted:{os.path.join(HERE, 'scenarios', scenario)}'\n")
+            f.write(f"ASKFIRST_E2E_APP='{APP}'\n")
+        self.wd = WebDriver(DRIVER)
+
+    def __enter__(self):
+        self.wd.start(os.path.join(HERE, "launch.sh"))
+        wait_for("the page to load", lambda: self.wd.execute("return document.readyState") == "complete"
+                 and self.wd.find_all('[data-testid="task-input"]'))
+        return self
+
+    def __exit__(self, *exc):
+        if exc[0] is not None:
+            try:
+                self.wd.screenshot(os.path.join(ARTIFACTS, f"{self.name}-failure.png"))
+            except Exception:
+                pass
+        self.wd.stop()
+        subprocess.run(["pkill", "-f", APP], check=False)
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def start_task(self, task):
+        box = self.wd.find_all('[data-testid="task-input"]')[0]
+        self.wd.type(box, task)
+        start = self.wd.find_all('[data-testid="start-run"]')[0]
+        wait_for("Start to be enabled", lambda: self.wd.attr(start, "disabled") is None)
+        self.wd.click(start)
+
+    def card(self):
+        return wait_for("an approval card", lambda: self.wd.find_all('[data-testid="approval-card"]'))[0]
+
+    def card_field(self, card, testid):
+        return self.wd.text(self.wd.find_in(card, f'[data-testid="{testid}"]')[0])
+
+    def run_status(self):
+        el = self.wd.find_all('[data-testid="run-status"]')[0]
+        return self.wd.attr(el, "data-status")
+
+    def wait_finished(self):
+        return wait_for("the run to finish",
+                        lambda: self.run_status() if self.run_status() in ("completed", "failed", "cancelled") else None)
+
+
+def test_approve_writes_the_file():
+    before = len(notifications())
+    with App("approve", "write-hello.json") as app:
+        app.start_task("Please greet me in a file")
+        card = app.card()
+        approval_id = app.wd.attr(card, "data-approval-id")
+        summary = app.card_field(card, "approval-summary")
+        assert summary == "Create the file hello.txt (2 lines)", summary
+        assert app.card_field(card, "approval-tool") == "write_file"
+        assert "needs your OK" in app.card_field(card, "approval-reason")
+        args = app.card_field(card, "approval-args")
+        assert '"path": "hello.txt"' in args, args
+        assert not os.path.exists(os.path.join(app.workspace, "hello.txt")), "written before the click"
+
+        # The notification names what is waiting, without the raw arguments.
+        note = wait_for("the notification", lambda: notifications()[before:])[0]
+        assert note["summary"] == "Ask First needs your OK", note
+        assert note["body"] == summary, note
+        assert "Hello from Ask First" not in note["body"]
+
+        # The tray shows one approval waiting.
+        menu = wait_for("the tray to count 1", lambda: (lambda t: t if "1 approval waiting" in t.get("labels", []) else None)(tray()))
+        assert "Show Ask First" in menu["labels"] and "Quit" in menu["labels"], menu
+
+        app.wd.screenshot(os.path.join(ARTIFACTS, "approve-card.png"))
+        app.wd.click(app.wd.find_in(card, '[data-testid="approve"]')[0])
+        wait_for("the card to go", lambda: not app.wd.find_all(f'[data-approval-id="{approval_id}"]'))
+        assert app.wait_finished() == "completed"
+        with open(os.path.join(app.workspace, "hello.txt"), encoding="utf-8") as f:
+            assert f.read() == "Hello from Ask First!\nSecond line.\n"
+        wait_for("the tray to count 0", lambda: "No approvals waiting" in tray().get("labels", []))
+        calls = app.wd.find_all('[data-testid="tool-call"]')
+        assert [app.wd.attr(c, "data-state") for c in calls] == ["succeeded"]
+        app.wd.screenshot(os.path.join(ARTIFACTS, "approve-done.png"))
+
+
+def test_deny_leaves_no_file_and_the_run_finishes():
+    with App("deny", "write-hello.json") as app:
+        app.start_task("Please greet me in a file")
+        card = app.card()
+        approval_id = app.wd.attr(card, "data-approval-id")
+        app.wd.click(app.wd.find_in(card, '[data-testid="deny"]')[0])
+        wait_for("the card to go", lambda: not app.wd.find_all(f'[data-approval-id="{approval_id}"]'))
+        assert app.wait_finished() == "completed"
+        assert not os.path.exists(os.path.join(app.workspace, "hello.txt"))
+        messages = [app.wd.text(m) for m in app.wd.find_all('[data-testid="assistant-message"]')]
+        assert messages and messages[-1].endswith("That was all I had to do."), messages
+        calls = app.wd.find_all('[data-testid="tool-call"]')
+        assert [app.wd.attr(c, "data-state") for c in calls] == ["denied"]
+
+
+def test_reload_keeps_the_card_and_the_transcript():
+    with App("reload", "write-hello.json") as app:
+        app.start_task("Please greet me in a file")
+        card = app.card()
+        approval_id = app.wd.attr(card, "data-approval-id")
+        for _ in range(3):
+            app.wd.execute("location.reload()")
+            wait_for("the page to reload", lambda: app.wd.execute("return document.readyState") == "complete"
+                     and app.wd.find_all('[data-testid="approval-card"]'))
+        cards = app.wd.find_all('[data-testid="approval-card"]')
+        assert [app.wd.attr(c, "data-approval-id") for c in cards] == [approval_id]
+        assert app.run_status() == "running"
+        assert len(app.wd.find_all('[data-testid="assistant-message"]')) == 1
+        app.wd.click(app.wd.find_in(cards[0], '[data-testid="approve"]')[0])
+        assert app.wait_finished() == "completed"
+        assert os.path.exists(os.path.join(app.workspace, "hello.txt"))
+
+
+TESTS = [test_approve_writes_the_file, test_deny_leaves_no_file_and_the_run_finishes,
+         test_reload_keeps_the_card_and_the_transcript]
+
+
+def main():
+    os.makedirs(ARTIFACTS, exist_ok=True)
+    passed = failed = 0
+    for test in TESTS:
+        start = time.monotonic()
+        try:
+            test()
+            passed += 1
+            print(f"e2e {test.__name__} ... ok ({time.monotonic() - start:.1f}s)", flush=True)
+        except Exception:
+            failed += 1
+            print(f"e2e {test.__name__} ... FAILED", flush=True)
+            traceback.print_exc()
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,63 @@
+#!/usr/bin/python3
+"""A freedesktop notification server for tests: claims org.freedesktop.Notifications on the
+session bus and appends one JSON line per Notify call to the file given as argv[1].
+
+Spec: Desktop Notifications Specification 1.2 (org.freedesktop.Notifications).
+Uses Debian's python3-dbus and python3-gi (run with /usr/bin/python3).
+"""
+import json
+import sys
+
+import dbus
+import dbus.service
+from dbus.mainloop.glib import DBusGMainLoop
+from gi.repository import GLib
+
+IFACE = "org.freedesktop.Notifications"
+PATH = "/org/freedesktop/Notifications"
+
+
+class Server(dbus.service.Object):
+    def __init__(self, bus, log_path):
+        self.name = dbus.service.BusName(IFACE, bus, do_not_queue=True)
+        super().__init__(bus, PATH)
+        self.log_path = log_path
+        self.next_id = 1
+
+    @dbus.service.method(IFACE, in_signature="susssasa{sv}i", out_signature="u")
+    def Notify(self, app_name, replaces_id, app_icon, summary, body, actions, hints, timeout):
+        nid = self.next_id
+        self.next_id += 1
+        with open(self.log_path, "a", encoding="utf-8") as log:
+            log.write(json.dumps({
+                "id": nid, "app_name": str(app_name), "summary": str(summary),
+                "body": str(body), "actions": [str(a) for a in actions],
+                "timeout": int(timeout),
+            }) + "\n")
+        return nid
+
+    @dbus.service.method(IFACE, in_signature="", out_signature="as")
+    def GetCapabilities(self):
+        return ["body"]
+
+    @dbus.service.method(IFACE, in_signature="", out_signature="ssss")
+    def GetServerInformation(self):
+        return ("askfirst-test-notifyd", "askfirst", "1.0", "1.2")
+
+    @dbus.service.method(IFACE, in_signature="u", out_signature="")
+    def CloseNotification(self, nid):
+        self.NotificationClosed(nid, 3)
+
+    @dbus.service.signal(IFACE, signature="uu")
+    def NotificationClosed(self, nid, reason):
+        pass
+
+
+def main():
+    DBusGMainLoop(set_as_default=True)
+    Server(dbus.SessionBus(), sys.argv[1])
+    GLib.MainLoop().run()
+
+
+if __name__ == "__main__":
+    main()
