@@ -26,6 +26,7 @@ fn run_error(error: RunError) -> CommandError {
 fn approval_error(error: ApprovalError) -> CommandError {
     let code = match &error {
         ApprovalError::NotPending(_) => ErrorCode::NotPending,
+        ApprovalError::NotGrantable(_) => ErrorCode::InvalidRequest,
         _ => ErrorCode::Internal,
     };
     CommandError {

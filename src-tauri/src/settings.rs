@@ -7,16 +7,23 @@
 //! - `ASKFIRST_PROVIDER`: `demo` (default) or `scripted:<path to scenario file>`.
 //! - `ASKFIRST_APPROVAL_TIMEOUT_SECS`: seconds a request waits (default 120).
 //! - `ASKFIRST_TASK`: a task to start at launch.
+//!
+//! In the data folder: `rules.toml` (the user's rules, created with instructions when missing)
+//! and `sessions/<session id>.jsonl` (each session's audit log).
 
 use anyhow::{bail, Context};
 use askfirst_core::agent::{AgentRuntime, ProviderFactory, RuntimeConfig, DEFAULT_MAX_STEPS};
-use askfirst_core::approvals::{ApprovalRegistry, DEFAULT_APPROVAL_TIMEOUT};
+use askfirst_core::approvals::{
+    AnswerMode, ApprovalRegistry, RegistryConfig, DEFAULT_APPROVAL_TIMEOUT,
+};
+use askfirst_core::audit::{recover_orphans, AuditSink, JsonlLog, UnavailableLog};
 use askfirst_core::history::EventHistory;
+use askfirst_core::policy::{Policy, Rules};
 use askfirst_core::provider::{Provider, ProviderError};
 use askfirst_core::scripted::{ensure_demo_folder, Scenario, ScriptedProvider};
 use askfirst_core::tools::{ToolSet, Workspace};
 use askfirst_core::EventSink;
-use askfirst_protocol::SequencedEvent;
+use askfirst_protocol::{SequencedEvent, SessionId};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
@@ -143,18 +150,60 @@ impl Settings {
         }
         let workspace = Workspace::open(&self.workspace)
             .with_context(|| format!("cannot open the workspace {}", self.workspace.display()))?;
+        // Close what a previous run of the app left waiting, then open this session's log.
+        let sessions_dir = self.data_dir.join("sessions");
+        match recover_orphans(&sessions_dir) {
+            Ok((closed, warnings)) => {
+                for warning in warnings {
+                    eprintln!("askfirst: {warning}");
+                }
+                if closed > 0 {
+                    eprintln!("askfirst: {closed} approval(s) left waiting when Ask First last quit are recorded as cancelled");
+                }
+            }
+            Err(error) => eprintln!("askfirst: could not check old session logs: {error}"),
+        }
+        let session_id = SessionId::new();
+        let log_path = sessions_dir.join(format!("{session_id}.jsonl"));
+        let audit: Arc<dyn AuditSink> = match JsonlLog::open(&log_path) {
+            Ok(log) => Arc::new(log),
+            Err(error) => {
+                eprintln!("askfirst: the session log {} cannot be written ({error}); actions that need your OK will be refused", log_path.display());
+                Arc::new(UnavailableLog {
+                    path: log_path,
+                    error: error.to_string(),
+                })
+            }
+        };
+        let rules_path = self.data_dir.join("rules.toml");
+        let policy = Arc::new(Policy::new(
+            Rules::load(&rules_path),
+            Some((self.data_dir.as_path(), workspace.root())),
+        ));
+        if let Some(error) = policy.rules_error() {
+            eprintln!("askfirst: {error}");
+        }
         let (tx, rx) = unbounded_channel();
         let history = EventHistory::new();
         // The bridge outlives every sender; if it is gone the app is quitting.
         let events: EventSink = history.sink(move |event| {
             let _ = tx.send(event);
         });
-        let registry = ApprovalRegistry::new(self.approval_timeout, Arc::clone(&events));
+        let registry = ApprovalRegistry::new(RegistryConfig {
+            timeout: self.approval_timeout,
+            mode: AnswerMode::Interactive,
+            events: Arc::clone(&events),
+            audit: Arc::clone(&audit),
+        });
         let config = RuntimeConfig {
             workspace,
             max_steps: DEFAULT_MAX_STEPS,
             provider: self.provider_factory()?,
             tools: ToolSet::builtin(),
+            policy,
+            rules_path: Some(rules_path),
+            audit,
+            session_id,
         };
         Ok(Backend {
             runtime: AgentRuntime::new(handle, registry, events, config),

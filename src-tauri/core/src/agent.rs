@@ -5,15 +5,19 @@
 //! [`CancellationToken`]; everything it does is reported as [`AgentEvent`]s, in order.
 
 use crate::approvals::{ApprovalError, ApprovalRegistry, NewApproval};
-use crate::policy::{Policy, PolicyDecision};
+use crate::audit::{AuditRecord, AuditSink};
+use crate::canonical::canonical_json;
+use crate::policy::{CallFacts, Policy, PolicyDecision, Rules};
 use crate::provider::{Message, ModelTurn, Provider, ProviderError, ToolCall};
 use crate::tools::{ToolSet, Workspace};
 use crate::EventSink;
 use askfirst_protocol::{
-    AgentEvent, ApprovalId, ApprovalRequest, CancelCause, Decision, DenialSource, Outcome, RunId,
-    RunStatus, SessionId, StartRunResponse, ToolCallStatus,
+    AgentEvent, ApprovalId, ApprovalRequest, ApprovalScope, CancelCause, Decision, DenialSource,
+    Grant, Outcome, PolicyLayer, RunId, RunStatus, SessionId, SessionPolicy, StartRunResponse,
+    ToolCallStatus,
 };
 use std::collections::HashMap;
+use std::path::PathBuf;
 use std::sync::{Arc, Mutex, MutexGuard};
 use tokio_util::sync::CancellationToken;
 
@@ -38,6 +42,10 @@ pub enum RunError {
     Provider(#[from] ProviderError),
 }
 
+/// How many times the model may repeat a call that was already denied in the run before the
+/// run is stopped.
+pub const MAX_DENIED_REPEATS: usize = 3;
+
 /// What the model is told when a call was denied by the user.
 pub const USER_DENIAL_TAIL: &str = "The action was not performed. Do not retry the same call; \
      take a different approach or explain what you need in the final answer.";
@@ -53,6 +61,15 @@ pub struct RuntimeConfig {
     pub provider: ProviderFactory,
     /// The tools on offer.
     pub tools: ToolSet,
+    /// The session's policy (rules, grants, session policy).
+    pub policy: Arc<Policy>,
+    /// The rules file, re-read at the start of every run so edits apply; `None` keeps the
+    /// policy's rules as they are.
+    pub rules_path: Option<PathBuf>,
+    /// The session's audit log (the same one the registry writes to).
+    pub audit: Arc<dyn AuditSink>,
+    /// The session's id (its log is named after it).
+    pub session_id: SessionId,
 }
 
 /// Runs the agent for one session and answers the shell's commands.
@@ -61,8 +78,6 @@ pub struct AgentRuntime {
     registry: Arc<ApprovalRegistry>,
     events: EventSink,
     config: RuntimeConfig,
-    policy: Policy,
-    session_id: SessionId,
     runs: Mutex<HashMap<RunId, CancellationToken>>,
 }
 
@@ -80,8 +95,6 @@ impl AgentRuntime {
             registry,
             events,
             config,
-            policy: Policy,
-            session_id: SessionId::new(),
             runs: Mutex::new(HashMap::new()),
         })
     }
@@ -113,6 +126,9 @@ impl AgentRuntime {
             return Err(RunError::EmptyTask);
         }
         let provider = (self.config.provider)()?;
+        if let Some(path) = &self.config.rules_path {
+            self.config.policy.set_rules(Rules::load(path));
+        }
         let run_id = RunId::new();
         let token = CancellationToken::new();
         {
@@ -133,7 +149,7 @@ impl AgentRuntime {
         });
         Ok(StartRunResponse {
             run_id,
-            session_id: self.session_id,
+            session_id: self.config.session_id,
         })
     }
 
@@ -169,6 +185,44 @@ impl AgentRuntime {
         self.registry.list_pending(None)
     }
 
+    /// The session's policy.
+    pub fn policy(&self) -> &Arc<Policy> {
+        &self.config.policy
+    }
+
+    /// Sets the session policy (logged; applies from the next decision).
+    pub fn set_session_policy(&self, policy: SessionPolicy) {
+        self.config.policy.set_session_policy(policy);
+        self.audit(AuditRecord::SessionPolicyChanged {
+            policy,
+            at: crate::unix_millis_now(),
+        });
+    }
+
+    /// The session grants in force.
+    pub fn grants(&self) -> Vec<Grant> {
+        self.config.policy.grants()
+    }
+
+    /// Revokes a session grant (logged); returns whether there was one.
+    pub fn revoke_grant(&self, tool_name: &str, canonical_arguments: &str) -> bool {
+        let revoked = self.config.policy.revoke(tool_name, canonical_arguments);
+        if revoked {
+            self.audit(AuditRecord::GrantRevoked {
+                tool_name: tool_name.to_owned(),
+                canonical_arguments: canonical_arguments.to_owned(),
+                at: crate::unix_millis_now(),
+            });
+        }
+        revoked
+    }
+
+    fn audit(&self, record: AuditRecord) {
+        if let Err(error) = self.config.audit.append(&record) {
+            eprintln!("askfirst: {error}");
+        }
+    }
+
     /// Stops everything for app exit: every run is cancelled and every pending approval ends
     /// `Cancelled{app_shutdown}`.
     pub fn shutdown(&self) {
@@ -191,7 +245,7 @@ impl AgentRuntime {
     ) {
         self.emit(AgentEvent::RunStarted {
             run_id,
-            session_id: self.session_id,
+            session_id: self.config.session_id,
             task: task.clone(),
             provider: provider.display_name(),
         });
@@ -218,7 +272,7 @@ impl AgentRuntime {
         };
         let specs = self.config.tools.specs();
         let mut messages = vec![Message::User { text: task }];
-        let mut denied: HashMap<(String, String), String> = HashMap::new();
+        let mut denied: HashMap<(String, String), DeniedCall> = HashMap::new();
         for _step in 0..self.config.max_steps {
             let turn: ModelTurn = tokio::select! {
                 biased;
@@ -246,6 +300,7 @@ impl AgentRuntime {
                     run_id,
                     tool_call_id: call.id.clone(),
                     status: result.status,
+                    policy_layer: result.layer,
                     output: result.content.clone(),
                 });
                 messages.push(Message::ToolResult {
@@ -253,23 +308,31 @@ impl AgentRuntime {
                     content: result.content,
                     is_error,
                 });
-                if token.is_cancelled() {
+                let end = if token.is_cancelled() {
+                    Some((stopped(), cancelled_text(CancelCause::RunAborted)))
+                } else {
+                    result.stop_run.map(|why| {
+                        let text = "The run was stopped before this action; it was not performed.";
+                        ((RunStatus::Failed, Some(why)), text.to_owned())
+                    })
+                };
+                if let Some((finish, content)) = end {
                     // Every call of the turn still gets exactly one result, in order.
                     for rest in &calls[index + 1..] {
-                        let content = cancelled_text(CancelCause::RunAborted);
                         self.emit(AgentEvent::ToolCallFinished {
                             run_id,
                             tool_call_id: rest.id.clone(),
                             status: ToolCallStatus::Cancelled,
+                            policy_layer: None,
                             output: content.clone(),
                         });
                         messages.push(Message::ToolResult {
                             tool_call_id: rest.id.clone(),
-                            content,
+                            content: content.clone(),
                             is_error: true,
                         });
                     }
-                    return stopped();
+                    return finish;
                 }
             }
         }
@@ -288,12 +351,11 @@ impl AgentRuntime {
         run_id: RunId,
         call: &ToolCall,
         token: &CancellationToken,
-        denied: &mut HashMap<(String, String), String>,
+        denied: &mut HashMap<(String, String), DeniedCall>,
     ) -> CallResult {
+        let ws = &self.config.workspace;
         let tool = self.config.tools.get(&call.name);
-        let description = tool
-            .as_ref()
-            .map(|t| t.describe(&call.arguments_json, &self.config.workspace));
+        let description = tool.as_ref().map(|t| t.describe(&call.arguments_json, ws));
         let summary = match &description {
             Some(Ok(d)) => d.summary.clone(),
             _ => format!("Use the tool \"{}\"", call.name),
@@ -316,33 +378,97 @@ impl AgentRuntime {
                 ))
             }
         };
-        let key = (call.name.clone(), canonical_arguments(&call.arguments_json));
-        if let Some(previous) = denied.get(&key) {
+        let canonical = canonical_json(&call.arguments_json);
+        // A call without a canonical form is remembered by its exact text.
+        let key = (
+            call.name.clone(),
+            canonical
+                .clone()
+                .unwrap_or_else(|| call.arguments_json.clone()),
+        );
+        if let Some(previous) = denied.get_mut(&key) {
+            previous.repeats += 1;
+            let stop_run = (previous.repeats >= MAX_DENIED_REPEATS).then(|| {
+                format!(
+                    "The agent kept asking to do something that was already refused (\"{}\"), so \
+                     it was stopped. Send a new message to tell it what to do instead.",
+                    summary
+                )
+            });
             return CallResult {
                 status: ToolCallStatus::Denied,
-                content: previous.clone(),
+                content: previous.content.clone(),
+                layer: Some(previous.layer),
+                stop_run,
             };
         }
-        match self.policy.decide(tool.read_only(), description.risk) {
-            PolicyDecision::Allow => {}
+        let main_arguments = tool.main_arguments(&call.arguments_json, ws);
+        let verdict = self.config.policy.decide(&CallFacts {
+            tool_name: &call.name,
+            read_only: tool.read_only(),
+            risk: description.risk,
+            main_arguments: &main_arguments,
+            canonical_arguments: canonical.as_deref(),
+        });
+        let layer = verdict.layer;
+        let sha = crate::approvals::sha256_hex(call.arguments_json.as_bytes());
+        let decided_without_asking = |allowed: bool, reason: &str| AuditRecord::PolicyDecided {
+            run_id,
+            tool_call_id: call.id.clone(),
+            tool_name: call.name.clone(),
+            arguments_sha256: sha.clone(),
+            allowed,
+            policy_layer: layer,
+            reason: reason.to_owned(),
+            at: crate::unix_millis_now(),
+        };
+        let mut deny = |content: String| {
+            denied.insert(
+                key.clone(),
+                DeniedCall {
+                    content: content.clone(),
+                    layer,
+                    repeats: 0,
+                },
+            );
+            CallResult {
+                status: ToolCallStatus::Denied,
+                content,
+                layer: Some(layer),
+                stop_run: None,
+            }
+        };
+        match verdict.decision {
+            PolicyDecision::Allow => self.audit(decided_without_asking(true, &verdict.note)),
             PolicyDecision::Deny { reason } => {
-                let content = denial_text(DenialSource::Policy, Some(&reason));
-                denied.insert(key, content.clone());
-                return CallResult {
-                    status: ToolCallStatus::Denied,
-                    content,
-                };
+                self.audit(decided_without_asking(false, &reason));
+                return deny(denial_text(DenialSource::Policy, Some(&reason)));
             }
             PolicyDecision::Ask { reason } => {
-                let pending = self.registry.request(NewApproval {
+                let grant_scope = canonical.as_ref().map(|_| {
+                    format!(
+                        "Also do exactly this again without asking until Ask First is closed: \
+                         the tool {} with these same details. Anything different still asks.",
+                        call.name
+                    )
+                });
+                let pending = match self.registry.request(NewApproval {
                     run_id,
                     tool_call_id: call.id.clone(),
                     tool_name: call.name.clone(),
                     arguments_json: call.arguments_json.clone(),
-                    summary,
+                    summary: summary.clone(),
                     reason,
                     risk: description.risk,
-                });
+                    policy_layer: layer,
+                    grant_scope,
+                }) {
+                    Ok(pending) => pending,
+                    Err(error) => {
+                        let why = error.to_string();
+                        return deny(denial_text(DenialSource::Unavailable, Some(&why)));
+                    }
+                };
                 let outcome = tokio::select! {
                     biased;
                     outcome = pending.wait() => outcome,
@@ -350,19 +476,25 @@ impl AgentRuntime {
                     () = token.cancelled() => Outcome::Cancelled { cause: CancelCause::RunAborted },
                 };
                 match outcome {
-                    Outcome::Approved { .. } => {}
+                    Outcome::Approved { scope, .. } => {
+                        if let (ApprovalScope::Session, Some(canonical)) = (scope, &canonical) {
+                            self.config.policy.grant(&call.name, canonical, &summary);
+                            self.audit(AuditRecord::GrantCreated {
+                                tool_name: call.name.clone(),
+                                canonical_arguments: canonical.clone(),
+                                at: crate::unix_millis_now(),
+                            });
+                        }
+                    }
                     Outcome::Denied { source, reason } => {
-                        let content = denial_text(source, reason.as_deref());
-                        denied.insert(key, content.clone());
-                        return CallResult {
-                            status: ToolCallStatus::Denied,
-                            content,
-                        };
+                        return deny(denial_text(source, reason.as_deref()));
                     }
                     Outcome::Cancelled { cause } => {
                         return CallResult {
                             status: ToolCallStatus::Cancelled,
                             content: cancelled_text(cause),
+                            layer: Some(layer),
+                            stop_run: None,
                         }
                     }
                 }
@@ -372,24 +504,38 @@ impl AgentRuntime {
             return CallResult {
                 status: ToolCallStatus::Cancelled,
                 content: cancelled_text(CancelCause::RunAborted),
+                layer: Some(layer),
+                stop_run: None,
             };
         }
-        match tool
-            .execute(&call.arguments_json, &self.config.workspace)
-            .await
-        {
+        match tool.execute(&call.arguments_json, ws).await {
             Ok(output) => CallResult {
                 status: ToolCallStatus::Succeeded,
                 content: output,
+                layer: Some(layer),
+                stop_run: None,
             },
-            Err(e) => CallResult::failed(e.to_string()),
+            Err(e) => CallResult {
+                layer: Some(layer),
+                ..CallResult::failed(e.to_string())
+            },
         }
     }
+}
+
+/// A call denied earlier in the run, and how often the model has repeated it since.
+struct DeniedCall {
+    content: String,
+    layer: PolicyLayer,
+    repeats: usize,
 }
 
 struct CallResult {
     status: ToolCallStatus,
     content: String,
+    layer: Option<PolicyLayer>,
+    /// Set when the run must stop after this call, with the reason shown to the person.
+    stop_run: Option<String>,
 }
 
 impl CallResult {
@@ -397,6 +543,8 @@ impl CallResult {
         Self {
             status: ToolCallStatus::Failed,
             content,
+            layer: None,
+            stop_run: None,
         }
     }
 }
@@ -413,14 +561,6 @@ impl Drop for RunGuard {
         // Nothing of this run may stay waiting.
         self.runtime.registry.cancel_run(self.run_id);
     }
-}
-
-/// The arguments in a canonical form (keys sorted, no spaces), so that the same call written
-/// differently is recognised; text that is not JSON is kept as it is.
-pub fn canonical_arguments(arguments_json: &str) -> String {
-    serde_json::from_str::<serde_json::Value>(arguments_json)
-        .map(|v| v.to_string())
-        .unwrap_or_else(|_| arguments_json.to_owned())
 }
 
 /// What the model is told when a call did not run because it was denied.
@@ -442,9 +582,11 @@ pub fn denial_text(source: DenialSource, reason: Option<&str>) -> String {
              retry it; take a different approach.",
             reason.map(|r| format!(" ({r})")).unwrap_or_default()
         ),
-        DenialSource::Unavailable => "No one was available to approve this action, so it was \
-             not performed. Say in the final answer what you wanted to do."
-            .to_owned(),
+        DenialSource::Unavailable => format!(
+            "No one could approve this action{}, so it was not performed. Say in the final \
+             answer what you wanted to do.",
+            reason.map(|r| format!(" ({r})")).unwrap_or_default()
+        ),
     }
 }
 

@@ -7,11 +7,16 @@
 //! shutdown ([`ApprovalRegistry::shutdown`]). Each of them goes through `settle`, which removes
 //! the entry under the lock: whoever removes it decides the outcome, so exactly one wins and
 //! every later answer gets [`ApprovalError::NotPending`] and changes nothing.
+//!
+//! Each request writes an `approval_asked` audit record before it is announced, and each outcome
+//! an `approval_decided` record before it takes effect. If an approval cannot be recorded, it
+//! does not take effect: it becomes `Denied{unavailable}` (fail closed).
 
+use crate::audit::{AuditRecord, AuditSink};
 use crate::{unix_millis_now, EventSink};
 use askfirst_protocol::{
     AgentEvent, ApprovalId, ApprovalRequest, ApprovalResolvedEvent, ApprovalScope, ApprovalSource,
-    CancelCause, Decision, DenialSource, Outcome, Risk, RunId,
+    CancelCause, Decision, DenialSource, Outcome, PolicyLayer, Risk, RunId,
 };
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
@@ -29,6 +34,44 @@ pub enum ApprovalError {
     /// The id is unknown or its approval already ended.
     #[error("No pending approval {0}. It may have already been resolved or timed out.")]
     NotPending(ApprovalId),
+    /// "Allow for this session" was asked for a call that cannot be granted (its request has
+    /// no `grant_scope`). Nothing changed; the approval still waits.
+    #[error("This action cannot be allowed for the whole session; approve it once or deny it.")]
+    NotGrantable(ApprovalId),
+    /// The registry is in fail-closed mode (nobody can answer), so the call was not run.
+    #[error("\"{summary}\" needs someone's OK, and nobody is there to give it here.")]
+    ApprovalRequired {
+        /// The tool.
+        tool_name: String,
+        /// What the call would have done.
+        summary: String,
+    },
+    /// The `approval_asked` record could not be written, so the user was not asked and the
+    /// call did not run.
+    #[error("{0}")]
+    Log(String),
+}
+
+/// Whether someone can answer approvals.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AnswerMode {
+    /// A person is there: requests wait for an answer (or the timeout).
+    Interactive,
+    /// Nobody can answer (a headless run): requests fail at once with
+    /// [`ApprovalError::ApprovalRequired`] instead of waiting.
+    FailClosed,
+}
+
+/// How a registry is set up.
+pub struct RegistryConfig {
+    /// How long a request waits before it is denied (default [`DEFAULT_APPROVAL_TIMEOUT`]).
+    pub timeout: Duration,
+    /// Whether requests wait for a person.
+    pub mode: AnswerMode,
+    /// Where `ApprovalRequired` and `ApprovalResolved` go.
+    pub events: EventSink,
+    /// Where `approval_asked` and `approval_decided` records go.
+    pub audit: Arc<dyn AuditSink>,
 }
 
 /// What the agent loop knows when it asks; the registry adds the id, digest and expiry.
@@ -48,18 +91,26 @@ pub struct NewApproval {
     pub reason: String,
     /// How risky the call is.
     pub risk: Risk,
+    /// The policy layer that decided to ask.
+    pub policy_layer: PolicyLayer,
+    /// What "Allow for this session" would allow; `None` when it is not offered.
+    pub grant_scope: Option<String>,
 }
 
 struct Pending {
     request: ApprovalRequest,
     /// Insertion order, so `list_pending` returns requests in the order they were made.
     seq: u64,
+    /// Whether "Allow for this session" may answer it.
+    grantable: bool,
     tx: oneshot::Sender<Outcome>,
 }
 
 #[derive(Default)]
 struct State {
     pending: HashMap<ApprovalId, Pending>,
+    /// The same requests by (run, provider tool-call id).
+    by_call: HashMap<(RunId, String), ApprovalId>,
     next_seq: u64,
 }
 
@@ -68,16 +119,20 @@ struct State {
 pub struct ApprovalRegistry {
     state: Mutex<State>,
     timeout: Duration,
+    mode: AnswerMode,
     events: EventSink,
+    audit: Arc<dyn AuditSink>,
 }
 
 impl ApprovalRegistry {
-    /// A registry whose requests time out after `timeout` and whose events go to `events`.
-    pub fn new(timeout: Duration, events: EventSink) -> Arc<Self> {
+    /// A registry set up by `config`.
+    pub fn new(config: RegistryConfig) -> Arc<Self> {
         Arc::new(Self {
             state: Mutex::new(State::default()),
-            timeout,
-            events,
+            timeout: config.timeout,
+            mode: config.mode,
+            events: config.events,
+            audit: config.audit,
         })
     }
 
@@ -94,12 +149,25 @@ impl ApprovalRegistry {
             .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
-    /// Registers a request and only then emits `ApprovalRequired`. The returned waiter must be
-    /// awaited with [`PendingApproval::wait`]; dropping it cancels the request
-    /// (`Cancelled{run_aborted}`), so nothing is left dangling.
-    pub fn request(self: &Arc<Self>, new: NewApproval) -> PendingApproval {
+    /// Records the request in the audit log, registers it, and only then emits
+    /// `ApprovalRequired`. The returned waiter must be awaited with [`PendingApproval::wait`];
+    /// dropping it cancels the request (`Cancelled{run_aborted}`), so nothing is left dangling.
+    ///
+    /// # Errors
+    /// [`ApprovalError::ApprovalRequired`] in fail-closed mode; [`ApprovalError::Log`] when the
+    /// request could not be recorded. In both cases nobody is asked and nothing runs.
+    pub fn request(self: &Arc<Self>, new: NewApproval) -> Result<PendingApproval, ApprovalError> {
+        if self.mode == AnswerMode::FailClosed {
+            return Err(ApprovalError::ApprovalRequired {
+                tool_name: new.tool_name,
+                summary: new.summary,
+            });
+        }
         let approval_id = ApprovalId::new();
         let timeout_ms = u64::try_from(self.timeout.as_millis()).unwrap_or(u64::MAX);
+        let now = unix_millis_now();
+        let expires_at = now.saturating_add(timeout_ms);
+        let grantable = new.grant_scope.is_some();
         let request = ApprovalRequest {
             approval_id,
             run_id: new.run_id,
@@ -110,42 +178,87 @@ impl ApprovalRegistry {
             summary: new.summary,
             reason: new.reason,
             risk: new.risk,
-            expires_at: unix_millis_now().saturating_add(timeout_ms),
+            policy_layer: new.policy_layer,
+            grant_scope: new.grant_scope,
+            expires_at,
         };
-        let deadline = tokio::time::Instant::now() + self.timeout;
+        // `expires_at` is the clock: the waiter's deadline is derived from it.
+        let deadline =
+            tokio::time::Instant::now() + Duration::from_millis(expires_at.saturating_sub(now));
+        self.audit
+            .append(&AuditRecord::ApprovalAsked {
+                approval_id,
+                run_id: request.run_id,
+                tool_call_id: request.tool_call_id.clone(),
+                tool_name: request.tool_name.clone(),
+                arguments_json: request.arguments_json.clone(),
+                arguments_sha256: request.arguments_sha256.clone(),
+                summary: request.summary.clone(),
+                risk: request.risk,
+                reason: request.reason.clone(),
+                policy_layer: request.policy_layer,
+                at: now,
+                expires_at,
+            })
+            .map_err(|e| ApprovalError::Log(e.to_string()))?;
         let (tx, rx) = oneshot::channel();
         {
             let mut state = self.lock();
             let seq = state.next_seq;
             state.next_seq += 1;
+            state
+                .by_call
+                .insert((request.run_id, request.tool_call_id.clone()), approval_id);
             state.pending.insert(
                 approval_id,
                 Pending {
                     request: request.clone(),
                     seq,
+                    grantable,
                     tx,
                 },
             );
         }
         (self.events)(AgentEvent::ApprovalRequired(request.clone()));
-        PendingApproval {
+        Ok(PendingApproval {
             registry: Arc::clone(self),
             request,
             rx,
             deadline,
-        }
+        })
+    }
+
+    /// The pending approval of a run's tool call, if it is waiting.
+    pub fn find(&self, run_id: RunId, tool_call_id: &str) -> Option<ApprovalId> {
+        self.lock()
+            .by_call
+            .get(&(run_id, tool_call_id.to_owned()))
+            .copied()
     }
 
     /// Applies the user's decision.
     ///
     /// # Errors
     /// [`ApprovalError::NotPending`] if the id is unknown or already resolved; nothing changes.
+    /// [`ApprovalError::NotGrantable`] for "Allow for this session" on a call that cannot be
+    /// granted; the approval keeps waiting.
     pub fn resolve(&self, id: ApprovalId, decision: Decision) -> Result<Outcome, ApprovalError> {
         let outcome = match decision {
             Decision::Approve => Outcome::Approved {
                 scope: ApprovalScope::Once,
                 source: ApprovalSource::User,
             },
+            Decision::ApproveForSession => {
+                match self.lock().pending.get(&id) {
+                    None => return Err(ApprovalError::NotPending(id)),
+                    Some(p) if !p.grantable => return Err(ApprovalError::NotGrantable(id)),
+                    Some(_) => {}
+                }
+                Outcome::Approved {
+                    scope: ApprovalScope::Session,
+                    source: ApprovalSource::User,
+                }
+            }
             Decision::Deny { note } => Outcome::Denied {
                 source: DenialSource::User,
                 reason: note.map(|n| n.trim().to_owned()).filter(|n| !n.is_empty()),
@@ -187,14 +300,47 @@ impl ApprovalRegistry {
             .count()
     }
 
-    /// The single point where an outcome is decided: removes the entry, delivers the outcome to
-    /// the waiter, then emits `ApprovalResolved`.
+    /// The single point where an outcome is decided: removes the entry, records the outcome,
+    /// delivers it to the waiter, then emits `ApprovalResolved`. An approval that cannot be
+    /// recorded becomes `Denied{unavailable}`.
     fn settle(&self, id: ApprovalId, outcome: Outcome) -> Result<Outcome, ApprovalError> {
-        let pending = self
-            .lock()
-            .pending
-            .remove(&id)
-            .ok_or(ApprovalError::NotPending(id))?;
+        let pending = {
+            let mut state = self.lock();
+            let pending = state
+                .pending
+                .remove(&id)
+                .ok_or(ApprovalError::NotPending(id))?;
+            let key = (pending.request.run_id, pending.request.tool_call_id.clone());
+            if state.by_call.get(&key) == Some(&id) {
+                state.by_call.remove(&key);
+            }
+            pending
+        };
+        let record = |outcome: &Outcome| {
+            self.audit.append(&AuditRecord::ApprovalDecided {
+                approval_id: id,
+                run_id: pending.request.run_id,
+                outcome: outcome.clone(),
+                at: unix_millis_now(),
+            })
+        };
+        let outcome = match record(&outcome) {
+            Ok(()) => outcome,
+            Err(error) if outcome.is_approved() => {
+                let refused = Outcome::Denied {
+                    source: DenialSource::Unavailable,
+                    reason: Some(format!("{error}. To be safe, nothing was run.")),
+                };
+                // Best effort: the log is failing already.
+                let _ = record(&refused);
+                refused
+            }
+            // Not approved: nothing runs either way; the failure is for the log's reader.
+            Err(error) => {
+                eprintln!("askfirst: {error}");
+                outcome
+            }
+        };
         // The waiter may be gone (its run was dropped); the outcome stands all the same.
         let _ = pending.tx.send(outcome.clone());
         (self.events)(AgentEvent::ApprovalResolved(ApprovalResolvedEvent {
@@ -244,7 +390,7 @@ impl PendingApproval {
                     Ok(outcome) => outcome,
                     // Someone else settled it at the same instant: their outcome is in the
                     // channel already.
-                    Err(ApprovalError::NotPending(_)) => match self.rx.try_recv() {
+                    Err(_) => match self.rx.try_recv() {
                         Ok(outcome) => outcome,
                         Err(_) => Outcome::Denied {
                             source: DenialSource::Unavailable,

@@ -1,6 +1,8 @@
 //! Ask First's agent runtime, free of any UI toolkit.
 //!
 //! - [`approvals`]: the registry of pending approvals, the one place an outcome is decided.
+//! - [`audit`]: the session's append-only JSONL audit log.
+//! - [`canonical`]: canonical JSON, to compare tool calls exactly.
 //! - [`policy`]: whether a tool call runs, asks or is refused.
 //! - [`tools`]: the tools the agent may call, each confined to the workspace folder.
 //! - [`provider`]: the model behind one trait; [`scripted`] plays scenario files and the demo.
@@ -12,6 +14,8 @@
 
 pub mod agent;
 pub mod approvals;
+pub mod audit;
+pub mod canonical;
 pub mod history;
 pub mod policy;
 pub mod provider;

@@ -1,11 +1,89 @@
-//! Whether a tool call runs, asks first, or is refused.
+//! Whether a tool call runs, asks first, or is refused: the policy layers of DESIGN.md §4,
+//! first match wins, and every verdict names the layer that made it.
 //!
-//! This is the minimal policy: read-only tools run without asking; every other tool asks. The
-//! layers of DESIGN.md §4 (hard denials, session policy, user rules, grants) build on this.
+//! 1. **Hard denials** ([`HARD_DENIALS`]), which no rule or grant can override.
+//! 2. **Session policy** `never`: a call that would ask is denied instead (applied to the final
+//!    "ask" of the layers below, so what rules, grants or defaults allow still runs).
+//! 3. **User rules** in `rules.toml` in the data folder: deny, then ask, then allow. A rule names a
+//!    tool (or `*`) and optionally a glob on the call's main argument (a path relative to the
+//!    workspace, a command line, a URL). A deny or ask rule matches when any main argument
+//!    matches; an allow rule only when every main argument does. A rules file that cannot be
+//!    read makes every call ask — never allow — until it is fixed.
+//! 4. **Session grants** from "Allow for this session": exact tool and canonical arguments.
+//! 5. **Tool defaults**: read-only tools run; everything else asks.
 
-use askfirst_protocol::Risk;
+use askfirst_protocol::{Grant, PolicyLayer, Risk, SessionPolicy};
+use globset::{GlobBuilder, GlobMatcher};
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, MutexGuard};
 
-/// The policy's answer for one tool call.
+/// The built-in hard denials, as documented to users.
+pub const HARD_DENIALS: &[&str] = &[
+    "A path outside the workspace folder (absolute, `..`, or a symlink that leads out) is \
+     never used.",
+    "Ask First's own files (settings, rules, session logs) are never changed by the agent.",
+    "Commands that wipe or format disks, or stop the computer (`rm -rf /`, `mkfs`, `dd` onto a \
+     device, `shutdown`, `reboot`, a fork bomb) are never run.",
+];
+
+/// Command lines refused by hard denial (globs on the whole command, `*` crosses spaces).
+const DENIED_COMMANDS: &[&str] = &[
+    "*rm -rf /",
+    "*rm -rf / *",
+    "*rm -rf /\\**",
+    "*rm -rf ~*",
+    "*rm -fr /",
+    "*rm -fr / *",
+    "*mkfs*",
+    "*dd *of=/dev/*",
+    "shutdown*",
+    "*sudo shutdown*",
+    "reboot*",
+    "*sudo reboot*",
+    "*:(){*",
+];
+
+/// What a tool's main argument is, which decides how globs match it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ArgumentKind {
+    /// A path: matched relative to the workspace, `*` stays within one folder, `**` crosses.
+    Path,
+    /// A command line: `*` matches anything.
+    Command,
+    /// A URL: `*` matches anything.
+    Url,
+}
+
+/// One main argument of a call, as the policy sees it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MainArgument {
+    /// What kind of argument it is.
+    pub kind: ArgumentKind,
+    /// For paths: relative to the workspace with `/` separators (`.` for the workspace);
+    /// otherwise the text as given.
+    pub text: String,
+    /// For paths: where it resolves on disk.
+    pub resolved: Option<PathBuf>,
+}
+
+/// The facts about one call that the policy decides on.
+#[derive(Debug, Clone)]
+pub struct CallFacts<'a> {
+    /// The tool.
+    pub tool_name: &'a str,
+    /// Whether the tool only reads.
+    pub read_only: bool,
+    /// The call's risk.
+    pub risk: Risk,
+    /// Its main arguments.
+    pub main_arguments: &'a [MainArgument],
+    /// Its canonical arguments, if they have a canonical form.
+    pub canonical_arguments: Option<&'a str>,
+}
+
+/// The policy's answer.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum PolicyDecision {
     /// Run without asking.
@@ -15,31 +93,497 @@ pub enum PolicyDecision {
         /// Why the user is asked, in plain words.
         reason: String,
     },
-    /// Refuse without asking; `reason` is told to the model.
+    /// Refuse without asking; `reason` is told to the model and shown.
     Deny {
         /// Why it is refused.
         reason: String,
     },
 }
 
-/// The policy in force for a run.
+/// A decision and the layer that made it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Verdict {
+    /// What to do.
+    pub decision: PolicyDecision,
+    /// Who decided.
+    pub layer: PolicyLayer,
+    /// For allows: why, in plain words (for the audit log).
+    pub note: String,
+}
+
+impl Verdict {
+    fn allow(layer: PolicyLayer, note: impl Into<String>) -> Self {
+        Self {
+            decision: PolicyDecision::Allow,
+            layer,
+            note: note.into(),
+        }
+    }
+    fn ask(layer: PolicyLayer, reason: impl Into<String>) -> Self {
+        let reason = reason.into();
+        Self {
+            decision: PolicyDecision::Ask {
+                reason: reason.clone(),
+            },
+            layer,
+            note: reason,
+        }
+    }
+    fn deny(layer: PolicyLayer, reason: impl Into<String>) -> Self {
+        let reason = reason.into();
+        Self {
+            decision: PolicyDecision::Deny {
+                reason: reason.clone(),
+            },
+            layer,
+            note: reason,
+        }
+    }
+}
+
+/// Errors of the rules file. The message names the file and what is wrong.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum RulesError {
+    /// The file could not be read.
+    #[error("The rules file {path} could not be read: {detail}")]
+    Read {
+        /// The file.
+        path: String,
+        /// The I/O error.
+        detail: String,
+    },
+    /// The file is not valid.
+    #[error("The rules file {path} has a mistake: {detail}")]
+    Invalid {
+        /// The file.
+        path: String,
+        /// What is wrong.
+        detail: String,
+    },
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RulesFile {
+    #[serde(default)]
+    deny: Vec<RuleEntry>,
+    #[serde(default)]
+    ask: Vec<RuleEntry>,
+    #[serde(default)]
+    allow: Vec<RuleEntry>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RuleEntry {
+    tool: String,
+    #[serde(default, rename = "match")]
+    pattern: Option<String>,
+}
+
+/// One user rule.
+#[derive(Debug, Clone)]
+pub struct Rule {
+    /// The tool it is about (`*` for every tool).
+    pub tool: String,
+    /// The glob on the main argument, as written.
+    pub pattern: Option<String>,
+    for_paths: Option<GlobMatcher>,
+    for_text: Option<GlobMatcher>,
+}
+
+impl Rule {
+    /// A rule for `tool`, optionally with a glob `pattern`.
+    ///
+    /// # Errors
+    /// The glob's error message when `pattern` is not a valid glob.
+    pub fn new(tool: &str, pattern: Option<&str>) -> Result<Self, String> {
+        let (for_paths, for_text) = match pattern {
+            None => (None, None),
+            Some(p) => {
+                let build = |literal| {
+                    GlobBuilder::new(p)
+                        .literal_separator(literal)
+                        .backslash_escape(true)
+                        .build()
+                        .map(|g| g.compile_matcher())
+                        .map_err(|e| e.to_string())
+                };
+                (Some(build(true)?), Some(build(false)?))
+            }
+        };
+        Ok(Self {
+            tool: tool.to_owned(),
+            pattern: pattern.map(str::to_owned),
+            for_paths,
+            for_text,
+        })
+    }
+
+    fn matches_argument(&self, argument: &MainArgument) -> bool {
+        let matcher = match argument.kind {
+            ArgumentKind::Path => &self.for_paths,
+            ArgumentKind::Command | ArgumentKind::Url => &self.for_text,
+        };
+        matcher.as_ref().is_none_or(|m| m.is_match(&argument.text))
+    }
+
+    fn names(&self, tool: &str) -> bool {
+        self.tool == "*" || self.tool == tool
+    }
+
+    /// Deny and ask rules: any main argument matches (or the rule has no pattern).
+    fn matches_any(&self, facts: &CallFacts<'_>) -> bool {
+        self.names(facts.tool_name)
+            && (self.pattern.is_none()
+                || facts
+                    .main_arguments
+                    .iter()
+                    .any(|a| self.matches_argument(a)))
+    }
+
+    /// Allow rules: every main argument matches, and there is at least one when the rule has
+    /// a pattern.
+    fn matches_all(&self, facts: &CallFacts<'_>) -> bool {
+        self.names(facts.tool_name)
+            && (self.pattern.is_none()
+                || (!facts.main_arguments.is_empty()
+                    && facts
+                        .main_arguments
+                        .iter()
+                        .all(|a| self.matches_argument(a))))
+    }
+
+    fn describe(&self) -> String {
+        match &self.pattern {
+            Some(p) => format!("{} \"{}\"", self.tool, p),
+            None => self.tool.clone(),
+        }
+    }
+}
+
+/// The user's rules.
 #[derive(Debug, Clone, Default)]
-pub struct Policy;
+pub struct RuleSet {
+    /// Never run these.
+    pub deny: Vec<Rule>,
+    /// Always ask for these.
+    pub ask: Vec<Rule>,
+    /// Run these without asking.
+    pub allow: Vec<Rule>,
+}
+
+/// The state of the rules file.
+#[derive(Debug, Clone)]
+pub enum Rules {
+    /// Rules in force (possibly none).
+    Loaded(RuleSet),
+    /// The file is broken: every call asks until it is fixed.
+    Broken(RulesError),
+}
+
+impl Default for Rules {
+    fn default() -> Self {
+        Rules::Loaded(RuleSet::default())
+    }
+}
+
+/// The text written to a new rules file, explaining how to write rules.
+pub const RULES_TEMPLATE: &str = r##"# Ask First rules: what the agent may do without asking, what it must always ask
+# about, and what it may never do. Checked in this order: deny, then ask, then allow;
+# the first rule that matches decides. Without a matching rule, reading runs and
+# everything else asks.
+#
+# `tool` is a tool name (or "*" for every tool). `match` is optional: a glob on the
+# call's main argument — a path relative to your workspace folder ("*" stays in one
+# folder, "**" goes into sub-folders), a command line, or a web address.
+#
+# Examples (remove the "#" to use one):
+#
+# [[deny]]
+# tool = "write_file"
+# match = "Taxes/**"
+#
+# [[ask]]
+# tool = "list_directory"
+# match = "Private/**"
+#
+# [[allow]]
+# tool = "write_file"
+# match = "Drafts/*.txt"
+"##;
+
+impl Rules {
+    /// Parses rules from TOML text; `path` names the file in messages.
+    pub fn parse(text: &str, path: &Path) -> Rules {
+        let shown = path.display().to_string();
+        let invalid = |detail: String| {
+            Rules::Broken(RulesError::Invalid {
+                path: shown.clone(),
+                detail,
+            })
+        };
+        let file: RulesFile = match toml::from_str(text) {
+            Ok(file) => file,
+            Err(e) => return invalid(e.to_string().trim().to_owned()),
+        };
+        let convert = |entries: Vec<RuleEntry>, list: &str| -> Result<Vec<Rule>, String> {
+            entries
+                .into_iter()
+                .enumerate()
+                .map(|(i, e)| {
+                    if e.tool.trim().is_empty() {
+                        return Err(format!("rule {} in [[{list}]] has an empty `tool`", i + 1));
+                    }
+                    Rule::new(e.tool.trim(), e.pattern.as_deref()).map_err(|err| {
+                        format!("rule {} in [[{list}]] has a bad `match`: {err}", i + 1)
+                    })
+                })
+                .collect()
+        };
+        let set = (|| -> Result<RuleSet, String> {
+            Ok(RuleSet {
+                deny: convert(file.deny, "deny")?,
+                ask: convert(file.ask, "ask")?,
+                allow: convert(file.allow, "allow")?,
+            })
+        })();
+        match set {
+            Ok(set) => Rules::Loaded(set),
+            Err(detail) => invalid(detail),
+        }
+    }
+
+    /// Loads the rules file; a missing file is created from [`RULES_TEMPLATE`] (no rules).
+    pub fn load(path: &Path) -> Rules {
+        match std::fs::read_to_string(path) {
+            Ok(text) => Rules::parse(&text, path),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                if let Some(parent) = path.parent() {
+                    let _ = std::fs::create_dir_all(parent);
+                }
+                let _ = std::fs::write(path, RULES_TEMPLATE);
+                Rules::default()
+            }
+            Err(e) => Rules::Broken(RulesError::Read {
+                path: path.display().to_string(),
+                detail: e.to_string(),
+            }),
+        }
+    }
+}
+
+/// The policy in force for a session: rules, grants and the session policy. Shared by the
+/// session's runs; all methods take `&self`.
+#[derive(Debug)]
+pub struct Policy {
+    state: Mutex<PolicyState>,
+    /// Ask First's own folder (settings, rules, logs), which the agent may never change, and
+    /// the workspace inside it (if any), which it may.
+    protected: Option<(PathBuf, PathBuf)>,
+}
+
+#[derive(Debug)]
+struct PolicyState {
+    session: SessionPolicy,
+    rules: Rules,
+    grants: BTreeMap<(String, String), Grant>,
+}
 
 impl Policy {
-    /// Decides for a call to a tool that is read-only or not, with the call's risk.
-    pub fn decide(&self, read_only: bool, risk: Risk) -> PolicyDecision {
-        match (read_only, risk) {
-            (true, Risk::Low) => PolicyDecision::Allow,
-            (true, Risk::Medium | Risk::High) => PolicyDecision::Ask {
-                reason: "This only reads, but it is marked risky, so it needs your OK.".into(),
-            },
-            (false, Risk::Low | Risk::Medium) => PolicyDecision::Ask {
-                reason: "This changes files in your workspace folder, so it needs your OK.".into(),
-            },
-            (false, Risk::High) => PolicyDecision::Ask {
-                reason: "This is a high-risk action, so it needs your OK.".into(),
-            },
+    /// A policy with `rules`, protecting `data_dir` (except the part that is the workspace,
+    /// when the workspace lies inside it).
+    pub fn new(rules: Rules, data_dir: Option<(&Path, &Path)>) -> Self {
+        let protected = data_dir.map(|(data, workspace)| {
+            let canon = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_owned());
+            (canon(data), canon(workspace))
+        });
+        Self {
+            state: Mutex::new(PolicyState {
+                session: SessionPolicy::Ask,
+                rules,
+                grants: BTreeMap::new(),
+            }),
+            protected,
+        }
+    }
+
+    fn lock(&self) -> MutexGuard<'_, PolicyState> {
+        self.state
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// Replaces the rules (after the file changed).
+    pub fn set_rules(&self, rules: Rules) {
+        self.lock().rules = rules;
+    }
+
+    /// The rules file's problem, if it has one.
+    pub fn rules_error(&self) -> Option<RulesError> {
+        match &self.lock().rules {
+            Rules::Broken(e) => Some(e.clone()),
+            Rules::Loaded(_) => None,
+        }
+    }
+
+    /// The session policy.
+    pub fn session_policy(&self) -> SessionPolicy {
+        self.lock().session
+    }
+
+    /// Sets the session policy; it applies from the next decision.
+    pub fn set_session_policy(&self, policy: SessionPolicy) {
+        self.lock().session = policy;
+    }
+
+    /// Adds a grant for this exact tool and canonical arguments; returns it.
+    pub fn grant(&self, tool_name: &str, canonical_arguments: &str, summary: &str) -> Grant {
+        let grant = Grant {
+            tool_name: tool_name.to_owned(),
+            canonical_arguments: canonical_arguments.to_owned(),
+            summary: summary.to_owned(),
+            granted_at: crate::unix_millis_now(),
+        };
+        self.lock().grants.insert(
+            (tool_name.to_owned(), canonical_arguments.to_owned()),
+            grant.clone(),
+        );
+        grant
+    }
+
+    /// Removes a grant; returns whether there was one.
+    pub fn revoke(&self, tool_name: &str, canonical_arguments: &str) -> bool {
+        self.lock()
+            .grants
+            .remove(&(tool_name.to_owned(), canonical_arguments.to_owned()))
+            .is_some()
+    }
+
+    /// The grants in force.
+    pub fn grants(&self) -> Vec<Grant> {
+        self.lock().grants.values().cloned().collect()
+    }
+
+    fn hard_denial(&self, facts: &CallFacts<'_>) -> Option<String> {
+        for argument in facts.main_arguments {
+            match argument.kind {
+                ArgumentKind::Path => {
+                    let Some(resolved) = &argument.resolved else {
+                        return Some(format!(
+                            "{} is outside the workspace folder.",
+                            argument.text
+                        ));
+                    };
+                    if let Some((data, workspace)) = &self.protected {
+                        if resolved.starts_with(data) && !resolved.starts_with(workspace) {
+                            return Some(
+                                "The agent may not change Ask First's own files (settings, \
+                                 rules, session logs)."
+                                    .to_owned(),
+                            );
+                        }
+                    }
+                }
+                ArgumentKind::Command => {
+                    let normalized = argument
+                        .text
+                        .split_whitespace()
+                        .collect::<Vec<_>>()
+                        .join(" ");
+                    let hit = DENIED_COMMANDS.iter().any(|p| {
+                        Rule::new("*", Some(p))
+                            .ok()
+                            .and_then(|r| r.for_text)
+                            .is_some_and(|m| m.is_match(&normalized))
+                    });
+                    if hit {
+                        return Some(
+                            "This command could destroy data or stop the computer.".to_owned(),
+                        );
+                    }
+                }
+                ArgumentKind::Url => {}
+            }
+        }
+        None
+    }
+
+    /// Decides about one call.
+    pub fn decide(&self, facts: &CallFacts<'_>) -> Verdict {
+        if let Some(reason) = self.hard_denial(facts) {
+            return Verdict::deny(PolicyLayer::HardDenial, reason);
+        }
+        let state = self.lock();
+        let verdict = Self::below_session(&state, facts);
+        match (&verdict.decision, state.session) {
+            (PolicyDecision::Ask { .. }, SessionPolicy::Never) => Verdict::deny(
+                PolicyLayer::SessionPolicy,
+                "You chose not to be asked in this session, so actions that need your OK are \
+                 not done.",
+            ),
+            (_, SessionPolicy::Ask | SessionPolicy::Never) => verdict,
+        }
+    }
+
+    fn below_session(state: &PolicyState, facts: &CallFacts<'_>) -> Verdict {
+        match &state.rules {
+            Rules::Broken(error) => {
+                return Verdict::ask(
+                    PolicyLayer::UserRule,
+                    format!("{error} Until it is fixed, Ask First asks before every action."),
+                )
+            }
+            Rules::Loaded(rules) => {
+                if let Some(rule) = rules.deny.iter().find(|r| r.matches_any(facts)) {
+                    return Verdict::deny(
+                        PolicyLayer::UserRule,
+                        format!("Your rule \"deny {}\" forbids this.", rule.describe()),
+                    );
+                }
+                if let Some(rule) = rules.ask.iter().find(|r| r.matches_any(facts)) {
+                    return Verdict::ask(
+                        PolicyLayer::UserRule,
+                        format!(
+                            "Your rule \"ask {}\" says to ask you first.",
+                            rule.describe()
+                        ),
+                    );
+                }
+                if let Some(rule) = rules.allow.iter().find(|r| r.matches_all(facts)) {
+                    return Verdict::allow(
+                        PolicyLayer::UserRule,
+                        format!("Allowed by your rule \"allow {}\".", rule.describe()),
+                    );
+                }
+            }
+        }
+        if let Some(canonical) = facts.canonical_arguments {
+            if state
+                .grants
+                .contains_key(&(facts.tool_name.to_owned(), canonical.to_owned()))
+            {
+                return Verdict::allow(
+                    PolicyLayer::SessionGrant,
+                    "Allowed for this session: you allowed exactly this action earlier.",
+                );
+            }
+        }
+        match (facts.read_only, facts.risk) {
+            (true, Risk::Low) => Verdict::allow(PolicyLayer::ToolDefault, "Only reads."),
+            (true, Risk::Medium | Risk::High) => Verdict::ask(
+                PolicyLayer::ToolDefault,
+                "This only reads, but it is marked risky, so it needs your OK.",
+            ),
+            (false, Risk::Low | Risk::Medium) => Verdict::ask(
+                PolicyLayer::ToolDefault,
+                "This changes files in your workspace folder, so it needs your OK.",
+            ),
+            (false, Risk::High) => Verdict::ask(
+                PolicyLayer::ToolDefault,
+                "This is a high-risk action, so it needs your OK.",
+            ),
         }
     }
 }

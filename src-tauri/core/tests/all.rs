@@ -5,6 +5,9 @@
 mod all {
     pub mod agent;
     pub mod approvals;
+    pub mod audit;
+    pub mod policy;
+    pub mod race;
     pub mod support;
     pub mod tools;
 }

@@ -73,6 +73,33 @@ pub enum Risk {
     High,
 }
 
+/// Which layer of the policy decided about a tool call (DESIGN.md §4, first match wins, in
+/// this order).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum PolicyLayer {
+    /// A built-in hard denial that no rule or grant can override.
+    HardDenial,
+    /// The session policy (`never` denies every ask).
+    SessionPolicy,
+    /// A rule in the user's rules file (or its absence of validity: a broken file asks).
+    UserRule,
+    /// A grant the user gave with "Allow for this session".
+    SessionGrant,
+    /// The tool's own default (read-only tools run, others ask).
+    ToolDefault,
+}
+
+/// What happens when the policy says "ask" in this session.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum SessionPolicy {
+    /// Ask the user (the default).
+    Ask,
+    /// Never ask: every call that would ask is denied by policy.
+    Never,
+}
+
 /// A request for the user's OK before one tool call runs.
 ///
 /// Sent with the `approval-required` event and returned by `list_pending_approvals`.
@@ -97,6 +124,13 @@ pub struct ApprovalRequest {
     pub reason: String,
     /// How risky the call is.
     pub risk: Risk,
+    /// Which policy layer decided to ask.
+    pub policy_layer: PolicyLayer,
+    /// What "Allow for this session" would allow, in plain words; `None` when this call cannot
+    /// be granted (its arguments have no canonical form), and then the option is not offered.
+    #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub grant_scope: Option<String>,
     /// When the request times out and resolves as denied: Unix time in milliseconds. The backend
     /// alone decides expiry; the UI's countdown is derived from this.
     #[ts(type = "number")]
@@ -109,6 +143,10 @@ pub struct ApprovalRequest {
 pub enum Decision {
     /// Run this one call.
     Approve,
+    /// Run this call, and allow this exact tool with these exact (canonical) arguments for the
+    /// rest of the session without asking again. Only offered when the request has a
+    /// `grant_scope`.
+    ApproveForSession,
     /// Do not run it. An optional note reaches the model as the user's instruction.
     Deny {
         /// The user's note, if any.
@@ -197,6 +235,21 @@ impl Outcome {
             Outcome::Denied { .. } | Outcome::Cancelled { .. } => false,
         }
     }
+}
+
+/// A permission the user gave with "Allow for this session": this exact tool with these
+/// exact arguments runs without asking until the app quits. Never a prefix or pattern.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct Grant {
+    /// The tool.
+    pub tool_name: String,
+    /// The arguments in canonical form (sorted keys, no spaces, numbers as written).
+    pub canonical_arguments: String,
+    /// What the granted call does, in plain words.
+    pub summary: String,
+    /// When it was given: Unix time in milliseconds.
+    #[ts(type = "number")]
+    pub granted_at: u64,
 }
 
 /// Sent with the `approval-resolved` event when an approval leaves the registry, whoever
@@ -290,6 +343,11 @@ pub enum AgentEvent {
         tool_call_id: String,
         /// How it ended.
         status: ToolCallStatus,
+        /// Which policy layer decided (absent for calls that never reached the policy:
+        /// unknown tool, invalid arguments).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        policy_layer: Option<PolicyLayer>,
         /// What the model is told (the tool's output or why it did not run), plain text.
         output: String,
     },
@@ -346,7 +404,8 @@ pub enum ErrorCode {
     NotPending,
     /// No such run is going.
     UnknownRun,
-    /// The request was malformed (e.g. an empty task).
+    /// The request was malformed (e.g. an empty task, or "Allow for this session" on a call
+    /// that cannot be granted).
     InvalidRequest,
     /// Something failed inside the app; the message says what.
     Internal,
@@ -396,6 +455,9 @@ pub fn export_bindings(dir: &std::path::Path) -> Result<(), ts_rs::ExportError> 
         RunStatus,
         ToolCallStatus,
         SequencedEvent,
+        Grant,
+        SessionPolicy,
+        PolicyLayer,
     );
     Ok(())
 }

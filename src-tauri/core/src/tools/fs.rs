@@ -1,6 +1,7 @@
 //! File tools: `list_directory` (read-only), `write_file` and `move_path` (ask first).
 
-use super::{parse_args, CallDescription, Tool, ToolError, Workspace};
+use super::{parse_args, path_argument, CallDescription, Tool, ToolError, Workspace};
+use crate::policy::MainArgument;
 use askfirst_protocol::Risk;
 use async_trait::async_trait;
 use serde::Deserialize;
@@ -52,6 +53,11 @@ impl Tool for ListDirectory {
             summary,
             risk: Risk::Low,
         })
+    }
+    fn main_arguments(&self, raw: &str, ws: &Workspace) -> Vec<MainArgument> {
+        parse_args::<ListDirectoryArgs>(self.name(), raw)
+            .map(|a| vec![path_argument(&a.path, ws)])
+            .unwrap_or_default()
     }
     async fn execute(&self, raw: &str, ws: &Workspace) -> Result<String, ToolError> {
         let args: ListDirectoryArgs = parse_args(self.name(), raw)?;
@@ -150,6 +156,11 @@ impl Tool for WriteFile {
             summary,
             risk: Risk::Medium,
         })
+    }
+    fn main_arguments(&self, raw: &str, ws: &Workspace) -> Vec<MainArgument> {
+        parse_args::<WriteFileArgs>(self.name(), raw)
+            .map(|a| vec![path_argument(&a.path, ws)])
+            .unwrap_or_default()
     }
     async fn execute(&self, raw: &str, ws: &Workspace) -> Result<String, ToolError> {
         let args: WriteFileArgs = parse_args(self.name(), raw)?;
@@ -272,6 +283,11 @@ impl Tool for MovePath {
             summary: format!("Move {what}{} to {}", ws.display(&from), ws.display(&to)),
             risk: Risk::Medium,
         })
+    }
+    fn main_arguments(&self, raw: &str, ws: &Workspace) -> Vec<MainArgument> {
+        parse_args::<MovePathArgs>(self.name(), raw)
+            .map(|a| vec![path_argument(&a.from, ws), path_argument(&a.to, ws)])
+            .unwrap_or_default()
     }
     async fn execute(&self, raw: &str, ws: &Workspace) -> Result<String, ToolError> {
         let args: MovePathArgs = parse_args(self.name(), raw)?;

@@ -10,6 +10,7 @@ mod workspace;
 pub use fs::{ListDirectory, MovePath, WriteFile};
 pub use workspace::Workspace;
 
+use crate::policy::{ArgumentKind, MainArgument};
 use askfirst_protocol::Risk;
 use async_trait::async_trait;
 use serde::de::DeserializeOwned;
@@ -72,6 +73,11 @@ pub trait Tool: Send + Sync {
         arguments_json: &str,
         workspace: &Workspace,
     ) -> Result<CallDescription, ToolError>;
+    /// The call's main arguments for the policy (paths, commands, URLs); empty when the
+    /// arguments are invalid or the tool has none.
+    fn main_arguments(&self, _arguments_json: &str, _workspace: &Workspace) -> Vec<MainArgument> {
+        Vec::new()
+    }
     /// Runs the call with exactly these raw arguments; returns the text the model is told.
     ///
     /// # Errors
@@ -147,4 +153,21 @@ pub(crate) fn parse_args<T: DeserializeOwned>(tool: &str, raw: &str) -> Result<T
         tool: tool.to_owned(),
         detail: e.to_string(),
     })
+}
+
+/// A path argument as the policy sees it: relative to the workspace where it resolves inside,
+/// with `resolved: None` where it does not.
+pub(crate) fn path_argument(given: &str, workspace: &Workspace) -> MainArgument {
+    match workspace.resolve(given) {
+        Ok(resolved) => MainArgument {
+            kind: ArgumentKind::Path,
+            text: workspace.display(&resolved).replace('\\', "/"),
+            resolved: Some(resolved),
+        },
+        Err(_) => MainArgument {
+            kind: ArgumentKind::Path,
+            text: given.to_owned(),
+            resolved: None,
+        },
+    }
 }

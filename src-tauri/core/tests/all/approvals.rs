@@ -1,10 +1,10 @@
 //! The registry: exactly one outcome per approval, whoever answers first.
 
-use super::support::Events;
-use askfirst_core::approvals::{sha256_hex, ApprovalError, ApprovalRegistry, NewApproval};
+use super::support::{registry, Events};
+use askfirst_core::approvals::{sha256_hex, ApprovalError, NewApproval};
 use askfirst_protocol::{
     AgentEvent, ApprovalId, ApprovalScope, ApprovalSource, CancelCause, Decision, DenialSource,
-    Outcome, Risk, RunId,
+    Outcome, PolicyLayer, Risk, RunId,
 };
 use pretty_assertions::assert_eq;
 use std::time::Duration;
@@ -18,15 +18,17 @@ fn new_approval(run_id: RunId) -> NewApproval {
         summary: "Create the file a.txt (1 line)".into(),
         reason: "test".into(),
         risk: Risk::Medium,
+        policy_layer: PolicyLayer::ToolDefault,
+        grant_scope: Some("this exact call".into()),
     }
 }
 
 #[tokio::test]
 async fn registers_before_announcing_and_delivers_the_decision() {
     let events = Events::new();
-    let registry = ApprovalRegistry::new(Duration::from_secs(120), events.sink.clone());
+    let (registry, _audit) = registry(Duration::from_secs(120), &events);
     let run = RunId::new();
-    let pending = registry.request(new_approval(run));
+    let pending = registry.request(new_approval(run)).unwrap();
     let request = pending.request().clone();
     // Announced once, and already listed.
     assert_eq!(
@@ -55,7 +57,7 @@ async fn registers_before_announcing_and_delivers_the_decision() {
 #[tokio::test]
 async fn unknown_id_and_second_resolve_are_not_pending_and_change_nothing() {
     let events = Events::new();
-    let registry = ApprovalRegistry::new(Duration::from_secs(120), events.sink.clone());
+    let (registry, _audit) = registry(Duration::from_secs(120), &events);
     let unknown = ApprovalId::new();
     let error = registry.resolve(unknown, Decision::Approve).unwrap_err();
     assert_eq!(error, ApprovalError::NotPending(unknown));
@@ -64,7 +66,7 @@ async fn unknown_id_and_second_resolve_are_not_pending_and_change_nothing() {
         format!("No pending approval {unknown}. It may have already been resolved or timed out.")
     );
 
-    let pending = registry.request(new_approval(RunId::new()));
+    let pending = registry.request(new_approval(RunId::new())).unwrap();
     let id = pending.request().approval_id;
     let denied = registry
         .resolve(
@@ -98,8 +100,8 @@ async fn unknown_id_and_second_resolve_are_not_pending_and_change_nothing() {
 #[tokio::test(start_paused = true)]
 async fn timeout_denies_and_a_late_answer_is_not_pending() {
     let events = Events::new();
-    let registry = ApprovalRegistry::new(Duration::from_secs(120), events.sink.clone());
-    let pending = registry.request(new_approval(RunId::new()));
+    let (registry, _audit) = registry(Duration::from_secs(120), &events);
+    let pending = registry.request(new_approval(RunId::new())).unwrap();
     let id = pending.request().approval_id;
     let waiter = tokio::spawn(pending.wait());
     tokio::time::sleep(Duration::from_secs(119)).await;
@@ -127,12 +129,12 @@ async fn timeout_denies_and_a_late_answer_is_not_pending() {
 #[tokio::test]
 async fn cancel_shutdown_and_drop_end_requests_as_cancelled() {
     let events = Events::new();
-    let registry = ApprovalRegistry::new(Duration::from_secs(120), events.sink.clone());
+    let (registry, _audit) = registry(Duration::from_secs(120), &events);
     let run_a = RunId::new();
     let run_b = RunId::new();
-    let a = registry.request(new_approval(run_a));
-    let b = registry.request(new_approval(run_b));
-    let c = registry.request(new_approval(run_b));
+    let a = registry.request(new_approval(run_a)).unwrap();
+    let b = registry.request(new_approval(run_b)).unwrap();
+    let c = registry.request(new_approval(run_b)).unwrap();
     let c_id = c.request().approval_id;
 
     assert_eq!(registry.cancel_run(run_a), 1);
@@ -156,5 +158,85 @@ async fn cancel_shutdown_and_drop_end_requests_as_cancelled() {
             cause: CancelCause::AppShutdown
         }
     );
+    assert_eq!(registry.list_pending(None), vec![]);
+}
+
+#[tokio::test]
+async fn addressable_by_run_and_tool_call_and_grantable_only_when_offered() {
+    let events = Events::new();
+    let (registry, _audit) = registry(Duration::from_secs(120), &events);
+    let run = RunId::new();
+    let pending = registry.request(new_approval(run)).unwrap();
+    let id = pending.request().approval_id;
+    assert_eq!(registry.find(run, "call_1"), Some(id));
+    assert_eq!(registry.find(RunId::new(), "call_1"), None);
+
+    let mut no_grant = new_approval(run);
+    no_grant.tool_call_id = "call_2".into();
+    no_grant.grant_scope = None;
+    let other = registry.request(no_grant).unwrap();
+    let other_id = other.request().approval_id;
+    assert_ne!(other_id, id, "ids are made by the registry, never reused");
+    assert_eq!(
+        registry.resolve(other_id, Decision::ApproveForSession),
+        Err(ApprovalError::NotGrantable(other_id))
+    );
+    assert_eq!(
+        registry.list_pending(None).len(),
+        2,
+        "a refused answer changes nothing"
+    );
+
+    let outcome = registry.resolve(id, Decision::ApproveForSession).unwrap();
+    assert_eq!(
+        outcome,
+        Outcome::Approved {
+            scope: ApprovalScope::Session,
+            source: ApprovalSource::User
+        }
+    );
+    assert_eq!(registry.find(run, "call_1"), None);
+    drop(other);
+}
+
+#[tokio::test]
+async fn fail_closed_mode_refuses_instead_of_waiting() {
+    use askfirst_core::approvals::{AnswerMode, ApprovalRegistry, RegistryConfig};
+    let events = Events::new();
+    let registry = ApprovalRegistry::new(RegistryConfig {
+        timeout: Duration::from_secs(120),
+        mode: AnswerMode::FailClosed,
+        events: events.sink.clone(),
+        audit: std::sync::Arc::new(askfirst_core::audit::NoAudit),
+    });
+    let error = registry.request(new_approval(RunId::new())).err().unwrap();
+    assert!(matches!(error, ApprovalError::ApprovalRequired { .. }));
+    assert_eq!(registry.list_pending(None), vec![]);
+    assert_eq!(events.all(), vec![], "nobody is asked");
+}
+
+#[tokio::test]
+async fn asked_and_decided_are_recorded_and_an_unrecordable_approval_does_not_take_effect() {
+    use askfirst_core::audit::AuditRecord;
+    use std::sync::atomic::Ordering;
+    let events = Events::new();
+    let (registry, audit) = registry(Duration::from_secs(120), &events);
+    let pending = registry.request(new_approval(RunId::new())).unwrap();
+    let id = pending.request().approval_id;
+    assert!(matches!(
+        audit.all().as_slice(),
+        [AuditRecord::ApprovalAsked { approval_id, .. }] if *approval_id == id
+    ));
+    // The disk fills up before the user clicks Approve.
+    audit.failing.store(true, Ordering::SeqCst);
+    let outcome = registry.resolve(id, Decision::Approve).unwrap();
+    assert!(
+        matches!(&outcome, Outcome::Denied { source: DenialSource::Unavailable, reason: Some(r) } if r.contains("disk full")),
+        "{outcome:?}"
+    );
+    assert_eq!(pending.wait().await, outcome);
+    // And a request that cannot be recorded is not shown at all.
+    let error = registry.request(new_approval(RunId::new())).err().unwrap();
+    assert!(matches!(error, ApprovalError::Log(_)));
     assert_eq!(registry.list_pending(None), vec![]);
 }

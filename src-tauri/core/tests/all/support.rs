@@ -1,13 +1,15 @@
 //! Helpers: an event recorder and a runtime over a temporary workspace.
 
 use askfirst_core::agent::{AgentRuntime, RuntimeConfig};
-use askfirst_core::approvals::ApprovalRegistry;
+use askfirst_core::approvals::{AnswerMode, ApprovalRegistry, RegistryConfig};
+use askfirst_core::audit::{AuditError, AuditRecord, AuditSink};
+use askfirst_core::policy::{Policy, Rules};
 use askfirst_core::provider::{Message, ModelTurn, Provider, ProviderError};
 use askfirst_core::scripted::{Scenario, ScriptedProvider};
 
 use askfirst_core::tools::{ToolSet, ToolSpec, Workspace};
 use askfirst_core::EventSink;
-use askfirst_protocol::{AgentEvent, ApprovalRequest, RunId, RunStatus};
+use askfirst_protocol::{AgentEvent, ApprovalRequest, RunId, RunStatus, SessionId};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver};
@@ -69,12 +71,52 @@ impl Events {
     }
 }
 
+/// An audit sink that keeps records in memory and can be made to fail.
+#[derive(Default)]
+pub struct MemoryAudit {
+    pub records: Mutex<Vec<AuditRecord>>,
+    pub failing: std::sync::atomic::AtomicBool,
+}
+
+impl AuditSink for MemoryAudit {
+    fn append(&self, record: &AuditRecord) -> Result<(), AuditError> {
+        if self.failing.load(std::sync::atomic::Ordering::SeqCst) {
+            return Err(AuditError::Write {
+                path: "memory".into(),
+                source: std::io::Error::other("disk full"),
+            });
+        }
+        self.records.lock().unwrap().push(record.clone());
+        Ok(())
+    }
+}
+
+impl MemoryAudit {
+    pub fn all(&self) -> Vec<AuditRecord> {
+        self.records.lock().unwrap().clone()
+    }
+}
+
+/// A registry over an in-memory audit log.
+pub fn registry(timeout: Duration, events: &Events) -> (Arc<ApprovalRegistry>, Arc<MemoryAudit>) {
+    let audit = Arc::new(MemoryAudit::default());
+    let registry = ApprovalRegistry::new(RegistryConfig {
+        timeout,
+        mode: AnswerMode::Interactive,
+        events: events.sink.clone(),
+        audit: audit.clone(),
+    });
+    (registry, audit)
+}
+
 pub struct Harness {
     pub dir: tempfile::TempDir,
     pub runtime: Arc<AgentRuntime>,
     pub events: Events,
     /// The conversation the model was sent at each step, in order.
     pub requests: Arc<Mutex<Vec<Vec<Message>>>>,
+    pub audit: Arc<MemoryAudit>,
+    pub policy: Arc<Policy>,
 }
 
 /// A scripted provider that records what it is sent.
@@ -100,9 +142,31 @@ impl Provider for Recording {
 
 /// A runtime playing `scenario` over a fresh temporary workspace.
 pub fn harness(scenario_json: serde_json::Value, timeout: Duration) -> Harness {
+    harness_with(
+        scenario_json,
+        timeout,
+        Rules::default(),
+        AnswerMode::Interactive,
+    )
+}
+
+/// A runtime with the given rules and answer mode.
+pub fn harness_with(
+    scenario_json: serde_json::Value,
+    timeout: Duration,
+    rules: Rules,
+    mode: AnswerMode,
+) -> Harness {
     let dir = tempfile::tempdir().unwrap();
     let events = Events::new();
-    let registry = ApprovalRegistry::new(timeout, Arc::clone(&events.sink));
+    let audit = Arc::new(MemoryAudit::default());
+    let registry = ApprovalRegistry::new(RegistryConfig {
+        timeout,
+        mode,
+        events: Arc::clone(&events.sink),
+        audit: audit.clone(),
+    });
+    let policy = Arc::new(Policy::new(rules, None));
     let text = scenario_json.to_string();
     let requests = Arc::new(Mutex::new(Vec::new()));
     let recorded = Arc::clone(&requests);
@@ -118,6 +182,10 @@ pub fn harness(scenario_json: serde_json::Value, timeout: Duration) -> Harness {
             }) as Arc<dyn Provider>)
         }),
         tools: ToolSet::builtin(),
+        policy: Arc::clone(&policy),
+        rules_path: None,
+        audit: audit.clone(),
+        session_id: SessionId::new(),
     };
     let runtime = AgentRuntime::new(
         tokio::runtime::Handle::current(),
@@ -130,6 +198,8 @@ pub fn harness(scenario_json: serde_json::Value, timeout: Duration) -> Harness {
         runtime,
         events,
         requests,
+        audit,
+        policy,
     }
 }
 

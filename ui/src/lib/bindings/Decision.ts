@@ -3,7 +3,7 @@
 /**
  * What the user said about one approval request.
  */
-export type Decision = { "kind": "approve" } | { "kind": "deny", 
+export type Decision = { "kind": "approve" } | { "kind": "approve_for_session" } | { "kind": "deny", 
 /**
  * The user's note, if any.
  */

@@ -1,0 +1,317 @@
+//! The session's append-only audit log: one JSON object per line (JSONL) in
+//! `<data dir>/sessions/<session id>.jsonl`.
+//!
+//! Every approval writes an `approval_asked` record before the user sees the card and an
+//! `approval_decided` record before its outcome takes effect (the write is flushed to the
+//! operating system, so it survives the app being killed). Calls the policy allowed or denied
+//! without asking are recorded too. Reading skips a torn last line (a crash mid-write) with a
+//! warning and never loses earlier records; on start, [`recover_orphans`] closes every asked
+//! approval that has no decision with `Cancelled{app_shutdown}`, so history never shows a stale
+//! "waiting".
+
+use askfirst_protocol::{
+    ApprovalId, CancelCause, Outcome, PolicyLayer, Risk, RunId, SessionPolicy,
+};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeSet;
+use std::fs::{File, OpenOptions};
+use std::io::{self, BufRead, BufReader, Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+/// One line of the audit log.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum AuditRecord {
+    /// The user was asked (written before the card is shown).
+    ApprovalAsked {
+        /// The approval.
+        approval_id: ApprovalId,
+        /// Its run.
+        run_id: RunId,
+        /// The provider's tool-call id.
+        tool_call_id: String,
+        /// The tool.
+        tool_name: String,
+        /// The raw arguments, exactly as shown and as they would run.
+        arguments_json: String,
+        /// Hex SHA-256 of `arguments_json`.
+        arguments_sha256: String,
+        /// The plain summary shown.
+        summary: String,
+        /// The risk shown.
+        risk: Risk,
+        /// Why the user was asked.
+        reason: String,
+        /// The policy layer that decided to ask.
+        policy_layer: PolicyLayer,
+        /// Unix milliseconds.
+        at: u64,
+        /// When it would time out, Unix milliseconds.
+        expires_at: u64,
+    },
+    /// An approval ended (written before its outcome takes effect).
+    ApprovalDecided {
+        /// The approval.
+        approval_id: ApprovalId,
+        /// Its run.
+        run_id: RunId,
+        /// How it ended.
+        outcome: Outcome,
+        /// Unix milliseconds.
+        at: u64,
+    },
+    /// The policy decided without asking (allowed or denied).
+    PolicyDecided {
+        /// The run.
+        run_id: RunId,
+        /// The provider's tool-call id.
+        tool_call_id: String,
+        /// The tool.
+        tool_name: String,
+        /// Hex SHA-256 of the raw arguments.
+        arguments_sha256: String,
+        /// Whether the call was allowed to run.
+        allowed: bool,
+        /// The layer that decided.
+        policy_layer: PolicyLayer,
+        /// Why, in plain words.
+        reason: String,
+        /// Unix milliseconds.
+        at: u64,
+    },
+    /// The user gave a session grant.
+    GrantCreated {
+        /// The tool.
+        tool_name: String,
+        /// The canonical arguments it covers.
+        canonical_arguments: String,
+        /// Unix milliseconds.
+        at: u64,
+    },
+    /// The user removed a session grant.
+    GrantRevoked {
+        /// The tool.
+        tool_name: String,
+        /// The canonical arguments it covered.
+        canonical_arguments: String,
+        /// Unix milliseconds.
+        at: u64,
+    },
+    /// The session policy changed; it applies from the next ask.
+    SessionPolicyChanged {
+        /// The new policy.
+        policy: SessionPolicy,
+        /// Unix milliseconds.
+        at: u64,
+    },
+}
+
+/// Why a record could not be written.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum AuditError {
+    /// The file could not be written (disk full, read-only folder, …).
+    #[error("The session log {path} could not be written: {source}")]
+    Write {
+        /// The log file.
+        path: PathBuf,
+        /// The I/O error.
+        source: io::Error,
+    },
+}
+
+/// Where audit records go.
+pub trait AuditSink: Send + Sync {
+    /// Appends one record and flushes it.
+    ///
+    /// # Errors
+    /// [`AuditError::Write`] when it could not be written; the caller fails closed.
+    fn append(&self, record: &AuditRecord) -> Result<(), AuditError>;
+}
+
+/// An audit sink that keeps nothing (for tests and tools that need no history).
+pub struct NoAudit;
+
+impl AuditSink for NoAudit {
+    fn append(&self, _record: &AuditRecord) -> Result<(), AuditError> {
+        Ok(())
+    }
+}
+
+/// A log that could not be opened: every append fails with the same error, so approvals fail
+/// closed (nothing is approved that cannot be recorded) while the app keeps working.
+pub struct UnavailableLog {
+    /// The log file that could not be opened.
+    pub path: PathBuf,
+    /// Why, as text.
+    pub error: String,
+}
+
+impl AuditSink for UnavailableLog {
+    fn append(&self, _record: &AuditRecord) -> Result<(), AuditError> {
+        Err(AuditError::Write {
+            path: self.path.clone(),
+            source: io::Error::other(self.error.clone()),
+        })
+    }
+}
+
+/// An append-only JSONL file.
+pub struct JsonlLog {
+    path: PathBuf,
+    file: Mutex<File>,
+}
+
+impl JsonlLog {
+    /// Opens (creating if needed) the log at `path` for appending. If the file ends in a torn
+    /// line, a newline is added first so that new records start on a line of their own.
+    ///
+    /// # Errors
+    /// The I/O error of creating the folder or opening the file.
+    pub fn open(path: &Path) -> io::Result<Self> {
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent)?;
+        }
+        let mut file = OpenOptions::new()
+            .create(true)
+            .read(true)
+            .append(true)
+            .open(path)?;
+        let len = file.metadata()?.len();
+        if len > 0 {
+            let mut last = [0u8; 1];
+            file.seek(SeekFrom::Start(len - 1))?;
+            file.read_exact(&mut last)?;
+            if last[0] != b'\n' {
+                file.write_all(b"\n")?;
+            }
+        }
+        Ok(Self {
+            path: path.to_owned(),
+            file: Mutex::new(file),
+        })
+    }
+
+    /// The file's path.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+}
+
+impl AuditSink for JsonlLog {
+    fn append(&self, record: &AuditRecord) -> Result<(), AuditError> {
+        let mut line = serde_json::to_vec(record).map_err(|e| AuditError::Write {
+            path: self.path.clone(),
+            source: io::Error::other(e),
+        })?;
+        line.push(b'\n');
+        let mut file = self
+            .file
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        // One write call per record; `File` is unbuffered, so flush is a no-op kept for clarity.
+        file.write_all(&line)
+            .and_then(|()| file.flush())
+            .map_err(|source| AuditError::Write {
+                path: self.path.clone(),
+                source,
+            })
+    }
+}
+
+/// What reading a log found.
+#[derive(Debug, Default)]
+pub struct LogContents {
+    /// The records, in order.
+    pub records: Vec<serde_json::Value>,
+    /// Lines that could not be read (a torn last line after a crash), with their numbers.
+    pub warnings: Vec<String>,
+}
+
+/// Reads every record of a JSONL log, skipping (with a warning) lines that are not JSON.
+///
+/// # Errors
+/// The I/O error of reading the file.
+pub fn read_log(path: &Path) -> io::Result<LogContents> {
+    let mut contents = LogContents::default();
+    let reader = BufReader::new(File::open(path)?);
+    for (index, line) in reader.split(b'\n').enumerate() {
+        let line = line?;
+        if line.iter().all(u8::is_ascii_whitespace) {
+            continue;
+        }
+        match serde_json::from_slice::<serde_json::Value>(&line) {
+            Ok(value) => contents.records.push(value),
+            Err(e) => contents.warnings.push(format!(
+                "{}: line {} skipped, it is incomplete or damaged ({e})",
+                path.display(),
+                index + 1
+            )),
+        }
+    }
+    Ok(contents)
+}
+
+/// Closes every approval that was asked but never decided in the logs under `sessions_dir`
+/// (the app died while it waited) with an `approval_decided` record of
+/// `Cancelled{app_shutdown}`. Returns how many it closed and the warnings from reading.
+///
+/// # Errors
+/// The I/O error of listing, reading or appending.
+pub fn recover_orphans(sessions_dir: &Path) -> io::Result<(usize, Vec<String>)> {
+    let mut closed = 0;
+    let mut warnings = Vec::new();
+    let entries = match std::fs::read_dir(sessions_dir) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok((0, warnings)),
+        Err(e) => return Err(e),
+    };
+    for entry in entries {
+        let path = entry?.path();
+        if path.extension().is_none_or(|e| e != "jsonl") {
+            continue;
+        }
+        let contents = read_log(&path)?;
+        warnings.extend(contents.warnings);
+        let mut asked: Vec<(ApprovalId, RunId)> = Vec::new();
+        let mut decided = BTreeSet::new();
+        for record in contents.records {
+            match serde_json::from_value::<AuditRecord>(record) {
+                Ok(AuditRecord::ApprovalAsked {
+                    approval_id,
+                    run_id,
+                    ..
+                }) => asked.push((approval_id, run_id)),
+                Ok(AuditRecord::ApprovalDecided { approval_id, .. }) => {
+                    decided.insert(approval_id);
+                }
+                // Other records, and records of kinds this version does not know, are kept as
+                // they are.
+                Ok(_) | Err(_) => {}
+            }
+        }
+        let orphans: Vec<_> = asked
+            .into_iter()
+            .filter(|(id, _)| !decided.contains(id))
+            .collect();
+        if orphans.is_empty() {
+            continue;
+        }
+        let log = JsonlLog::open(&path)?;
+        for (approval_id, run_id) in orphans {
+            log.append(&AuditRecord::ApprovalDecided {
+                approval_id,
+                run_id,
+                outcome: Outcome::Cancelled {
+                    cause: CancelCause::AppShutdown,
+                },
+                at: crate::unix_millis_now(),
+            })
+            .map_err(|AuditError::Write { source, .. }| source)?;
+            closed += 1;
+        }
+    }
+    Ok((closed, warnings))
+}

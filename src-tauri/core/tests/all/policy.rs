@@ -1,0 +1,391 @@
+//! The policy layers, user rules and session grants, alone and through the agent loop.
+
+use super::support::{harness, harness_with, write_hello};
+use askfirst_core::approvals::AnswerMode;
+use askfirst_core::canonical::canonical_json;
+use askfirst_core::policy::{ArgumentKind, CallFacts, MainArgument, Policy, PolicyDecision, Rules};
+use askfirst_protocol::{
+    AgentEvent, Decision, PolicyLayer, Risk, RunStatus, SessionPolicy, ToolCallStatus,
+};
+use pretty_assertions::assert_eq;
+use serde_json::json;
+use std::path::Path;
+use std::time::Duration;
+
+const TIMEOUT: Duration = Duration::from_secs(120);
+
+fn rules(text: &str) -> Rules {
+    Rules::parse(text, Path::new("rules.toml"))
+}
+
+fn path(text: &str) -> MainArgument {
+    MainArgument {
+        kind: ArgumentKind::Path,
+        text: text.into(),
+        resolved: Some(text.into()),
+    }
+}
+
+fn decide(
+    policy: &Policy,
+    tool: &str,
+    read_only: bool,
+    args: &[MainArgument],
+) -> (PolicyDecision, PolicyLayer) {
+    let v = policy.decide(&CallFacts {
+        tool_name: tool,
+        read_only,
+        risk: if read_only { Risk::Low } else { Risk::Medium },
+        main_arguments: args,
+        canonical_arguments: Some("{}"),
+    });
+    (v.decision, v.layer)
+}
+
+#[test]
+fn canonical_json_is_exact() {
+    assert_eq!(
+        canonical_json(r#"{ "b": 1, "a": [true, null] }"#).as_deref(),
+        Some(r#"{"a":[true,null],"b":1}"#)
+    );
+    assert_eq!(
+        canonical_json(r#"{"a":"\u0041"}"#),
+        canonical_json(r#"{"a":"A"}"#)
+    );
+    // Big integers keep their digits: these two must never be "the same call".
+    assert_ne!(
+        canonical_json(r#"{"n":12345678901234567890}"#),
+        canonical_json(r#"{"n":12345678901234567891}"#)
+    );
+    assert_eq!(
+        canonical_json(r#"{"a":1,"a":2}"#),
+        None,
+        "duplicate keys have no canonical form"
+    );
+    assert_eq!(canonical_json(r#"{"a":"#), None);
+    assert_eq!(
+        canonical_json(&("[".repeat(10_000) + &"]".repeat(10_000))),
+        None
+    );
+}
+
+#[test]
+fn deny_beats_ask_beats_allow_and_allow_needs_every_argument() {
+    let policy = Policy::new(
+        rules(
+            r#"
+            [[allow]]
+            tool = "write_file"
+            match = "Drafts/*.txt"
+            [[allow]]
+            tool = "move_path"
+            match = "Drafts/**"
+            [[ask]]
+            tool = "write_file"
+            match = "Drafts/secret*"
+            [[deny]]
+            tool = "*"
+            match = "Taxes/**"
+            "#,
+        ),
+        None,
+    );
+    assert!(matches!(
+        decide(&policy, "write_file", false, &[path("Drafts/a.txt")]),
+        (PolicyDecision::Allow, PolicyLayer::UserRule)
+    ));
+    assert!(matches!(
+        decide(&policy, "write_file", false, &[path("Drafts/secret.txt")]),
+        (PolicyDecision::Ask { .. }, PolicyLayer::UserRule)
+    ));
+    // `*` stays inside one folder for paths.
+    assert!(matches!(
+        decide(&policy, "write_file", false, &[path("Drafts/sub/a.txt")]),
+        (PolicyDecision::Ask { .. }, PolicyLayer::ToolDefault)
+    ));
+    assert!(matches!(
+        decide(&policy, "list_directory", true, &[path("Taxes/2025")]),
+        (PolicyDecision::Deny { .. }, PolicyLayer::UserRule)
+    ));
+    // A move out of Drafts is not covered by an allow for Drafts: every argument must match.
+    assert!(matches!(
+        decide(
+            &policy,
+            "move_path",
+            false,
+            &[path("Drafts/a.txt"), path("Public/a.txt")]
+        ),
+        (PolicyDecision::Ask { .. }, PolicyLayer::ToolDefault)
+    ));
+    // …and a move into Taxes is denied: any argument suffices for deny.
+    assert!(matches!(
+        decide(
+            &policy,
+            "move_path",
+            false,
+            &[path("Drafts/a.txt"), path("Taxes/a.txt")]
+        ),
+        (PolicyDecision::Deny { .. }, PolicyLayer::UserRule)
+    ));
+}
+
+#[test]
+fn a_broken_rules_file_asks_for_everything_never_allows() {
+    for text in [
+        "[[allow]]\ntool = ",
+        "[[allow]]\ntool = \"x\"\nmatch = \"[\"",
+        "[[permit]]\ntool = \"x\"",
+    ] {
+        let policy = Policy::new(rules(text), None);
+        assert!(policy.rules_error().is_some(), "{text}");
+        let (decision, layer) = decide(&policy, "list_directory", true, &[path(".")]);
+        assert!(
+            matches!(decision, PolicyDecision::Ask { ref reason } if reason.contains("rules file")),
+            "{decision:?}"
+        );
+        assert_eq!(layer, PolicyLayer::UserRule);
+    }
+}
+
+#[test]
+fn hard_denials_beat_rules_and_session_never_turns_asks_into_denials() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let workspace = data.join("Demo folder");
+    std::fs::create_dir_all(&workspace).unwrap();
+    let policy = Policy::new(
+        rules("[[allow]]\ntool = \"*\""),
+        Some((data.as_path(), workspace.as_path())),
+    );
+    let rules_file = MainArgument {
+        kind: ArgumentKind::Path,
+        text: "../rules.toml".into(),
+        resolved: Some(std::fs::canonicalize(&data).unwrap().join("rules.toml")),
+    };
+    assert!(matches!(
+        decide(&policy, "write_file", false, &[rules_file]),
+        (PolicyDecision::Deny { .. }, PolicyLayer::HardDenial)
+    ));
+    let outside = MainArgument {
+        kind: ArgumentKind::Path,
+        text: "../x".into(),
+        resolved: None,
+    };
+    assert!(matches!(
+        decide(&policy, "write_file", false, &[outside]),
+        (PolicyDecision::Deny { .. }, PolicyLayer::HardDenial)
+    ));
+    let wipe = MainArgument {
+        kind: ArgumentKind::Command,
+        text: "sudo  rm -rf /".into(),
+        resolved: None,
+    };
+    assert!(matches!(
+        decide(&policy, "run_command", false, &[wipe]),
+        (PolicyDecision::Deny { .. }, PolicyLayer::HardDenial)
+    ));
+    let fine = MainArgument {
+        kind: ArgumentKind::Command,
+        text: "rm -rf build/".into(),
+        resolved: None,
+    };
+    assert!(matches!(
+        decide(&policy, "run_command", false, &[fine]),
+        (PolicyDecision::Allow, PolicyLayer::UserRule)
+    ));
+
+    let plain = Policy::new(Rules::default(), None);
+    plain.set_session_policy(SessionPolicy::Never);
+    assert!(matches!(
+        decide(&plain, "write_file", false, &[path("a.txt")]),
+        (PolicyDecision::Deny { .. }, PolicyLayer::SessionPolicy)
+    ));
+    assert!(matches!(
+        decide(&plain, "list_directory", true, &[path(".")]),
+        (PolicyDecision::Allow, PolicyLayer::ToolDefault)
+    ));
+}
+
+fn asked(events: &[AgentEvent]) -> usize {
+    events
+        .iter()
+        .filter(|e| matches!(e, AgentEvent::ApprovalRequired(_)))
+        .count()
+}
+
+fn statuses(events: &[AgentEvent]) -> Vec<(ToolCallStatus, Option<PolicyLayer>)> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            AgentEvent::ToolCallFinished {
+                status,
+                policy_layer,
+                ..
+            } => Some((*status, *policy_layer)),
+            _ => None,
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn allow_for_this_session_grants_exactly_that_call() {
+    let write = |content: &str| json!({"name": "write_file", "arguments": {"path": "a.txt", "content": content}});
+    let scenario = json!({"turns": [{"tool_calls": [write("1")]}, {"say": "done"}]});
+    let mut h = harness(scenario.clone(), TIMEOUT);
+    h.runtime.start_run("one").unwrap();
+    let request = h.events.approval_required().await;
+    assert!(request.grant_scope.is_some());
+    h.runtime
+        .resolve_approval(request.approval_id, Decision::ApproveForSession)
+        .unwrap();
+    h.events.run_finished().await;
+    assert_eq!(h.policy.grants().len(), 1);
+    assert_eq!(
+        h.policy.grants()[0].canonical_arguments,
+        r#"{"content":"1","path":"a.txt"}"#
+    );
+
+    // The same call again (keys reordered) runs without a card; a different one asks.
+    std::fs::remove_file(h.dir.path().join("a.txt")).unwrap();
+    h.runtime.start_run("two").unwrap();
+    h.events.run_finished().await;
+    assert_eq!(asked(&h.events.all()), 1);
+    assert_eq!(
+        std::fs::read_to_string(h.dir.path().join("a.txt")).unwrap(),
+        "1"
+    );
+    assert_eq!(
+        statuses(&h.events.all()).last(),
+        Some(&(ToolCallStatus::Succeeded, Some(PolicyLayer::SessionGrant)))
+    );
+
+    assert!(h
+        .runtime
+        .revoke_grant("write_file", r#"{"content":"1","path":"a.txt"}"#));
+    h.runtime.start_run("three").unwrap();
+    h.events.approval_required().await;
+}
+
+#[tokio::test]
+async fn approve_once_never_creates_a_grant() {
+    let mut h = harness(write_hello(), TIMEOUT);
+    h.runtime.start_run("one").unwrap();
+    let request = h.events.approval_required().await;
+    h.runtime
+        .resolve_approval(request.approval_id, Decision::Approve)
+        .unwrap();
+    h.events.run_finished().await;
+    assert_eq!(h.policy.grants(), vec![]);
+    h.runtime.start_run("again").unwrap();
+    h.events.approval_required().await;
+}
+
+#[tokio::test]
+async fn session_never_denies_without_asking() {
+    let mut h = harness(write_hello(), TIMEOUT);
+    h.runtime.set_session_policy(SessionPolicy::Never);
+    h.runtime.start_run("one").unwrap();
+    h.events.run_finished().await;
+    assert_eq!(asked(&h.events.all()), 0);
+    assert_eq!(
+        statuses(&h.events.all()),
+        vec![(ToolCallStatus::Denied, Some(PolicyLayer::SessionPolicy))]
+    );
+    assert!(!h.dir.path().join("hello.txt").exists());
+    assert!(h.audit.all().iter().any(|r| matches!(
+        r,
+        askfirst_core::audit::AuditRecord::SessionPolicyChanged {
+            policy: SessionPolicy::Never,
+            ..
+        }
+    )));
+}
+
+#[tokio::test]
+async fn fail_closed_runs_deny_instead_of_waiting() {
+    let mut h = harness_with(
+        write_hello(),
+        TIMEOUT,
+        Rules::default(),
+        AnswerMode::FailClosed,
+    );
+    h.runtime.start_run("one").unwrap();
+    let (_, status, _) = h.events.run_finished().await;
+    assert_eq!(status, RunStatus::Completed);
+    assert_eq!(asked(&h.events.all()), 0);
+    assert_eq!(
+        statuses(&h.events.all()),
+        vec![(ToolCallStatus::Denied, Some(PolicyLayer::ToolDefault))]
+    );
+}
+
+#[tokio::test]
+async fn repeating_a_refused_call_three_times_stops_the_run() {
+    let call = json!({"name": "write_file", "arguments": {"path": "x.txt", "content": "1"}});
+    let turns: Vec<_> = (0..6)
+        .map(|_| json!({"tool_calls": [call.clone()]}))
+        .collect();
+    let mut h = harness(json!({ "turns": turns }), TIMEOUT);
+    h.runtime.start_run("x").unwrap();
+    let request = h.events.approval_required().await;
+    h.runtime
+        .resolve_approval(request.approval_id, Decision::Deny { note: None })
+        .unwrap();
+    let (_, status, message) = h.events.run_finished().await;
+    assert_eq!(status, RunStatus::Failed);
+    assert!(message.unwrap().contains("already refused"));
+    assert_eq!(asked(&h.events.all()), 1);
+    assert_eq!(
+        h.requests.lock().unwrap().len(),
+        4,
+        "the first call and three repeats"
+    );
+}
+
+#[tokio::test]
+async fn every_decision_is_audited_with_its_layer() {
+    use askfirst_core::audit::AuditRecord;
+    let mut h = harness(
+        json!({"turns": [
+            {"tool_calls": [{"name": "list_directory", "arguments": {"path": "."}}]},
+            {"tool_calls": [{"name": "write_file", "arguments": {"path": "a.txt", "content": "x"}}]},
+            {"say": "ok"}
+        ]}),
+        TIMEOUT,
+    );
+    h.runtime.start_run("x").unwrap();
+    let request = h.events.approval_required().await;
+    h.runtime
+        .resolve_approval(request.approval_id, Decision::Approve)
+        .unwrap();
+    h.events.run_finished().await;
+    let kinds: Vec<String> = h
+        .audit
+        .all()
+        .iter()
+        .map(|r| match r {
+            AuditRecord::PolicyDecided {
+                allowed,
+                policy_layer,
+                ..
+            } => format!("policy {allowed} {policy_layer:?}"),
+            AuditRecord::ApprovalAsked {
+                policy_layer,
+                arguments_json,
+                ..
+            } => format!("asked {policy_layer:?} {arguments_json}"),
+            AuditRecord::ApprovalDecided { outcome, .. } => {
+                format!("decided {}", outcome.is_approved())
+            }
+            other => format!("{other:?}"),
+        })
+        .collect();
+    assert_eq!(
+        kinds,
+        vec![
+            "policy true ToolDefault".to_owned(),
+            r#"asked ToolDefault {"content":"x","path":"a.txt"}"#.to_owned(),
+            "decided true".to_owned(),
+        ]
+    );
+}

@@ -1,0 +1,175 @@
+//! Thousands of approvals whose user answers, timeouts, run cancels and shutdown race at
+//! random: exactly one outcome each, the "tool" runs iff approved, and every asked record has
+//! exactly one decided record with that outcome.
+
+use super::support::{registry, Events};
+use askfirst_core::approvals::NewApproval;
+use askfirst_core::audit::AuditRecord;
+use askfirst_protocol::{AgentEvent, ApprovalId, Decision, Outcome, PolicyLayer, Risk, RunId};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+/// xorshift64*: a small deterministic generator, so a failure can be replayed by its seed.
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+const APPROVALS: usize = 10_000;
+const RUNS: usize = 200;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn racing_answers_give_exactly_one_outcome_each() {
+    let seed = 0x5EED_1234_ABCD_0001;
+    let mut rng = Rng(seed);
+    let events = Events::new();
+    // Short timeout, so timeouts race with answers arriving around the same moment.
+    let (registry, audit) = registry(Duration::from_millis(40), &events);
+    let runs: Vec<RunId> = (0..RUNS).map(|_| RunId::new()).collect();
+    let ran: Arc<Mutex<HashMap<ApprovalId, usize>>> = Arc::default();
+    let waited: Arc<Mutex<HashMap<ApprovalId, Outcome>>> = Arc::default();
+    let answered: Arc<Mutex<HashMap<ApprovalId, Vec<Outcome>>>> = Arc::default();
+    let mut tasks = Vec::new();
+
+    for i in 0..APPROVALS {
+        let run = runs[i % RUNS];
+        let pending = registry
+            .request(NewApproval {
+                run_id: run,
+                tool_call_id: format!("call_{}", i % 7), // providers reuse ids
+                tool_name: "write_file".into(),
+                arguments_json: format!("{{\"i\":{i}}}"),
+                summary: format!("call {i}"),
+                reason: "race".into(),
+                risk: Risk::Medium,
+                policy_layer: PolicyLayer::ToolDefault,
+                grant_scope: None,
+            })
+            .unwrap();
+        let id = pending.request().approval_id;
+        let (ran, waited) = (Arc::clone(&ran), Arc::clone(&waited));
+        tasks.push(tokio::spawn(async move {
+            let outcome = pending.wait().await;
+            if outcome.is_approved() {
+                *ran.lock().unwrap().entry(id).or_default() += 1;
+            }
+            waited.lock().unwrap().insert(id, outcome);
+        }));
+        // Two answers per approval, each of a random kind at a random moment.
+        for _ in 0..2 {
+            let delay = Duration::from_millis(rng.below(60));
+            let kind = rng.below(5);
+            let registry = Arc::clone(&registry);
+            let answered = Arc::clone(&answered);
+            tasks.push(tokio::spawn(async move {
+                tokio::time::sleep(delay).await;
+                let result = match kind {
+                    0 | 1 => registry.resolve(id, Decision::Approve),
+                    2 => registry.resolve(id, Decision::Deny { note: None }),
+                    3 => {
+                        registry.cancel_run(run);
+                        return;
+                    }
+                    _ => return, // no answer: may time out
+                };
+                if let Ok(outcome) = result {
+                    answered
+                        .lock()
+                        .unwrap()
+                        .entry(id)
+                        .or_default()
+                        .push(outcome);
+                }
+            }));
+        }
+    }
+    // Shutdown races with whatever is still waiting.
+    tokio::time::sleep(Duration::from_millis(30)).await;
+    registry.shutdown();
+    for task in tasks {
+        task.await.unwrap();
+    }
+
+    let waited = waited.lock().unwrap();
+    assert_eq!(
+        waited.len(),
+        APPROVALS,
+        "every waiter got an outcome (seed {seed:#x})"
+    );
+    let mut resolved: HashMap<ApprovalId, Vec<Outcome>> = HashMap::new();
+    for event in events.all() {
+        if let AgentEvent::ApprovalResolved(r) = event {
+            resolved.entry(r.approval_id).or_default().push(r.outcome);
+        }
+    }
+    let mut decided: HashMap<ApprovalId, Vec<Outcome>> = HashMap::new();
+    let mut asked = 0;
+    for record in audit.all() {
+        match record {
+            AuditRecord::ApprovalAsked { .. } => asked += 1,
+            AuditRecord::ApprovalDecided {
+                approval_id,
+                outcome,
+                ..
+            } => decided.entry(approval_id).or_default().push(outcome),
+            _ => {}
+        }
+    }
+    assert_eq!(asked, APPROVALS);
+    let ran = ran.lock().unwrap();
+    let answered = answered.lock().unwrap();
+    let mut kinds: HashMap<&str, usize> = HashMap::new();
+    for (id, outcome) in waited.iter() {
+        assert_eq!(
+            resolved.get(id),
+            Some(&vec![outcome.clone()]),
+            "one announced outcome"
+        );
+        assert_eq!(
+            decided.get(id),
+            Some(&vec![outcome.clone()]),
+            "one decided record"
+        );
+        assert_eq!(
+            ran.get(id).copied().unwrap_or(0),
+            usize::from(outcome.is_approved())
+        );
+        if let Some(user) = answered.get(id) {
+            assert_eq!(
+                user,
+                &vec![outcome.clone()],
+                "at most one user answer took effect"
+            );
+        }
+        let kind = match outcome {
+            Outcome::Approved { .. } => "approved",
+            Outcome::Denied { source, .. } => match source {
+                askfirst_protocol::DenialSource::User => "denied",
+                askfirst_protocol::DenialSource::Timeout => "timeout",
+                _ => "other",
+            },
+            Outcome::Cancelled { cause } => match cause {
+                askfirst_protocol::CancelCause::RunAborted => "cancelled",
+                askfirst_protocol::CancelCause::AppShutdown => "shutdown",
+            },
+        };
+        *kinds.entry(kind).or_default() += 1;
+    }
+    // The race really raced: every way of ending happened.
+    for kind in ["approved", "denied", "timeout", "cancelled"] {
+        assert!(
+            kinds.get(kind).copied().unwrap_or(0) > 0,
+            "no {kind} in {kinds:?}"
+        );
+    }
+    assert_eq!(registry.list_pending(None), vec![]);
+}
