@@ -246,8 +246,36 @@ def test_reload_keeps_the_card_and_the_transcript():
         assert os.path.exists(os.path.join(app.workspace, "hello.txt"))
 
 
+def test_allow_for_this_session_covers_exactly_the_same_call():
+    with App("session", "write-twice.json") as app:
+        app.start_task("Note the date")
+        card = app.card()
+        first = app.wd.attr(card, "data-approval-id")
+        app.wd.screenshot(os.path.join(ARTIFACTS, "session-card.png"))
+        app.wd.click(app.wd.find_in(card, '[data-testid="approve-session"]')[0])
+        # The identical second write runs without a card; the different third one asks.
+        card = wait_for("the card for other.txt", lambda: [
+            c for c in app.wd.find_all('[data-testid="approval-card"]')
+            if app.wd.attr(c, "data-approval-id") != first])[0]
+        assert "other.txt" in app.card_field(card, "approval-summary")
+        states = [app.wd.attr(c, "data-state") for c in app.wd.find_all('[data-testid="tool-call"]')]
+        assert states == ["succeeded", "succeeded", "waiting"], states
+        texts = [app.wd.text(c) for c in app.wd.find_all('[data-testid="tool-call"]')]
+        assert "allowed for this session" in texts[1], texts
+        # Deny with a note: the note reaches the agent.
+        app.wd.click(app.wd.find_in(card, '[data-testid="add-note"]')[0])
+        note = wait_for("the note box", lambda: app.wd.find_in(card, '[data-testid="deny-note"]'))[0]
+        app.wd.type(note, "Not that file, please")
+        app.wd.click(app.wd.find_in(card, '[data-testid="deny-with-note"]')[0])
+        assert app.wait_finished() == "completed"
+        assert not os.path.exists(os.path.join(app.workspace, "other.txt"))
+        texts = [app.wd.text(c) for c in app.wd.find_all('[data-testid="tool-call"]')]
+        assert "Not that file, please" in texts[2], texts
+
+
 TESTS = [test_approve_writes_the_file, test_deny_leaves_no_file_and_the_run_finishes,
-         test_reload_keeps_the_card_and_the_transcript]
+         test_reload_keeps_the_card_and_the_transcript,
+         test_allow_for_this_session_covers_exactly_the_same_call]
 
 
 def main():

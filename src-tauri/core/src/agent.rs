@@ -446,11 +446,9 @@ impl AgentRuntime {
             }
             PolicyDecision::Ask { reason } => {
                 let grant_scope = canonical.as_ref().map(|_| {
-                    format!(
-                        "Also do exactly this again without asking until Ask First is closed: \
-                         the tool {} with these same details. Anything different still asks.",
-                        call.name
-                    )
+                    "Until you close Ask First, this exact action (same tool, same details) \
+                     will run again without asking. Anything different still asks."
+                        .to_owned()
                 });
                 let pending = match self.registry.request(NewApproval {
                     run_id,

@@ -33,6 +33,8 @@ function request(id: string): ApprovalRequest {
     summary: 'Create the file hello.txt (1 line)',
     reason: 'needs your OK',
     risk: 'medium',
+    policy_layer: 'tool_default',
+    grant_scope: 'this exact call',
     expires_at: Date.now() + 120_000,
   };
 }

@@ -31,10 +31,10 @@ describe('lossless JSON display', () => {
     expect(tokens.filter((t) => t.kind === 'escape').map((t) => t.text)).toEqual([
       '\\u202E',
       '\\u200B',
-      '\\n',
       '\\u2028',
       '\\u0007',
     ]);
+    expect(tokens.filter((t) => t.kind === 'newline').map((t) => t.text)).toEqual(['\\n']);
     expect(tokens.map((t) => t.text).join('')).toBe('a\\u202Eb\\u200Bc\\nd\\u2028e\\u0007');
   });
 

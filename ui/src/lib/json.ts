@@ -6,7 +6,7 @@
 // with every invisible or confusing character as a visible escape. The output is a list of
 // lines of tokens that components render as text nodes (never HTML).
 
-export type TokenKind = 'punct' | 'key' | 'string' | 'number' | 'literal' | 'escape';
+export type TokenKind = 'punct' | 'key' | 'string' | 'number' | 'literal' | 'escape' | 'newline';
 
 /** One piece of a displayed line. `escape` marks a character shown as an escape sequence. */
 export interface Token {
@@ -210,7 +210,9 @@ export function visibleText(text: string, quoteJson: boolean, kind: TokenKind = 
     }
     if (isInvisible(code)) {
       flush();
-      tokens.push({ kind: 'escape', text: NAMED[code] ?? hex4(code) });
+      // Line breaks and tabs are ordinary in text: shown calmly. Everything else stands out.
+      const calm = code === 0x0a || code === 0x09;
+      tokens.push({ kind: calm ? 'newline' : 'escape', text: NAMED[code] ?? hex4(code) });
     } else if (quoteJson && (code === 0x22 || code === 0x5c)) {
       run += '\\' + text[i];
     } else {

@@ -4,6 +4,7 @@
 // (re)loaded window fetches with list_run_events.
 
 import type { AgentEvent } from './bindings/AgentEvent';
+import type { PolicyLayer } from './bindings/PolicyLayer';
 import type { RunStatus } from './bindings/RunStatus';
 import type { SequencedEvent } from './bindings/SequencedEvent';
 import type { ToolCallStatus } from './bindings/ToolCallStatus';
@@ -22,6 +23,8 @@ export type Entry =
       summary: string;
       state: ToolCallState;
       output: string | null;
+      /** Which policy layer decided, once known. */
+      layer: PolicyLayer | null;
     }
   | { kind: 'finished'; key: string; status: RunStatus; message: string | null };
 
@@ -84,6 +87,7 @@ export class Transcript {
           summary: event.summary,
           state: 'running',
           output: null,
+          layer: null,
         });
         return;
       case 'approval_required': {
@@ -98,6 +102,7 @@ export class Transcript {
         if (entry) {
           entry.state = event.status;
           entry.output = event.output;
+          entry.layer = event.policy_layer ?? null;
         }
         return;
       }
