@@ -4,10 +4,11 @@
 #               end-to-end tests of the real window under Xvfb with a private D-Bus session
 #   make lint   rustfmt, clippy (-D warnings), svelte-check
 #   make bindings  regenerate ui/src/lib/bindings from askfirst-protocol
+#   make bench  the benchmarks (figures in BENCHMARKS.md)
 
 SHELL := /bin/bash
 .DEFAULT_GOAL := run
-.PHONY: run test setup setup-system setup-test-system ui build test-rust test-ui e2e lint bindings clean
+.PHONY: run test setup setup-system setup-test-system ui build test-rust test-ui e2e lint bindings bench clean
 
 # Debian 12 packages: to build and run the app…
 APT_BUILD := build-essential pkg-config curl file libwebkit2gtk-4.1-dev \
@@ -65,6 +66,9 @@ lint: setup ui
 	cargo fmt --all --check
 	cargo clippy --locked --workspace --all-targets -- -D warnings
 	cd ui && npm run check
+
+bench: ui
+	cargo bench --locked -p askfirst-core --bench approvals -- --warm-up-time 1 --measurement-time 3
 
 bindings:
 	UPDATE_BINDINGS=1 cargo test -p askfirst-protocol --test bindings

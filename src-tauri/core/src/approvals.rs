@@ -314,6 +314,12 @@ impl ApprovalRegistry {
             if state.by_call.get(&key) == Some(&id) {
                 state.by_call.remove(&key);
             }
+            // Give back memory after a burst (maps keep their capacity otherwise).
+            let len = state.pending.len();
+            if state.pending.capacity() > 1024 && len * 4 < state.pending.capacity() {
+                state.pending.shrink_to(len * 2);
+                state.by_call.shrink_to(len * 2);
+            }
             pending
         };
         let record = |outcome: &Outcome| {
