@@ -8,6 +8,8 @@ const COMMANDS: &[&str] = &[
     "list_pending_approvals",
     "cancel_run",
     "list_run_events",
+    "list_grants",
+    "revoke_grant",
 ];
 
 fn main() {

@@ -5,8 +5,8 @@ use askfirst_core::agent::{AgentRuntime, RunError};
 use askfirst_core::approvals::ApprovalError;
 use askfirst_core::history::EventHistory;
 use askfirst_protocol::{
-    ApprovalRequest, CancelRunRequest, CommandError, ErrorCode, Outcome, ResolveApprovalRequest,
-    SequencedEvent, StartRunRequest, StartRunResponse,
+    ApprovalRequest, CancelRunRequest, CommandError, ErrorCode, Grant, Outcome,
+    ResolveApprovalRequest, RevokeGrantRequest, SequencedEvent, StartRunRequest, StartRunResponse,
 };
 use std::sync::Arc;
 use tauri::State;
@@ -80,4 +80,19 @@ pub fn cancel_run(runtime: State<'_, Arc<AgentRuntime>>, request: CancelRunReque
 #[tauri::command]
 pub fn list_run_events(history: State<'_, Arc<EventHistory>>) -> Vec<SequencedEvent> {
     history.snapshot()
+}
+
+/// The session grants in force ("Allow for this session"), oldest first.
+#[tauri::command]
+pub fn list_grants(runtime: State<'_, Arc<AgentRuntime>>) -> Vec<Grant> {
+    let mut grants = runtime.grants();
+    grants.sort_by_key(|g| g.granted_at);
+    grants
+}
+
+/// Removes a session grant; the same call asks again from then on. Returns whether there was
+/// one. JS: `invoke('revoke_grant', { request: { tool_name, canonical_arguments } })`.
+#[tauri::command]
+pub fn revoke_grant(runtime: State<'_, Arc<AgentRuntime>>, request: RevokeGrantRequest) -> bool {
+    runtime.revoke_grant(&request.tool_name, &request.canonical_arguments)
 }

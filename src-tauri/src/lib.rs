@@ -45,6 +45,8 @@ pub fn build_app<R: Runtime>(
             commands::list_pending_approvals,
             commands::cancel_run,
             commands::list_run_events,
+            commands::list_grants,
+            commands::revoke_grant,
         ])
         .build(context)?;
     bridge::spawn(app.handle().clone(), events);

@@ -262,6 +262,9 @@ def test_allow_for_this_session_covers_exactly_the_same_call():
         assert states == ["succeeded", "succeeded", "waiting"], states
         texts = [app.wd.text(c) for c in app.wd.find_all('[data-testid="tool-call"]')]
         assert "allowed for this session" in texts[1], texts
+        grants = app.wd.find_all('[data-testid="grant"]')
+        assert len(grants) == 1 and "date.txt" in app.wd.text(grants[0]), grants
+        app.wd.screenshot(os.path.join(ARTIFACTS, "session-granted.png"))
         # Deny with a note: the note reaches the agent.
         app.wd.click(app.wd.find_in(card, '[data-testid="add-note"]')[0])
         note = wait_for("the note box", lambda: app.wd.find_in(card, '[data-testid="deny-note"]'))[0]
@@ -271,6 +274,8 @@ def test_allow_for_this_session_covers_exactly_the_same_call():
         assert not os.path.exists(os.path.join(app.workspace, "other.txt"))
         texts = [app.wd.text(c) for c in app.wd.find_all('[data-testid="tool-call"]')]
         assert "Not that file, please" in texts[2], texts
+        app.wd.click(app.wd.find_all('[data-testid="revoke-grant"]')[0])
+        wait_for("the grant to go", lambda: not app.wd.find_all('[data-testid="grant"]'))
 
 
 TESTS = [test_approve_writes_the_file, test_deny_leaves_no_file_and_the_run_finishes,

@@ -389,6 +389,15 @@ pub struct ResolveApprovalRequest {
     pub decision: Decision,
 }
 
+/// Arguments of the `revoke_grant` command.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct RevokeGrantRequest {
+    /// The grant's tool.
+    pub tool_name: String,
+    /// The grant's canonical arguments.
+    pub canonical_arguments: String,
+}
+
 /// Arguments of the `cancel_run` command.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct CancelRunRequest {
@@ -456,6 +465,7 @@ pub fn export_bindings(dir: &std::path::Path) -> Result<(), ts_rs::ExportError> 
         ToolCallStatus,
         SequencedEvent,
         Grant,
+        RevokeGrantRequest,
         SessionPolicy,
         PolicyLayer,
     );

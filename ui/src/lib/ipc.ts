@@ -10,6 +10,7 @@ import type { ApprovalResolvedEvent } from './bindings/ApprovalResolvedEvent';
 import type { CommandError } from './bindings/CommandError';
 import type { Decision } from './bindings/Decision';
 import type { ErrorCode } from './bindings/ErrorCode';
+import type { Grant } from './bindings/Grant';
 import type { Outcome } from './bindings/Outcome';
 import type { RunId } from './bindings/RunId';
 import type { SequencedEvent } from './bindings/SequencedEvent';
@@ -69,6 +70,16 @@ export function onApprovalResolved(
   handler: (r: ApprovalResolvedEvent) => void,
 ): Promise<UnlistenFn> {
   return listen<ApprovalResolvedEvent>('approval-resolved', (e) => handler(e.payload));
+}
+
+export function listGrants(): Promise<Grant[]> {
+  return call('list_grants');
+}
+
+export function revokeGrant(grant: Grant): Promise<boolean> {
+  return call('revoke_grant', {
+    request: { tool_name: grant.tool_name, canonical_arguments: grant.canonical_arguments },
+  });
 }
 
 export function listRunEvents(): Promise<SequencedEvent[]> {
