@@ -10,6 +10,8 @@ const COMMANDS: &[&str] = &[
     "list_run_events",
     "list_grants",
     "revoke_grant",
+    "get_session_policy",
+    "set_session_policy",
 ];
 
 fn main() {

@@ -6,7 +6,8 @@ use askfirst_core::approvals::ApprovalError;
 use askfirst_core::history::EventHistory;
 use askfirst_protocol::{
     ApprovalRequest, CancelRunRequest, CommandError, ErrorCode, Grant, Outcome,
-    ResolveApprovalRequest, RevokeGrantRequest, SequencedEvent, StartRunRequest, StartRunResponse,
+    ResolveApprovalRequest, RevokeGrantRequest, SequencedEvent, SessionPolicy,
+    SetSessionPolicyRequest, StartRunRequest, StartRunResponse,
 };
 use std::sync::Arc;
 use tauri::State;
@@ -95,4 +96,22 @@ pub fn list_grants(runtime: State<'_, Arc<AgentRuntime>>) -> Vec<Grant> {
 #[tauri::command]
 pub fn revoke_grant(runtime: State<'_, Arc<AgentRuntime>>, request: RevokeGrantRequest) -> bool {
     runtime.revoke_grant(&request.tool_name, &request.canonical_arguments)
+}
+
+/// The session policy: `ask` (the default) or `never` (refuse, without asking, everything that
+/// would need an OK).
+#[tauri::command]
+pub fn get_session_policy(runtime: State<'_, Arc<AgentRuntime>>) -> SessionPolicy {
+    runtime.policy().session_policy()
+}
+
+/// Changes the session policy (recorded in the session log); it applies from the next
+/// decision. Returns the policy now in force.
+#[tauri::command]
+pub fn set_session_policy(
+    runtime: State<'_, Arc<AgentRuntime>>,
+    request: SetSessionPolicyRequest,
+) -> SessionPolicy {
+    runtime.set_session_policy(request.policy);
+    runtime.policy().session_policy()
 }

@@ -47,6 +47,8 @@ pub fn build_app<R: Runtime>(
             commands::list_run_events,
             commands::list_grants,
             commands::revoke_grant,
+            commands::get_session_policy,
+            commands::set_session_policy,
         ])
         .build(context)?;
     bridge::spawn(app.handle().clone(), events);

@@ -278,9 +278,22 @@ def test_allow_for_this_session_covers_exactly_the_same_call():
         wait_for("the grant to go", lambda: not app.wd.find_all('[data-testid="grant"]'))
 
 
+def test_refuse_every_change_denies_without_a_card():
+    with App("never", "write-hello.json") as app:
+        app.wd.click(app.wd.find_all('[data-testid="refuse-all"]')[0])
+        app.start_task("Please greet me in a file")
+        assert app.wait_finished() == "completed"
+        assert not app.wd.find_all('[data-testid="approval-card"]')
+        assert not os.path.exists(os.path.join(app.workspace, "hello.txt"))
+        calls = app.wd.find_all('[data-testid="tool-call"]')
+        assert [app.wd.attr(c, "data-state") for c in calls] == ["denied"]
+        assert "not to be asked" in app.wd.text(calls[0]), app.wd.text(calls[0])
+
+
 TESTS = [test_approve_writes_the_file, test_deny_leaves_no_file_and_the_run_finishes,
          test_reload_keeps_the_card_and_the_transcript,
-         test_allow_for_this_session_covers_exactly_the_same_call]
+         test_allow_for_this_session_covers_exactly_the_same_call,
+         test_refuse_every_change_denies_without_a_card]
 
 
 def main():

@@ -189,9 +189,15 @@ fn bad_requests_get_typed_errors() {
     )
     .unwrap();
     assert_eq!(error.code, ErrorCode::NotPending);
-    assert_eq!(invoke(&f.window, "list_grants", json!({})).unwrap(), json!([]));
+    assert_eq!(
+        invoke(&f.window, "list_grants", json!({})).unwrap(),
+        json!([])
+    );
     let revoke = json!({"request": {"tool_name": "write_file", "canonical_arguments": "{}"}});
-    assert_eq!(invoke(&f.window, "revoke_grant", revoke).unwrap(), json!(false));
+    assert_eq!(
+        invoke(&f.window, "revoke_grant", revoke).unwrap(),
+        json!(false)
+    );
     // Stopping a run that does not exist is a quiet no-op.
     assert_eq!(
         invoke(

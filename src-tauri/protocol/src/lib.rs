@@ -389,6 +389,13 @@ pub struct ResolveApprovalRequest {
     pub decision: Decision,
 }
 
+/// Arguments of the `set_session_policy` command.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct SetSessionPolicyRequest {
+    /// The new policy; it applies from the next decision.
+    pub policy: SessionPolicy,
+}
+
 /// Arguments of the `revoke_grant` command.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct RevokeGrantRequest {
@@ -466,6 +473,7 @@ pub fn export_bindings(dir: &std::path::Path) -> Result<(), ts_rs::ExportError> 
         SequencedEvent,
         Grant,
         RevokeGrantRequest,
+        SetSessionPolicyRequest,
         SessionPolicy,
         PolicyLayer,
     );

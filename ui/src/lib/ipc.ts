@@ -14,6 +14,7 @@ import type { Grant } from './bindings/Grant';
 import type { Outcome } from './bindings/Outcome';
 import type { RunId } from './bindings/RunId';
 import type { SequencedEvent } from './bindings/SequencedEvent';
+import type { SessionPolicy } from './bindings/SessionPolicy';
 import type { StartRunResponse } from './bindings/StartRunResponse';
 
 export type { UnlistenFn };
@@ -80,6 +81,14 @@ export function revokeGrant(grant: Grant): Promise<boolean> {
   return call('revoke_grant', {
     request: { tool_name: grant.tool_name, canonical_arguments: grant.canonical_arguments },
   });
+}
+
+export function getSessionPolicy(): Promise<SessionPolicy> {
+  return call('get_session_policy');
+}
+
+export function setSessionPolicy(policy: SessionPolicy): Promise<SessionPolicy> {
+  return call('set_session_policy', { request: { policy } });
 }
 
 export function listRunEvents(): Promise<SequencedEvent[]> {
