@@ -462,6 +462,14 @@ impl AgentRuntime {
                     grant_scope,
                 }) {
                     Ok(pending) => pending,
+                    Err(ApprovalError::ShuttingDown) => {
+                        return CallResult {
+                            status: ToolCallStatus::Cancelled,
+                            content: cancelled_text(CancelCause::AppShutdown),
+                            layer: Some(layer),
+                            stop_run: None,
+                        }
+                    }
                     Err(error) => {
                         let why = error.to_string();
                         return deny(denial_text(DenialSource::Unavailable, Some(&why)));

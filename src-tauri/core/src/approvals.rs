@@ -50,6 +50,9 @@ pub enum ApprovalError {
     /// call did not run.
     #[error("{0}")]
     Log(String),
+    /// The app is quitting: the request was recorded as `Cancelled{app_shutdown}` at once.
+    #[error("Ask First is closing, so nobody was asked and the action was not performed.")]
+    ShuttingDown,
 }
 
 /// Whether someone can answer approvals.
@@ -112,6 +115,8 @@ struct State {
     /// The same requests by (run, provider tool-call id).
     by_call: HashMap<(RunId, String), ApprovalId>,
     next_seq: u64,
+    /// Set by `shutdown`: no request is registered after it.
+    closed: bool,
 }
 
 /// The registry of pending approvals. Cheap to share (`Arc`); all methods are synchronous and
@@ -204,6 +209,19 @@ impl ApprovalRegistry {
         let (tx, rx) = oneshot::channel();
         {
             let mut state = self.lock();
+            if state.closed {
+                drop(state);
+                // Close the record just written, so history never shows it waiting.
+                let _ = self.audit.append(&AuditRecord::ApprovalDecided {
+                    approval_id,
+                    run_id: request.run_id,
+                    outcome: Outcome::Cancelled {
+                        cause: CancelCause::AppShutdown,
+                    },
+                    at: unix_millis_now(),
+                });
+                return Err(ApprovalError::ShuttingDown);
+            }
             let seq = state.next_seq;
             state.next_seq += 1;
             state
@@ -284,8 +302,10 @@ impl ApprovalRegistry {
         self.settle_all(Some(run_id), CancelCause::RunAborted)
     }
 
-    /// Ends every request as `Cancelled{app_shutdown}`; returns how many there were.
+    /// Ends every request as `Cancelled{app_shutdown}` and refuses new ones; returns how many
+    /// there were.
     pub fn shutdown(&self) -> usize {
+        self.lock().closed = true;
         self.settle_all(None, CancelCause::AppShutdown)
     }
 
@@ -394,9 +414,9 @@ impl PendingApproval {
                 };
                 match self.registry.settle(id, timed_out) {
                     Ok(outcome) => outcome,
-                    // Someone else settled it at the same instant: their outcome is in the
-                    // channel already.
-                    Err(_) => match self.rx.try_recv() {
+                    // Someone else settled it at the same instant. They removed the entry and
+                    // send right after recording the outcome, so wait for what they send.
+                    Err(_) => match (&mut self.rx).await {
                         Ok(outcome) => outcome,
                         Err(_) => Outcome::Denied {
                             source: DenialSource::Unavailable,

@@ -240,3 +240,25 @@ async fn asked_and_decided_are_recorded_and_an_unrecordable_approval_does_not_ta
     assert!(matches!(error, ApprovalError::Log(_)));
     assert_eq!(registry.list_pending(None), vec![]);
 }
+
+#[tokio::test]
+async fn after_shutdown_new_requests_are_refused_and_closed_in_the_log() {
+    use askfirst_core::audit::AuditRecord;
+    let events = Events::new();
+    let (registry, audit) = registry(Duration::from_secs(120), &events);
+    registry.shutdown();
+    let error = registry.request(new_approval(RunId::new())).err().unwrap();
+    assert_eq!(error, ApprovalError::ShuttingDown);
+    assert_eq!(registry.list_pending(None), vec![]);
+    let records = audit.all();
+    assert_eq!(records.len(), 2);
+    assert!(matches!(
+        &records[1],
+        AuditRecord::ApprovalDecided {
+            outcome: Outcome::Cancelled {
+                cause: CancelCause::AppShutdown
+            },
+            ..
+        }
+    ));
+}
