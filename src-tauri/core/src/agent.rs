@@ -126,9 +126,6 @@ impl AgentRuntime {
             return Err(RunError::EmptyTask);
         }
         let provider = (self.config.provider)()?;
-        if let Some(path) = &self.config.rules_path {
-            self.config.policy.set_rules(Rules::load(path));
-        }
         let run_id = RunId::new();
         let token = CancellationToken::new();
         {
@@ -137,6 +134,10 @@ impl AgentRuntime {
                 return Err(RunError::Busy);
             }
             runs.insert(run_id, token.clone());
+        }
+        // Re-read the rules so edits apply, only once no other run is using them.
+        if let Some(path) = &self.config.rules_path {
+            self.config.policy.set_rules(Rules::load(path));
         }
         let this = Arc::clone(self);
         let task = task.to_owned();
@@ -226,10 +227,11 @@ impl AgentRuntime {
     /// Stops everything for app exit: every run is cancelled and every pending approval ends
     /// `Cancelled{app_shutdown}`.
     pub fn shutdown(&self) {
-        self.registry.shutdown();
+        // Stop the runs first so none starts another call, then end what is waiting.
         for token in self.runs().values() {
             token.cancel();
         }
+        self.registry.shutdown();
     }
 
     fn emit(&self, event: AgentEvent) {
@@ -438,6 +440,7 @@ impl AgentRuntime {
                 stop_run: None,
             }
         };
+        let mut approved = false;
         match verdict.decision {
             PolicyDecision::Allow => self.audit(decided_without_asking(true, &verdict.note)),
             PolicyDecision::Deny { reason } => {
@@ -445,7 +448,10 @@ impl AgentRuntime {
                 return deny(denial_text(DenialSource::Policy, Some(&reason)));
             }
             PolicyDecision::Ask { reason } => {
-                let grant_scope = canonical.as_ref().map(|_| {
+                // A grant only helps where grants are consulted: not past an "ask" rule or a
+                // broken rules file, which sit above grants.
+                let grantable = canonical.is_some() && layer == PolicyLayer::ToolDefault;
+                let grant_scope = grantable.then(|| {
                     "Until you close Ask First, this exact action (same tool, same details) \
                      will run again without asking. Anything different still asks."
                         .to_owned()
@@ -475,14 +481,13 @@ impl AgentRuntime {
                         return deny(denial_text(DenialSource::Unavailable, Some(&why)));
                     }
                 };
-                let outcome = tokio::select! {
-                    biased;
-                    outcome = pending.wait() => outcome,
-                    // Dropping the waiter settles it as Cancelled{run_aborted}.
-                    () = token.cancelled() => Outcome::Cancelled { cause: CancelCause::RunAborted },
-                };
+                // Stop reaches a waiting approval through the registry (`cancel_run` settles
+                // it as Cancelled{run_aborted}), so the outcome the waiter gets is always the
+                // one that was recorded and announced.
+                let outcome = pending.wait().await;
                 match outcome {
                     Outcome::Approved { scope, .. } => {
+                        approved = true;
                         if let (ApprovalScope::Session, Some(canonical)) = (scope, &canonical) {
                             self.config.policy.grant(&call.name, canonical, &summary);
                             self.audit(AuditRecord::GrantCreated {
@@ -506,7 +511,10 @@ impl AgentRuntime {
                 }
             }
         }
-        if token.is_cancelled() {
+        // A call the person approved runs even if Stop came after the approval (the tool runs
+        // if and only if the outcome is Approved); a call allowed without asking does not
+        // start once the run is stopped.
+        if token.is_cancelled() && !approved {
             return CallResult {
                 status: ToolCallStatus::Cancelled,
                 content: cancelled_text(CancelCause::RunAborted),

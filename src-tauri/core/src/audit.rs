@@ -161,7 +161,8 @@ impl AuditSink for UnavailableLog {
 /// An append-only JSONL file.
 pub struct JsonlLog {
     path: PathBuf,
-    file: Mutex<File>,
+    /// The file, and whether a failed write may have left a torn line at its end.
+    file: Mutex<(File, bool)>,
 }
 
 impl JsonlLog {
@@ -190,7 +191,7 @@ impl JsonlLog {
         }
         Ok(Self {
             path: path.to_owned(),
-            file: Mutex::new(file),
+            file: Mutex::new((file, false)),
         })
     }
 
@@ -207,17 +208,22 @@ impl AuditSink for JsonlLog {
             source: io::Error::other(e),
         })?;
         line.push(b'\n');
-        let mut file = self
+        let mut guard = self
             .file
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let (file, torn) = &mut *guard;
+        if *torn {
+            // Start on a line of our own after a write that failed part-way.
+            line.insert(0, b'\n');
+        }
         // One write call per record; `File` is unbuffered, so flush is a no-op kept for clarity.
-        file.write_all(&line)
-            .and_then(|()| file.flush())
-            .map_err(|source| AuditError::Write {
-                path: self.path.clone(),
-                source,
-            })
+        let result = file.write_all(&line).and_then(|()| file.flush());
+        *torn = result.is_err();
+        result.map_err(|source| AuditError::Write {
+            path: self.path.clone(),
+            source,
+        })
     }
 }
 

@@ -191,6 +191,8 @@ pub struct Rule {
     pub pattern: Option<String>,
     for_paths: Option<GlobMatcher>,
     for_text: Option<GlobMatcher>,
+    /// For a pattern `folder/**`: the folder itself, which the pattern is about too.
+    folder_itself: Option<GlobMatcher>,
 }
 
 impl Rule {
@@ -213,20 +215,42 @@ impl Rule {
                 (Some(build(true)?), Some(build(false)?))
             }
         };
+        let folder_itself = match pattern.and_then(|p| p.strip_suffix("/**")) {
+            Some(folder) if !folder.is_empty() => Some(
+                GlobBuilder::new(folder)
+                    .literal_separator(true)
+                    .backslash_escape(true)
+                    .build()
+                    .map(|g| g.compile_matcher())
+                    .map_err(|e| e.to_string())?,
+            ),
+            _ => None,
+        };
         Ok(Self {
             tool: tool.to_owned(),
             pattern: pattern.map(str::to_owned),
             for_paths,
             for_text,
+            folder_itself,
         })
     }
 
     fn matches_argument(&self, argument: &MainArgument) -> bool {
-        let matcher = match argument.kind {
-            ArgumentKind::Path => &self.for_paths,
-            ArgumentKind::Command | ArgumentKind::Url => &self.for_text,
-        };
-        matcher.as_ref().is_none_or(|m| m.is_match(&argument.text))
+        match argument.kind {
+            ArgumentKind::Path => {
+                self.for_paths
+                    .as_ref()
+                    .is_none_or(|m| m.is_match(&argument.text))
+                    || self
+                        .folder_itself
+                        .as_ref()
+                        .is_some_and(|m| m.is_match(&argument.text))
+            }
+            ArgumentKind::Command | ArgumentKind::Url => self
+                .for_text
+                .as_ref()
+                .is_none_or(|m| m.is_match(&argument.text)),
+        }
     }
 
     fn names(&self, tool: &str) -> bool {
@@ -477,7 +501,15 @@ impl Policy {
                         ));
                     };
                     if let Some((data, workspace)) = &self.protected {
-                        if resolved.starts_with(data) && !resolved.starts_with(workspace) {
+                        // The demo workspace lives inside the data folder and is the agent's to
+                        // use; every other part of the data folder is protected, and so are
+                        // the folders that contain it (moving one would move it).
+                        let in_own_workspace = workspace != data
+                            && workspace.starts_with(data)
+                            && resolved.starts_with(workspace);
+                        let touches_data = (resolved.starts_with(data) && !in_own_workspace)
+                            || data.starts_with(resolved);
+                        if touches_data && !facts.read_only {
                             return Some(
                                 "The agent may not change Ask First's own files (settings, \
                                  rules, session logs)."

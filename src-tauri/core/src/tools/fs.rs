@@ -285,9 +285,21 @@ impl Tool for MovePath {
         })
     }
     fn main_arguments(&self, raw: &str, ws: &Workspace) -> Vec<MainArgument> {
-        parse_args::<MovePathArgs>(self.name(), raw)
-            .map(|a| vec![path_argument(&a.from, ws), path_argument(&a.to, ws)])
-            .unwrap_or_default()
+        let Ok(args) = parse_args::<MovePathArgs>(self.name(), raw) else {
+            return Vec::new();
+        };
+        // The real target (`to/<name>` when `to` is a folder), so rules see where it lands.
+        match self.targets(&args, ws) {
+            Ok((from, to)) => [from, to]
+                .into_iter()
+                .map(|p| MainArgument {
+                    kind: crate::policy::ArgumentKind::Path,
+                    text: ws.display(&p).replace('\\', "/"),
+                    resolved: Some(p),
+                })
+                .collect(),
+            Err(_) => vec![path_argument(&args.from, ws), path_argument(&args.to, ws)],
+        }
     }
     async fn execute(&self, raw: &str, ws: &Workspace) -> Result<String, ToolError> {
         let args: MovePathArgs = parse_args(self.name(), raw)?;

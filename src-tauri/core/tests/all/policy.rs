@@ -389,3 +389,94 @@ async fn every_decision_is_audited_with_its_layer() {
         ]
     );
 }
+
+#[test]
+fn a_folder_rule_covers_the_folder_itself_and_moves_are_judged_by_their_real_target() {
+    use askfirst_core::tools::{ToolSet, Workspace};
+    let policy = Policy::new(
+        rules("[[deny]]\ntool = \"*\"\nmatch = \"Taxes/**\"\n[[allow]]\ntool = \"move_path\""),
+        None,
+    );
+    assert!(matches!(
+        decide(&policy, "list_directory", true, &[path("Taxes")]),
+        (PolicyDecision::Deny { .. }, PolicyLayer::UserRule)
+    ));
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("Taxes")).unwrap();
+    std::fs::write(dir.path().join("a.txt"), "a").unwrap();
+    let ws = Workspace::open(dir.path()).unwrap();
+    let mv = ToolSet::builtin().get("move_path").unwrap();
+    let args = mv.main_arguments(r#"{"from":"a.txt","to":"Taxes"}"#, &ws);
+    assert_eq!(
+        args.iter().map(|a| a.text.as_str()).collect::<Vec<_>>(),
+        vec!["a.txt", "Taxes/a.txt"]
+    );
+    assert!(matches!(
+        decide(&policy, "move_path", false, &args),
+        (PolicyDecision::Deny { .. }, PolicyLayer::UserRule)
+    ));
+}
+
+#[test]
+fn the_data_folder_inside_the_workspace_is_still_protected() {
+    let dir = tempfile::tempdir().unwrap();
+    let workspace = std::fs::canonicalize(dir.path()).unwrap();
+    let data = workspace.join(".local/share/askfirst");
+    std::fs::create_dir_all(&data).unwrap();
+    let policy = Policy::new(
+        rules("[[allow]]\ntool = \"*\""),
+        Some((data.as_path(), workspace.as_path())),
+    );
+    let arg = |p: &Path| MainArgument {
+        kind: ArgumentKind::Path,
+        text: "x".into(),
+        resolved: Some(p.to_owned()),
+    };
+    assert!(matches!(
+        decide(
+            &policy,
+            "write_file",
+            false,
+            &[arg(&data.join("rules.toml"))]
+        ),
+        (PolicyDecision::Deny { .. }, PolicyLayer::HardDenial)
+    ));
+    // Moving a folder that contains it would move it too.
+    assert!(matches!(
+        decide(
+            &policy,
+            "move_path",
+            false,
+            &[arg(&workspace.join(".local")), arg(&workspace.join("x"))]
+        ),
+        (PolicyDecision::Deny { .. }, PolicyLayer::HardDenial)
+    ));
+    // Reading the workspace is fine; so is writing elsewhere in it.
+    assert!(matches!(
+        decide(&policy, "list_directory", true, &[arg(&workspace)]),
+        (PolicyDecision::Allow, _)
+    ));
+    assert!(matches!(
+        decide(
+            &policy,
+            "write_file",
+            false,
+            &[arg(&workspace.join("notes.txt"))]
+        ),
+        (PolicyDecision::Allow, PolicyLayer::UserRule)
+    ));
+}
+
+#[tokio::test]
+async fn allow_for_this_session_is_not_offered_past_an_ask_rule() {
+    let mut h = harness_with(
+        write_hello(),
+        TIMEOUT,
+        rules("[[ask]]\ntool = \"write_file\""),
+        AnswerMode::Interactive,
+    );
+    h.runtime.start_run("x").unwrap();
+    let request = h.events.approval_required().await;
+    assert_eq!(request.policy_layer, PolicyLayer::UserRule);
+    assert_eq!(request.grant_scope, None);
+}
