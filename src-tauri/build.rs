@@ -12,6 +12,9 @@ const COMMANDS: &[&str] = &[
     "revoke_grant",
     "get_session_policy",
     "set_session_policy",
+    "list_sessions",
+    "open_session",
+    "new_session",
 ];
 
 fn main() {

@@ -41,6 +41,8 @@ pub fn forward<R: Runtime>(app: &AppHandle<R>, sequenced: &SequencedEvent) {
         }
         AgentEvent::RunStarted { .. }
         | AgentEvent::AssistantMessage { .. }
+        | AgentEvent::AssistantDelta { .. }
+        | AgentEvent::SessionOpened { .. }
         | AgentEvent::ToolCallProposed { .. }
         | AgentEvent::ToolCallFinished { .. }
         | AgentEvent::RunFinished { .. } => {}

@@ -1,13 +1,13 @@
 //! The IPC commands the window may call. Each only parses, calls the core and maps errors to
 //! a typed [`CommandError`] (`{code, message}`).
 
-use askfirst_core::agent::{AgentRuntime, RunError};
+use askfirst_core::agent::{AgentRuntime, RunError, SessionError};
 use askfirst_core::approvals::ApprovalError;
 use askfirst_core::history::EventHistory;
 use askfirst_protocol::{
-    ApprovalRequest, CancelRunRequest, CommandError, ErrorCode, Grant, Outcome,
-    ResolveApprovalRequest, RevokeGrantRequest, SequencedEvent, SessionPolicy,
-    SetSessionPolicyRequest, StartRunRequest, StartRunResponse,
+    ApprovalRequest, CancelRunRequest, CommandError, ErrorCode, Grant, OpenSessionRequest, Outcome,
+    ResolveApprovalRequest, RevokeGrantRequest, SequencedEvent, SessionId, SessionPolicy,
+    SessionSummary, SetSessionPolicyRequest, StartRunRequest, StartRunResponse,
 };
 use std::sync::Arc;
 use tauri::State;
@@ -114,4 +114,44 @@ pub fn set_session_policy(
 ) -> SessionPolicy {
     runtime.set_session_policy(request.policy);
     runtime.policy().session_policy()
+}
+
+fn session_error(error: SessionError) -> CommandError {
+    let code = match &error {
+        SessionError::Busy => ErrorCode::InvalidRequest,
+        _ => ErrorCode::Internal,
+    };
+    CommandError {
+        code,
+        message: error.to_string(),
+    }
+}
+
+/// The kept sessions with at least one task, and the current one, newest first.
+#[tauri::command]
+pub fn list_sessions(runtime: State<'_, Arc<AgentRuntime>>) -> Vec<SessionSummary> {
+    runtime.list_sessions()
+}
+
+/// Reopens a past session; its transcript arrives as `run-event`s after a `session_opened`.
+///
+/// # Errors
+/// `invalid_request` while a run goes on; `internal` when the session cannot be read.
+#[tauri::command]
+pub fn open_session(
+    runtime: State<'_, Arc<AgentRuntime>>,
+    request: OpenSessionRequest,
+) -> Result<(), CommandError> {
+    runtime
+        .open_session(request.session_id)
+        .map_err(session_error)
+}
+
+/// Starts a new, empty session.
+///
+/// # Errors
+/// `invalid_request` while a run goes on; `internal` when its log cannot be created.
+#[tauri::command]
+pub fn new_session(runtime: State<'_, Arc<AgentRuntime>>) -> Result<SessionId, CommandError> {
+    runtime.new_session().map_err(session_error)
 }

@@ -49,6 +49,9 @@ pub fn build_app<R: Runtime>(
             commands::revoke_grant,
             commands::get_session_policy,
             commands::set_session_policy,
+            commands::list_sessions,
+            commands::open_session,
+            commands::new_session,
         ])
         .build(context)?;
     bridge::spawn(app.handle().clone(), events);

@@ -4,7 +4,14 @@
 //! - `ASKFIRST_DATA_DIR`: all state; default the platform's data folder + `askfirst`.
 //! - `ASKFIRST_WORKSPACE`: the folder tools may work in; default the demo folder
 //!   `<data dir>/Demo folder`, created with a few sample files on first launch.
-//! - `ASKFIRST_PROVIDER`: `demo` (default) or `scripted:<path to scenario file>`.
+//! - `ASKFIRST_PROVIDER`: `demo` (default), `scripted:<path to scenario file>`, `openai`
+//!   (`OPENAI_BASE_URL`, default `https://api.openai.com/v1`; `OPENAI_API_KEY`; model
+//!   `ASKFIRST_MODEL` or `OPENAI_MODEL`, default `gpt-4o-mini`) or `anthropic`
+//!   (`ANTHROPIC_BASE_URL`, default `https://api.anthropic.com`; `ANTHROPIC_API_KEY`; model
+//!   `ASKFIRST_MODEL` or `ANTHROPIC_MODEL`, default `claude-sonnet-4-5`). `ollama` is
+//!   `openai` at `http://127.0.0.1:11434/v1` without a key.
+//! - `settings.json` in the data folder may set `provider`, `base_url`, `model`, `api_key` and
+//!   `approval_timeout_secs`; the environment wins over it.
 //! - `ASKFIRST_APPROVAL_TIMEOUT_SECS`: seconds a request waits (default 120).
 //! - `ASKFIRST_TASK`: a task to start at launch.
 //!
@@ -16,10 +23,16 @@ use askfirst_core::agent::{AgentRuntime, ProviderFactory, RuntimeConfig, DEFAULT
 use askfirst_core::approvals::{
     AnswerMode, ApprovalRegistry, RegistryConfig, DEFAULT_APPROVAL_TIMEOUT,
 };
-use askfirst_core::audit::{recover_orphans, AuditSink, JsonlLog, UnavailableLog};
+use askfirst_core::audit::{
+    logging_sink, recover_orphans, AuditSink, JsonlLog, SessionLog, UnavailableLog,
+};
+use askfirst_core::config::SettingsFile;
 use askfirst_core::history::EventHistory;
 use askfirst_core::policy::{Policy, Rules};
 use askfirst_core::provider::{Provider, ProviderError};
+use askfirst_core::providers::anthropic::AnthropicProvider;
+use askfirst_core::providers::openai::OpenAiProvider;
+use askfirst_core::providers::{ApiKey, HttpSettings};
 use askfirst_core::scripted::{ensure_demo_folder, Scenario, ScriptedProvider};
 use askfirst_core::tools::{ToolSet, Workspace};
 use askfirst_core::EventSink;
@@ -41,12 +54,16 @@ pub struct Backend {
 }
 
 /// Which model answers.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub enum ProviderChoice {
     /// The built-in offline demo.
     Demo,
     /// A scenario file played turn by turn.
     Scripted(PathBuf),
+    /// An OpenAI-compatible Chat Completions service.
+    OpenAi(HttpSettings),
+    /// The Anthropic Messages API.
+    Anthropic(HttpSettings),
 }
 
 /// The settings in force.
@@ -87,17 +104,53 @@ impl Settings {
             Some(dir) => (PathBuf::from(dir), false),
             None => (data_dir.join("Demo folder"), true),
         };
-        let provider = match env_nonempty("ASKFIRST_PROVIDER").as_deref() {
+        let file =
+            SettingsFile::load(&data_dir.join("settings.json")).map_err(anyhow::Error::msg)?;
+        let provider_name = env_nonempty("ASKFIRST_PROVIDER").or(file.provider.clone());
+        let model = |default: &str, env: &str| {
+            env_nonempty("ASKFIRST_MODEL")
+                .or_else(|| env_nonempty(env))
+                .or(file.model.clone())
+                .unwrap_or_else(|| default.to_owned())
+        };
+        let key = |env: &str| {
+            env_nonempty(env)
+                .or(file.api_key.clone())
+                .map(|k| ApiKey::new(&k))
+        };
+        let base = |env: &str, default: &str| {
+            env_nonempty(env)
+                .or(file.base_url.clone())
+                .unwrap_or_else(|| default.to_owned())
+        };
+        let provider = match provider_name.as_deref().map(str::trim) {
             None | Some("demo") => ProviderChoice::Demo,
+            Some("openai") => ProviderChoice::OpenAi(HttpSettings::new(
+                &base("OPENAI_BASE_URL", "https://api.openai.com/v1"),
+                key("OPENAI_API_KEY"),
+                &model("gpt-4o-mini", "OPENAI_MODEL"),
+            )),
+            Some("ollama") => ProviderChoice::OpenAi(HttpSettings::new(
+                &base("OPENAI_BASE_URL", "http://127.0.0.1:11434/v1"),
+                key("OPENAI_API_KEY"),
+                &model("llama3.1", "OPENAI_MODEL"),
+            )),
+            Some("anthropic") => ProviderChoice::Anthropic(HttpSettings::new(
+                &base("ANTHROPIC_BASE_URL", "https://api.anthropic.com"),
+                key("ANTHROPIC_API_KEY"),
+                &model("claude-sonnet-4-5", "ANTHROPIC_MODEL"),
+            )),
             Some(value) => match value.strip_prefix("scripted:") {
                 Some(path) => ProviderChoice::Scripted(PathBuf::from(path)),
                 None => bail!(
-                    "ASKFIRST_PROVIDER={value:?} is not available in this version; use `demo` \
-                     or `scripted:<path to scenario file>`"
+                    "ASKFIRST_PROVIDER={value:?} is not known; use `demo`, `openai`, `ollama`, \
+                     `anthropic` or `scripted:<path to scenario file>`"
                 ),
             },
         };
-        let approval_timeout = match env_nonempty("ASKFIRST_APPROVAL_TIMEOUT_SECS") {
+        let approval_timeout = match env_nonempty("ASKFIRST_APPROVAL_TIMEOUT_SECS")
+            .or(file.approval_timeout_secs.map(|s| s.to_string()))
+        {
             None => DEFAULT_APPROVAL_TIMEOUT,
             Some(secs) => match secs.trim().parse::<u64>() {
                 Ok(secs) if secs > 0 => Duration::from_secs(secs),
@@ -120,6 +173,30 @@ impl Settings {
     /// A scenario file that cannot be read or parsed.
     pub fn provider_factory(&self) -> anyhow::Result<ProviderFactory> {
         Ok(match &self.provider {
+            ProviderChoice::OpenAi(http) => {
+                let needs_key = ["api.openai.com", "openrouter.ai"].contains(&http.host().as_str());
+                let missing = (needs_key && http.api_key.is_none()).then(|| {
+                    format!(
+                        "Add your API key for {} in the settings (OPENAI_API_KEY).",
+                        http.host()
+                    )
+                });
+                let provider: Arc<dyn Provider> = Arc::new(OpenAiProvider::new(http.clone()));
+                Arc::new(move || match &missing {
+                    Some(message) => Err(ProviderError::Config(message.clone())),
+                    None => Ok(Arc::clone(&provider)),
+                })
+            }
+            ProviderChoice::Anthropic(http) => {
+                let missing = http.api_key.is_none().then(|| {
+                    "Add your Anthropic API key in the settings (ANTHROPIC_API_KEY).".to_owned()
+                });
+                let provider: Arc<dyn Provider> = Arc::new(AnthropicProvider::new(http.clone()));
+                Arc::new(move || match &missing {
+                    Some(message) => Err(ProviderError::Config(message.clone())),
+                    None => Ok(Arc::clone(&provider)),
+                })
+            }
             ProviderChoice::Demo => {
                 Arc::new(|| Ok(Arc::new(ScriptedProvider::demo()) as Arc<dyn Provider>))
             }
@@ -165,7 +242,7 @@ impl Settings {
         }
         let session_id = SessionId::new();
         let log_path = sessions_dir.join(format!("{session_id}.jsonl"));
-        let audit: Arc<dyn AuditSink> = match JsonlLog::open(&log_path) {
+        let first: Arc<dyn AuditSink> = match JsonlLog::open(&log_path) {
             Ok(log) => Arc::new(log),
             Err(error) => {
                 eprintln!("askfirst: the session log {} cannot be written ({error}); actions that need your OK will be refused", log_path.display());
@@ -183,12 +260,15 @@ impl Settings {
         if let Some(error) = policy.rules_error() {
             eprintln!("askfirst: {error}");
         }
+        let log = SessionLog::new(first);
+        let audit: Arc<dyn AuditSink> = log.clone();
         let (tx, rx) = unbounded_channel();
         let history = EventHistory::new();
         // The bridge outlives every sender; if it is gone the app is quitting.
-        let events: EventSink = history.sink(move |event| {
+        let shown: EventSink = history.sink(move |event| {
             let _ = tx.send(event);
         });
+        let events = logging_sink(Arc::clone(&log), Arc::clone(&shown));
         let registry = ApprovalRegistry::new(RegistryConfig {
             timeout: self.approval_timeout,
             mode: AnswerMode::Interactive,
@@ -202,8 +282,10 @@ impl Settings {
             tools: ToolSet::builtin(),
             policy,
             rules_path: Some(rules_path),
-            audit,
+            log,
             session_id,
+            sessions_dir: Some(sessions_dir),
+            replay_events: shown,
         };
         Ok(Backend {
             runtime: AgentRuntime::new(handle, registry, events, config),

@@ -124,7 +124,7 @@ def tray():
 class App:
     """One app instance with fresh folders, started through WebDriver."""
 
-    def __init__(self, name, scenario):
+    def __init__(self, name, scenario, env=None):
         self.name = name
         self.tmp = tempfile.mkdtemp(prefix=f"askfirst-e2e-{name}-")
         self.data = os.path.join(self.tmp, "data")
@@ -135,7 +135,10 @@ class App:
         with open(env_file, "w") as f:
             f.write(f"ASKFIRST_DATA_DIR='{self.data}'\n")
             f.write(f"ASKFIRST_WORKSPACE='{self.workspace}'\n")
-            f.write(f"ASKFIRST_PROVIDER='scripted:{os.path.join(HERE, 'scenarios', scenario)}'\n")
+            if scenario:
+                f.write(f"ASKFIRST_PROVIDER='scripted:{os.path.join(HERE, 'scenarios', scenario)}'\n")
+            for key, value in (env or {}).items():
+                f.write(f"{key}='{value}'\n")
             f.write(f"ASKFIRST_E2E_APP='{APP}'\n")
         self.wd = WebDriver(DRIVER)
 
@@ -290,10 +293,34 @@ def test_refuse_every_change_denies_without_a_card():
         assert "not to be asked" in app.wd.text(calls[0]), app.wd.text(calls[0])
 
 
+def test_openai_provider_streams_asks_and_answers():
+    server = subprocess.Popen([PYTHON, os.path.join(HERE, "fake_openai.py")], stdout=subprocess.PIPE, text=True)
+    try:
+        port = server.stdout.readline().strip()
+        env = {"ASKFIRST_PROVIDER": "openai", "OPENAI_BASE_URL": f"http://127.0.0.1:{port}/v1",
+               "OPENAI_API_KEY": "sk-e2e", "ASKFIRST_MODEL": "e2e-model"}
+        with App("openai", None, env) as app:
+            app.start_task("Write down that I need milk")
+            card = app.card()
+            assert app.card_field(card, "approval-summary") == "Create the file notes.txt (1 line)"
+            messages = [app.wd.text(m) for m in app.wd.find_all('[data-testid="assistant-message"]')]
+            assert messages and messages[0].endswith("I will write your note into notes.txt."), messages
+            app.wd.click(app.wd.find_in(card, '[data-testid="approve"]')[0])
+            assert app.wait_finished() == "completed"
+            with open(os.path.join(app.workspace, "notes.txt"), encoding="utf-8") as f:
+                assert f.read() == "Buy milk\n"
+            messages = [app.wd.text(m) for m in app.wd.find_all('[data-testid="assistant-message"]')]
+            assert messages[-1].endswith("Done. The tool said: Wrote 9 bytes to notes.txt."), messages
+            app.wd.screenshot(os.path.join(ARTIFACTS, "openai-done.png"))
+    finally:
+        server.kill()
+
+
 TESTS = [test_approve_writes_the_file, test_deny_leaves_no_file_and_the_run_finishes,
          test_reload_keeps_the_card_and_the_transcript,
          test_allow_for_this_session_covers_exactly_the_same_call,
-         test_refuse_every_change_denies_without_a_card]
+         test_refuse_every_change_denies_without_a_card,
+         test_openai_provider_streams_asks_and_answers]
 
 
 def main():

@@ -5,7 +5,7 @@
 //! [`CancellationToken`]; everything it does is reported as [`AgentEvent`]s, in order.
 
 use crate::approvals::{ApprovalError, ApprovalRegistry, NewApproval};
-use crate::audit::{AuditRecord, AuditSink};
+use crate::audit::{AuditRecord, AuditSink, SessionLog};
 use crate::canonical::canonical_json;
 use crate::policy::{CallFacts, Policy, PolicyDecision, Rules};
 use crate::provider::{Message, ModelTurn, Provider, ProviderError, ToolCall};
@@ -66,11 +66,37 @@ pub struct RuntimeConfig {
     /// The rules file, re-read at the start of every run so edits apply; `None` keeps the
     /// policy's rules as they are.
     pub rules_path: Option<PathBuf>,
-    /// The session's audit log (the same one the registry writes to).
-    pub audit: Arc<dyn AuditSink>,
-    /// The session's id (its log is named after it).
+    /// The current session's log (the same one the registry writes to).
+    pub log: Arc<SessionLog>,
+    /// The first session's id (its log is named after it).
     pub session_id: SessionId,
+    /// Where session logs live (`<id>.jsonl`), to list and reopen them; `None` for none.
+    pub sessions_dir: Option<PathBuf>,
+    /// Where replayed events of a reopened session go: the same destination as the runtime's
+    /// events, but not written to the log again.
+    pub replay_events: EventSink,
 }
+
+/// The session in this window: its id and its conversation with the model.
+struct SessionState {
+    id: SessionId,
+    conversation: Vec<Message>,
+}
+
+/// Errors of opening sessions.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum SessionError {
+    /// A run is going; sessions change only between runs.
+    #[error("The agent is still working. Stop it or wait for it to finish first.")]
+    Busy,
+    /// No such session, or its log cannot be read.
+    #[error("The session could not be opened: {0}")]
+    Unreadable(String),
+}
+
+/// How often streamed text is passed on to the window at most: every 50 ms.
+pub const DELTA_INTERVAL: std::time::Duration = std::time::Duration::from_millis(50);
 
 /// Runs the agent for one session and answers the shell's commands.
 pub struct AgentRuntime {
@@ -79,6 +105,7 @@ pub struct AgentRuntime {
     events: EventSink,
     config: RuntimeConfig,
     runs: Mutex<HashMap<RunId, CancellationToken>>,
+    session: Mutex<SessionState>,
 }
 
 impl AgentRuntime {
@@ -94,6 +121,10 @@ impl AgentRuntime {
             handle,
             registry,
             events,
+            session: Mutex::new(SessionState {
+                id: config.session_id,
+                conversation: Vec::new(),
+            }),
             config,
             runs: Mutex::new(HashMap::new()),
         })
@@ -150,7 +181,7 @@ impl AgentRuntime {
         });
         Ok(StartRunResponse {
             run_id,
-            session_id: self.config.session_id,
+            session_id: self.session_id(),
         })
     }
 
@@ -219,7 +250,7 @@ impl AgentRuntime {
     }
 
     fn audit(&self, record: AuditRecord) {
-        if let Err(error) = self.config.audit.append(&record) {
+        if let Err(error) = self.config.log.append(&record) {
             eprintln!("askfirst: {error}");
         }
     }
@@ -232,6 +263,196 @@ impl AgentRuntime {
             token.cancel();
         }
         self.registry.shutdown();
+    }
+
+    fn session(&self) -> MutexGuard<'_, SessionState> {
+        self.session
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// The session in this window.
+    pub fn session_id(&self) -> SessionId {
+        self.session().id
+    }
+
+    /// Appends to the conversation and records it in the session log.
+    fn push_message(&self, messages: &mut Vec<Message>, message: Message) {
+        self.audit(AuditRecord::Message {
+            message: message.clone(),
+            at: crate::unix_millis_now(),
+        });
+        messages.push(message);
+    }
+
+    fn system_prompt(&self) -> String {
+        format!(
+            "You are the assistant inside Ask First, a desktop app. You help a person who is not \
+             a programmer with files in their workspace folder ({}). Use the tools to look \
+             before you change anything. Every change waits for the person's OK; if they deny \
+             an action, do not try it again unchanged: take another approach or explain what \
+             you need. Paths are relative to the workspace folder. Answer in plain words.",
+            self.config.workspace.root().display()
+        )
+    }
+
+    /// One model step, passing streamed text on as `AssistantDelta`s at most every
+    /// [`DELTA_INTERVAL`], so a fast model does not flood the window.
+    async fn step_streaming(
+        &self,
+        run_id: RunId,
+        provider: &dyn Provider,
+        messages: &[Message],
+        specs: &[crate::tools::ToolSpec],
+    ) -> Result<ModelTurn, crate::provider::ProviderError> {
+        let pending = Mutex::new((String::new(), std::time::Instant::now()));
+        let flush = |buffer: &mut String| {
+            if !buffer.is_empty() {
+                self.emit(AgentEvent::AssistantDelta {
+                    run_id,
+                    text: std::mem::take(buffer),
+                });
+            }
+        };
+        let on_delta = |piece: &str| {
+            let mut guard = pending.lock().unwrap_or_else(|p| p.into_inner());
+            let (buffer, last) = &mut *guard;
+            buffer.push_str(piece);
+            if last.elapsed() >= DELTA_INTERVAL {
+                flush(buffer);
+                *last = std::time::Instant::now();
+            }
+        };
+        let result = provider.step(messages, specs, &on_delta).await;
+        let mut guard = pending.lock().unwrap_or_else(|p| p.into_inner());
+        flush(&mut guard.0);
+        result
+    }
+
+    /// Starts a new, empty session: a new log, no conversation, no grants.
+    ///
+    /// # Errors
+    /// [`SessionError::Busy`] while a run goes on.
+    pub fn new_session(&self) -> Result<SessionId, SessionError> {
+        if !self.runs().is_empty() {
+            return Err(SessionError::Busy);
+        }
+        let id = SessionId::new();
+        self.switch_log(id)?;
+        *self.session() = SessionState {
+            id,
+            conversation: Vec::new(),
+        };
+        self.config.policy.clear_grants();
+        (self.config.replay_events)(AgentEvent::SessionOpened {
+            session_id: id,
+            title: None,
+        });
+        Ok(id)
+    }
+
+    fn switch_log(&self, id: SessionId) -> Result<(), SessionError> {
+        if let Some(dir) = &self.config.sessions_dir {
+            let log = crate::audit::JsonlLog::open(&dir.join(format!("{id}.jsonl")))
+                .map_err(|e| SessionError::Unreadable(e.to_string()))?;
+            self.config.log.switch(Arc::new(log));
+        }
+        Ok(())
+    }
+
+    /// Reopens a past session: its conversation continues with the next task, its transcript
+    /// is replayed to the window (runs and calls that never ended are shown as stopped). Grants
+    /// do not come back.
+    ///
+    /// # Errors
+    /// [`SessionError::Busy`] while a run goes on; [`SessionError::Unreadable`] when the log
+    /// is missing or unreadable.
+    pub fn open_session(&self, id: SessionId) -> Result<(), SessionError> {
+        if !self.runs().is_empty() {
+            return Err(SessionError::Busy);
+        }
+        let dir = self
+            .config
+            .sessions_dir
+            .as_ref()
+            .ok_or_else(|| SessionError::Unreadable("sessions are not kept".into()))?;
+        let contents = crate::audit::read_log(&dir.join(format!("{id}.jsonl")))
+            .map_err(|e| SessionError::Unreadable(e.to_string()))?;
+        let mut conversation = Vec::new();
+        let mut events = Vec::new();
+        for record in contents.records {
+            match serde_json::from_value::<AuditRecord>(record) {
+                Ok(AuditRecord::Message { message, .. }) => conversation.push(message),
+                Ok(AuditRecord::Event { event, .. }) => events.push(event),
+                Ok(_) | Err(_) => {}
+            }
+        }
+        let title = session_title(&conversation);
+        self.switch_log(id)?;
+        *self.session() = SessionState { id, conversation };
+        self.config.policy.clear_grants();
+        (self.config.replay_events)(AgentEvent::SessionOpened {
+            session_id: id,
+            title,
+        });
+        for event in replayable(events) {
+            (self.config.replay_events)(event);
+        }
+        Ok(())
+    }
+
+    /// The sessions kept in the sessions folder that have at least one task, and the current
+    /// one, newest first.
+    pub fn list_sessions(&self) -> Vec<askfirst_protocol::SessionSummary> {
+        let current = self.session_id();
+        let mut out = Vec::new();
+        let Some(dir) = &self.config.sessions_dir else {
+            return out;
+        };
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return out;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            let Some(id) = path
+                .file_stem()
+                .and_then(|s| s.to_str())
+                .and_then(|s| s.parse::<SessionId>().ok())
+            else {
+                continue;
+            };
+            let updated_at = entry
+                .metadata()
+                .and_then(|m| m.modified())
+                .ok()
+                .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+                .map(|d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
+                .unwrap_or(0);
+            let title = crate::audit::read_log(&path).ok().and_then(|c| {
+                c.records
+                    .into_iter()
+                    .find_map(|r| match serde_json::from_value(r) {
+                        Ok(AuditRecord::Message {
+                            message: Message::User { text },
+                            ..
+                        }) => Some(text),
+                        _ => None,
+                    })
+            });
+            if title.is_none() && id != current {
+                continue;
+            }
+            out.push(askfirst_protocol::SessionSummary {
+                session_id: id,
+                title: title
+                    .map(|t| shorten(&t, 80))
+                    .unwrap_or_else(|| "New session".into()),
+                updated_at,
+                current: id == current,
+            });
+        }
+        out.sort_by_key(|s| std::cmp::Reverse(s.updated_at));
+        out
     }
 
     fn emit(&self, event: AgentEvent) {
@@ -247,11 +468,25 @@ impl AgentRuntime {
     ) {
         self.emit(AgentEvent::RunStarted {
             run_id,
-            session_id: self.config.session_id,
+            session_id: self.session_id(),
             task: task.clone(),
             provider: provider.display_name(),
         });
-        let (status, message) = self.run_loop(run_id, task, provider.as_ref(), &token).await;
+        let mut messages = std::mem::take(&mut self.session().conversation);
+        if messages.is_empty() {
+            self.push_message(
+                &mut messages,
+                Message::System {
+                    text: self.system_prompt(),
+                },
+            );
+        }
+        self.push_message(&mut messages, Message::User { text: task });
+        let (status, message) = self
+            .run_loop(run_id, &mut messages, provider.as_ref(), &token)
+            .await;
+        // The next task continues this conversation.
+        self.session().conversation = messages;
         self.emit(AgentEvent::RunFinished {
             run_id,
             status,
@@ -262,7 +497,7 @@ impl AgentRuntime {
     async fn run_loop(
         &self,
         run_id: RunId,
-        task: String,
+        messages: &mut Vec<Message>,
         provider: &dyn Provider,
         token: &CancellationToken,
     ) -> (RunStatus, Option<String>) {
@@ -273,13 +508,12 @@ impl AgentRuntime {
             )
         };
         let specs = self.config.tools.specs();
-        let mut messages = vec![Message::User { text: task }];
         let mut denied: HashMap<(String, String), DeniedCall> = HashMap::new();
         for _step in 0..self.config.max_steps {
             let turn: ModelTurn = tokio::select! {
                 biased;
                 () = token.cancelled() => return stopped(),
-                turn = provider.step(&messages, &specs) => match turn {
+                turn = self.step_streaming(run_id, provider, messages, &specs) => match turn {
                     Ok(turn) => turn,
                     Err(e) => return (RunStatus::Failed, Some(e.to_string())),
                 },
@@ -291,7 +525,7 @@ impl AgentRuntime {
                 });
             }
             let calls = turn.tool_calls.clone();
-            messages.push(Message::Assistant { turn });
+            self.push_message(messages, Message::Assistant { turn });
             if calls.is_empty() {
                 return (RunStatus::Completed, None);
             }
@@ -305,11 +539,14 @@ impl AgentRuntime {
                     policy_layer: result.layer,
                     output: result.content.clone(),
                 });
-                messages.push(Message::ToolResult {
-                    tool_call_id: call.id.clone(),
-                    content: result.content,
-                    is_error,
-                });
+                self.push_message(
+                    messages,
+                    Message::ToolResult {
+                        tool_call_id: call.id.clone(),
+                        content: result.content,
+                        is_error,
+                    },
+                );
                 let end = if token.is_cancelled() {
                     Some((stopped(), cancelled_text(CancelCause::RunAborted)))
                 } else {
@@ -328,11 +565,14 @@ impl AgentRuntime {
                             policy_layer: None,
                             output: content.clone(),
                         });
-                        messages.push(Message::ToolResult {
-                            tool_call_id: rest.id.clone(),
-                            content: content.clone(),
-                            is_error: true,
-                        });
+                        self.push_message(
+                            messages,
+                            Message::ToolResult {
+                                tool_call_id: rest.id.clone(),
+                                content: content.clone(),
+                                is_error: true,
+                            },
+                        );
                     }
                     return finish;
                 }
@@ -611,4 +851,85 @@ pub fn cancelled_text(cause: CancelCause) -> String {
         CancelCause::AppShutdown => "The app was closed; this action was not performed.",
     }
     .to_owned()
+}
+
+fn shorten(text: &str, max: usize) -> String {
+    let one_line = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if one_line.chars().count() <= max {
+        return one_line;
+    }
+    let mut cut: String = one_line.chars().take(max).collect();
+    cut.push('…');
+    cut
+}
+
+fn session_title(conversation: &[Message]) -> Option<String> {
+    conversation.iter().find_map(|m| match m {
+        Message::User { text } => Some(shorten(text, 80)),
+        _ => None,
+    })
+}
+
+/// The events of a reopened session that rebuild its transcript: approval events are left out
+/// (nothing is waiting any more: the log's recovery closed them), and runs or calls that never
+/// ended (the app was closed) are ended as stopped.
+fn replayable(events: Vec<AgentEvent>) -> Vec<AgentEvent> {
+    let mut out = Vec::new();
+    let mut open_runs: Vec<RunId> = Vec::new();
+    let mut open_calls: Vec<(RunId, String)> = Vec::new();
+    let close_calls =
+        |out: &mut Vec<AgentEvent>, open_calls: &mut Vec<(RunId, String)>, run: RunId| {
+            open_calls.retain(|(r, id)| {
+                if *r == run {
+                    out.push(AgentEvent::ToolCallFinished {
+                        run_id: run,
+                        tool_call_id: id.clone(),
+                        status: ToolCallStatus::Cancelled,
+                        policy_layer: None,
+                        output: cancelled_text(CancelCause::AppShutdown),
+                    });
+                    false
+                } else {
+                    true
+                }
+            });
+        };
+    for event in events {
+        match &event {
+            AgentEvent::ApprovalRequired(_)
+            | AgentEvent::ApprovalResolved(_)
+            | AgentEvent::AssistantDelta { .. }
+            | AgentEvent::SessionOpened { .. } => continue,
+            AgentEvent::RunStarted { run_id, .. } => open_runs.push(*run_id),
+            AgentEvent::ToolCallProposed {
+                run_id,
+                tool_call_id,
+                ..
+            } => open_calls.push((*run_id, tool_call_id.clone())),
+            AgentEvent::ToolCallFinished {
+                run_id,
+                tool_call_id,
+                ..
+            } => {
+                if let Some(i) = open_calls
+                    .iter()
+                    .position(|(r, id)| r == run_id && id == tool_call_id)
+                {
+                    open_calls.remove(i);
+                }
+            }
+            AgentEvent::RunFinished { run_id, .. } => open_runs.retain(|r| r != run_id),
+            AgentEvent::AssistantMessage { .. } => {}
+        }
+        out.push(event);
+    }
+    for run in open_runs {
+        close_calls(&mut out, &mut open_calls, run);
+        out.push(AgentEvent::RunFinished {
+            run_id: run,
+            status: RunStatus::Cancelled,
+            message: Some("Ask First was closed while the agent was working.".into()),
+        });
+    }
+    out
 }

@@ -17,7 +17,7 @@ use std::collections::BTreeSet;
 use std::fs::{File, OpenOptions};
 use std::io::{self, BufRead, BufReader, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 /// One line of the audit log.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -106,6 +106,22 @@ pub enum AuditRecord {
         /// Unix milliseconds.
         at: u64,
     },
+    /// One entry of the conversation with the model (a task, a model turn, a tool result):
+    /// what a reopened session continues from.
+    Message {
+        /// The entry.
+        message: crate::provider::Message,
+        /// Unix milliseconds.
+        at: u64,
+    },
+    /// One event as the window saw it (streamed text pieces excepted): what a reopened
+    /// session's transcript is rebuilt from.
+    Event {
+        /// The event.
+        event: askfirst_protocol::AgentEvent,
+        /// Unix milliseconds.
+        at: u64,
+    },
 }
 
 /// Why a record could not be written.
@@ -155,6 +171,36 @@ impl AuditSink for UnavailableLog {
             path: self.path.clone(),
             source: io::Error::other(self.error.clone()),
         })
+    }
+}
+
+/// The current session's log, which can be switched to another session's file; everything
+/// that writes audit records holds this one.
+pub struct SessionLog {
+    inner: Mutex<Arc<dyn AuditSink>>,
+}
+
+impl SessionLog {
+    /// A log writing to `sink`.
+    pub fn new(sink: Arc<dyn AuditSink>) -> Arc<Self> {
+        Arc::new(Self {
+            inner: Mutex::new(sink),
+        })
+    }
+
+    /// From now on, writes go to `sink`.
+    pub fn switch(&self, sink: Arc<dyn AuditSink>) {
+        *self.inner.lock().unwrap_or_else(|p| p.into_inner()) = sink;
+    }
+
+    fn current(&self) -> Arc<dyn AuditSink> {
+        Arc::clone(&self.inner.lock().unwrap_or_else(|p| p.into_inner()))
+    }
+}
+
+impl AuditSink for SessionLog {
+    fn append(&self, record: &AuditRecord) -> Result<(), AuditError> {
+        self.current().append(record)
     }
 }
 
@@ -320,4 +366,21 @@ pub fn recover_orphans(sessions_dir: &Path) -> io::Result<(usize, Vec<String>)> 
         }
     }
     Ok((closed, warnings))
+}
+
+/// A sink that records every event in the session log (streamed text pieces excepted, the
+/// whole text follows in `AssistantMessage`) and then passes it on to `next`.
+pub fn logging_sink(log: Arc<SessionLog>, next: crate::EventSink) -> crate::EventSink {
+    Arc::new(move |event: askfirst_protocol::AgentEvent| {
+        if !matches!(event, askfirst_protocol::AgentEvent::AssistantDelta { .. }) {
+            let record = AuditRecord::Event {
+                event: event.clone(),
+                at: crate::unix_millis_now(),
+            };
+            if let Err(error) = log.append(&record) {
+                eprintln!("askfirst: {error}");
+            }
+        }
+        next(event);
+    })
 }

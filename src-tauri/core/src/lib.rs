@@ -5,7 +5,8 @@
 //! - [`canonical`]: canonical JSON, to compare tool calls exactly.
 //! - [`policy`]: whether a tool call runs, asks or is refused.
 //! - [`tools`]: the tools the agent may call, each confined to the workspace folder.
-//! - [`provider`]: the model behind one trait; [`scripted`] plays scenario files and the demo.
+//! - [`provider`]: the model behind one trait; [`providers`] speak to OpenAI-compatible and
+//!   Anthropic services; [`scripted`] plays scenario files and the demo.
 //! - [`agent`]: the agent loop (model step → tool calls → policy → approval → result → next step).
 //! - [`history`]: the session's numbered event history, for a window that (re)loads late.
 //!
@@ -16,9 +17,11 @@ pub mod agent;
 pub mod approvals;
 pub mod audit;
 pub mod canonical;
+pub mod config;
 pub mod history;
 pub mod policy;
 pub mod provider;
+pub mod providers;
 pub mod scripted;
 pub mod tools;
 

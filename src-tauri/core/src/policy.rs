@@ -485,6 +485,11 @@ impl Policy {
             .is_some()
     }
 
+    /// Removes every grant (a new or reopened session starts without any).
+    pub fn clear_grants(&self) {
+        self.lock().grants.clear();
+    }
+
     /// The grants in force.
     pub fn grants(&self) -> Vec<Grant> {
         self.lock().grants.values().cloned().collect()

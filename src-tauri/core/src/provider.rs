@@ -6,7 +6,7 @@ use crate::tools::ToolSpec;
 use async_trait::async_trait;
 
 /// One tool call the model asked for.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct ToolCall {
     /// The provider's id for the call (may be reused by some providers; never used as a key on
     /// its own).
@@ -18,7 +18,7 @@ pub struct ToolCall {
 }
 
 /// One model turn: optional text, then zero or more tool calls. No tool calls ends the run.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub struct ModelTurn {
     /// What the model says to the user, plain text.
     pub text: Option<String>,
@@ -27,8 +27,14 @@ pub struct ModelTurn {
 }
 
 /// One entry of the conversation sent to the model.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(tag = "role", rename_all = "snake_case")]
 pub enum Message {
+    /// Instructions for the model from the app.
+    System {
+        /// The text.
+        text: String,
+    },
     /// What the user said.
     User {
         /// The text.
@@ -65,7 +71,52 @@ pub enum ProviderError {
     /// The provider could not be set up (a bad scenario file, a bad setting).
     #[error("{0}")]
     Config(String),
+    /// The service refused the API key (HTTP 401 or 403).
+    #[error("The API key was refused by {host}. Check the key in the settings.")]
+    Auth {
+        /// The service's host name.
+        host: String,
+    },
+    /// The service does not know the model.
+    #[error(
+        "The model \"{model}\" was not found at {host}. Check the model name in the settings."
+    )]
+    ModelNotFound {
+        /// The model asked for.
+        model: String,
+        /// The service's host name.
+        host: String,
+    },
+    /// The service could not be reached, or kept failing (after retries).
+    #[error("Could not reach the model at {host}: {detail}")]
+    Unavailable {
+        /// The service's host name.
+        host: String,
+        /// What went wrong last.
+        detail: String,
+    },
+    /// The service answered with an error.
+    #[error("The model service at {host} answered with an error ({status}): {detail}")]
+    Http {
+        /// The service's host name.
+        host: String,
+        /// The HTTP status code.
+        status: u16,
+        /// The service's message.
+        detail: String,
+    },
+    /// The reply stopped in the middle or could not be read.
+    #[error("The reply from {host} was cut off or unreadable: {detail}")]
+    BadReply {
+        /// The service's host name.
+        host: String,
+        /// What was wrong.
+        detail: String,
+    },
 }
+
+/// Receives the model's text as it streams in, piece by piece.
+pub type DeltaSink<'a> = dyn Fn(&str) + Send + Sync + 'a;
 
 /// A model that can be asked for its next turn.
 #[async_trait]
@@ -74,6 +125,8 @@ pub trait Provider: Send + Sync {
     fn display_name(&self) -> String;
 
     /// Asks the model for its next turn given the whole conversation and the tools on offer.
+    /// Text is passed to `deltas` as it arrives (if the provider streams); the returned turn
+    /// holds the whole text. Dropping the future stops the request.
     ///
     /// # Errors
     /// A [`ProviderError`] the run reports as failed.
@@ -81,5 +134,6 @@ pub trait Provider: Send + Sync {
         &self,
         messages: &[Message],
         tools: &[ToolSpec],
+        deltas: &DeltaSink<'_>,
     ) -> Result<ModelTurn, ProviderError>;
 }

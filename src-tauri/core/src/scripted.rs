@@ -8,7 +8,7 @@
 //! of the file (so big integers and key order survive); `"arguments_json"` (a string) may be
 //! given instead to send text that is not valid JSON.
 
-use crate::provider::{Message, ModelTurn, Provider, ProviderError, ToolCall};
+use crate::provider::{DeltaSink, Message, ModelTurn, Provider, ProviderError, ToolCall};
 use crate::tools::ToolSpec;
 use async_trait::async_trait;
 use serde::Deserialize;
@@ -143,6 +143,7 @@ impl Provider for ScriptedProvider {
         &self,
         _messages: &[Message],
         _tools: &[ToolSpec],
+        _deltas: &DeltaSink<'_>,
     ) -> Result<ModelTurn, ProviderError> {
         let index = self.next.fetch_add(1, Ordering::SeqCst);
         self.turns

@@ -7,6 +7,8 @@ mod all {
     pub mod approvals;
     pub mod audit;
     pub mod policy;
+    pub mod providers;
+    pub mod sessions;
     pub mod race;
     pub mod support;
     pub mod tools;

@@ -311,6 +311,24 @@ pub enum AgentEvent {
         /// Who answers: the provider's plain name, e.g. "Demo agent (offline, scripted)".
         provider: String,
     },
+    /// A piece of the model's text as it streams in (coalesced, a few per second). The
+    /// `AssistantMessage` that follows holds the whole text.
+    AssistantDelta {
+        /// The run.
+        run_id: RunId,
+        /// The new text.
+        text: String,
+    },
+    /// A session was opened (a new one, or a past one reopened). What follows in the history
+    /// belongs to it; a window shows only the latest session's events.
+    SessionOpened {
+        /// The session.
+        session_id: SessionId,
+        /// Its title (its first task), if it has one.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        title: Option<String>,
+    },
     /// The model said something to the user.
     AssistantMessage {
         /// The run.
@@ -396,6 +414,27 @@ pub struct SetSessionPolicyRequest {
     pub policy: SessionPolicy,
 }
 
+/// One past or current session, for the list of sessions.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct SessionSummary {
+    /// The session.
+    pub session_id: SessionId,
+    /// Its first task, or "New session".
+    pub title: String,
+    /// When its log was last written: Unix time in milliseconds.
+    #[ts(type = "number")]
+    pub updated_at: u64,
+    /// Whether it is the session in this window now.
+    pub current: bool,
+}
+
+/// Arguments of the `open_session` command.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct OpenSessionRequest {
+    /// The session to reopen.
+    pub session_id: SessionId,
+}
+
 /// Arguments of the `revoke_grant` command.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct RevokeGrantRequest {
@@ -474,6 +513,8 @@ pub fn export_bindings(dir: &std::path::Path) -> Result<(), ts_rs::ExportError> 
         Grant,
         RevokeGrantRequest,
         SetSessionPolicyRequest,
+        SessionSummary,
+        OpenSessionRequest,
         SessionPolicy,
         PolicyLayer,
     );

@@ -15,6 +15,7 @@ import type { Outcome } from './bindings/Outcome';
 import type { RunId } from './bindings/RunId';
 import type { SequencedEvent } from './bindings/SequencedEvent';
 import type { SessionPolicy } from './bindings/SessionPolicy';
+import type { SessionSummary } from './bindings/SessionSummary';
 import type { StartRunResponse } from './bindings/StartRunResponse';
 
 export type { UnlistenFn };
@@ -89,6 +90,18 @@ export function getSessionPolicy(): Promise<SessionPolicy> {
 
 export function setSessionPolicy(policy: SessionPolicy): Promise<SessionPolicy> {
   return call('set_session_policy', { request: { policy } });
+}
+
+export function listSessions(): Promise<SessionSummary[]> {
+  return call('list_sessions');
+}
+
+export function openSession(sessionId: string): Promise<void> {
+  return call('open_session', { request: { session_id: sessionId } });
+}
+
+export function newSession(): Promise<string> {
+  return call('new_session');
 }
 
 export function listRunEvents(): Promise<SequencedEvent[]> {

@@ -13,7 +13,7 @@ export type ToolCallState = ToolCallStatus | 'running' | 'waiting';
 
 export type Entry =
   | { kind: 'task'; key: string; text: string; provider: string }
-  | { kind: 'assistant'; key: string; text: string }
+  | { kind: 'assistant'; key: string; text: string; runId: string; streaming: boolean }
   | {
       kind: 'tool';
       key: string;
@@ -34,6 +34,10 @@ export class Transcript {
   runId = $state<string | null>(null);
   /** idle before the first run; then the latest run's status. */
   status = $state<RunStatus | 'idle'>('idle');
+  /** The session shown, once known (a `session_opened` or a run told it). */
+  sessionId = $state<string | null>(null);
+  /** Its title, when it was reopened. */
+  title = $state<string | null>(null);
   #n = 0;
   /** The `seq` of the next event to apply. */
   #nextSeq = 0;
@@ -71,11 +75,48 @@ export class Transcript {
     switch (event.type) {
       case 'run_started':
         this.runId = event.run_id;
+        this.sessionId = event.session_id;
         this.status = 'running';
         this.entries.push({ kind: 'task', key: `task:${++this.#n}`, text: event.task, provider: event.provider });
         return;
-      case 'assistant_message':
-        this.entries.push({ kind: 'assistant', key: `say:${++this.#n}`, text: event.text });
+      case 'assistant_delta': {
+        const last = this.entries[this.entries.length - 1];
+        if (last?.kind === 'assistant' && last.streaming && last.runId === event.run_id) {
+          last.text += event.text;
+        } else {
+          this.entries.push({
+            kind: 'assistant',
+            key: `say:${++this.#n}`,
+            text: event.text,
+            runId: event.run_id,
+            streaming: true,
+          });
+        }
+        return;
+      }
+      case 'assistant_message': {
+        // The whole text replaces what streamed in.
+        const last = this.entries[this.entries.length - 1];
+        if (last?.kind === 'assistant' && last.streaming && last.runId === event.run_id) {
+          last.text = event.text;
+          last.streaming = false;
+        } else {
+          this.entries.push({
+            kind: 'assistant',
+            key: `say:${++this.#n}`,
+            text: event.text,
+            runId: event.run_id,
+            streaming: false,
+          });
+        }
+        return;
+      }
+      case 'session_opened':
+        this.entries = [];
+        this.runId = null;
+        this.status = 'idle';
+        this.sessionId = event.session_id;
+        this.title = event.title ?? null;
         return;
       case 'tool_call_proposed':
         this.entries.push({

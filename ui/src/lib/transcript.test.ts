@@ -41,3 +41,24 @@ describe('transcript', () => {
     expect(t.runId).toBeNull();
   });
 });
+
+describe('streaming and sessions', () => {
+  it('grows one bubble from deltas and settles it with the whole message', () => {
+    const t = new Transcript();
+    const seq = (() => {
+      let n = 0;
+      return (event: AgentEvent) => t.receive({ seq: n++, event });
+    })();
+    seq(events[0]!);
+    seq({ type: 'assistant_delta', run_id: 'r', text: 'Hel' });
+    seq({ type: 'assistant_delta', run_id: 'r', text: 'lo' });
+    expect(t.entries[1]).toMatchObject({ kind: 'assistant', text: 'Hello', streaming: true });
+    seq({ type: 'assistant_message', run_id: 'r', text: 'Hello!' });
+    expect(t.entries).toHaveLength(2);
+    expect(t.entries[1]).toMatchObject({ text: 'Hello!', streaming: false });
+    seq({ type: 'session_opened', session_id: 's2', title: 'Old task' });
+    expect(t.entries).toHaveLength(0);
+    expect(t.title).toBe('Old task');
+    expect(t.status).toBe('idle');
+  });
+});

@@ -4,7 +4,7 @@ use askfirst_core::agent::{AgentRuntime, RuntimeConfig};
 use askfirst_core::approvals::{AnswerMode, ApprovalRegistry, RegistryConfig};
 use askfirst_core::audit::{AuditError, AuditRecord, AuditSink};
 use askfirst_core::policy::{Policy, Rules};
-use askfirst_core::provider::{Message, ModelTurn, Provider, ProviderError};
+use askfirst_core::provider::{DeltaSink, Message, ModelTurn, Provider, ProviderError};
 use askfirst_core::scripted::{Scenario, ScriptedProvider};
 
 use askfirst_core::tools::{ToolSet, ToolSpec, Workspace};
@@ -134,9 +134,10 @@ impl Provider for Recording {
         &self,
         messages: &[Message],
         tools: &[ToolSpec],
+        deltas: &DeltaSink<'_>,
     ) -> Result<ModelTurn, ProviderError> {
         self.requests.lock().unwrap().push(messages.to_vec());
-        self.inner.step(messages, tools).await
+        self.inner.step(messages, tools, deltas).await
     }
 }
 
@@ -184,8 +185,10 @@ pub fn harness_with(
         tools: ToolSet::builtin(),
         policy: Arc::clone(&policy),
         rules_path: None,
-        audit: audit.clone(),
+        log: askfirst_core::audit::SessionLog::new(audit.clone()),
         session_id: SessionId::new(),
+        sessions_dir: None,
+        replay_events: Arc::clone(&events.sink),
     };
     let runtime = AgentRuntime::new(
         tokio::runtime::Handle::current(),

@@ -28,7 +28,23 @@ task: string,
 /**
  * Who answers: the provider's plain name, e.g. "Demo agent (offline, scripted)".
  */
-provider: string, } | { "type": "assistant_message", 
+provider: string, } | { "type": "assistant_delta", 
+/**
+ * The run.
+ */
+run_id: RunId, 
+/**
+ * The new text.
+ */
+text: string, } | { "type": "session_opened", 
+/**
+ * The session.
+ */
+session_id: SessionId, 
+/**
+ * Its title (its first task), if it has one.
+ */
+title?: string, } | { "type": "assistant_message", 
 /**
  * The run.
  */

@@ -1,0 +1,79 @@
+//! The settings file `settings.json` in the data folder: which provider, its base URL, model
+//! and API key, and the approval timeout. The environment overrides it (see the shell). A file
+//! holding an API key is written with owner-only permissions (0600 on Unix), atomically.
+
+use serde::{Deserialize, Serialize};
+use std::io;
+use std::path::Path;
+
+/// The settings file's contents. Every field is optional; missing means "the default".
+#[derive(Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SettingsFile {
+    /// `demo`, `openai`, `anthropic` or `scripted:<path>`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub provider: Option<String>,
+    /// The provider's base URL.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub base_url: Option<String>,
+    /// The model name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+    /// The API key (never logged: `Debug` redacts it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub api_key: Option<String>,
+    /// Seconds an approval waits before it is denied.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub approval_timeout_secs: Option<u64>,
+}
+
+impl std::fmt::Debug for SettingsFile {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SettingsFile")
+            .field("provider", &self.provider)
+            .field("base_url", &self.base_url)
+            .field("model", &self.model)
+            .field("api_key", &self.api_key.as_ref().map(|_| "<redacted>"))
+            .field("approval_timeout_secs", &self.approval_timeout_secs)
+            .finish()
+    }
+}
+
+impl SettingsFile {
+    /// Reads the file; a missing file is the defaults.
+    ///
+    /// # Errors
+    /// A message naming the file and what is wrong with it.
+    pub fn load(path: &Path) -> Result<Self, String> {
+        match std::fs::read_to_string(path) {
+            Ok(text) => serde_json::from_str(&text)
+                .map_err(|e| format!("The settings file {} has a mistake: {e}", path.display())),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(Self::default()),
+            Err(e) => Err(format!(
+                "The settings file {} cannot be read: {e}",
+                path.display()
+            )),
+        }
+    }
+
+    /// Writes the file atomically with owner-only permissions.
+    ///
+    /// # Errors
+    /// The I/O error; the old file is then left as it was.
+    pub fn save(&self, path: &Path) -> io::Result<()> {
+        let text = serde_json::to_string_pretty(self).map_err(io::Error::other)?;
+        let tmp = path.with_extension("json.tmp");
+        {
+            let mut options = std::fs::OpenOptions::new();
+            options.write(true).create(true).truncate(true);
+            #[cfg(unix)]
+            std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+            let mut file = options.open(&tmp)?;
+            io::Write::write_all(&mut file, text.as_bytes())?;
+            file.sync_all()?;
+        }
+        #[cfg(unix)]
+        std::fs::set_permissions(&tmp, std::os::unix::fs::PermissionsExt::from_mode(0o600))?;
+        std::fs::rename(&tmp, path)
+    }
+}

@@ -1,0 +1,179 @@
+//! What the HTTP providers share: settings, the redacted API key, sending with retries, and
+//! turning error replies into [`ProviderError`]s a person can act on.
+
+use crate::provider::ProviderError;
+use std::time::Duration;
+
+/// An API key. Its `Debug` and `Display` never show it, so it cannot reach a log, an event or
+/// the session file by accident.
+#[derive(Clone, PartialEq, Eq)]
+pub struct ApiKey(String);
+
+impl ApiKey {
+    /// Wraps a key (surrounding whitespace removed).
+    pub fn new(key: &str) -> Self {
+        Self(key.trim().to_owned())
+    }
+    /// The key itself, for the request header only.
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::fmt::Debug for ApiKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("ApiKey(<redacted>)")
+    }
+}
+
+/// How to reach one service.
+#[derive(Debug, Clone)]
+pub struct HttpSettings {
+    /// The API's base URL, e.g. `https://api.openai.com/v1` or `http://127.0.0.1:11434/v1`.
+    pub base_url: String,
+    /// The key, if the service needs one (local servers often do not).
+    pub api_key: Option<ApiKey>,
+    /// The model name.
+    pub model: String,
+    /// How many times a failed request is retried (429, 5xx, connection errors).
+    pub max_retries: u32,
+    /// The first wait between tries; it doubles each time unless `Retry-After` says otherwise.
+    pub retry_base: Duration,
+    /// The longest wait between tries, even if `Retry-After` asks for more.
+    pub max_retry_wait: Duration,
+}
+
+impl HttpSettings {
+    /// Settings with the default retry behaviour: 3 retries, 1 s doubling, at most 30 s.
+    pub fn new(base_url: &str, api_key: Option<ApiKey>, model: &str) -> Self {
+        Self {
+            base_url: base_url.trim_end_matches('/').to_owned(),
+            api_key,
+            model: model.to_owned(),
+            max_retries: 3,
+            retry_base: Duration::from_secs(1),
+            max_retry_wait: Duration::from_secs(30),
+        }
+    }
+
+    /// The host name shown in messages ("api.openai.com", "127.0.0.1:11434").
+    pub fn host(&self) -> String {
+        reqwest::Url::parse(&self.base_url)
+            .ok()
+            .and_then(|u| {
+                u.host_str().map(|h| match u.port() {
+                    Some(port) => format!("{h}:{port}"),
+                    None => h.to_owned(),
+                })
+            })
+            .unwrap_or_else(|| self.base_url.clone())
+    }
+}
+
+/// An HTTP client for providers: connect timeout 15 s, no overall timeout (a reply may stream
+/// for minutes; cancelling the run drops the request).
+pub fn client() -> reqwest::Client {
+    reqwest::Client::builder()
+        .connect_timeout(Duration::from_secs(15))
+        .build()
+        .unwrap_or_default()
+}
+
+/// The service's error message from a JSON error body (`{"error": {"message": …}}`,
+/// `{"error": "…"}`, `{"message": …}`), or the start of the body.
+pub fn error_message(body: &str) -> String {
+    let from_json = serde_json::from_str::<serde_json::Value>(body)
+        .ok()
+        .and_then(|v| {
+            let error = v.get("error").unwrap_or(&v);
+            error
+                .get("message")
+                .and_then(|m| m.as_str())
+                .or_else(|| error.as_str())
+                .map(str::to_owned)
+        });
+    from_json.unwrap_or_else(|| {
+        let trimmed = body.trim();
+        let mut cut: String = trimmed.chars().take(300).collect();
+        if trimmed.chars().count() > 300 {
+            cut.push('…');
+        }
+        if cut.is_empty() {
+            "no details given".to_owned()
+        } else {
+            cut
+        }
+    })
+}
+
+fn looks_like_unknown_model(body: &str) -> bool {
+    let lower = body.to_lowercase();
+    lower.contains("model_not_found")
+        || (lower.contains("model")
+            && (lower.contains("not found") || lower.contains("does not exist")))
+}
+
+fn retry_after(response: &reqwest::Response) -> Option<Duration> {
+    let value = response
+        .headers()
+        .get(reqwest::header::RETRY_AFTER)?
+        .to_str()
+        .ok()?;
+    value
+        .trim()
+        .parse::<f64>()
+        .ok()
+        .filter(|s| *s >= 0.0)
+        .map(Duration::from_secs_f64)
+}
+
+/// Sends the request `build` makes, retrying on 429, 5xx and connection errors, and returns a
+/// successful response (whose body may still stream).
+///
+/// # Errors
+/// [`ProviderError::Auth`] on 401/403, [`ProviderError::ModelNotFound`] when the service says
+/// the model does not exist, [`ProviderError::Http`] on other client errors, and
+/// [`ProviderError::Unavailable`] when the retries ran out.
+pub async fn send(
+    settings: &HttpSettings,
+    build: impl Fn() -> reqwest::RequestBuilder,
+) -> Result<reqwest::Response, ProviderError> {
+    let host = settings.host();
+    let mut attempt = 0u32;
+    loop {
+        let (detail, wait) = match build().send().await {
+            Ok(response) if response.status().is_success() => return Ok(response),
+            Ok(response) => {
+                let status = response.status().as_u16();
+                let wait = retry_after(&response);
+                let body = response.text().await.unwrap_or_default();
+                match status {
+                    401 | 403 => return Err(ProviderError::Auth { host }),
+                    404 | 400 if looks_like_unknown_model(&body) => {
+                        return Err(ProviderError::ModelNotFound {
+                            model: settings.model.clone(),
+                            host,
+                        })
+                    }
+                    429 | 500..=599 => (format!("HTTP {status}: {}", error_message(&body)), wait),
+                    _ => {
+                        return Err(ProviderError::Http {
+                            host,
+                            status,
+                            detail: error_message(&body),
+                        })
+                    }
+                }
+            }
+            Err(error) => (error.to_string(), None),
+        };
+        if attempt >= settings.max_retries {
+            return Err(ProviderError::Unavailable { host, detail });
+        }
+        let backoff = settings
+            .retry_base
+            .saturating_mul(2u32.saturating_pow(attempt));
+        tokio::time::sleep(wait.unwrap_or(backoff).min(settings.max_retry_wait)).await;
+        attempt += 1;
+    }
+}

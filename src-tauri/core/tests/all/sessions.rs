@@ -1,0 +1,199 @@
+//! Sessions: the conversation continues across tasks, every message lands in the session's
+//! log, and a past session reopens after a restart with its transcript and conversation.
+
+use super::support::{harness, Events};
+use askfirst_core::agent::{AgentRuntime, RuntimeConfig};
+use askfirst_core::approvals::{AnswerMode, ApprovalRegistry, RegistryConfig};
+use askfirst_core::audit::{logging_sink, JsonlLog, SessionLog};
+use askfirst_core::policy::{Policy, Rules};
+use askfirst_core::provider::{Message, Provider};
+use askfirst_core::scripted::{Scenario, ScriptedProvider};
+use askfirst_core::tools::{ToolSet, Workspace};
+use askfirst_protocol::{AgentEvent, Decision, RunStatus, SessionId};
+use pretty_assertions::assert_eq;
+use serde_json::json;
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Duration;
+
+#[tokio::test]
+async fn a_second_task_continues_the_conversation() {
+    let mut h = harness(
+        json!({"turns": [{"say": "First answer."}, {"say": "Second answer."}]}),
+        Duration::from_secs(120),
+    );
+    h.runtime.start_run("first task").unwrap();
+    h.events.run_finished().await;
+    h.runtime.start_run("second task").unwrap();
+    h.events.run_finished().await;
+    let requests = h.requests.lock().unwrap().clone();
+    let second = &requests[1];
+    assert!(matches!(&second[0], Message::System { .. }));
+    assert_eq!(
+        second[1],
+        Message::User {
+            text: "first task".into()
+        }
+    );
+    assert!(
+        matches!(&second[2], Message::Assistant { turn } if turn.text.as_deref() == Some("First answer."))
+    );
+    assert_eq!(
+        second[3],
+        Message::User {
+            text: "second task".into()
+        }
+    );
+}
+
+/// A runtime as the app builds it: logging sink, sessions folder.
+fn app_runtime(
+    data: &Path,
+    workspace: &Path,
+    scenario: serde_json::Value,
+) -> (Arc<AgentRuntime>, Events) {
+    let sessions = data.join("sessions");
+    let session_id = SessionId::new();
+    let log = SessionLog::new(Arc::new(
+        JsonlLog::open(&sessions.join(format!("{session_id}.jsonl"))).unwrap(),
+    ));
+    let events = Events::new();
+    let logged = logging_sink(Arc::clone(&log), Arc::clone(&events.sink));
+    let registry = ApprovalRegistry::new(RegistryConfig {
+        timeout: Duration::from_secs(120),
+        mode: AnswerMode::Interactive,
+        events: Arc::clone(&logged),
+        audit: log.clone(),
+    });
+    let text = scenario.to_string();
+    let config = RuntimeConfig {
+        workspace: Workspace::open(workspace).unwrap(),
+        max_steps: 10,
+        provider: Arc::new(move || {
+            let scenario = Scenario::parse(&text)?;
+            Ok(Arc::new(ScriptedProvider::new("script", &scenario)) as Arc<dyn Provider>)
+        }),
+        tools: ToolSet::builtin(),
+        policy: Arc::new(Policy::new(Rules::default(), None)),
+        rules_path: None,
+        log,
+        session_id,
+        sessions_dir: Some(sessions),
+        replay_events: Arc::clone(&events.sink),
+    };
+    let runtime = AgentRuntime::new(tokio::runtime::Handle::current(), registry, logged, config);
+    (runtime, events)
+}
+
+#[tokio::test]
+async fn a_past_session_reopens_after_a_restart() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let workspace = dir.path().join("ws");
+    std::fs::create_dir_all(&workspace).unwrap();
+    let scenario = json!({"turns": [
+        {"say": "Writing.", "tool_calls": [{"name": "write_file", "arguments": {"path": "a.txt", "content": "A"}}]},
+        {"say": "Done with a.txt."},
+        {"say": "I remember a.txt."}
+    ]});
+    let (first, mut events) = app_runtime(&data, &workspace, scenario.clone());
+    let old_session = first.session_id();
+    first.start_run("Write a.txt please").unwrap();
+    let request = events.approval_required().await;
+    first
+        .resolve_approval(request.approval_id, Decision::Approve)
+        .unwrap();
+    events.run_finished().await;
+    drop(first);
+
+    // "Restart": a new runtime with a new, empty session.
+    let (second, events) = app_runtime(
+        &data,
+        &workspace,
+        json!({"turns": [{"say": "I remember a.txt."}]}),
+    );
+    let listed = second.list_sessions();
+    let past = listed
+        .iter()
+        .find(|s| s.session_id == old_session)
+        .expect("the past session is listed");
+    assert_eq!(past.title, "Write a.txt please");
+    assert!(!past.current);
+
+    second.open_session(old_session).unwrap();
+    assert_eq!(second.session_id(), old_session);
+    let replayed = events.all();
+    assert!(
+        matches!(&replayed[0], AgentEvent::SessionOpened { session_id, title: Some(t) } if *session_id == old_session && t == "Write a.txt please")
+    );
+    let kinds: Vec<&str> = replayed[1..]
+        .iter()
+        .map(|e| match e {
+            AgentEvent::RunStarted { .. } => "started",
+            AgentEvent::AssistantMessage { .. } => "said",
+            AgentEvent::ToolCallProposed { .. } => "proposed",
+            AgentEvent::ToolCallFinished { .. } => "finished",
+            AgentEvent::RunFinished {
+                status: RunStatus::Completed,
+                ..
+            } => "completed",
+            other => panic!("unexpected {other:?}"),
+        })
+        .collect();
+    assert_eq!(
+        kinds,
+        vec![
+            "started",
+            "said",
+            "proposed",
+            "finished",
+            "said",
+            "completed"
+        ]
+    );
+    assert!(second
+        .list_sessions()
+        .iter()
+        .any(|s| s.session_id == old_session && s.current));
+}
+
+#[tokio::test]
+async fn a_run_cut_short_by_a_crash_reopens_as_stopped() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let workspace = dir.path().join("ws");
+    std::fs::create_dir_all(&workspace).unwrap();
+    let scenario = json!({"turns": [
+        {"tool_calls": [{"name": "write_file", "arguments": {"path": "a.txt", "content": "A"}}]}
+    ]});
+    let (first, mut events) = app_runtime(&data, &workspace, scenario);
+    let old_session = first.session_id();
+    first.start_run("Write a.txt").unwrap();
+    events.approval_required().await;
+    // The app dies here: no shutdown, nothing more is written.
+    std::mem::forget(first);
+
+    let (second, events) = app_runtime(&data, &workspace, json!({"turns": [{"say": "x"}]}));
+    second.open_session(old_session).unwrap();
+    let replayed = events.all();
+    assert!(
+        !replayed
+            .iter()
+            .any(|e| matches!(e, AgentEvent::ApprovalRequired(_))),
+        "no phantom card"
+    );
+    assert!(matches!(
+        replayed.last(),
+        Some(AgentEvent::RunFinished {
+            status: RunStatus::Cancelled,
+            ..
+        })
+    ));
+    assert!(replayed.iter().any(|e| matches!(
+        e,
+        AgentEvent::ToolCallFinished {
+            status: askfirst_protocol::ToolCallStatus::Cancelled,
+            ..
+        }
+    )));
+}

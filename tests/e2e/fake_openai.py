@@ -1,0 +1,62 @@
+#!/usr/bin/python3
+"""A local stand-in for an OpenAI-compatible Chat Completions server, for end-to-end tests.
+
+Serves POST /v1/chat/completions with `stream: true` as Server-Sent Events in the documented
+chunk format. The reply depends on how far the conversation is: no tool result yet -> a
+sentence streamed in pieces plus a `write_file` tool call; otherwise -> a final answer that
+quotes the tool result. Prints its port on stdout, then serves until killed.
+"""
+import json
+import sys
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+
+def chunk(delta, finish=None):
+    return {"id": "chatcmpl-e2e", "object": "chat.completion.chunk", "model": "e2e-model",
+            "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
+
+
+class Handler(BaseHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+    def do_POST(self):
+        body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))))
+        if self.headers.get("Authorization") != "Bearer sk-e2e":
+            self.send_response(401)
+            self.end_headers()
+            self.wfile.write(b'{"error": {"message": "bad key"}}')
+            return
+        results = [m for m in body["messages"] if m["role"] == "tool"]
+        if not results:
+            args = json.dumps({"path": "notes.txt", "content": "Buy milk\n"})
+            chunks = [chunk({"role": "assistant", "content": "I will write "}),
+                      chunk({"content": "your note into notes.txt."}),
+                      chunk({"tool_calls": [{"index": 0, "id": "call_e2e", "type": "function",
+                                             "function": {"name": "write_file", "arguments": args[:10]}}]}),
+                      chunk({"tool_calls": [{"index": 0, "function": {"arguments": args[10:]}}]}),
+                      chunk({}, "tool_calls")]
+        else:
+            said = results[-1]["content"]
+            chunks = [chunk({"role": "assistant", "content": "Done. The tool said: "}),
+                      chunk({"content": said}), chunk({}, "stop")]
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.end_headers()
+        for c in chunks:
+            self.wfile.write(f"data: {json.dumps(c)}\n\n".encode())
+            self.wfile.flush()
+            time.sleep(0.05)
+        self.wfile.write(b"data: [DONE]\n\n")
+        self.wfile.flush()
+
+
+def main():
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    print(server.server_address[1], flush=True)
+    server.serve_forever()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
