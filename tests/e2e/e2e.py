@@ -137,6 +137,7 @@ class App:
             f.write(f"ASKFIRST_WORKSPACE='{self.workspace}'\n")
             if scenario:
                 f.write(f"ASKFIRST_PROVIDER='scripted:{os.path.join(HERE, 'scenarios', scenario)}'\n")
+                # (an absolute path is used as it is by os.path.join)
             for key, value in (env or {}).items():
                 f.write(f"{key}='{value}'\n")
             f.write(f"ASKFIRST_E2E_APP='{APP}'\n")
@@ -167,6 +168,12 @@ class App:
 
     def card(self):
         return wait_for("an approval card", lambda: self.wd.find_all('[data-testid="approval-card"]'))[0]
+
+    def press(self, card, testid):
+        """Clicks a card's button once it is armed (enabled), as a person would."""
+        button = wait_for(testid, lambda: self.wd.find_in(card, f'[data-testid="{testid}"]'))[0]
+        wait_for(f"{testid} to be enabled", lambda: self.wd.attr(button, "disabled") is None)
+        self.wd.click(button)
 
     def card_field(self, card, testid):
         return self.wd.text(self.wd.find_in(card, f'[data-testid="{testid}"]')[0])
@@ -205,7 +212,7 @@ def test_approve_writes_the_file():
         assert "Show Ask First" in menu["labels"] and "Quit" in menu["labels"], menu
 
         app.wd.screenshot(os.path.join(ARTIFACTS, "approve-card.png"))
-        app.wd.click(app.wd.find_in(card, '[data-testid="approve"]')[0])
+        app.press(card, "approve")
         wait_for("the card to go", lambda: not app.wd.find_all(f'[data-approval-id="{approval_id}"]'))
         assert app.wait_finished() == "completed"
         with open(os.path.join(app.workspace, "hello.txt"), encoding="utf-8") as f:
@@ -221,7 +228,7 @@ def test_deny_leaves_no_file_and_the_run_finishes():
         app.start_task("Please greet me in a file")
         card = app.card()
         approval_id = app.wd.attr(card, "data-approval-id")
-        app.wd.click(app.wd.find_in(card, '[data-testid="deny"]')[0])
+        app.press(card, "deny")
         wait_for("the card to go", lambda: not app.wd.find_all(f'[data-approval-id="{approval_id}"]'))
         assert app.wait_finished() == "completed"
         assert not os.path.exists(os.path.join(app.workspace, "hello.txt"))
@@ -244,7 +251,7 @@ def test_reload_keeps_the_card_and_the_transcript():
         assert [app.wd.attr(c, "data-approval-id") for c in cards] == [approval_id]
         assert app.run_status() == "running"
         assert len(app.wd.find_all('[data-testid="assistant-message"]')) == 1
-        app.wd.click(app.wd.find_in(cards[0], '[data-testid="approve"]')[0])
+        app.press(cards[0], "approve")
         assert app.wait_finished() == "completed"
         assert os.path.exists(os.path.join(app.workspace, "hello.txt"))
 
@@ -255,7 +262,7 @@ def test_allow_for_this_session_covers_exactly_the_same_call():
         card = app.card()
         first = app.wd.attr(card, "data-approval-id")
         app.wd.screenshot(os.path.join(ARTIFACTS, "session-card.png"))
-        app.wd.click(app.wd.find_in(card, '[data-testid="approve-session"]')[0])
+        app.press(card, "approve-session")
         # The identical second write runs without a card; the different third one asks.
         card = wait_for("the card for other.txt", lambda: [
             c for c in app.wd.find_all('[data-testid="approval-card"]')
@@ -269,10 +276,10 @@ def test_allow_for_this_session_covers_exactly_the_same_call():
         assert len(grants) == 1 and "date.txt" in app.wd.text(grants[0]), grants
         app.wd.screenshot(os.path.join(ARTIFACTS, "session-granted.png"))
         # Deny with a note: the note reaches the agent.
-        app.wd.click(app.wd.find_in(card, '[data-testid="add-note"]')[0])
+        app.press(card, "add-note")
         note = wait_for("the note box", lambda: app.wd.find_in(card, '[data-testid="deny-note"]'))[0]
         app.wd.type(note, "Not that file, please")
-        app.wd.click(app.wd.find_in(card, '[data-testid="deny-with-note"]')[0])
+        app.press(card, "deny-with-note")
         assert app.wait_finished() == "completed"
         assert not os.path.exists(os.path.join(app.workspace, "other.txt"))
         texts = [app.wd.text(c) for c in app.wd.find_all('[data-testid="tool-call"]')]
@@ -305,7 +312,7 @@ def test_openai_provider_streams_asks_and_answers():
             assert app.card_field(card, "approval-summary") == "Create the file notes.txt (1 line)"
             messages = [app.wd.text(m) for m in app.wd.find_all('[data-testid="assistant-message"]')]
             assert messages and messages[0].endswith("I will write your note into notes.txt."), messages
-            app.wd.click(app.wd.find_in(card, '[data-testid="approve"]')[0])
+            app.press(card, "approve")
             assert app.wait_finished() == "completed"
             with open(os.path.join(app.workspace, "notes.txt"), encoding="utf-8") as f:
                 assert f.read() == "Buy milk\n"
@@ -316,11 +323,75 @@ def test_openai_provider_streams_asks_and_answers():
         server.kill()
 
 
+def scenario_file(turns):
+    fd, path = tempfile.mkstemp(prefix="askfirst-scenario-", suffix=".json")
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        json.dump({"turns": turns}, f)
+    return path
+
+
+def test_hostile_arguments_are_shown_as_text_and_nothing_runs_in_the_page():
+    payloads = [
+        '<img src=x onerror="window.__pwned=1">',
+        '<script>window.__pwned=2</script>',
+        '"><svg onload="window.__pwned=3">',
+        'invoice\u202Etxt.exe',
+        'zero\u200bwidth',
+    ]
+    content = "\n".join(payloads)
+    path = scenario_file([
+        {"say": "<b>bold?</b> <img src=x onerror=\"window.__pwned=4\">",
+         "tool_calls": [{"name": "write_file", "arguments": {"path": "<i>x</i>.txt", "content": content}}]},
+        {"say": "ok"},
+    ])
+    try:
+        with App("hostile", path) as app:
+            app.start_task("x")
+            card = app.card()
+            args = app.card_field(card, "approval-args")
+            assert '<img src=x onerror=\\"window.__pwned=1\\">' in args, args
+            assert "\\u202E" in args and "\\u200B" in args, args
+            summary = app.card_field(card, "approval-summary")
+            assert summary == "Create the file <i>x</i>.txt (5 lines)", summary
+            said = app.wd.text(app.wd.find_all('[data-testid="assistant-message"]')[0])
+            assert "<b>bold?</b>" in said, said
+            assert app.wd.execute("return window.__pwned === undefined") is True
+            assert not app.wd.find_all("img, svg, script:not([src])"), "no element made from model text"
+            app.wd.screenshot(os.path.join(ARTIFACTS, "hostile-card.png"))
+            app.press(card, "deny")
+            assert app.wait_finished() == "completed"
+    finally:
+        os.unlink(path)
+
+
+def test_a_5_mb_argument_keeps_the_card_usable():
+    path = scenario_file([
+        {"tool_calls": [{"name": "write_file", "arguments": {"path": "big.txt", "content": "x" * 5_000_000}}]},
+        {"say": "ok"},
+    ])
+    try:
+        with App("big", path) as app:
+            app.start_task("x")
+            card = app.card()
+            args = app.card_field(card, "approval-args")
+            assert "4,999,200 more characters hidden" in args, args[:300]
+            assert len(args) < 20_000
+            assert app.wd.find_in(card, '[data-testid="show-all"]')
+            app.wd.screenshot(os.path.join(ARTIFACTS, "big-card.png"))
+            app.press(card, "approve")
+            assert app.wait_finished() == "completed"
+            assert os.path.getsize(os.path.join(app.workspace, "big.txt")) == 5_000_000
+    finally:
+        os.unlink(path)
+
+
 TESTS = [test_approve_writes_the_file, test_deny_leaves_no_file_and_the_run_finishes,
          test_reload_keeps_the_card_and_the_transcript,
          test_allow_for_this_session_covers_exactly_the_same_call,
          test_refuse_every_change_denies_without_a_card,
-         test_openai_provider_streams_asks_and_answers]
+         test_openai_provider_streams_asks_and_answers,
+         test_hostile_arguments_are_shown_as_text_and_nothing_runs_in_the_page,
+         test_a_5_mb_argument_keeps_the_card_usable]
 
 
 def main():

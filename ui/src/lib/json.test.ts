@@ -57,3 +57,24 @@ describe('lossless JSON display', () => {
     expect(parseLossless(deep).ok).toBe(false);
   });
 });
+
+describe('folding', () => {
+  it('folds a long string, saying how much is hidden, and shows it all on request', () => {
+    const long = 'a'.repeat(5_000_000);
+    const parsed = parseLossless(JSON.stringify({ content: long }));
+    if (!parsed.ok) throw new Error(parsed.error);
+    const folded = linesToText(layout(parsed.node, { maxString: 2000 }));
+    expect(folded).toContain('… 4,999,200 more characters hidden …');
+    expect(folded.length).toBeLessThan(2000);
+    const whole = linesToText(layout(parsed.node));
+    expect(whole).toContain(long);
+  });
+
+  it('never splits an emoji at the fold', () => {
+    const text = '😀'.repeat(2000);
+    const parsed = parseLossless(JSON.stringify([text]));
+    if (!parsed.ok) throw new Error(parsed.error);
+    const out = linesToText(layout(parsed.node, { maxString: 100 }));
+    expect(out).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])/);
+  });
+});

@@ -6,7 +6,15 @@
 // with every invisible or confusing character as a visible escape. The output is a list of
 // lines of tokens that components render as text nodes (never HTML).
 
-export type TokenKind = 'punct' | 'key' | 'string' | 'number' | 'literal' | 'escape' | 'newline';
+export type TokenKind =
+  | 'punct'
+  | 'key'
+  | 'string'
+  | 'number'
+  | 'literal'
+  | 'escape'
+  | 'newline'
+  | 'fold';
 
 /** One piece of a displayed line. `escape` marks a character shown as an escape sequence. */
 export interface Token {
@@ -190,7 +198,12 @@ function hex4(code: number): string {
  * Splits text into plain runs and escape tokens, so that every invisible or direction-changing
  * character is seen. `quoteJson` also escapes `"` and `\` as in a JSON string literal.
  */
-export function visibleText(text: string, quoteJson: boolean, kind: TokenKind = 'string'): Token[] {
+export function visibleText(
+  text: string,
+  quoteJson: boolean,
+  kind: TokenKind = 'string',
+  keepLineBreaks = false,
+): Token[] {
   const tokens: Token[] = [];
   let run = '';
   const flush = () => {
@@ -208,7 +221,9 @@ export function visibleText(text: string, quoteJson: boolean, kind: TokenKind = 
         continue;
       }
     }
-    if (isInvisible(code)) {
+    if (keepLineBreaks && (code === 0x0a || code === 0x09)) {
+      run += text[i];
+    } else if (isInvisible(code)) {
       flush();
       // Line breaks and tabs are ordinary in text: shown calmly. Everything else stands out.
       const calm = code === 0x0a || code === 0x09;
@@ -223,12 +238,41 @@ export function visibleText(text: string, quoteJson: boolean, kind: TokenKind = 
   return tokens;
 }
 
-function quoted(text: string, kind: TokenKind): Token[] {
-  return [{ kind, text: '"' }, ...visibleText(text, true, kind), { kind, text: '"' }];
+/** How much of a long string is shown before "show all": head and tail, in UTF-16 units. */
+export const FOLD_HEAD = 600;
+export const FOLD_TAIL = 200;
+
+/**
+ * A string's tokens; with `maxString`, a longer string shows its head and tail around a `fold`
+ * token that says how much is hidden (never silently cut).
+ */
+export function foldedText(text: string, kind: TokenKind, maxString?: number): Token[] {
+  if (maxString === undefined || text.length <= maxString) return visibleText(text, true, kind);
+  let head = text.slice(0, FOLD_HEAD);
+  let tail = text.slice(text.length - FOLD_TAIL);
+  // Do not split a surrogate pair.
+  if (/[\uD800-\uDBFF]$/.test(head)) head = head.slice(0, -1);
+  if (/^[\uDC00-\uDFFF]/.test(tail)) tail = tail.slice(1);
+  const hidden = text.length - head.length - tail.length;
+  return [
+    ...visibleText(head, true, kind),
+    { kind: 'fold', text: ` … ${hidden.toLocaleString('en-US')} more characters hidden … ` },
+    ...visibleText(tail, true, kind),
+  ];
+}
+
+function quoted(text: string, kind: TokenKind, maxString?: number): Token[] {
+  return [{ kind, text: '"' }, ...foldedText(text, kind, maxString), { kind, text: '"' }];
+}
+
+export interface LayoutOptions {
+  /** Strings longer than this (UTF-16 units) are folded; absent means show everything. */
+  maxString?: number;
 }
 
 /** Lays a parsed value out as indented lines of tokens. */
-export function layout(node: JsonNode): Line[] {
+export function layout(node: JsonNode, options: LayoutOptions = {}): Line[] {
+  const max = options.maxString;
   const lines: Line[] = [];
   const emit = (n: JsonNode, depth: number, prefix: Token[], suffix: string) => {
     const tail: Token[] = suffix ? [{ kind: 'punct', text: suffix }] : [];
@@ -244,7 +288,10 @@ export function layout(node: JsonNode): Line[] {
         lines.push({ depth, tokens: [...prefix, { kind: 'punct', text: open }] });
         if (n.kind === 'object') {
           n.entries.forEach((entry, i) => {
-            const keyTokens: Token[] = [...quoted(entry.key, 'key'), { kind: 'punct', text: ': ' }];
+            const keyTokens: Token[] = [
+              ...quoted(entry.key, 'key', max),
+              { kind: 'punct', text: ': ' },
+            ];
             emit(entry.value, depth + 1, keyTokens, i < count - 1 ? ',' : '');
           });
         } else {
@@ -254,7 +301,7 @@ export function layout(node: JsonNode): Line[] {
         return;
       }
       case 'string':
-        lines.push({ depth, tokens: [...prefix, ...quoted(n.value, 'string'), ...tail] });
+        lines.push({ depth, tokens: [...prefix, ...quoted(n.value, 'string', max), ...tail] });
         return;
       case 'number':
         lines.push({ depth, tokens: [...prefix, { kind: 'number', text: n.raw }, ...tail] });
