@@ -176,6 +176,11 @@ class App:
         self.wd.click(button)
 
     def card_field(self, card, testid):
+        if testid == "approval-args":
+            # The exact details fold away when a diff shows the change; open them as a person would.
+            details = self.wd.find_in(card, "details")[0]
+            if self.wd.attr(details, "open") is None:
+                self.wd.click(self.wd.find_in(card, "details > summary")[0])
         return self.wd.text(self.wd.find_in(card, f'[data-testid="{testid}"]')[0])
 
     def run_status(self):
@@ -199,6 +204,8 @@ def test_approve_writes_the_file():
         assert "needs your OK" in app.card_field(card, "approval-reason")
         args = app.card_field(card, "approval-args")
         assert '"path": "hello.txt"' in args, args
+        diff = app.card_field(card, "approval-diff")
+        assert "+Hello from Ask First!" in diff and "+Second line." in diff, diff
         assert not os.path.exists(os.path.join(app.workspace, "hello.txt")), "written before the click"
 
         # The notification names what is waiting, without the raw arguments.

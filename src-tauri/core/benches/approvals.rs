@@ -56,6 +56,7 @@ fn new_approval(run_id: RunId, i: usize) -> NewApproval {
         risk: Risk::Medium,
         policy_layer: PolicyLayer::ToolDefault,
         grant_scope: Some("Until you close Ask First, this exact action will run again.".into()),
+        preview: None,
     }
 }
 

@@ -706,6 +706,7 @@ impl AgentRuntime {
                     risk: description.risk,
                     policy_layer: layer,
                     grant_scope,
+                    preview: description.preview.clone(),
                 }) {
                     Ok(pending) => pending,
                     Err(ApprovalError::ShuttingDown) => {
@@ -762,7 +763,23 @@ impl AgentRuntime {
                 stop_run: None,
             };
         }
-        match tool.execute(&call.arguments_json, ws).await {
+        // Stop while a tool runs drops its future, which stops it (a command's whole process
+        // group is killed).
+        let executed = tokio::select! {
+            biased;
+            result = tool.execute(&call.arguments_json, ws) => result,
+            () = token.cancelled() => {
+                return CallResult {
+                    status: ToolCallStatus::Cancelled,
+                    content: "The user stopped the run while this action was running; it was \
+                              stopped before it finished."
+                        .to_owned(),
+                    layer: Some(layer),
+                    stop_run: None,
+                }
+            }
+        };
+        match executed {
             Ok(output) => CallResult {
                 status: ToolCallStatus::Succeeded,
                 content: output,

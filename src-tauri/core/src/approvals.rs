@@ -98,6 +98,8 @@ pub struct NewApproval {
     pub policy_layer: PolicyLayer,
     /// What "Allow for this session" would allow; `None` when it is not offered.
     pub grant_scope: Option<String>,
+    /// A unified diff of what the call will change, for the card.
+    pub preview: Option<String>,
 }
 
 struct Pending {
@@ -185,6 +187,7 @@ impl ApprovalRegistry {
             risk: new.risk,
             policy_layer: new.policy_layer,
             grant_scope: new.grant_scope,
+            preview: new.preview,
             expires_at,
         };
         // `expires_at` is the clock: the waiter's deadline is derived from it.

@@ -8,8 +8,9 @@ mod all {
     pub mod audit;
     pub mod policy;
     pub mod providers;
-    pub mod sessions;
     pub mod race;
+    pub mod sessions;
     pub mod support;
     pub mod tools;
+    pub mod tools_builtin;
 }

@@ -126,6 +126,10 @@ pub struct ApprovalRequest {
     pub risk: Risk,
     /// Which policy layer decided to ask.
     pub policy_layer: PolicyLayer,
+    /// For file writes and edits: a unified diff of what will change (capped, the cut stated).
+    #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub preview: Option<String>,
     /// What "Allow for this session" would allow, in plain words; `None` when this call cannot
     /// be granted (its arguments have no canonical form), and then the option is not offered.
     #[ts(optional)]

@@ -1,6 +1,10 @@
-//! File tools: `list_directory` (read-only), `write_file` and `move_path` (ask first).
+//! File tools: `list_directory` (read-only), `write_file` and `move_path` (ask first), and the
+//! helpers the other file tools share: atomic writes and change previews (unified diffs).
 
-use super::{parse_args, path_argument, CallDescription, Tool, ToolError, Workspace};
+use super::{
+    parse_args, path_argument, CallDescription, HeadTail, Tool, ToolError, Workspace,
+    PREVIEW_CAP_BYTES,
+};
 use crate::policy::MainArgument;
 use askfirst_protocol::Risk;
 use async_trait::async_trait;
@@ -8,7 +12,14 @@ use serde::Deserialize;
 use serde_json::json;
 use std::path::{Path, PathBuf};
 
-fn io_failed(what: &str, path: &str, e: &std::io::Error) -> ToolError {
+/// The largest existing file, in bytes, whose text is read to preview a change; above this the
+/// call has no preview.
+const PREVIEW_SOURCE_MAX_BYTES: u64 = 2 * 1024 * 1024;
+
+/// How long working out a diff may take before it settles for a coarser one.
+const DIFF_TIME_LIMIT: std::time::Duration = std::time::Duration::from_millis(500);
+
+pub(super) fn io_failed(what: &str, path: &str, e: &std::io::Error) -> ToolError {
     ToolError::Failed(format!("Could not {what} {path}: {e}"))
 }
 
@@ -52,6 +63,7 @@ impl Tool for ListDirectory {
         Ok(CallDescription {
             summary,
             risk: Risk::Low,
+            preview: None,
         })
     }
     fn main_arguments(&self, raw: &str, ws: &Workspace) -> Vec<MainArgument> {
@@ -107,8 +119,12 @@ fn line_count(text: &str) -> usize {
     text.lines().count()
 }
 
-fn plural(n: usize, one: &str, many: &str) -> String {
-    if n == 1 {
+pub(super) fn plural<N: std::fmt::Display + PartialEq + From<u8>>(
+    n: N,
+    one: &str,
+    many: &str,
+) -> String {
+    if n == N::from(1) {
         format!("1 {one}")
     } else {
         format!("{n} {many}")
@@ -143,18 +159,27 @@ impl Tool for WriteFile {
         let path = ws.resolve(&args.path)?;
         let shown = ws.display(&path);
         let lines = plural(line_count(&args.content), "line", "lines");
-        let summary = if path.is_dir() {
+        let (summary, preview) = if path.is_dir() {
             return Err(ToolError::Failed(format!(
                 "{shown} is a folder, not a file."
             )));
         } else if path.exists() {
-            format!("Replace everything in {shown} with new text ({lines})")
+            let preview = read_for_preview(&path)
+                .map(|old| unified_diff(Some(&old), &args.content, &shown.replace('\\', "/")));
+            (
+                format!("Replace everything in {shown} with new text ({lines})"),
+                preview,
+            )
         } else {
-            format!("Create the file {shown} ({lines})")
+            (
+                format!("Create the file {shown} ({lines})"),
+                Some(unified_diff(None, &args.content, &shown.replace('\\', "/"))),
+            )
         };
         Ok(CallDescription {
             summary,
             risk: Risk::Medium,
+            preview,
         })
     }
     fn main_arguments(&self, raw: &str, ws: &Workspace) -> Vec<MainArgument> {
@@ -184,9 +209,43 @@ impl Tool for WriteFile {
     }
 }
 
+/// The text of an existing file for a change preview: `None` when it cannot be read, is larger
+/// than [`PREVIEW_SOURCE_MAX_BYTES`], or is not UTF-8 text.
+fn read_for_preview(path: &Path) -> Option<String> {
+    let meta = std::fs::metadata(path).ok()?;
+    if meta.len() > PREVIEW_SOURCE_MAX_BYTES {
+        return None;
+    }
+    let text = String::from_utf8(std::fs::read(path).ok()?).ok()?;
+    (!text.contains('\0')).then_some(text)
+}
+
+/// A unified diff (3 lines of context) from `old` to `new` for the file `shown` (relative to
+/// the workspace, `/` separators): headers `a/<shown>` and `b/<shown>`, or `/dev/null` for a
+/// file that does not exist yet (`old` is `None`). Capped at [`PREVIEW_CAP_BYTES`] with the cut
+/// stated; an unchanged file gives an empty string.
+pub(super) fn unified_diff(old: Option<&str>, new: &str, shown: &str) -> String {
+    let old_name = match old {
+        Some(_) => format!("a/{shown}"),
+        None => "/dev/null".to_owned(),
+    };
+    let diff = similar::TextDiff::configure()
+        .timeout(DIFF_TIME_LIMIT)
+        .diff_lines(old.unwrap_or(""), new);
+    let text = diff
+        .unified_diff()
+        .context_radius(3)
+        .header(&old_name, &format!("b/{shown}"))
+        .to_string();
+    let mut capped = HeadTail::new(PREVIEW_CAP_BYTES);
+    capped.push(text.as_bytes());
+    capped.into_text()
+}
+
 /// Writes `bytes` to a temporary file beside `path`, flushes it to disk, then renames it over
-/// `path`, so a crash or a full disk never leaves a half-written file in its place.
-async fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+/// `path`, so a crash or a full disk never leaves a half-written file in its place. An existing
+/// file's permissions (such as "executable") are kept.
+pub(super) async fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     use tokio::io::AsyncWriteExt;
     let name = path
         .file_name()
@@ -199,6 +258,9 @@ async fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
         file.write_all(bytes).await?;
         file.sync_all().await?;
         drop(file);
+        if let Ok(existing) = tokio::fs::metadata(path).await {
+            tokio::fs::set_permissions(&tmp, existing.permissions()).await?;
+        }
         tokio::fs::rename(&tmp, path).await
     }
     .await;
@@ -282,6 +344,7 @@ impl Tool for MovePath {
         Ok(CallDescription {
             summary: format!("Move {what}{} to {}", ws.display(&from), ws.display(&to)),
             risk: Risk::Medium,
+            preview: None,
         })
     }
     fn main_arguments(&self, raw: &str, ws: &Workspace) -> Vec<MainArgument> {

@@ -280,3 +280,29 @@ async fn a_script_that_runs_out_fails_the_run_loudly() {
         Some("The scripted scenario has no turn left for model call 2; it has 1 turns.")
     );
 }
+
+#[tokio::test]
+async fn stop_while_an_approved_command_runs_stops_it() {
+    let mut h = harness(
+        json!({"turns": [
+            {"tool_calls": [{"name": "run_command", "arguments": {"command": "sleep 30; echo done > late.txt"}}]},
+            {"say": "never"}
+        ]}),
+        TIMEOUT,
+    );
+    let started = h.runtime.start_run("wait").unwrap();
+    let request = h.events.approval_required().await;
+    h.runtime
+        .resolve_approval(request.approval_id, Decision::Approve)
+        .unwrap();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert!(h.runtime.cancel_run(started.run_id));
+    let (_, status, _) = h.events.run_finished().await;
+    assert_eq!(status, RunStatus::Cancelled);
+    assert_eq!(
+        finished_statuses(&h.events.all()),
+        vec![ToolCallStatus::Cancelled]
+    );
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    assert!(!h.dir.path().join("late.txt").exists());
+}

@@ -20,6 +20,7 @@ fn new_approval(run_id: RunId) -> NewApproval {
         risk: Risk::Medium,
         policy_layer: PolicyLayer::ToolDefault,
         grant_scope: Some("this exact call".into()),
+        preview: None,
     }
 }
 

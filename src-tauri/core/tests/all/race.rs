@@ -53,6 +53,7 @@ async fn racing_answers_give_exactly_one_outcome_each() {
                 risk: Risk::Medium,
                 policy_layer: PolicyLayer::ToolDefault,
                 grant_scope: None,
+                preview: None,
             })
             .unwrap();
         let id = pending.request().approval_id;

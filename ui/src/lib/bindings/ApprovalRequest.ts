@@ -52,6 +52,10 @@ risk: Risk,
  */
 policy_layer: PolicyLayer, 
 /**
+ * For file writes and edits: a unified diff of what will change (capped, the cut stated).
+ */
+preview?: string, 
+/**
  * What "Allow for this session" would allow, in plain words; `None` when this call cannot
  * be granted (its arguments have no canonical form), and then the option is not offered.
  */

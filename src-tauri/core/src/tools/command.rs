@@ -1,0 +1,294 @@
+//! `run_command` (asks first): runs one shell command line in the workspace folder, with a time
+//! limit and an output cap, in a process group of its own that is stopped as a whole when the
+//! command ends, times out, or the call is cancelled (its future dropped).
+
+use super::fs::plural;
+use super::{parse_args, CallDescription, Tool, ToolError, Workspace};
+use crate::policy::{ArgumentKind, MainArgument};
+use askfirst_protocol::Risk;
+use async_trait::async_trait;
+use serde::Deserialize;
+use serde_json::json;
+use std::time::Duration;
+
+/// The time limit, in seconds, of a command that does not give `timeout_secs`.
+pub const DEFAULT_COMMAND_TIMEOUT_SECS: u64 = 60;
+
+/// The largest `timeout_secs` a call may ask for (10 minutes).
+pub const MAX_COMMAND_TIMEOUT_SECS: u64 = 600;
+
+/// `run_command {command, timeout_secs?}`: runs `sh -c <command>` with the workspace folder as
+/// working directory, no input, and standard output and error together in one stream.
+///
+/// - Time: `timeout_secs` (1 to [`MAX_COMMAND_TIMEOUT_SECS`], default
+///   [`DEFAULT_COMMAND_TIMEOUT_SECS`]); when it passes, every process of the command is killed.
+/// - Output: capped at [`super::OUTPUT_CAP_BYTES`], first and last halves kept, the cut stated.
+/// - Processes: the command runs in its own process group. When the shell ends, whatever it
+///   left running in the background is stopped; when the call times out or its future is
+///   dropped (the run was stopped), the whole group is killed with `SIGKILL`. A process that
+///   leaves the group on purpose (`setsid`) is out of reach.
+/// - Result: exit code 0 is a success; another exit code, a signal or the time limit is a
+///   [`ToolError::Failed`] whose message carries the output too.
+///
+/// Unix only; elsewhere the call fails with a clear message.
+pub struct RunCommand;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RunCommandArgs {
+    command: String,
+    #[serde(default)]
+    timeout_secs: Option<u64>,
+}
+
+impl RunCommandArgs {
+    /// The time limit in seconds, after checking the arguments.
+    fn checked_limit(&self) -> Result<u64, ToolError> {
+        let invalid = |detail: &str| ToolError::InvalidArguments {
+            tool: "run_command".to_owned(),
+            detail: detail.to_owned(),
+        };
+        if self.command.trim().is_empty() {
+            return Err(invalid("command is empty."));
+        }
+        match self.timeout_secs {
+            None => Ok(DEFAULT_COMMAND_TIMEOUT_SECS),
+            Some(secs) if (1..=MAX_COMMAND_TIMEOUT_SECS).contains(&secs) => Ok(secs),
+            Some(_) => Err(invalid(&format!(
+                "timeout_secs must be between 1 and {MAX_COMMAND_TIMEOUT_SECS} seconds."
+            ))),
+        }
+    }
+}
+
+#[async_trait]
+impl Tool for RunCommand {
+    fn name(&self) -> &'static str {
+        "run_command"
+    }
+    fn description(&self) -> &'static str {
+        "Run a shell command (sh -c) in the workspace folder and get its output (standard \
+         output and error together; very long output shows its start and end). It is stopped \
+         after `timeout_secs` seconds (default 60, at most 600), and anything it leaves \
+         running in the background is stopped when it ends. The user is asked first."
+    }
+    fn parameters_schema(&self) -> serde_json::Value {
+        json!({
+            "type": "object",
+            "properties": {
+                "command": { "type": "string", "description": "The command line, run with sh -c in the workspace folder" },
+                "timeout_secs": {
+                    "type": "integer",
+                    "minimum": 1,
+                    "maximum": MAX_COMMAND_TIMEOUT_SECS,
+                    "description": "Stop the command after this many seconds (default 60)"
+                }
+            },
+            "required": ["command"],
+            "additionalProperties": false
+        })
+    }
+    fn read_only(&self) -> bool {
+        false
+    }
+    fn describe(&self, raw: &str, _ws: &Workspace) -> Result<CallDescription, ToolError> {
+        let args: RunCommandArgs = parse_args(self.name(), raw)?;
+        let limit = args.checked_limit()?;
+        let mut summary = format!(
+            "Run the command `{}` in your workspace folder",
+            args.command
+        );
+        if args.timeout_secs.is_some() {
+            summary.push_str(&format!(
+                " (stop it if it runs longer than {})",
+                plural(limit, "second", "seconds")
+            ));
+        }
+        Ok(CallDescription {
+            summary,
+            risk: Risk::High,
+            preview: None,
+        })
+    }
+    fn main_arguments(&self, raw: &str, _ws: &Workspace) -> Vec<MainArgument> {
+        parse_args::<RunCommandArgs>(self.name(), raw)
+            .map(|a| {
+                vec![MainArgument {
+                    kind: ArgumentKind::Command,
+                    text: a.command,
+                    resolved: None,
+                }]
+            })
+            .unwrap_or_default()
+    }
+    async fn execute(&self, raw: &str, ws: &Workspace) -> Result<String, ToolError> {
+        let args: RunCommandArgs = parse_args(self.name(), raw)?;
+        let limit = args.checked_limit()?;
+        run(&args.command, Duration::from_secs(limit), ws).await
+    }
+}
+
+#[cfg(not(unix))]
+async fn run(_command: &str, _limit: Duration, _ws: &Workspace) -> Result<String, ToolError> {
+    Err(ToolError::Failed(
+        "Running commands is not supported on this system yet.".into(),
+    ))
+}
+
+#[cfg(unix)]
+use unix::run;
+
+#[cfg(unix)]
+mod unix {
+    use super::super::{HeadTail, ToolError, Workspace, OUTPUT_CAP_BYTES};
+    use super::plural;
+    use nix::fcntl::OFlag;
+    use nix::sys::signal::{killpg, Signal};
+    use nix::unistd::Pid;
+    use std::io::Read;
+    use std::os::unix::process::{CommandExt, ExitStatusExt};
+    use std::process::{Command, Stdio};
+    use std::sync::{Arc, Mutex, MutexGuard};
+    use std::time::Duration;
+
+    /// How long output may keep arriving after the command's processes are gone (what the
+    /// pipe still holds), before the reply is made with what arrived.
+    const OUTPUT_GRACE: Duration = Duration::from_secs(2);
+
+    /// The command's process group. Dropping it kills every process still in the group, so a
+    /// call whose future is dropped (the run was stopped) leaves nothing running.
+    struct ProcessGroup {
+        id: Pid,
+        stopped: bool,
+    }
+
+    impl ProcessGroup {
+        /// Kills every process in the group with `SIGKILL`; returns whether there was any.
+        fn stop(&mut self) -> bool {
+            self.stopped = true;
+            killpg(self.id, Signal::SIGKILL).is_ok()
+        }
+    }
+
+    impl Drop for ProcessGroup {
+        fn drop(&mut self) {
+            if !self.stopped {
+                let _ = killpg(self.id, Signal::SIGKILL);
+            }
+        }
+    }
+
+    fn lock(output: &Mutex<HeadTail>) -> MutexGuard<'_, HeadTail> {
+        output
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    fn not_started(e: impl std::fmt::Display) -> ToolError {
+        ToolError::Failed(format!("The command could not be started: {e}"))
+    }
+
+    pub(super) async fn run(
+        command: &str,
+        limit: Duration,
+        ws: &Workspace,
+    ) -> Result<String, ToolError> {
+        let folder = ws.resolve(".")?;
+        // One pipe for standard output and error, so the model sees them in the order they
+        // were written. Close-on-exec, so other programs started meanwhile do not inherit it
+        // (and keep it open).
+        let (read_end, write_end) = nix::unistd::pipe2(OFlag::O_CLOEXEC).map_err(not_started)?;
+        let write_end_too = write_end.try_clone().map_err(not_started)?;
+        let mut shell = Command::new("sh");
+        shell
+            .arg("-c")
+            .arg(command)
+            .current_dir(&folder)
+            .stdin(Stdio::null())
+            .stdout(Stdio::from(write_end))
+            .stderr(Stdio::from(write_end_too))
+            .process_group(0);
+        let spawned = shell.spawn();
+        // Closes this side's copies of the write end: reading ends once the command's own
+        // processes have all closed theirs.
+        drop(shell);
+        let mut child = spawned.map_err(not_started)?;
+        let Ok(id) = i32::try_from(child.id()) else {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(not_started("its process id is out of range"));
+        };
+        let mut group = ProcessGroup {
+            id: Pid::from_raw(id),
+            stopped: false,
+        };
+
+        let output = Arc::new(Mutex::new(HeadTail::new(OUTPUT_CAP_BYTES)));
+        let reader = {
+            let output = Arc::clone(&output);
+            let mut pipe = std::fs::File::from(read_end);
+            tokio::task::spawn_blocking(move || {
+                let mut buffer = [0_u8; 8192];
+                loop {
+                    match pipe.read(&mut buffer) {
+                        Ok(0) => break,
+                        Ok(n) => lock(&output).push(&buffer[..n]),
+                        Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                        Err(_) => break,
+                    }
+                }
+            })
+        };
+        // The shell is waited for (and reaped) on a blocking thread, which ends once the
+        // shell does; a timeout or a drop below kills the group, so it always ends.
+        let waiter = tokio::task::spawn_blocking(move || child.wait());
+        let ended = tokio::time::timeout(limit, waiter).await;
+        // After the shell ended, this stops what it left running in the background; after a
+        // timeout, everything. (While any process of the group lives, the kernel does not hand
+        // its id to a new process; an empty group's id could only be reused after the process
+        // ids wrapped around, in the instant since the shell was reaped.)
+        let left_running = group.stop();
+        let _ = tokio::time::timeout(OUTPUT_GRACE, reader).await;
+
+        let output = std::mem::replace(&mut *lock(&output), HeadTail::new(0));
+        let printed = if output.total() == 0 {
+            "It printed nothing.".to_owned()
+        } else {
+            format!("Output:\n{}", output.into_text())
+        };
+        let background = if left_running {
+            " It left programs running in the background; they were stopped."
+        } else {
+            ""
+        };
+        match ended {
+            Ok(Ok(Ok(status))) => match (status.code(), status.signal()) {
+                (Some(0), _) => Ok(format!(
+                    "The command finished successfully (exit code 0).{background}\n{printed}"
+                )),
+                (Some(code), _) => Err(ToolError::Failed(format!(
+                    "The command failed with exit code {code}.{background}\n{printed}"
+                ))),
+                (None, Some(signal)) => Err(ToolError::Failed(format!(
+                    "The command was ended by signal {signal}.{background}\n{printed}"
+                ))),
+                (None, None) => Err(ToolError::Failed(format!(
+                    "The command ended without an exit code.{background}\n{printed}"
+                ))),
+            },
+            Ok(Ok(Err(e))) => Err(ToolError::Failed(format!(
+                "Waiting for the command failed: {e}. Everything it started was stopped.\n\
+                 {printed}"
+            ))),
+            Ok(Err(e)) => Err(ToolError::Failed(format!(
+                "Waiting for the command stopped unexpectedly: {e}. Everything it started was \
+                 stopped.\n{printed}"
+            ))),
+            Err(_elapsed) => Err(ToolError::Failed(format!(
+                "The command was stopped after {} because it was still running; everything \
+                 it started was stopped too.\n{printed}",
+                plural(limit.as_secs(), "second", "seconds")
+            ))),
+        }
+    }
+}

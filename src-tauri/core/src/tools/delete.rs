@@ -1,0 +1,215 @@
+//! `delete_path` (asks first): moves a file or folder of the workspace to the system trash,
+//! so the person can restore it. Nothing is ever deleted permanently: without a usable trash
+//! the call fails and the item stays where it is.
+
+use super::{parse_args, path_argument, CallDescription, Tool, ToolError, Workspace};
+use crate::policy::{ArgumentKind, MainArgument};
+use askfirst_protocol::Risk;
+use async_trait::async_trait;
+use serde::Deserialize;
+use serde_json::json;
+use std::path::{Component, Path, PathBuf};
+
+/// How many items inside a folder are counted for the summary before it says "more than".
+const COUNT_LIMIT: usize = 10_000;
+
+/// `delete_path {path}`: moves a file, folder or symlink to the system trash with the `trash`
+/// crate (the freedesktop.org trash on Linux, the Trash on macOS, the Recycle Bin on Windows).
+///
+/// The path must resolve inside the workspace (through symlinks) and must not be the workspace
+/// itself. A symlink is trashed as the link; what it points to stays. Errors: the item does not
+/// exist, or there is no trash to move it to ([`ToolError::Failed`]; nothing is deleted).
+pub struct DeletePath;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct DeletePathArgs {
+    path: String,
+}
+
+/// What a call would move to the trash.
+struct Target {
+    /// The entry itself: its folder resolved through symlinks, its own name not followed.
+    entry: PathBuf,
+    /// Where the entry leads when it is a symlink (else the entry).
+    resolved: PathBuf,
+    kind: Kind,
+}
+
+enum Kind {
+    File,
+    Folder,
+    Symlink,
+}
+
+fn target(given: &str, ws: &Workspace) -> Result<Target, ToolError> {
+    // Where the path leads must be inside the workspace (this refuses `..`, absolute paths
+    // and symlinks that lead out) …
+    let resolved = ws.resolve(given)?;
+    if resolved == ws.root() {
+        return Err(ToolError::Failed(
+            "The workspace folder itself cannot be moved to the trash.".into(),
+        ));
+    }
+    // … and the entry trashed is the last name as given, in its resolved folder, so a symlink
+    // is trashed as a link, never its target.
+    let name = match Path::new(given).components().next_back() {
+        Some(Component::Normal(name)) => name.to_owned(),
+        _ => {
+            return Err(ToolError::Failed(format!(
+                "{given:?} does not name a file or folder."
+            )))
+        }
+    };
+    let folder = Path::new(given)
+        .parent()
+        .map_or(Ok(ws.root().to_owned()), |p| {
+            ws.resolve(&p.to_string_lossy())
+        })?;
+    let entry = folder.join(name);
+    if entry == ws.root() || !entry.starts_with(ws.root()) {
+        return Err(ToolError::OutsideWorkspace {
+            path: given.to_owned(),
+        });
+    }
+    let meta = match std::fs::symlink_metadata(&entry) {
+        Ok(meta) => meta,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Err(ToolError::Failed(format!(
+                "{} does not exist.",
+                ws.display(&entry)
+            )))
+        }
+        Err(e) => {
+            return Err(ToolError::Failed(format!(
+                "Cannot read {}: {e}",
+                ws.display(&entry)
+            )))
+        }
+    };
+    let kind = if meta.file_type().is_symlink() {
+        Kind::Symlink
+    } else if meta.is_dir() {
+        Kind::Folder
+    } else {
+        Kind::File
+    };
+    Ok(Target {
+        entry,
+        resolved,
+        kind,
+    })
+}
+
+/// How many files and folders are inside `folder` (not following symlinks), up to
+/// [`COUNT_LIMIT`]; `None` past it.
+fn count_inside(folder: &Path) -> Option<usize> {
+    let mut count = 0;
+    let mut pending = vec![folder.to_owned()];
+    while let Some(dir) = pending.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            count += 1;
+            if count > COUNT_LIMIT {
+                return None;
+            }
+            if entry.file_type().is_ok_and(|t| t.is_dir()) {
+                pending.push(entry.path());
+            }
+        }
+    }
+    Some(count)
+}
+
+#[async_trait]
+impl Tool for DeletePath {
+    fn name(&self) -> &'static str {
+        "delete_path"
+    }
+    fn description(&self) -> &'static str {
+        "Move a file or folder of the workspace to the trash (the user can restore it from \
+         there). `path` is relative to the workspace. The user is asked first."
+    }
+    fn parameters_schema(&self) -> serde_json::Value {
+        json!({
+            "type": "object",
+            "properties": { "path": { "type": "string", "description": "File or folder, relative to the workspace" } },
+            "required": ["path"],
+            "additionalProperties": false
+        })
+    }
+    fn read_only(&self) -> bool {
+        false
+    }
+    fn describe(&self, raw: &str, ws: &Workspace) -> Result<CallDescription, ToolError> {
+        let args: DeletePathArgs = parse_args(self.name(), raw)?;
+        let target = target(&args.path, ws)?;
+        let shown = ws.display(&target.entry);
+        let summary = match target.kind {
+            Kind::File => format!("Move {shown} to the trash (you can restore it)"),
+            Kind::Folder => {
+                let inside = match count_inside(&target.entry) {
+                    Some(0) => "it is empty".to_owned(),
+                    Some(1) => "with 1 item inside".to_owned(),
+                    Some(n) => format!("with {n} items inside"),
+                    None => format!("with more than {COUNT_LIMIT} items inside"),
+                };
+                format!("Move the folder {shown} to the trash, {inside} (you can restore it)")
+            }
+            Kind::Symlink => format!(
+                "Move the shortcut {shown} to the trash; {} itself stays (you can restore it)",
+                ws.display(&target.resolved)
+            ),
+        };
+        Ok(CallDescription {
+            summary,
+            risk: Risk::High,
+            preview: None,
+        })
+    }
+    fn main_arguments(&self, raw: &str, ws: &Workspace) -> Vec<MainArgument> {
+        let Ok(args) = parse_args::<DeletePathArgs>(self.name(), raw) else {
+            return Vec::new();
+        };
+        // The entry trashed, and where it leads when that differs, so rules about either
+        // apply.
+        match target(&args.path, ws) {
+            Ok(target) => {
+                let mut paths = vec![target.entry.clone()];
+                if target.resolved != target.entry {
+                    paths.push(target.resolved);
+                }
+                paths
+                    .into_iter()
+                    .map(|p| MainArgument {
+                        kind: ArgumentKind::Path,
+                        text: ws.display(&p).replace('\\', "/"),
+                        resolved: Some(p),
+                    })
+                    .collect()
+            }
+            Err(_) => vec![path_argument(&args.path, ws)],
+        }
+    }
+    async fn execute(&self, raw: &str, ws: &Workspace) -> Result<String, ToolError> {
+        let args: DeletePathArgs = parse_args(self.name(), raw)?;
+        // Checked again: a symlink may have been swapped since the call was described.
+        let target = target(&args.path, ws)?;
+        let shown = ws.display(&target.entry);
+        let entry = target.entry.clone();
+        let moved = tokio::task::spawn_blocking(move || trash::delete(&entry))
+            .await
+            .map_err(|e| ToolError::Failed(format!("Moving {shown} to the trash stopped: {e}")))?;
+        match moved {
+            Ok(()) => Ok(format!(
+                "Moved {shown} to the trash; it can be restored from there."
+            )),
+            Err(e) => Err(ToolError::Failed(format!(
+                "Could not move {shown} to the trash ({e}), so it was left where it is. Ask \
+                 First never deletes anything permanently."
+            ))),
+        }
+    }
+}
