@@ -56,5 +56,5 @@ fn update_tray<R: Runtime>(app: &AppHandle<R>) {
     ) else {
         return;
     };
-    tray.set_pending(runtime.list_pending_approvals().len());
+    tray.set_pending(app, &runtime.list_pending_approvals());
 }

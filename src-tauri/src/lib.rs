@@ -72,8 +72,16 @@ fn try_run() -> anyhow::Result<()> {
     let backend = settings.build_runtime(handle)?;
     let autostart = settings.autostart_task.clone();
     let for_exit = Arc::clone(&backend.runtime);
+    let notify_when = settings.notify_when;
     let builder = tauri::Builder::default()
+        // A second launch brings the running window forward instead of starting another app
+        // (which would close the first one's waiting approvals at start-up).
+        .plugin(tauri_plugin_single_instance::init(|app, _args, _cwd| {
+            window::show_main(app);
+        }))
         .plugin(tauri_plugin_notification::init())
+        .manage(notify_when)
+        .on_window_event(window::on_window_event)
         .setup(move |app| {
             let tray = tray::AppTray::build(app.handle())?;
             app.manage(tray);

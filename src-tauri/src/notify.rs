@@ -9,11 +9,50 @@ use tauri_plugin_notification::{Notification, NotificationExt};
 /// The notification's title.
 pub const TITLE: &str = "Ask First needs your OK";
 
-/// Sends the notification for `request`. Without the plugin (tests) or a notification service
-/// it does nothing; it never blocks the approval flow.
+/// When to send notifications (`ASKFIRST_NOTIFY`: `always`, `unfocused` — the default — or
+/// `never`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NotifyWhen {
+    /// For every request.
+    Always,
+    /// Only when the window is hidden, minimised or in the background.
+    Unfocused,
+    /// Never.
+    Never,
+}
+
+impl NotifyWhen {
+    /// Parses a setting value; `None` for an unknown one.
+    pub fn parse(value: &str) -> Option<Self> {
+        match value.trim() {
+            "always" => Some(Self::Always),
+            "unfocused" => Some(Self::Unfocused),
+            "never" => Some(Self::Never),
+            _ => None,
+        }
+    }
+}
+
+/// Sends the notification for `request` if the setting and the window's focus say so. Without
+/// the plugin (tests) or a notification service it does nothing; it never blocks the approval
+/// flow. One per approval: the bridge calls it once per `ApprovalRequired`.
 pub fn approval_required<R: Runtime>(app: &AppHandle<R>, request: &ApprovalRequest) {
     if app.try_state::<Notification<R>>().is_none() {
         return;
+    }
+    let when = app
+        .try_state::<NotifyWhen>()
+        .map(|w| *w)
+        .unwrap_or(NotifyWhen::Unfocused);
+    let window_in_front = || {
+        app.get_webview_window(crate::window::MAIN)
+            .map(|w| w.is_visible().unwrap_or(false) && w.is_focused().unwrap_or(false))
+            .unwrap_or(false)
+    };
+    match when {
+        NotifyWhen::Never => return,
+        NotifyWhen::Unfocused if window_in_front() => return,
+        NotifyWhen::Always | NotifyWhen::Unfocused => {}
     }
     let body = body_text(&request.summary);
     if let Err(error) = app.notification().builder().title(TITLE).body(body).show() {
@@ -48,4 +87,24 @@ pub fn is_invisible_format(c: char) -> bool {
     matches!(c,
         '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{2064}'
         | '\u{2066}'..='\u{2069}' | '\u{FEFF}' | '\u{061C}' | '\u{00AD}')
+}
+
+/// Tells the person, once per launch, that closing the window left Ask First running in the
+/// tray.
+pub fn still_running<R: Runtime>(app: &AppHandle<R>) {
+    if app.try_state::<Notification<R>>().is_none() {
+        return;
+    }
+    let body =
+        "Ask First keeps working in the background and will ask here when it needs your OK. \
+                Open it from the tray icon or start it again; quit it from the tray menu.";
+    if let Err(error) = app
+        .notification()
+        .builder()
+        .title("Ask First is still running")
+        .body(body)
+        .show()
+    {
+        eprintln!("askfirst: could not show a notification: {error}");
+    }
 }

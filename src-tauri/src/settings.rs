@@ -14,6 +14,7 @@
 //!   `approval_timeout_secs`; the environment wins over it.
 //! - `ASKFIRST_APPROVAL_TIMEOUT_SECS`: seconds a request waits (default 120).
 //! - `ASKFIRST_TASK`: a task to start at launch.
+//! - `ASKFIRST_NOTIFY`: when to send notifications: `always`, `unfocused` (default), `never`.
 //!
 //! In the data folder: `rules.toml` (the user's rules, created with instructions when missing)
 //! and `sessions/<session id>.jsonl` (each session's audit log).
@@ -81,6 +82,8 @@ pub struct Settings {
     pub approval_timeout: Duration,
     /// A task to start at launch.
     pub autostart_task: Option<String>,
+    /// When to send notifications.
+    pub notify_when: crate::notify::NotifyWhen,
 }
 
 fn env_nonempty(name: &str) -> Option<String> {
@@ -164,6 +167,12 @@ impl Settings {
             provider,
             approval_timeout,
             autostart_task: env_nonempty("ASKFIRST_TASK"),
+            notify_when: match env_nonempty("ASKFIRST_NOTIFY") {
+                None => crate::notify::NotifyWhen::Unfocused,
+                Some(value) => crate::notify::NotifyWhen::parse(&value).with_context(|| {
+                    format!("ASKFIRST_NOTIFY must be always, unfocused or never, not {value:?}")
+                })?,
+            },
         })
     }
 

@@ -1,11 +1,12 @@
 //! The tray icon (StatusNotifierItem via libayatana-appindicator on Linux). Its menu shows how
-//! many approvals are waiting, "Show Ask First" and "Quit"; the icon's title shows the count
-//! where the platform shows one.
+//! many approvals are waiting, one item per waiting approval that opens the window at its card,
+//! "Show Ask First" and "Quit"; the icon's title shows the count where the platform shows one.
 
 use crate::window;
-use tauri::menu::{Menu, MenuItem, PredefinedMenuItem};
+use askfirst_protocol::ApprovalRequest;
+use tauri::menu::{IsMenuItem, Menu, MenuItem, PredefinedMenuItem};
 use tauri::tray::{TrayIcon, TrayIconBuilder};
-use tauri::{AppHandle, Runtime};
+use tauri::{AppHandle, Emitter, Runtime};
 
 /// Menu item ids.
 pub mod ids {
@@ -15,7 +16,16 @@ pub mod ids {
     pub const SHOW: &str = "show";
     /// "Quit".
     pub const QUIT: &str = "quit";
+    /// Prefix of one waiting approval's item; the approval id follows.
+    pub const APPROVAL_PREFIX: &str = "approval:";
 }
+
+/// The event the window gets when the person picks an approval in the tray: payload the
+/// approval id; the window scrolls to that card and focuses it.
+pub const FOCUS_APPROVAL: &str = "focus-approval";
+
+/// The most approvals listed one by one in the menu.
+pub const MAX_LISTED: usize = 10;
 
 /// The label of the pending line for `count` waiting approvals.
 pub fn pending_label(count: usize) -> String {
@@ -26,10 +36,65 @@ pub fn pending_label(count: usize) -> String {
     }
 }
 
-/// The tray icon and the menu item that shows the count.
+/// A menu label for one waiting approval: its summary, cut to 60 characters, with control,
+/// bidi and zero-width characters dropped (the card shows everything).
+pub fn approval_label(request: &ApprovalRequest) -> String {
+    let clean: String = request
+        .summary
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .filter(|c| !crate::notify::is_invisible_format(*c))
+        .collect();
+    let mut label: String = clean.chars().take(60).collect();
+    if clean.chars().count() > 60 {
+        label.push('…');
+    }
+    format!("Review: {label}")
+}
+
+/// The tray icon.
 pub struct AppTray<R: Runtime> {
     icon: TrayIcon<R>,
-    pending: MenuItem<R>,
+}
+
+fn build_menu<R: Runtime>(
+    app: &AppHandle<R>,
+    pending: &[ApprovalRequest],
+) -> tauri::Result<Menu<R>> {
+    let count = MenuItem::with_id(
+        app,
+        ids::PENDING,
+        pending_label(pending.len()),
+        !pending.is_empty(),
+        None::<&str>,
+    )?;
+    let mut items: Vec<Box<dyn IsMenuItem<R>>> = vec![Box::new(count)];
+    for request in pending.iter().take(MAX_LISTED) {
+        items.push(Box::new(MenuItem::with_id(
+            app,
+            format!("{}{}", ids::APPROVAL_PREFIX, request.approval_id),
+            approval_label(request),
+            true,
+            None::<&str>,
+        )?));
+    }
+    items.push(Box::new(PredefinedMenuItem::separator(app)?));
+    items.push(Box::new(MenuItem::with_id(
+        app,
+        ids::SHOW,
+        "Show Ask First",
+        true,
+        None::<&str>,
+    )?));
+    items.push(Box::new(MenuItem::with_id(
+        app,
+        ids::QUIT,
+        "Quit",
+        true,
+        None::<&str>,
+    )?));
+    let refs: Vec<&dyn IsMenuItem<R>> = items.iter().map(|i| i.as_ref()).collect();
+    Menu::with_items(app, &refs)
 }
 
 impl<R: Runtime> AppTray<R> {
@@ -38,40 +103,44 @@ impl<R: Runtime> AppTray<R> {
     /// # Errors
     /// Tauri's error when the menu or icon cannot be made.
     pub fn build(app: &AppHandle<R>) -> tauri::Result<Self> {
-        let pending = MenuItem::with_id(app, ids::PENDING, pending_label(0), false, None::<&str>)?;
-        let show = MenuItem::with_id(app, ids::SHOW, "Show Ask First", true, None::<&str>)?;
-        let quit = MenuItem::with_id(app, ids::QUIT, "Quit", true, None::<&str>)?;
-        let separator = PredefinedMenuItem::separator(app)?;
-        let menu = Menu::with_items(app, &[&pending, &separator, &show, &quit])?;
         let mut builder = TrayIconBuilder::with_id("main")
             .tooltip("Ask First")
             .title("Ask First")
-            .menu(&menu)
-            .on_menu_event(|app, event| match event.id.as_ref() {
-                ids::SHOW | ids::PENDING => window::show_main(app),
-                ids::QUIT => app.exit(0),
-                _ => {}
+            .menu(&build_menu(app, &[])?)
+            .on_menu_event(|app, event| {
+                let id = event.id.as_ref();
+                if let Some(approval) = id.strip_prefix(ids::APPROVAL_PREFIX) {
+                    window::show_main(app);
+                    let _ = app.emit(FOCUS_APPROVAL, approval.to_owned());
+                    return;
+                }
+                match id {
+                    ids::SHOW | ids::PENDING => window::show_main(app),
+                    ids::QUIT => app.exit(0),
+                    _ => {}
+                }
             });
         if let Some(icon) = app.default_window_icon() {
             builder = builder.icon(icon.clone());
         }
         Ok(Self {
             icon: builder.build(app)?,
-            pending,
         })
     }
 
-    /// Shows `count` waiting approvals in the menu and the icon's title.
-    pub fn set_pending(&self, count: usize) {
-        let label = pending_label(count);
-        if let Err(error) = self.pending.set_text(&label) {
-            eprintln!("askfirst: could not update the tray menu: {error}");
+    /// Shows the waiting approvals in the menu and their count in the icon's title.
+    pub fn set_pending(&self, app: &AppHandle<R>, pending: &[ApprovalRequest]) {
+        match build_menu(app, pending) {
+            Ok(menu) => {
+                if let Err(error) = self.icon.set_menu(Some(menu)) {
+                    eprintln!("askfirst: could not update the tray menu: {error}");
+                }
+            }
+            Err(error) => eprintln!("askfirst: could not build the tray menu: {error}"),
         }
-        let _ = self.pending.set_enabled(count > 0);
-        let title = if count == 0 {
-            "Ask First".to_owned()
-        } else {
-            format!("Ask First ({count})")
+        let title = match pending.len() {
+            0 => "Ask First".to_owned(),
+            n => format!("Ask First ({n})"),
         };
         let _ = self.icon.set_title(Some(title));
     }

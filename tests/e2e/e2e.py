@@ -115,8 +115,8 @@ def notifications():
         return []
 
 
-def tray():
-    out = subprocess.run([PYTHON, os.path.join(HERE, "tray_probe.py")], capture_output=True,
+def tray(*args):
+    out = subprocess.run([PYTHON, os.path.join(HERE, "tray_probe.py"), *args], capture_output=True,
                          text=True, timeout=20)
     return json.loads(out.stdout) if out.stdout.strip() else {"error": out.stderr}
 
@@ -141,6 +141,8 @@ class App:
             for key, value in (env or {}).items():
                 f.write(f"{key}='{value}'\n")
             f.write(f"ASKFIRST_E2E_APP='{APP}'\n")
+            # The driven window has the focus; these tests check the notification regardless.
+            f.write("ASKFIRST_NOTIFY='always'\n")
         self.wd = WebDriver(DRIVER)
 
     def __enter__(self):
@@ -157,6 +159,13 @@ class App:
                 pass
         self.wd.stop()
         subprocess.run(["pkill", "-f", APP], check=False)
+        # The app is single-instance: the next test's app must not find this one still there.
+        try:
+            wait_for("the app to exit", lambda: subprocess.run(
+                ["pgrep", "-f", APP], capture_output=True).returncode != 0, timeout=15)
+        except AssertionError:
+            subprocess.run(["pkill", "-9", "-f", APP], check=False)
+            time.sleep(0.5)
         shutil.rmtree(self.tmp, ignore_errors=True)
 
     def start_task(self, task):
@@ -392,13 +401,33 @@ def test_a_5_mb_argument_keeps_the_card_usable():
         os.unlink(path)
 
 
+def test_tray_lists_the_approval_opens_its_card_and_quit_records_shutdown():
+    with App("tray", "write-hello.json") as app:
+        app.start_task("Please greet me in a file")
+        card = app.card()
+        approval_id = app.wd.attr(card, "data-approval-id")
+        label = "Review: Create the file hello.txt (2 lines)"
+        wait_for("the tray item", lambda: label in tray().get("labels", []))
+        tray("click", label)
+        wait_for("the card to get the focus", lambda: app.wd.execute(
+            "return document.activeElement && document.activeElement.getAttribute('data-approval-id')") == approval_id)
+        tray("click", "Quit")
+        wait_for("the app to quit", lambda: subprocess.run(["pgrep", "-f", APP], capture_output=True).returncode != 0, timeout=20)
+        logs = [os.path.join(app.data, "sessions", f) for f in os.listdir(os.path.join(app.data, "sessions"))]
+        records = [json.loads(line) for path in logs for line in open(path, encoding="utf-8") if line.strip()]
+        decided = [r for r in records if r["type"] == "approval_decided" and r["approval_id"] == approval_id]
+        assert [d["outcome"] for d in decided] == [{"kind": "cancelled", "cause": "app_shutdown"}], decided
+        assert not os.path.exists(os.path.join(app.workspace, "hello.txt"))
+
+
 TESTS = [test_approve_writes_the_file, test_deny_leaves_no_file_and_the_run_finishes,
          test_reload_keeps_the_card_and_the_transcript,
          test_allow_for_this_session_covers_exactly_the_same_call,
          test_refuse_every_change_denies_without_a_card,
          test_openai_provider_streams_asks_and_answers,
          test_hostile_arguments_are_shown_as_text_and_nothing_runs_in_the_page,
-         test_a_5_mb_argument_keeps_the_card_usable]
+         test_a_5_mb_argument_keeps_the_card_usable,
+         test_tray_lists_the_approval_opens_its_card_and_quit_records_shutdown]
 
 
 def main():

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Reads the tray menu of the newest StatusNotifierItem on the session bus and prints its
-labels as JSON: {"title": ..., "labels": [...]}. Uses python3-dbus (run with /usr/bin/python3).
+labels as JSON: {"title": ..., "labels": [...]}; with `click LABEL`, first clicks that item. Uses python3-dbus (run with /usr/bin/python3).
 
 The item is found through org.kde.StatusNotifierWatcher; its menu through
 com.canonical.dbusmenu.GetLayout (the protocol libayatana-appindicator speaks).
@@ -49,6 +49,23 @@ def main():
     props = item.GetAll("org.kde.StatusNotifierItem", dbus_interface="org.freedesktop.DBus.Properties")
     menu = bus.get_object(name, str(props["Menu"]))
     _rev, layout = menu.GetLayout(0, -1, ["label", "visible"], dbus_interface="com.canonical.dbusmenu")
+    if len(sys.argv) > 2 and sys.argv[1] == "click":
+        wanted = sys.argv[2]
+        def find(node):
+            item_id, item_props, children = node
+            if str(item_props.get("label", "")) == wanted:
+                return item_id
+            for child in children:
+                found = find(child)
+                if found is not None:
+                    return found
+            return None
+        item_id = find(layout)
+        if item_id is None:
+            print(json.dumps({"error": f"no menu item {wanted!r}", "labels": labels(layout)}))
+            return 1
+        menu.Event(item_id, "clicked", dbus.String("", variant_level=1), dbus.UInt32(0),
+                   dbus_interface="com.canonical.dbusmenu")
     print(json.dumps({"title": str(props.get("Title", "")), "labels": labels(layout)}))
     return 0
 

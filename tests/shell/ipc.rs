@@ -42,6 +42,7 @@ fn fixture() -> Fixture {
         provider: ProviderChoice::Scripted(scenario),
         approval_timeout: Duration::from_secs(120),
         autostart_task: None,
+        notify_when: askfirst_lib::notify::NotifyWhen::Unfocused,
     };
     let handle = tauri::async_runtime::block_on(async { tokio::runtime::Handle::current() });
     let backend = settings.build_runtime(handle).unwrap();

@@ -111,3 +111,8 @@ export function listRunEvents(): Promise<SequencedEvent[]> {
 export function onRunEvent(handler: (e: SequencedEvent) => void): Promise<UnlistenFn> {
   return listen<SequencedEvent>('run-event', (e) => handler(e.payload));
 }
+
+/** The person picked an approval in the tray: payload its id. */
+export function onFocusApproval(handler: (approvalId: string) => void): Promise<UnlistenFn> {
+  return listen<string>('focus-approval', (e) => handler(e.payload));
+}
