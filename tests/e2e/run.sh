@@ -23,7 +23,8 @@ gdbus wait --session --timeout 10 org.kde.StatusNotifierWatcher
 
 # Without this, POST /session hangs: it turns on WebKit's automation in the app.
 export TAURI_WEBVIEW_AUTOMATION=true
-port="${ASKFIRST_E2E_PORT:-4445}"
+# A free port unless one is given, so a second suite on the machine cannot collide with this one.
+port="${ASKFIRST_E2E_PORT:-$(/usr/bin/python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')}"
 WebKitWebDriver --port="$port" --host=127.0.0.1 >"$artifacts/webdriver.log" 2>&1 & pids+=($!)
 for _ in $(seq 100); do curl -sf "http://127.0.0.1:$port/status" >/dev/null && break; sleep 0.1; done
 export WEBDRIVER_URL="http://127.0.0.1:$port"
