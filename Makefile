@@ -50,9 +50,14 @@ build: setup ui
 run: build
 	./target/debug/askfirst
 
+# The MCP servers the core's tests start (installed from npm).
+tests/mcp/node_modules/.package-lock.json: tests/mcp/package-lock.json
+	cd tests/mcp && npm ci --no-audit --no-fund
+	@touch $@
+
 test: setup-test-system ui/node_modules/.package-lock.json ui test-rust test-ui e2e
 
-test-rust: ui
+test-rust: ui tests/mcp/node_modules/.package-lock.json
 	cargo test --locked --workspace
 
 test-ui: ui/node_modules/.package-lock.json
@@ -75,4 +80,4 @@ bindings:
 
 clean:
 	cargo clean
-	rm -rf ui/dist ui/node_modules .e2e-artifacts
+	rm -rf ui/dist ui/node_modules tests/mcp/node_modules .e2e-artifacts

@@ -15,6 +15,8 @@ const COMMANDS: &[&str] = &[
     "list_sessions",
     "open_session",
     "new_session",
+    "get_settings",
+    "save_settings",
 ];
 
 fn main() {

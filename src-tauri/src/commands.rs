@@ -1,13 +1,16 @@
 //! The IPC commands the window may call. Each only parses, calls the core and maps errors to
 //! a typed [`CommandError`] (`{code, message}`).
 
+use crate::settings::{set_by_environment, Settings};
 use askfirst_core::agent::{AgentRuntime, RunError, SessionError};
 use askfirst_core::approvals::ApprovalError;
+use askfirst_core::config::SettingsFile;
 use askfirst_core::history::EventHistory;
 use askfirst_protocol::{
     ApprovalRequest, CancelRunRequest, CommandError, ErrorCode, Grant, OpenSessionRequest, Outcome,
-    ResolveApprovalRequest, RevokeGrantRequest, SequencedEvent, SessionId, SessionPolicy,
-    SessionSummary, SetSessionPolicyRequest, StartRunRequest, StartRunResponse,
+    ResolveApprovalRequest, RevokeGrantRequest, SaveSettingsRequest, SequencedEvent, SessionId,
+    SessionPolicy, SessionSummary, SetSessionPolicyRequest, SettingsView, StartRunRequest,
+    StartRunResponse,
 };
 use std::sync::Arc;
 use tauri::State;
@@ -154,4 +157,99 @@ pub fn open_session(
 #[tauri::command]
 pub fn new_session(runtime: State<'_, Arc<AgentRuntime>>) -> Result<SessionId, CommandError> {
     runtime.new_session().map_err(session_error)
+}
+
+fn env_value(names: &[&str]) -> Option<String> {
+    names
+        .iter()
+        .find_map(|n| std::env::var(n).ok().filter(|v| !v.trim().is_empty()))
+}
+
+fn settings_view(runtime: &AgentRuntime, settings: &Settings) -> SettingsView {
+    let file = SettingsFile::load(&settings.settings_path()).unwrap_or_default();
+    SettingsView {
+        provider: env_value(&["ASKFIRST_PROVIDER"])
+            .or(file.provider)
+            .unwrap_or_else(|| "demo".into()),
+        base_url: env_value(&["OPENAI_BASE_URL", "ANTHROPIC_BASE_URL"])
+            .or(file.base_url)
+            .unwrap_or_default(),
+        model: env_value(&["ASKFIRST_MODEL", "OPENAI_MODEL", "ANTHROPIC_MODEL"])
+            .or(file.model)
+            .unwrap_or_default(),
+        has_api_key: env_value(&["OPENAI_API_KEY", "ANTHROPIC_API_KEY"]).is_some()
+            || file.api_key.is_some(),
+        approval_timeout_secs: runtime.approvals().timeout().as_secs(),
+        set_by_environment: set_by_environment(),
+        rules_path: settings.data_dir.join("rules.toml").display().to_string(),
+        rules: runtime.policy().rules_summary(),
+        rules_error: runtime.policy().rules_error().map(|e| e.to_string()),
+        workspace: runtime.workspace().root().display().to_string(),
+    }
+}
+
+/// The settings for the settings screen (never the API key itself).
+#[tauri::command]
+pub fn get_settings(
+    runtime: State<'_, Arc<AgentRuntime>>,
+    settings: State<'_, Arc<Settings>>,
+) -> SettingsView {
+    settings_view(&runtime, &settings)
+}
+
+/// Saves the settings to `settings.json` (owner-only permissions); they apply to the next task.
+/// Returns the settings now in force.
+///
+/// # Errors
+/// `invalid_request` for an unknown provider or a timeout outside 10–3600 s; `internal` when
+/// the file cannot be written (nothing is changed then).
+#[tauri::command]
+pub fn save_settings(
+    runtime: State<'_, Arc<AgentRuntime>>,
+    settings: State<'_, Arc<Settings>>,
+    request: SaveSettingsRequest,
+) -> Result<SettingsView, CommandError> {
+    let invalid = |message: String| CommandError {
+        code: ErrorCode::InvalidRequest,
+        message,
+    };
+    if !["demo", "openai", "ollama", "anthropic"].contains(&request.provider.as_str()) {
+        return Err(invalid(format!(
+            "Unknown provider \"{}\".",
+            request.provider
+        )));
+    }
+    if !(10..=3600).contains(&request.approval_timeout_secs) {
+        return Err(invalid(
+            "The waiting time must be between 10 and 3600 seconds.".into(),
+        ));
+    }
+    let path = settings.settings_path();
+    let mut file = SettingsFile::load(&path).map_err(|message| CommandError {
+        code: ErrorCode::Internal,
+        message,
+    })?;
+    let nonempty = |s: String| Some(s.trim().to_owned()).filter(|s| !s.is_empty());
+    file.provider = Some(request.provider);
+    file.base_url = nonempty(request.base_url);
+    file.model = nonempty(request.model);
+    if request.clear_api_key {
+        file.api_key = None;
+    }
+    if let Some(key) = request.api_key.and_then(nonempty) {
+        file.api_key = Some(key);
+    }
+    file.approval_timeout_secs = Some(request.approval_timeout_secs);
+    file.save(&path).map_err(|e| CommandError {
+        code: ErrorCode::Internal,
+        message: format!("The settings could not be saved to {}: {e}", path.display()),
+    })?;
+    if env_value(&["ASKFIRST_APPROVAL_TIMEOUT_SECS"]).is_none() {
+        runtime
+            .approvals()
+            .set_timeout(std::time::Duration::from_secs(
+                request.approval_timeout_secs,
+            ));
+    }
+    Ok(settings_view(&runtime, &settings))
 }

@@ -35,10 +35,12 @@ pub fn build_app<R: Runtime>(
         runtime,
         history,
         events,
+        settings,
     } = backend;
     let app = builder
         .manage(runtime)
         .manage(history)
+        .manage(settings)
         .invoke_handler(tauri::generate_handler![
             commands::start_run,
             commands::resolve_approval,
@@ -52,6 +54,8 @@ pub fn build_app<R: Runtime>(
             commands::list_sessions,
             commands::open_session,
             commands::new_session,
+            commands::get_settings,
+            commands::save_settings,
         ])
         .build(context)?;
     bridge::spawn(app.handle().clone(), events);

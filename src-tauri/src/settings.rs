@@ -52,6 +52,8 @@ pub struct Backend {
     pub history: Arc<EventHistory>,
     /// The events as they happen, numbered.
     pub events: UnboundedReceiver<SequencedEvent>,
+    /// The settings the app started with (for the settings screen).
+    pub settings: Arc<Settings>,
 }
 
 /// Which model answers.
@@ -78,6 +80,9 @@ pub struct Settings {
     pub workspace_is_demo: bool,
     /// Which model answers.
     pub provider: ProviderChoice,
+    /// Whether `provider` is fixed for the whole launch (set by `ASKFIRST_PROVIDER`); when
+    /// not, each run reads the settings file again, so the settings screen applies.
+    pub provider_fixed: bool,
     /// How long a request waits.
     pub approval_timeout: Duration,
     /// A task to start at launch.
@@ -109,48 +114,7 @@ impl Settings {
         };
         let file =
             SettingsFile::load(&data_dir.join("settings.json")).map_err(anyhow::Error::msg)?;
-        let provider_name = env_nonempty("ASKFIRST_PROVIDER").or(file.provider.clone());
-        let model = |default: &str, env: &str| {
-            env_nonempty("ASKFIRST_MODEL")
-                .or_else(|| env_nonempty(env))
-                .or(file.model.clone())
-                .unwrap_or_else(|| default.to_owned())
-        };
-        let key = |env: &str| {
-            env_nonempty(env)
-                .or(file.api_key.clone())
-                .map(|k| ApiKey::new(&k))
-        };
-        let base = |env: &str, default: &str| {
-            env_nonempty(env)
-                .or(file.base_url.clone())
-                .unwrap_or_else(|| default.to_owned())
-        };
-        let provider = match provider_name.as_deref().map(str::trim) {
-            None | Some("demo") => ProviderChoice::Demo,
-            Some("openai") => ProviderChoice::OpenAi(HttpSettings::new(
-                &base("OPENAI_BASE_URL", "https://api.openai.com/v1"),
-                key("OPENAI_API_KEY"),
-                &model("gpt-4o-mini", "OPENAI_MODEL"),
-            )),
-            Some("ollama") => ProviderChoice::OpenAi(HttpSettings::new(
-                &base("OPENAI_BASE_URL", "http://127.0.0.1:11434/v1"),
-                key("OPENAI_API_KEY"),
-                &model("llama3.1", "OPENAI_MODEL"),
-            )),
-            Some("anthropic") => ProviderChoice::Anthropic(HttpSettings::new(
-                &base("ANTHROPIC_BASE_URL", "https://api.anthropic.com"),
-                key("ANTHROPIC_API_KEY"),
-                &model("claude-sonnet-4-5", "ANTHROPIC_MODEL"),
-            )),
-            Some(value) => match value.strip_prefix("scripted:") {
-                Some(path) => ProviderChoice::Scripted(PathBuf::from(path)),
-                None => bail!(
-                    "ASKFIRST_PROVIDER={value:?} is not known; use `demo`, `openai`, `ollama`, \
-                     `anthropic` or `scripted:<path to scenario file>`"
-                ),
-            },
-        };
+        let provider = provider_choice(&file)?;
         let approval_timeout = match env_nonempty("ASKFIRST_APPROVAL_TIMEOUT_SECS")
             .or(file.approval_timeout_secs.map(|s| s.to_string()))
         {
@@ -165,6 +129,7 @@ impl Settings {
             workspace,
             workspace_is_demo,
             provider,
+            provider_fixed: env_nonempty("ASKFIRST_PROVIDER").is_some(),
             approval_timeout,
             autostart_task: env_nonempty("ASKFIRST_TASK"),
             notify_when: match env_nonempty("ASKFIRST_NOTIFY") {
@@ -176,49 +141,32 @@ impl Settings {
         })
     }
 
-    /// Makes the provider factory; a scenario file is checked now so a bad one fails at start.
+    /// Where the settings file is.
+    pub fn settings_path(&self) -> PathBuf {
+        self.data_dir.join("settings.json")
+    }
+
+    /// Makes the provider factory. Each run reads the settings file again (the environment
+    /// still wins), so a provider saved in the settings screen applies to the next task. The
+    /// provider chosen now is checked now, so a bad scenario file fails at start.
     ///
     /// # Errors
     /// A scenario file that cannot be read or parsed.
     pub fn provider_factory(&self) -> anyhow::Result<ProviderFactory> {
-        Ok(match &self.provider {
-            ProviderChoice::OpenAi(http) => {
-                let needs_key = ["api.openai.com", "openrouter.ai"].contains(&http.host().as_str());
-                let missing = (needs_key && http.api_key.is_none()).then(|| {
-                    format!(
-                        "Add your API key for {} in the settings (OPENAI_API_KEY).",
-                        http.host()
-                    )
-                });
-                let provider: Arc<dyn Provider> = Arc::new(OpenAiProvider::new(http.clone()));
-                Arc::new(move || match &missing {
-                    Some(message) => Err(ProviderError::Config(message.clone())),
-                    None => Ok(Arc::clone(&provider)),
-                })
-            }
-            ProviderChoice::Anthropic(http) => {
-                let missing = http.api_key.is_none().then(|| {
-                    "Add your Anthropic API key in the settings (ANTHROPIC_API_KEY).".to_owned()
-                });
-                let provider: Arc<dyn Provider> = Arc::new(AnthropicProvider::new(http.clone()));
-                Arc::new(move || match &missing {
-                    Some(message) => Err(ProviderError::Config(message.clone())),
-                    None => Ok(Arc::clone(&provider)),
-                })
-            }
-            ProviderChoice::Demo => {
-                Arc::new(|| Ok(Arc::new(ScriptedProvider::demo()) as Arc<dyn Provider>))
-            }
-            ProviderChoice::Scripted(path) => {
-                Scenario::load(path)?;
-                let path = path.clone();
-                Arc::new(move || -> Result<Arc<dyn Provider>, ProviderError> {
-                    let scenario = Scenario::load(&path)?;
-                    let name = format!("Scripted scenario ({})", path.display());
-                    Ok(Arc::new(ScriptedProvider::new(name, &scenario)))
-                })
-            }
-        })
+        if let ProviderChoice::Scripted(path) = &self.provider {
+            Scenario::load(path)?;
+        }
+        if self.provider_fixed {
+            let choice = self.provider.clone();
+            return Ok(Arc::new(move || make_provider(&choice)));
+        }
+        let settings_path = self.settings_path();
+        Ok(Arc::new(move || {
+            let file = SettingsFile::load(&settings_path).map_err(ProviderError::Config)?;
+            let choice =
+                provider_choice(&file).map_err(|e| ProviderError::Config(e.to_string()))?;
+            make_provider(&choice)
+        }))
     }
 
     /// Creates the folders, then the agent runtime and its event history.
@@ -271,6 +219,12 @@ impl Settings {
         }
         let log = SessionLog::new(first);
         let audit: Arc<dyn AuditSink> = log.clone();
+        // MCP servers from the settings file; they start on first use.
+        let mcp_servers = SettingsFile::load(&self.settings_path())
+            .map(|f| f.mcp_servers)
+            .unwrap_or_default();
+        let mcp = (!mcp_servers.is_empty())
+            .then(|| Arc::new(askfirst_core::mcp::McpClients::new(mcp_servers)));
         let (tx, rx) = unbounded_channel();
         let history = EventHistory::new();
         // The bridge outlives every sender; if it is gone the app is quitting.
@@ -295,11 +249,119 @@ impl Settings {
             session_id,
             sessions_dir: Some(sessions_dir),
             replay_events: shown,
+            mcp,
         };
         Ok(Backend {
             runtime: AgentRuntime::new(handle, registry, events, config),
             history,
             events: rx,
+            settings: Arc::new(self.clone()),
         })
     }
+}
+
+/// Which model answers, from the environment over the settings file.
+///
+/// # Errors
+/// An unknown provider name.
+pub fn provider_choice(file: &SettingsFile) -> anyhow::Result<ProviderChoice> {
+    let provider_name = env_nonempty("ASKFIRST_PROVIDER").or(file.provider.clone());
+    let model = |default: &str, env: &str| {
+        env_nonempty("ASKFIRST_MODEL")
+            .or_else(|| env_nonempty(env))
+            .or(file.model.clone())
+            .unwrap_or_else(|| default.to_owned())
+    };
+    let key = |env: &str| {
+        env_nonempty(env)
+            .or(file.api_key.clone())
+            .map(|k| ApiKey::new(&k))
+    };
+    let base = |env: &str, default: &str| {
+        env_nonempty(env)
+            .or(file.base_url.clone())
+            .unwrap_or_else(|| default.to_owned())
+    };
+    Ok(match provider_name.as_deref().map(str::trim) {
+        None | Some("demo") => ProviderChoice::Demo,
+        Some("openai") => ProviderChoice::OpenAi(HttpSettings::new(
+            &base("OPENAI_BASE_URL", "https://api.openai.com/v1"),
+            key("OPENAI_API_KEY"),
+            &model("gpt-4o-mini", "OPENAI_MODEL"),
+        )),
+        Some("ollama") => ProviderChoice::OpenAi(HttpSettings::new(
+            &base("OPENAI_BASE_URL", "http://127.0.0.1:11434/v1"),
+            key("OPENAI_API_KEY"),
+            &model("llama3.1", "OPENAI_MODEL"),
+        )),
+        Some("anthropic") => ProviderChoice::Anthropic(HttpSettings::new(
+            &base("ANTHROPIC_BASE_URL", "https://api.anthropic.com"),
+            key("ANTHROPIC_API_KEY"),
+            &model("claude-sonnet-4-5", "ANTHROPIC_MODEL"),
+        )),
+        Some(value) => match value.strip_prefix("scripted:") {
+            Some(path) => ProviderChoice::Scripted(PathBuf::from(path)),
+            None => bail!(
+                "ASKFIRST_PROVIDER={value:?} is not known; use `demo`, `openai`, `ollama`, \
+                 `anthropic` or `scripted:<path to scenario file>`"
+            ),
+        },
+    })
+}
+
+/// Builds the provider for `choice`.
+///
+/// # Errors
+/// [`ProviderError::Config`] for a missing API key or an unreadable scenario file.
+pub fn make_provider(choice: &ProviderChoice) -> Result<Arc<dyn Provider>, ProviderError> {
+    Ok(match choice {
+        ProviderChoice::Demo => Arc::new(ScriptedProvider::demo()),
+        ProviderChoice::Scripted(path) => {
+            let scenario = Scenario::load(path)?;
+            Arc::new(ScriptedProvider::new(
+                format!("Scripted scenario ({})", path.display()),
+                &scenario,
+            ))
+        }
+        ProviderChoice::OpenAi(http) => {
+            let host = http.host();
+            if http.api_key.is_none()
+                && ["api.openai.com", "openrouter.ai"].contains(&host.as_str())
+            {
+                return Err(ProviderError::Config(format!(
+                    "Add your API key for {host} in the settings (or OPENAI_API_KEY)."
+                )));
+            }
+            Arc::new(OpenAiProvider::new(http.clone()))
+        }
+        ProviderChoice::Anthropic(http) => {
+            if http.api_key.is_none() {
+                return Err(ProviderError::Config(
+                    "Add your Anthropic API key in the settings (or ANTHROPIC_API_KEY).".into(),
+                ));
+            }
+            Arc::new(AnthropicProvider::new(http.clone()))
+        }
+    })
+}
+
+/// The environment variables that override each setting shown in the settings screen.
+pub const ENV_OVERRIDES: &[(&str, &[&str])] = &[
+    ("provider", &["ASKFIRST_PROVIDER"]),
+    ("base_url", &["OPENAI_BASE_URL", "ANTHROPIC_BASE_URL"]),
+    (
+        "model",
+        &["ASKFIRST_MODEL", "OPENAI_MODEL", "ANTHROPIC_MODEL"],
+    ),
+    ("api_key", &["OPENAI_API_KEY", "ANTHROPIC_API_KEY"]),
+    ("approval_timeout_secs", &["ASKFIRST_APPROVAL_TIMEOUT_SECS"]),
+];
+
+/// Which settings the environment fixes now.
+pub fn set_by_environment() -> Vec<String> {
+    ENV_OVERRIDES
+        .iter()
+        .filter(|(_, vars)| vars.iter().any(|v| env_nonempty(v).is_some()))
+        .map(|(name, _)| (*name).to_owned())
+        .collect()
 }

@@ -40,6 +40,7 @@ fn fixture() -> Fixture {
         workspace: workspace.clone(),
         workspace_is_demo: false,
         provider: ProviderChoice::Scripted(scenario),
+        provider_fixed: true,
         approval_timeout: Duration::from_secs(120),
         autostart_task: None,
         notify_when: askfirst_lib::notify::NotifyWhen::Unfocused,

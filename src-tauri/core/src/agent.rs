@@ -7,6 +7,7 @@
 use crate::approvals::{ApprovalError, ApprovalRegistry, NewApproval};
 use crate::audit::{AuditRecord, AuditSink, SessionLog};
 use crate::canonical::canonical_json;
+use crate::mcp::McpClients;
 use crate::policy::{CallFacts, Policy, PolicyDecision, Rules};
 use crate::provider::{Message, ModelTurn, Provider, ProviderError, ToolCall};
 use crate::tools::{ToolSet, Workspace};
@@ -59,8 +60,11 @@ pub struct RuntimeConfig {
     pub max_steps: usize,
     /// Makes the provider for each run.
     pub provider: ProviderFactory,
-    /// The tools on offer.
+    /// The built-in tools on offer.
     pub tools: ToolSet,
+    /// The user's MCP servers; their tools are offered next to `tools`, listed afresh at the
+    /// start of every run (a server that fails is left out of that run; its status says why).
+    pub mcp: Option<Arc<McpClients>>,
     /// The session's policy (rules, grants, session policy).
     pub policy: Arc<Policy>,
     /// The rules file, re-read at the start of every run so edits apply; `None` keeps the
@@ -507,7 +511,12 @@ impl AgentRuntime {
                 Some("You stopped the agent.".to_owned()),
             )
         };
-        let specs = self.config.tools.specs();
+        let tools = tokio::select! {
+            biased;
+            () = token.cancelled() => return stopped(),
+            tools = self.run_tools() => tools,
+        };
+        let specs = tools.specs();
         let mut denied: HashMap<(String, String), DeniedCall> = HashMap::new();
         for _step in 0..self.config.max_steps {
             let turn: ModelTurn = tokio::select! {
@@ -530,7 +539,9 @@ impl AgentRuntime {
                 return (RunStatus::Completed, None);
             }
             for (index, call) in calls.iter().enumerate() {
-                let result = self.tool_call(run_id, call, token, &mut denied).await;
+                let result = self
+                    .tool_call(run_id, call, &tools, token, &mut denied)
+                    .await;
                 let is_error = result.status != ToolCallStatus::Succeeded;
                 self.emit(AgentEvent::ToolCallFinished {
                     run_id,
@@ -587,16 +598,32 @@ impl AgentRuntime {
         )
     }
 
+    /// The tools of one run: the built-in ones and those of the MCP servers that run or start
+    /// now.
+    async fn run_tools(&self) -> ToolSet {
+        let mut tools = self.config.tools.clone();
+        if let Some(mcp) = &self.config.mcp {
+            for tool in mcp.tools().await {
+                // MCP tools are named `server__tool`; none may stand in for a built-in one.
+                if tools.get(tool.name()).is_none() {
+                    tools.add(tool);
+                }
+            }
+        }
+        tools
+    }
+
     /// Handles one tool call end to end and returns what the model is told.
     async fn tool_call(
         &self,
         run_id: RunId,
         call: &ToolCall,
+        tools: &ToolSet,
         token: &CancellationToken,
         denied: &mut HashMap<(String, String), DeniedCall>,
     ) -> CallResult {
         let ws = &self.config.workspace;
-        let tool = self.config.tools.get(&call.name);
+        let tool = tools.get(&call.name);
         let description = tool.as_ref().map(|t| t.describe(&call.arguments_json, ws));
         let summary = match &description {
             Some(Ok(d)) => d.summary.clone(),
@@ -616,7 +643,7 @@ impl AgentRuntime {
                 return CallResult::failed(format!(
                     "There is no tool named \"{}\". The tools are: {}.",
                     call.name,
-                    self.config.tools.names().join(", ")
+                    tools.names().join(", ")
                 ))
             }
         };

@@ -125,7 +125,8 @@ struct State {
 /// never hold the lock across an `.await` or while emitting an event.
 pub struct ApprovalRegistry {
     state: Mutex<State>,
-    timeout: Duration,
+    /// Milliseconds a new request waits; changeable while the app runs.
+    timeout_ms: std::sync::atomic::AtomicU64,
     mode: AnswerMode,
     events: EventSink,
     audit: Arc<dyn AuditSink>,
@@ -136,7 +137,9 @@ impl ApprovalRegistry {
     pub fn new(config: RegistryConfig) -> Arc<Self> {
         Arc::new(Self {
             state: Mutex::new(State::default()),
-            timeout: config.timeout,
+            timeout_ms: std::sync::atomic::AtomicU64::new(
+                u64::try_from(config.timeout.as_millis()).unwrap_or(u64::MAX),
+            ),
             mode: config.mode,
             events: config.events,
             audit: config.audit,
@@ -145,7 +148,14 @@ impl ApprovalRegistry {
 
     /// How long a request waits before it is denied.
     pub fn timeout(&self) -> Duration {
-        self.timeout
+        Duration::from_millis(self.timeout_ms.load(std::sync::atomic::Ordering::SeqCst))
+    }
+
+    /// Changes how long requests made from now on wait; waiting ones keep their `expires_at`.
+    pub fn set_timeout(&self, timeout: Duration) {
+        let ms = u64::try_from(timeout.as_millis()).unwrap_or(u64::MAX);
+        self.timeout_ms
+            .store(ms, std::sync::atomic::Ordering::SeqCst);
     }
 
     fn lock(&self) -> MutexGuard<'_, State> {
@@ -171,7 +181,7 @@ impl ApprovalRegistry {
             });
         }
         let approval_id = ApprovalId::new();
-        let timeout_ms = u64::try_from(self.timeout.as_millis()).unwrap_or(u64::MAX);
+        let timeout_ms = self.timeout_ms.load(std::sync::atomic::Ordering::SeqCst);
         let now = unix_millis_now();
         let expires_at = now.saturating_add(timeout_ms);
         let grantable = new.grant_scope.is_some();

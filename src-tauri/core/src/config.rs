@@ -1,7 +1,9 @@
 //! The settings file `settings.json` in the data folder: which provider, its base URL, model
-//! and API key, and the approval timeout. The environment overrides it (see the shell). A file
-//! holding an API key is written with owner-only permissions (0600 on Unix), atomically.
+//! and API key, the approval timeout, and the MCP servers. The environment overrides it (see the
+//! shell). A file holding an API key is written with owner-only permissions (0600 on Unix),
+//! atomically.
 
+use crate::mcp::McpServerConfig;
 use serde::{Deserialize, Serialize};
 use std::io;
 use std::path::Path;
@@ -25,6 +27,10 @@ pub struct SettingsFile {
     /// Seconds an approval waits before it is denied.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub approval_timeout_secs: Option<u64>,
+    /// The MCP servers to offer tools from (their `env` values are never logged: `Debug`
+    /// redacts them). Missing means none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub mcp_servers: Vec<McpServerConfig>,
 }
 
 impl std::fmt::Debug for SettingsFile {
@@ -35,6 +41,7 @@ impl std::fmt::Debug for SettingsFile {
             .field("model", &self.model)
             .field("api_key", &self.api_key.as_ref().map(|_| "<redacted>"))
             .field("approval_timeout_secs", &self.approval_timeout_secs)
+            .field("mcp_servers", &self.mcp_servers)
             .finish()
     }
 }

@@ -5,6 +5,7 @@
 //! - [`canonical`]: canonical JSON, to compare tool calls exactly.
 //! - [`policy`]: whether a tool call runs, asks or is refused.
 //! - [`tools`]: the tools the agent may call, each confined to the workspace folder.
+//! - [`mcp`]: the user's MCP servers, whose tools are offered next to the built-in ones.
 //! - [`provider`]: the model behind one trait; [`providers`] speak to OpenAI-compatible and
 //!   Anthropic services; [`scripted`] plays scenario files and the demo.
 //! - [`agent`]: the agent loop (model step → tool calls → policy → approval → result → next step).
@@ -19,6 +20,7 @@ pub mod audit;
 pub mod canonical;
 pub mod config;
 pub mod history;
+pub mod mcp;
 pub mod policy;
 pub mod provider;
 pub mod providers;

@@ -444,6 +444,25 @@ impl Policy {
         self.lock().rules = rules;
     }
 
+    /// The rules in force, one line each (`deny write_file "Taxes/**"`), deny first.
+    pub fn rules_summary(&self) -> Vec<String> {
+        match &self.lock().rules {
+            Rules::Broken(_) => Vec::new(),
+            Rules::Loaded(set) => [
+                ("deny", &set.deny),
+                ("ask", &set.ask),
+                ("allow", &set.allow),
+            ]
+            .into_iter()
+            .flat_map(|(kind, rules)| {
+                rules
+                    .iter()
+                    .map(move |r| format!("{kind} {}", r.describe()))
+            })
+            .collect(),
+        }
+    }
+
     /// The rules file's problem, if it has one.
     pub fn rules_error(&self) -> Option<RulesError> {
         match &self.lock().rules {

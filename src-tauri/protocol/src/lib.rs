@@ -439,6 +439,56 @@ pub struct OpenSessionRequest {
     pub session_id: SessionId,
 }
 
+/// The settings as the settings screen shows them. The API key itself never leaves the
+/// backend: only whether one is set.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct SettingsView {
+    /// `demo`, `openai`, `ollama`, `anthropic` or `scripted:<path>`.
+    pub provider: String,
+    /// The provider's base URL ("" for the provider's default).
+    pub base_url: String,
+    /// The model name ("" for the provider's default).
+    pub model: String,
+    /// Whether an API key is saved.
+    pub has_api_key: bool,
+    /// Seconds an approval waits before it is denied.
+    #[ts(type = "number")]
+    pub approval_timeout_secs: u64,
+    /// Settings fixed by environment variables, which win over what is saved here.
+    pub set_by_environment: Vec<String>,
+    /// The rules file, for the person to edit.
+    pub rules_path: String,
+    /// The rules in force, one line each ("deny write_file \"Taxes/**\"").
+    pub rules: Vec<String>,
+    /// The rules file's problem, if it has one (then every action asks).
+    #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rules_error: Option<String>,
+    /// The workspace folder the agent works in.
+    pub workspace: String,
+}
+
+/// Arguments of the `save_settings` command. Applies to the next task.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct SaveSettingsRequest {
+    /// `demo`, `openai`, `ollama` or `anthropic`.
+    pub provider: String,
+    /// The base URL ("" for the default).
+    pub base_url: String,
+    /// The model ("" for the default).
+    pub model: String,
+    /// A new API key; absent keeps the saved one.
+    #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub api_key: Option<String>,
+    /// Remove the saved key.
+    #[serde(default)]
+    pub clear_api_key: bool,
+    /// Seconds an approval waits (10 to 3600).
+    #[ts(type = "number")]
+    pub approval_timeout_secs: u64,
+}
+
 /// Arguments of the `revoke_grant` command.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct RevokeGrantRequest {
@@ -519,6 +569,8 @@ pub fn export_bindings(dir: &std::path::Path) -> Result<(), ts_rs::ExportError> 
         SetSessionPolicyRequest,
         SessionSummary,
         OpenSessionRequest,
+        SettingsView,
+        SaveSettingsRequest,
         SessionPolicy,
         PolicyLayer,
     );

@@ -16,6 +16,8 @@ import type { RunId } from './bindings/RunId';
 import type { SequencedEvent } from './bindings/SequencedEvent';
 import type { SessionPolicy } from './bindings/SessionPolicy';
 import type { SessionSummary } from './bindings/SessionSummary';
+import type { SaveSettingsRequest } from './bindings/SaveSettingsRequest';
+import type { SettingsView } from './bindings/SettingsView';
 import type { StartRunResponse } from './bindings/StartRunResponse';
 
 export type { UnlistenFn };
@@ -115,4 +117,12 @@ export function onRunEvent(handler: (e: SequencedEvent) => void): Promise<Unlist
 /** The person picked an approval in the tray: payload its id. */
 export function onFocusApproval(handler: (approvalId: string) => void): Promise<UnlistenFn> {
   return listen<string>('focus-approval', (e) => handler(e.payload));
+}
+
+export function getSettings(): Promise<SettingsView> {
+  return call('get_settings');
+}
+
+export function saveSettings(request: SaveSettingsRequest): Promise<SettingsView> {
+  return call('save_settings', { request });
 }

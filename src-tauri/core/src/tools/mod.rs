@@ -60,6 +60,15 @@ pub enum ToolError {
     /// The tool ran and failed (file missing, permission denied, …).
     #[error("{0}")]
     Failed(String),
+    /// An MCP server could not be used: it failed to start, stopped, or did not answer in
+    /// time (see [`crate::mcp`]). The message names the server and says what happened.
+    #[error("{message}")]
+    McpServer {
+        /// The server's name from the settings.
+        server: String,
+        /// What happened, in plain words.
+        message: String,
+    },
 }
 
 /// A description of one proposed call.
@@ -79,10 +88,10 @@ pub struct CallDescription {
 /// One tool the agent can call.
 #[async_trait]
 pub trait Tool: Send + Sync {
-    /// The name the model uses, e.g. `write_file`.
-    fn name(&self) -> &'static str;
+    /// The name the model uses, e.g. `write_file` (an MCP tool: `server__tool`).
+    fn name(&self) -> &str;
     /// What the tool does, for the model.
-    fn description(&self) -> &'static str;
+    fn description(&self) -> &str;
     /// JSON Schema of the arguments object, for the model.
     fn parameters_schema(&self) -> serde_json::Value;
     /// Whether the tool only reads. Read-only tools are allowed by default; every other tool
@@ -127,7 +136,7 @@ pub struct ToolSpec {
 /// The set of tools a run may use, by name.
 #[derive(Clone, Default)]
 pub struct ToolSet {
-    tools: BTreeMap<&'static str, Arc<dyn Tool>>,
+    tools: BTreeMap<String, Arc<dyn Tool>>,
 }
 
 impl ToolSet {
@@ -148,7 +157,7 @@ impl ToolSet {
 
     /// Adds (or replaces) a tool.
     pub fn add(&mut self, tool: Arc<dyn Tool>) {
-        self.tools.insert(tool.name(), tool);
+        self.tools.insert(tool.name().to_owned(), tool);
     }
 
     /// The tool called `name`, if any.
@@ -157,8 +166,8 @@ impl ToolSet {
     }
 
     /// The names of all tools, sorted.
-    pub fn names(&self) -> Vec<&'static str> {
-        self.tools.keys().copied().collect()
+    pub fn names(&self) -> Vec<&str> {
+        self.tools.keys().map(String::as_str).collect()
     }
 
     /// All tools as offered to the model.

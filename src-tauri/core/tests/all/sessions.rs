@@ -74,6 +74,7 @@ fn app_runtime(
             Ok(Arc::new(ScriptedProvider::new("script", &scenario)) as Arc<dyn Provider>)
         }),
         tools: ToolSet::builtin(),
+        mcp: None,
         policy: Arc::new(Policy::new(Rules::default(), None)),
         rules_path: None,
         log,

@@ -3,6 +3,7 @@
 use askfirst_core::agent::{AgentRuntime, RuntimeConfig};
 use askfirst_core::approvals::{AnswerMode, ApprovalRegistry, RegistryConfig};
 use askfirst_core::audit::{AuditError, AuditRecord, AuditSink};
+use askfirst_core::mcp::McpClients;
 use askfirst_core::policy::{Policy, Rules};
 use askfirst_core::provider::{DeltaSink, Message, ModelTurn, Provider, ProviderError};
 use askfirst_core::scripted::{Scenario, ScriptedProvider};
@@ -159,6 +160,18 @@ pub fn harness_with(
     mode: AnswerMode,
 ) -> Harness {
     let dir = tempfile::tempdir().unwrap();
+    harness_in(dir, scenario_json, timeout, rules, mode, None)
+}
+
+/// A runtime over the workspace `dir` that also offers the tools of `mcp`.
+pub fn harness_in(
+    dir: tempfile::TempDir,
+    scenario_json: serde_json::Value,
+    timeout: Duration,
+    rules: Rules,
+    mode: AnswerMode,
+    mcp: Option<Arc<McpClients>>,
+) -> Harness {
     let events = Events::new();
     let audit = Arc::new(MemoryAudit::default());
     let registry = ApprovalRegistry::new(RegistryConfig {
@@ -183,6 +196,7 @@ pub fn harness_with(
             }) as Arc<dyn Provider>)
         }),
         tools: ToolSet::builtin(),
+        mcp,
         policy: Arc::clone(&policy),
         rules_path: None,
         log: askfirst_core::audit::SessionLog::new(audit.clone()),
