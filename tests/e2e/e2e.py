@@ -49,7 +49,7 @@ class WebDriver:
     def start(self, binary):
         caps = {"capabilities": {"alwaysMatch": {
             "webkitgtk:browserOptions": {"binary": binary, "args": []}}}}
-        value = self._call("POST", "/session", caps, timeout=60)
+        value = self._call("POST", "/session", caps, timeout=40)
         self.session = value["sessionId"]
 
     def stop(self):
@@ -164,7 +164,8 @@ class App:
                 self.wd.screenshot(os.path.join(ARTIFACTS, f"{self.name}-failure.png"))
             except Exception:
                 pass
-        self.wd.stop()
+        # End the app first: closing its window only hides it (it lives on in the tray), and
+        # WebKitWebDriver would wait for a browser that never exits.
         subprocess.run(["pkill", "-f", APP], check=False)
         # The app is single-instance: the next test's app must not find this one still there.
         try:
@@ -173,6 +174,15 @@ class App:
         except AssertionError:
             subprocess.run(["pkill", "-9", "-f", APP], check=False)
             time.sleep(0.5)
+        # …nor its single-instance name on the bus, which the bus drops a moment later.
+        try:
+            import dbus
+            bus = dbus.SessionBus()
+            wait_for("the single-instance name to go", lambda: not any(
+                "SingleInstance" in str(n) for n in bus.list_names()), timeout=10)
+        except Exception as e:
+            print(f"  (could not check the bus: {e})", flush=True)
+        self.wd.stop()
         shutil.rmtree(self.tmp, ignore_errors=True)
 
     def start_task(self, task):
@@ -465,6 +475,45 @@ def test_settings_choose_a_provider_and_sessions_reopen():
         server.kill()
 
 
+def test_parallel_cards_answered_out_of_order():
+    with App("parallel", "two-writes.json") as app:
+        app.start_task("Write two files")
+        cards = wait_for("two cards", lambda: (lambda c: c if len(c) == 2 else None)(
+            app.wd.find_all('[data-testid="approval-card"]')))
+        summaries = [app.card_field(c, "approval-summary") for c in cards]
+        assert summaries == ["Create the file one.txt (1 line)", "Create the file two.txt (1 line)"], summaries
+        app.wd.screenshot(os.path.join(ARTIFACTS, "parallel-cards.png"))
+        second_id = app.wd.attr(cards[1], "data-approval-id")
+        app.press(cards[1], "deny")
+        wait_for("the second card to go", lambda: not app.wd.find_all(f'[data-approval-id="{second_id}"]'))
+        assert len(app.wd.find_all('[data-testid="approval-card"]')) == 1
+        app.press(app.wd.find_all('[data-testid="approval-card"]')[0], "approve")
+        assert app.wait_finished() == "completed"
+        assert os.path.exists(os.path.join(app.workspace, "one.txt"))
+        assert not os.path.exists(os.path.join(app.workspace, "two.txt"))
+        states = [app.wd.attr(c, "data-state") for c in app.wd.find_all('[data-testid="tool-call"]')]
+        assert states == ["succeeded", "denied"], states
+
+
+def test_no_answer_times_out_and_stop_cancels_a_waiting_card():
+    with App("timeout", "write-hello.json", {"ASKFIRST_APPROVAL_TIMEOUT_SECS": "2"}) as app:
+        app.start_task("Please greet me in a file")
+        app.card()
+        wait_for("the card to time out", lambda: not app.wd.find_all('[data-testid="approval-card"]'), timeout=15)
+        assert app.wait_finished() == "completed"
+        calls = app.wd.find_all('[data-testid="tool-call"]')
+        assert [app.wd.attr(c, "data-state") for c in calls] == ["denied"]
+        assert "did not answer" in app.wd.text(calls[0]), app.wd.text(calls[0])
+        assert not os.path.exists(os.path.join(app.workspace, "hello.txt"))
+    with App("stop", "write-hello.json") as app:
+        app.start_task("Please greet me in a file")
+        app.card()
+        app.wd.click(app.wd.find_all('[data-testid="cancel-run"]')[0])
+        wait_for("the card to go", lambda: not app.wd.find_all('[data-testid="approval-card"]'))
+        assert app.wait_finished() == "cancelled"
+        assert not os.path.exists(os.path.join(app.workspace, "hello.txt"))
+
+
 TESTS = [test_approve_writes_the_file, test_deny_leaves_no_file_and_the_run_finishes,
          test_reload_keeps_the_card_and_the_transcript,
          test_allow_for_this_session_covers_exactly_the_same_call,
@@ -473,7 +522,9 @@ TESTS = [test_approve_writes_the_file, test_deny_leaves_no_file_and_the_run_fini
          test_hostile_arguments_are_shown_as_text_and_nothing_runs_in_the_page,
          test_a_5_mb_argument_keeps_the_card_usable,
          test_tray_lists_the_approval_opens_its_card_and_quit_records_shutdown,
-         test_settings_choose_a_provider_and_sessions_reopen]
+         test_settings_choose_a_provider_and_sessions_reopen,
+         test_parallel_cards_answered_out_of_order,
+         test_no_answer_times_out_and_stop_cancels_a_waiting_card]
 
 
 def main():

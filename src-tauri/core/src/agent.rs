@@ -538,10 +538,18 @@ impl AgentRuntime {
             if calls.is_empty() {
                 return (RunStatus::Completed, None);
             }
+            // Every call of the turn is proposed (and, where the policy asks, shown as a card)
+            // before any runs, so the person sees them all and can answer in any order; they
+            // then run in the model's order.
+            let mut prepared: Vec<Option<Prepared>> = calls
+                .iter()
+                .map(|call| Some(self.prepare_call(run_id, call, &tools, &mut denied)))
+                .collect();
             for (index, call) in calls.iter().enumerate() {
-                let result = self
-                    .tool_call(run_id, call, &tools, token, &mut denied)
-                    .await;
+                let Some(this) = prepared[index].take() else {
+                    continue;
+                };
+                let result = self.complete_call(call, this, token, &mut denied).await;
                 let is_error = result.status != ToolCallStatus::Succeeded;
                 self.emit(AgentEvent::ToolCallFinished {
                     run_id,
@@ -567,6 +575,8 @@ impl AgentRuntime {
                     })
                 };
                 if let Some((finish, content)) = end {
+                    // The turn's remaining approvals end now (their drop guards cancel them).
+                    prepared.clear();
                     // Every call of the turn still gets exactly one result, in order.
                     for rest in &calls[index + 1..] {
                         self.emit(AgentEvent::ToolCallFinished {
@@ -613,15 +623,15 @@ impl AgentRuntime {
         tools
     }
 
-    /// Handles one tool call end to end and returns what the model is told.
-    async fn tool_call(
+    /// First half of one tool call: describe it, ask the policy, and when it asks, register
+    /// the approval (so every card of a turn shows at once). Nothing runs here.
+    fn prepare_call(
         &self,
         run_id: RunId,
         call: &ToolCall,
         tools: &ToolSet,
-        token: &CancellationToken,
         denied: &mut HashMap<(String, String), DeniedCall>,
-    ) -> CallResult {
+    ) -> Prepared {
         let ws = &self.config.workspace;
         let tool = tools.get(&call.name);
         let description = tool.as_ref().map(|t| t.describe(&call.arguments_json, ws));
@@ -638,13 +648,13 @@ impl AgentRuntime {
         });
         let (tool, description) = match (tool, description) {
             (Some(tool), Some(Ok(description))) => (tool, description),
-            (Some(_), Some(Err(e))) => return CallResult::failed(e.to_string()),
+            (Some(_), Some(Err(e))) => return Prepared::Done(CallResult::failed(e.to_string())),
             (None, _) | (Some(_), None) => {
-                return CallResult::failed(format!(
+                return Prepared::Done(CallResult::failed(format!(
                     "There is no tool named \"{}\". The tools are: {}.",
                     call.name,
                     tools.names().join(", ")
-                ))
+                )))
             }
         };
         let canonical = canonical_json(&call.arguments_json);
@@ -664,12 +674,12 @@ impl AgentRuntime {
                     summary
                 )
             });
-            return CallResult {
+            return Prepared::Done(CallResult {
                 status: ToolCallStatus::Denied,
                 content: previous.content.clone(),
                 layer: Some(previous.layer),
                 stop_run,
-            };
+            });
         }
         let main_arguments = tool.main_arguments(&call.arguments_json, ws);
         let verdict = self.config.policy.decide(&CallFacts {
@@ -680,39 +690,25 @@ impl AgentRuntime {
             canonical_arguments: canonical.as_deref(),
         });
         let layer = verdict.layer;
-        let sha = crate::approvals::sha256_hex(call.arguments_json.as_bytes());
         let decided_without_asking = |allowed: bool, reason: &str| AuditRecord::PolicyDecided {
             run_id,
             tool_call_id: call.id.clone(),
             tool_name: call.name.clone(),
-            arguments_sha256: sha.clone(),
+            arguments_sha256: crate::approvals::sha256_hex(call.arguments_json.as_bytes()),
             allowed,
             policy_layer: layer,
             reason: reason.to_owned(),
             at: crate::unix_millis_now(),
         };
-        let mut deny = |content: String| {
-            denied.insert(
-                key.clone(),
-                DeniedCall {
-                    content: content.clone(),
-                    layer,
-                    repeats: 0,
-                },
-            );
-            CallResult {
-                status: ToolCallStatus::Denied,
-                content,
-                layer: Some(layer),
-                stop_run: None,
+        let pending = match verdict.decision {
+            PolicyDecision::Allow => {
+                self.audit(decided_without_asking(true, &verdict.note));
+                None
             }
-        };
-        let mut approved = false;
-        match verdict.decision {
-            PolicyDecision::Allow => self.audit(decided_without_asking(true, &verdict.note)),
             PolicyDecision::Deny { reason } => {
                 self.audit(decided_without_asking(false, &reason));
-                return deny(denial_text(DenialSource::Policy, Some(&reason)));
+                let content = denial_text(DenialSource::Policy, Some(&reason));
+                return Prepared::Done(remember_denial(denied, key, content, layer));
             }
             PolicyDecision::Ask { reason } => {
                 // A grant only helps where grants are consulted: not past an "ask" rule or a
@@ -723,7 +719,7 @@ impl AgentRuntime {
                      will run again without asking. Anything different still asks."
                         .to_owned()
                 });
-                let pending = match self.registry.request(NewApproval {
+                match self.registry.request(NewApproval {
                     run_id,
                     tool_call_id: call.id.clone(),
                     tool_name: call.name.clone(),
@@ -735,46 +731,81 @@ impl AgentRuntime {
                     grant_scope,
                     preview: description.preview.clone(),
                 }) {
-                    Ok(pending) => pending,
+                    Ok(pending) => Some(pending),
                     Err(ApprovalError::ShuttingDown) => {
-                        return CallResult {
+                        return Prepared::Done(CallResult {
                             status: ToolCallStatus::Cancelled,
                             content: cancelled_text(CancelCause::AppShutdown),
                             layer: Some(layer),
                             stop_run: None,
-                        }
+                        })
                     }
                     Err(error) => {
                         let why = error.to_string();
-                        return deny(denial_text(DenialSource::Unavailable, Some(&why)));
+                        let content = denial_text(DenialSource::Unavailable, Some(&why));
+                        return Prepared::Done(remember_denial(denied, key, content, layer));
                     }
-                };
-                // Stop reaches a waiting approval through the registry (`cancel_run` settles
-                // it as Cancelled{run_aborted}), so the outcome the waiter gets is always the
-                // one that was recorded and announced.
-                let outcome = pending.wait().await;
-                match outcome {
-                    Outcome::Approved { scope, .. } => {
-                        approved = true;
-                        if let (ApprovalScope::Session, Some(canonical)) = (scope, &canonical) {
-                            self.config.policy.grant(&call.name, canonical, &summary);
-                            self.audit(AuditRecord::GrantCreated {
-                                tool_name: call.name.clone(),
-                                canonical_arguments: canonical.clone(),
-                                at: crate::unix_millis_now(),
-                            });
-                        }
+                }
+            }
+        };
+        Prepared::Ready(Box::new(ReadyCall {
+            tool,
+            pending,
+            layer,
+            canonical,
+            summary,
+            key,
+        }))
+    }
+
+    /// Second half of one tool call: wait for its approval (if it asked), then run it.
+    async fn complete_call(
+        &self,
+        call: &ToolCall,
+        prepared: Prepared,
+        token: &CancellationToken,
+        denied: &mut HashMap<(String, String), DeniedCall>,
+    ) -> CallResult {
+        let ready = match prepared {
+            Prepared::Done(result) => return result,
+            Prepared::Ready(ready) => *ready,
+        };
+        let ReadyCall {
+            tool,
+            pending,
+            layer,
+            canonical,
+            summary,
+            key,
+        } = ready;
+        let ws = &self.config.workspace;
+        let mut approved = false;
+        if let Some(pending) = pending {
+            // Stop reaches a waiting approval through the registry (`cancel_run` settles it as
+            // Cancelled{run_aborted}), so the outcome the waiter gets is always the one that
+            // was recorded and announced.
+            match pending.wait().await {
+                Outcome::Approved { scope, .. } => {
+                    approved = true;
+                    if let (ApprovalScope::Session, Some(canonical)) = (scope, &canonical) {
+                        self.config.policy.grant(&call.name, canonical, &summary);
+                        self.audit(AuditRecord::GrantCreated {
+                            tool_name: call.name.clone(),
+                            canonical_arguments: canonical.clone(),
+                            at: crate::unix_millis_now(),
+                        });
                     }
-                    Outcome::Denied { source, reason } => {
-                        return deny(denial_text(source, reason.as_deref()));
-                    }
-                    Outcome::Cancelled { cause } => {
-                        return CallResult {
-                            status: ToolCallStatus::Cancelled,
-                            content: cancelled_text(cause),
-                            layer: Some(layer),
-                            stop_run: None,
-                        }
+                }
+                Outcome::Denied { source, reason } => {
+                    let content = denial_text(source, reason.as_deref());
+                    return remember_denial(denied, key, content, layer);
+                }
+                Outcome::Cancelled { cause } => {
+                    return CallResult {
+                        status: ToolCallStatus::Cancelled,
+                        content: cancelled_text(cause),
+                        layer: Some(layer),
+                        stop_run: None,
                     }
                 }
             }
@@ -818,6 +849,45 @@ impl AgentRuntime {
                 ..CallResult::failed(e.to_string())
             },
         }
+    }
+}
+
+/// A tool call after its first half: either already answered, or ready to wait and run.
+enum Prepared {
+    Done(CallResult),
+    Ready(Box<ReadyCall>),
+}
+
+struct ReadyCall {
+    tool: Arc<dyn crate::tools::Tool>,
+    /// The registered approval, when the policy asked.
+    pending: Option<crate::approvals::PendingApproval>,
+    layer: PolicyLayer,
+    canonical: Option<String>,
+    summary: String,
+    key: (String, String),
+}
+
+/// Records a denial so an identical call in this run gets the same answer without a card.
+fn remember_denial(
+    denied: &mut HashMap<(String, String), DeniedCall>,
+    key: (String, String),
+    content: String,
+    layer: PolicyLayer,
+) -> CallResult {
+    denied.insert(
+        key,
+        DeniedCall {
+            content: content.clone(),
+            layer,
+            repeats: 0,
+        },
+    );
+    CallResult {
+        status: ToolCallStatus::Denied,
+        content,
+        layer: Some(layer),
+        stop_run: None,
     }
 }
 

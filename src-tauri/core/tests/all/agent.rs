@@ -306,3 +306,53 @@ async fn stop_while_an_approved_command_runs_stops_it() {
     tokio::time::sleep(Duration::from_millis(200)).await;
     assert!(!h.dir.path().join("late.txt").exists());
 }
+
+#[tokio::test]
+async fn parallel_calls_show_all_cards_at_once_and_each_answer_is_its_own() {
+    let mut h = harness(
+        json!({"turns": [
+            {"tool_calls": [
+                {"name": "write_file", "arguments": {"path": "one.txt", "content": "1"}},
+                {"name": "write_file", "arguments": {"path": "two.txt", "content": "2"}}
+            ]},
+            {"say": "done"}
+        ]}),
+        TIMEOUT,
+    );
+    h.runtime.start_run("two files").unwrap();
+    let first = h.events.approval_required().await;
+    let second = h.events.approval_required().await;
+    assert_eq!(
+        h.runtime.list_pending_approvals().len(),
+        2,
+        "both cards wait at once"
+    );
+    // Answered out of order: the second is denied before the first is approved.
+    h.runtime
+        .resolve_approval(second.approval_id, Decision::Deny { note: None })
+        .unwrap();
+    h.runtime
+        .resolve_approval(first.approval_id, Decision::Approve)
+        .unwrap();
+    let (_, status, _) = h.events.run_finished().await;
+    assert_eq!(status, RunStatus::Completed);
+    assert_eq!(
+        std::fs::read_to_string(h.dir.path().join("one.txt")).unwrap(),
+        "1"
+    );
+    assert!(!h.dir.path().join("two.txt").exists());
+    assert_eq!(
+        finished_statuses(&h.events.all()),
+        vec![ToolCallStatus::Succeeded, ToolCallStatus::Denied]
+    );
+    let requests = h.requests.lock().unwrap().clone();
+    let ids: Vec<String> = tool_results(&requests[1])
+        .into_iter()
+        .map(|(id, _, _)| id)
+        .collect();
+    assert_eq!(
+        ids,
+        vec!["call_1".to_owned(), "call_2".to_owned()],
+        "results in the model's order"
+    );
+}
