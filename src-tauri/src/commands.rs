@@ -1,6 +1,7 @@
 //! The IPC commands the window may call. Each only parses, calls the core and maps errors to
 //! a typed [`CommandError`] (`{code, message}`).
 
+use crate::notify::{NotifySetting, NotifyWhen};
 use crate::settings::{set_by_environment, Settings};
 use askfirst_core::agent::{AgentRuntime, RunError, SessionError};
 use askfirst_core::approvals::ApprovalError;
@@ -165,7 +166,11 @@ fn env_value(names: &[&str]) -> Option<String> {
         .find_map(|n| std::env::var(n).ok().filter(|v| !v.trim().is_empty()))
 }
 
-fn settings_view(runtime: &AgentRuntime, settings: &Settings) -> SettingsView {
+fn settings_view(
+    runtime: &AgentRuntime,
+    settings: &Settings,
+    notify: &NotifySetting,
+) -> SettingsView {
     let file = SettingsFile::load(&settings.settings_path()).unwrap_or_default();
     SettingsView {
         provider: env_value(&["ASKFIRST_PROVIDER"])
@@ -180,6 +185,7 @@ fn settings_view(runtime: &AgentRuntime, settings: &Settings) -> SettingsView {
         has_api_key: env_value(&["OPENAI_API_KEY", "ANTHROPIC_API_KEY"]).is_some()
             || file.api_key.is_some(),
         approval_timeout_secs: runtime.approvals().timeout().as_secs(),
+        notify: notify.get().as_str().to_owned(),
         set_by_environment: set_by_environment(),
         rules_path: settings.data_dir.join("rules.toml").display().to_string(),
         rules: runtime.policy().rules_summary(),
@@ -193,8 +199,9 @@ fn settings_view(runtime: &AgentRuntime, settings: &Settings) -> SettingsView {
 pub fn get_settings(
     runtime: State<'_, Arc<AgentRuntime>>,
     settings: State<'_, Arc<Settings>>,
+    notify: State<'_, NotifySetting>,
 ) -> SettingsView {
-    settings_view(&runtime, &settings)
+    settings_view(&runtime, &settings, &notify)
 }
 
 /// Saves the settings to `settings.json` (owner-only permissions); they apply to the next task.
@@ -207,8 +214,13 @@ pub fn get_settings(
 pub fn save_settings(
     runtime: State<'_, Arc<AgentRuntime>>,
     settings: State<'_, Arc<Settings>>,
+    notify: State<'_, NotifySetting>,
     request: SaveSettingsRequest,
 ) -> Result<SettingsView, CommandError> {
+    let notify_when = NotifyWhen::parse(&request.notify).ok_or_else(|| CommandError {
+        code: ErrorCode::InvalidRequest,
+        message: "Notifications must be always, unfocused or never.".into(),
+    })?;
     let invalid = |message: String| CommandError {
         code: ErrorCode::InvalidRequest,
         message,
@@ -240,6 +252,7 @@ pub fn save_settings(
         file.api_key = Some(key);
     }
     file.approval_timeout_secs = Some(request.approval_timeout_secs);
+    file.notify = Some(notify_when.as_str().to_owned());
     file.save(&path).map_err(|e| CommandError {
         code: ErrorCode::Internal,
         message: format!("The settings could not be saved to {}: {e}", path.display()),
@@ -251,5 +264,8 @@ pub fn save_settings(
                 request.approval_timeout_secs,
             ));
     }
-    Ok(settings_view(&runtime, &settings))
+    if env_value(&["ASKFIRST_NOTIFY"]).is_none() {
+        notify.set(notify_when);
+    }
+    Ok(settings_view(&runtime, &settings, &notify))
 }

@@ -40,6 +40,7 @@ pub fn build_app<R: Runtime>(
     let app = builder
         .manage(runtime)
         .manage(history)
+        .manage(notify::NotifySetting::new(settings.notify_when))
         .manage(settings)
         .invoke_handler(tauri::generate_handler![
             commands::start_run,
@@ -76,7 +77,6 @@ fn try_run() -> anyhow::Result<()> {
     let backend = settings.build_runtime(handle)?;
     let autostart = settings.autostart_task.clone();
     let for_exit = Arc::clone(&backend.runtime);
-    let notify_when = settings.notify_when;
     let builder = tauri::Builder::default()
         // A second launch brings the running window forward instead of starting another app
         // (which would close the first one's waiting approvals at start-up).
@@ -84,9 +84,9 @@ fn try_run() -> anyhow::Result<()> {
             window::show_main(app);
         }))
         .plugin(tauri_plugin_notification::init())
-        .manage(notify_when)
         .on_window_event(window::on_window_event)
         .setup(move |app| {
+            window::restore_size(app.handle());
             let tray = tray::AppTray::build(app.handle())?;
             app.manage(tray);
             if let Some(task) = autostart {

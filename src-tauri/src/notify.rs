@@ -21,7 +21,34 @@ pub enum NotifyWhen {
     Never,
 }
 
+/// The notification setting in force, changeable from the settings screen.
+pub struct NotifySetting(std::sync::Mutex<NotifyWhen>);
+
+impl NotifySetting {
+    /// Starts as `when`.
+    pub fn new(when: NotifyWhen) -> Self {
+        Self(std::sync::Mutex::new(when))
+    }
+    /// The setting now.
+    pub fn get(&self) -> NotifyWhen {
+        *self.0.lock().unwrap_or_else(|p| p.into_inner())
+    }
+    /// Changes it.
+    pub fn set(&self, when: NotifyWhen) {
+        *self.0.lock().unwrap_or_else(|p| p.into_inner()) = when;
+    }
+}
+
 impl NotifyWhen {
+    /// The setting's name as written in settings.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Always => "always",
+            Self::Unfocused => "unfocused",
+            Self::Never => "never",
+        }
+    }
+
     /// Parses a setting value; `None` for an unknown one.
     pub fn parse(value: &str) -> Option<Self> {
         match value.trim() {
@@ -41,8 +68,8 @@ pub fn approval_required<R: Runtime>(app: &AppHandle<R>, request: &ApprovalReque
         return;
     }
     let when = app
-        .try_state::<NotifyWhen>()
-        .map(|w| *w)
+        .try_state::<NotifySetting>()
+        .map(|w| w.get())
         .unwrap_or(NotifyWhen::Unfocused);
     let window_in_front = || {
         app.get_webview_window(crate::window::MAIN)

@@ -132,7 +132,7 @@ impl Settings {
             provider_fixed: env_nonempty("ASKFIRST_PROVIDER").is_some(),
             approval_timeout,
             autostart_task: env_nonempty("ASKFIRST_TASK"),
-            notify_when: match env_nonempty("ASKFIRST_NOTIFY") {
+            notify_when: match env_nonempty("ASKFIRST_NOTIFY").or(file.notify.clone()) {
                 None => crate::notify::NotifyWhen::Unfocused,
                 Some(value) => crate::notify::NotifyWhen::parse(&value).with_context(|| {
                     format!("ASKFIRST_NOTIFY must be always, unfocused or never, not {value:?}")
@@ -355,6 +355,7 @@ pub const ENV_OVERRIDES: &[(&str, &[&str])] = &[
     ),
     ("api_key", &["OPENAI_API_KEY", "ANTHROPIC_API_KEY"]),
     ("approval_timeout_secs", &["ASKFIRST_APPROVAL_TIMEOUT_SECS"]),
+    ("notify", &["ASKFIRST_NOTIFY"]),
 ];
 
 /// Which settings the environment fixes now.

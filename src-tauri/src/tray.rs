@@ -116,7 +116,10 @@ impl<R: Runtime> AppTray<R> {
                 }
                 match id {
                     ids::SHOW | ids::PENDING => window::show_main(app),
-                    ids::QUIT => app.exit(0),
+                    ids::QUIT => {
+                        window::save_size(app);
+                        app.exit(0)
+                    }
                     _ => {}
                 }
             });

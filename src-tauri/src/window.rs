@@ -1,7 +1,7 @@
 //! The main window: bringing it back from the tray or a notification.
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use tauri::{AppHandle, Manager, Runtime, Window, WindowEvent};
+use tauri::{AppHandle, LogicalSize, Manager, Runtime, Window, WindowEvent};
 
 /// The main window's label (tauri.conf.json).
 pub const MAIN: &str = "main";
@@ -23,11 +23,51 @@ static HIDDEN_BEFORE: AtomicBool = AtomicBool::new(false);
 pub fn on_window_event<R: Runtime>(window: &Window<R>, event: &WindowEvent) {
     if let WindowEvent::CloseRequested { api, .. } = event {
         if window.label() == MAIN {
+            save_size(window.app_handle());
             api.prevent_close();
             let _ = window.hide();
             if !HIDDEN_BEFORE.swap(true, Ordering::SeqCst) {
                 crate::notify::still_running(window.app_handle());
             }
         }
+    }
+}
+
+fn size_file<R: Runtime>(app: &AppHandle<R>) -> Option<std::path::PathBuf> {
+    app.try_state::<std::sync::Arc<crate::settings::Settings>>()
+        .map(|s| s.data_dir.join("window.json"))
+}
+
+/// Remembers the main window's size (logical pixels) in `<data dir>/window.json`.
+pub fn save_size<R: Runtime>(app: &AppHandle<R>) {
+    let (Some(path), Some(window)) = (size_file(app), app.get_webview_window(MAIN)) else {
+        return;
+    };
+    let (Ok(size), Ok(scale)) = (window.inner_size(), window.scale_factor()) else {
+        return;
+    };
+    let logical = size.to_logical::<f64>(scale);
+    let text = serde_json::json!({"width": logical.width, "height": logical.height}).to_string();
+    if let Err(error) = std::fs::write(&path, text) {
+        eprintln!("askfirst: could not remember the window size: {error}");
+    }
+}
+
+/// Gives the main window the size it had last time, if it was remembered and is sensible.
+pub fn restore_size<R: Runtime>(app: &AppHandle<R>) {
+    let (Some(path), Some(window)) = (size_file(app), app.get_webview_window(MAIN)) else {
+        return;
+    };
+    let Ok(text) = std::fs::read_to_string(path) else {
+        return;
+    };
+    let Ok(value) = serde_json::from_str::<serde_json::Value>(&text) else {
+        return;
+    };
+    let (Some(width), Some(height)) = (value["width"].as_f64(), value["height"].as_f64()) else {
+        return;
+    };
+    if (560.0..=10_000.0).contains(&width) && (480.0..=10_000.0).contains(&height) {
+        let _ = window.set_size(LogicalSize::new(width, height));
     }
 }

@@ -435,6 +435,9 @@ def test_tray_lists_the_approval_opens_its_card_and_quit_records_shutdown():
         decided = [r for r in records if r["type"] == "approval_decided" and r["approval_id"] == approval_id]
         assert [d["outcome"] for d in decided] == [{"kind": "cancelled", "cause": "app_shutdown"}], decided
         assert not os.path.exists(os.path.join(app.workspace, "hello.txt"))
+        with open(os.path.join(app.data, "window.json"), encoding="utf-8") as f:
+            size = json.load(f)
+        assert size["width"] >= 560 and size["height"] >= 480, size
 
 
 def test_settings_choose_a_provider_and_sessions_reopen():

@@ -27,6 +27,9 @@ pub struct SettingsFile {
     /// Seconds an approval waits before it is denied.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub approval_timeout_secs: Option<u64>,
+    /// When to notify: `always`, `unfocused` or `never`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub notify: Option<String>,
     /// The MCP servers to offer tools from (their `env` values are never logged: `Debug`
     /// redacts them). Missing means none.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -41,6 +44,7 @@ impl std::fmt::Debug for SettingsFile {
             .field("model", &self.model)
             .field("api_key", &self.api_key.as_ref().map(|_| "<redacted>"))
             .field("approval_timeout_secs", &self.approval_timeout_secs)
+            .field("notify", &self.notify)
             .field("mcp_servers", &self.mcp_servers)
             .finish()
     }

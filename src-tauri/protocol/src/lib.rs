@@ -454,6 +454,8 @@ pub struct SettingsView {
     /// Seconds an approval waits before it is denied.
     #[ts(type = "number")]
     pub approval_timeout_secs: u64,
+    /// When to notify: `always`, `unfocused` or `never`.
+    pub notify: String,
     /// Settings fixed by environment variables, which win over what is saved here.
     pub set_by_environment: Vec<String>,
     /// The rules file, for the person to edit.
@@ -487,6 +489,8 @@ pub struct SaveSettingsRequest {
     /// Seconds an approval waits (10 to 3600).
     #[ts(type = "number")]
     pub approval_timeout_secs: u64,
+    /// When to notify: `always`, `unfocused` or `never`.
+    pub notify: String,
 }
 
 /// Arguments of the `revoke_grant` command.

@@ -27,4 +27,8 @@ clear_api_key: boolean,
 /**
  * Seconds an approval waits (10 to 3600).
  */
-approval_timeout_secs: number, };
+approval_timeout_secs: number, 
+/**
+ * When to notify: `always`, `unfocused` or `never`.
+ */
+notify: string, };

@@ -26,6 +26,10 @@ has_api_key: boolean,
  */
 approval_timeout_secs: number, 
 /**
+ * When to notify: `always`, `unfocused` or `never`.
+ */
+notify: string, 
+/**
  * Settings fixed by environment variables, which win over what is saved here.
  */
 set_by_environment: Array<string>, 
