@@ -17,6 +17,7 @@ const COMMANDS: &[&str] = &[
     "new_session",
     "get_settings",
     "save_settings",
+    "remove_rule",
 ];
 
 fn main() {

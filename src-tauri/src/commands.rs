@@ -9,9 +9,9 @@ use askfirst_core::config::SettingsFile;
 use askfirst_core::history::EventHistory;
 use askfirst_protocol::{
     ApprovalRequest, CancelRunRequest, CommandError, ErrorCode, Grant, OpenSessionRequest, Outcome,
-    ResolveApprovalRequest, RevokeGrantRequest, SaveSettingsRequest, SequencedEvent, SessionId,
-    SessionPolicy, SessionSummary, SetSessionPolicyRequest, SettingsView, StartRunRequest,
-    StartRunResponse,
+    RemoveRuleRequest, ResolveApprovalRequest, RevokeGrantRequest, SaveSettingsRequest,
+    SequencedEvent, SessionId, SessionPolicy, SessionSummary, SetSessionPolicyRequest,
+    SettingsView, StartRunRequest, StartRunResponse,
 };
 use std::sync::Arc;
 use tauri::State;
@@ -191,7 +191,62 @@ fn settings_view(
         rules: runtime.policy().rules_summary(),
         rules_error: runtime.policy().rules_error().map(|e| e.to_string()),
         workspace: runtime.workspace().root().display().to_string(),
+        mcp_servers: runtime
+            .mcp_statuses()
+            .into_iter()
+            .map(|server| {
+                use askfirst_core::mcp::McpServerStatus;
+                let trust = if server.trusted { ", trusted" } else { "" };
+                match server.status {
+                    McpServerStatus::NotStarted => {
+                        format!("{}: starts when needed{trust}", server.name)
+                    }
+                    McpServerStatus::Starting => format!("{}: starting{trust}", server.name),
+                    McpServerStatus::Running { tools } => {
+                        format!("{}: running, {} tools{trust}", server.name, tools.len())
+                    }
+                    McpServerStatus::Failed { message } => {
+                        format!("{}: not working: {message}", server.name)
+                    }
+                }
+            })
+            .collect(),
     }
+}
+
+/// Removes one rule from the rules file (its comments and other rules stay) and applies the
+/// rules at once. Returns the settings now in force.
+///
+/// # Errors
+/// `invalid_request` when no such rule is in the file; `internal` when the file cannot be
+/// read or written.
+#[tauri::command]
+pub fn remove_rule(
+    runtime: State<'_, Arc<AgentRuntime>>,
+    settings: State<'_, Arc<Settings>>,
+    notify: State<'_, NotifySetting>,
+    request: RemoveRuleRequest,
+) -> Result<SettingsView, CommandError> {
+    let path = settings.data_dir.join("rules.toml");
+    match askfirst_core::policy::remove_rule(&path, &request.rule) {
+        Ok(true) => {}
+        Ok(false) => {
+            return Err(CommandError {
+                code: ErrorCode::InvalidRequest,
+                message: format!("The rule {} is not in the rules file.", request.rule),
+            })
+        }
+        Err(error) => {
+            return Err(CommandError {
+                code: ErrorCode::Internal,
+                message: error.to_string(),
+            })
+        }
+    }
+    runtime
+        .policy()
+        .set_rules(askfirst_core::policy::Rules::load(&path));
+    Ok(settings_view(&runtime, &settings, &notify))
 }
 
 /// The settings for the settings screen (never the API key itself).

@@ -57,6 +57,7 @@ pub fn build_app<R: Runtime>(
             commands::new_session,
             commands::get_settings,
             commands::save_settings,
+            commands::remove_rule,
         ])
         .build(context)?;
     bridge::spawn(app.handle().clone(), events);

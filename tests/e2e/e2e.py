@@ -517,6 +517,27 @@ def test_no_answer_times_out_and_stop_cancels_a_waiting_card():
         assert not os.path.exists(os.path.join(app.workspace, "hello.txt"))
 
 
+def test_a_rule_allows_without_asking_and_can_be_removed_in_settings():
+    app = App("rules", "write-hello.json")
+    os.makedirs(app.data)
+    with open(os.path.join(app.data, "rules.toml"), "w", encoding="utf-8") as f:
+        f.write('[[allow]]\ntool = "write_file"\nmatch = "hello.txt"\n')
+    with app:
+        app.start_task("Please greet me in a file")
+        assert app.wait_finished() == "completed"
+        assert not app.wd.find_all('[data-testid="approval-card"]')
+        assert os.path.exists(os.path.join(app.workspace, "hello.txt"))
+        text = app.wd.text(app.wd.find_all('[data-testid="tool-call"]')[0])
+        assert "allowed by your rules" in text, text
+        app.wd.click(app.wd.find_all('[data-testid="settings"]')[0])
+        rule = wait_for("the rule", lambda: app.wd.find_all('[data-testid="rule"]'))[0]
+        assert 'allow write_file "hello.txt"' in app.wd.text(rule)
+        app.wd.click(app.wd.find_all('[data-testid="remove-rule"]')[0])
+        wait_for("the rule to go", lambda: not app.wd.find_all('[data-testid="rule"]'))
+        with open(os.path.join(app.data, "rules.toml"), encoding="utf-8") as f:
+            assert "hello.txt" not in f.read()
+
+
 TESTS = [test_approve_writes_the_file, test_deny_leaves_no_file_and_the_run_finishes,
          test_reload_keeps_the_card_and_the_transcript,
          test_allow_for_this_session_covers_exactly_the_same_call,
@@ -527,7 +548,8 @@ TESTS = [test_approve_writes_the_file, test_deny_leaves_no_file_and_the_run_fini
          test_tray_lists_the_approval_opens_its_card_and_quit_records_shutdown,
          test_settings_choose_a_provider_and_sessions_reopen,
          test_parallel_cards_answered_out_of_order,
-         test_no_answer_times_out_and_stop_cancels_a_waiting_card]
+         test_no_answer_times_out_and_stop_cancels_a_waiting_card,
+         test_a_rule_allows_without_asking_and_can_be_removed_in_settings]
 
 
 def main():

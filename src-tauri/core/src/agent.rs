@@ -221,6 +221,15 @@ impl AgentRuntime {
         self.registry.list_pending(None)
     }
 
+    /// The MCP servers and how each is doing (empty when none are configured).
+    pub fn mcp_statuses(&self) -> Vec<crate::mcp::McpServerState> {
+        self.config
+            .mcp
+            .as_ref()
+            .map(|m| m.statuses())
+            .unwrap_or_default()
+    }
+
     /// The session's policy.
     pub fn policy(&self) -> &Arc<Policy> {
         &self.config.policy

@@ -398,6 +398,56 @@ impl Rules {
     }
 }
 
+/// Removes the first rule whose one-line form (as [`Policy::rules_summary`] writes it, e.g.
+/// `deny write_file "Taxes/**"`) is `line` from the rules file, keeping the file's comments and
+/// the other rules as they are. Returns whether a rule was removed.
+///
+/// # Errors
+/// [`RulesError`] when the file cannot be read, parsed or written.
+pub fn remove_rule(path: &Path, line: &str) -> Result<bool, RulesError> {
+    let shown = path.display().to_string();
+    let read_error = |e: std::io::Error| RulesError::Read {
+        path: shown.clone(),
+        detail: e.to_string(),
+    };
+    let text = std::fs::read_to_string(path).map_err(read_error)?;
+    let mut doc: toml_edit::DocumentMut =
+        text.parse()
+            .map_err(|e: toml_edit::TomlError| RulesError::Invalid {
+                path: shown.clone(),
+                detail: e.to_string(),
+            })?;
+    let mut removed = false;
+    for kind in ["deny", "ask", "allow"] {
+        if removed {
+            break;
+        }
+        let Some(tables) = doc.get_mut(kind).and_then(|i| i.as_array_of_tables_mut()) else {
+            continue;
+        };
+        let position = tables.iter().position(|t| {
+            let tool = t.get("tool").and_then(|v| v.as_str()).unwrap_or_default();
+            let pattern = t.get("match").and_then(|v| v.as_str());
+            let described = match pattern {
+                Some(p) => format!("{kind} {tool} \"{p}\""),
+                None => format!("{kind} {tool}"),
+            };
+            described == line
+        });
+        if let Some(index) = position {
+            tables.remove(index);
+            removed = true;
+        }
+    }
+    if removed {
+        let tmp = path.with_extension("toml.tmp");
+        std::fs::write(&tmp, doc.to_string())
+            .and_then(|()| std::fs::rename(&tmp, path))
+            .map_err(read_error)?;
+    }
+    Ok(removed)
+}
+
 /// The policy in force for a session: rules, grants and the session policy. Shared by the
 /// session's runs; all methods take `&self`.
 #[derive(Debug)]

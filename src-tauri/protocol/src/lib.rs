@@ -468,6 +468,15 @@ pub struct SettingsView {
     pub rules_error: Option<String>,
     /// The workspace folder the agent works in.
     pub workspace: String,
+    /// The MCP servers and how each is doing, one line each.
+    pub mcp_servers: Vec<String>,
+}
+
+/// Arguments of the `remove_rule` command.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct RemoveRuleRequest {
+    /// The rule as listed in `SettingsView::rules`.
+    pub rule: String,
 }
 
 /// Arguments of the `save_settings` command. Applies to the next task.
@@ -575,6 +584,7 @@ pub fn export_bindings(dir: &std::path::Path) -> Result<(), ts_rs::ExportError> 
         OpenSessionRequest,
         SettingsView,
         SaveSettingsRequest,
+        RemoveRuleRequest,
         SessionPolicy,
         PolicyLayer,
     );

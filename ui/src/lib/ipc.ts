@@ -126,3 +126,7 @@ export function getSettings(): Promise<SettingsView> {
 export function saveSettings(request: SaveSettingsRequest): Promise<SettingsView> {
   return call('save_settings', { request });
 }
+
+export function removeRule(rule: string): Promise<SettingsView> {
+  return call('remove_rule', { request: { rule } });
+}

@@ -481,3 +481,29 @@ async fn allow_for_this_session_is_not_offered_past_an_ask_rule() {
     assert_eq!(request.policy_layer, PolicyLayer::UserRule);
     assert_eq!(request.grant_scope, None);
 }
+
+#[test]
+fn removing_a_rule_keeps_the_rest_of_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("rules.toml");
+    let text = "# my notes\n[[deny]]\ntool = \"*\"\nmatch = \"Taxes/**\"\n\n# drafts are fine\n[[allow]]\ntool = \"write_file\"\nmatch = \"Drafts/*.txt\"\n";
+    std::fs::write(&path, text).unwrap();
+    let policy = Policy::new(Rules::load(&path), None);
+    assert_eq!(
+        policy.rules_summary(),
+        vec![r#"deny * "Taxes/**""#, r#"allow write_file "Drafts/*.txt""#]
+    );
+    assert!(askfirst_core::policy::remove_rule(&path, r#"deny * "Taxes/**""#).unwrap());
+    assert!(!askfirst_core::policy::remove_rule(&path, r#"deny * "Taxes/**""#).unwrap());
+    let after = std::fs::read_to_string(&path).unwrap();
+    // A rule's own comment goes with it; the other rules and their comments stay.
+    assert!(
+        after.contains("# drafts are fine") && !after.contains("Taxes"),
+        "{after}"
+    );
+    let policy = Policy::new(Rules::load(&path), None);
+    assert_eq!(
+        policy.rules_summary(),
+        vec![r#"allow write_file "Drafts/*.txt""#]
+    );
+}

@@ -48,4 +48,8 @@ rules_error?: string,
 /**
  * The workspace folder the agent works in.
  */
-workspace: string, };
+workspace: string, 
+/**
+ * The MCP servers and how each is doing, one line each.
+ */
+mcp_servers: Array<string>, };
