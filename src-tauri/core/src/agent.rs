@@ -697,6 +697,7 @@ impl AgentRuntime {
             risk: description.risk,
             main_arguments: &main_arguments,
             canonical_arguments: canonical.as_deref(),
+            mcp_server: tool.mcp_server(),
         });
         let layer = verdict.layer;
         let decided_without_asking = |allowed: bool, reason: &str| AuditRecord::PolicyDecided {

@@ -831,6 +831,10 @@ impl Tool for McpTool {
         self.info.read_only
     }
 
+    fn mcp_server(&self) -> Option<&str> {
+        Some(&self.server.config.name)
+    }
+
     fn describe(
         &self,
         arguments_json: &str,

@@ -81,6 +81,8 @@ pub struct CallFacts<'a> {
     pub main_arguments: &'a [MainArgument],
     /// Its canonical arguments, if they have a canonical form.
     pub canonical_arguments: Option<&'a str>,
+    /// The MCP server that provides the tool, when it is not built in.
+    pub mcp_server: Option<&'a str>,
 }
 
 /// The policy's answer.
@@ -675,6 +677,21 @@ impl Policy {
                     "Allowed for this session: you allowed exactly this action earlier.",
                 );
             }
+        }
+        if let Some(server) = facts.mcp_server {
+            return match (facts.read_only, facts.risk) {
+                (true, Risk::Low) => Verdict::allow(
+                    PolicyLayer::ToolDefault,
+                    format!("Only reads, says the MCP server \"{server}\", which you trust."),
+                ),
+                _ => Verdict::ask(
+                    PolicyLayer::ToolDefault,
+                    format!(
+                        "This uses the MCP server \"{server}\", which could change things or \
+                         reach the internet, so it needs your OK."
+                    ),
+                ),
+            };
         }
         match (facts.read_only, facts.risk) {
             (true, Risk::Low) => Verdict::allow(PolicyLayer::ToolDefault, "Only reads."),

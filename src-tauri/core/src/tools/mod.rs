@@ -106,6 +106,10 @@ pub trait Tool: Send + Sync {
         arguments_json: &str,
         workspace: &Workspace,
     ) -> Result<CallDescription, ToolError>;
+    /// The MCP server that provides this tool, if it is not built in (for the card's reason).
+    fn mcp_server(&self) -> Option<&str> {
+        None
+    }
     /// The call's main arguments for the policy (paths, commands, URLs); empty when the
     /// arguments are invalid or the tool has none.
     fn main_arguments(&self, _arguments_json: &str, _workspace: &Workspace) -> Vec<MainArgument> {

@@ -425,7 +425,8 @@ async fn a_read_only_tool_runs_without_asking_only_for_a_trusted_server() {
             "u",
             "untrusted__read_text_file",
             Risk::High,
-            "This is a high-risk action, so it needs your OK.",
+            "This uses the MCP server \"untrusted\", which could change things or reach the \
+             internet, so it needs your OK.",
         )
     );
     h.runtime
@@ -458,6 +459,7 @@ async fn a_read_only_tool_runs_without_asking_only_for_a_trusted_server() {
                 risk: described.risk,
                 main_arguments: &t.main_arguments(&args, &ws),
                 canonical_arguments: None,
+                mcp_server: t.mcp_server(),
             })
             .decision
     };

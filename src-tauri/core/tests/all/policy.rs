@@ -38,6 +38,7 @@ fn decide(
         risk: if read_only { Risk::Low } else { Risk::Medium },
         main_arguments: args,
         canonical_arguments: Some("{}"),
+        mcp_server: None,
     });
     (v.decision, v.layer)
 }

@@ -526,6 +526,7 @@ fn hard_denied(policy: &Policy, name: &str, arguments: &[MainArgument]) -> bool 
         risk: Risk::High,
         main_arguments: arguments,
         canonical_arguments: None,
+        mcp_server: None,
     });
     matches!(verdict.decision, PolicyDecision::Deny { .. })
         && verdict.layer == PolicyLayer::HardDenial
