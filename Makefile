@@ -72,8 +72,11 @@ lint: setup ui
 	cargo clippy --locked --workspace --all-targets -- -D warnings
 	cd ui && npm run check
 
-bench: ui
+bench: setup-test-system ui
 	cargo bench --locked -p askfirst-core --bench approvals -- --warm-up-time 1 --measurement-time 3
+	node --expose-gc tests/bench/node_registry.mjs
+	cargo build --locked --release
+	ASKFIRST_E2E_APP=$(CURDIR)/target/release/askfirst xvfb-run -a -s "-screen 0 1280x860x24" dbus-run-session -- tests/bench/run.sh
 
 bindings:
 	UPDATE_BINDINGS=1 cargo test -p askfirst-protocol --test bindings

@@ -28,4 +28,4 @@ port="${ASKFIRST_E2E_PORT:-$(/usr/bin/python3 -c 'import socket; s = socket.sock
 WebKitWebDriver --port="$port" --host=127.0.0.1 >"$artifacts/webdriver.log" 2>&1 & pids+=($!)
 for _ in $(seq 100); do curl -sf "http://127.0.0.1:$port/status" >/dev/null && break; sleep 0.1; done
 export WEBDRIVER_URL="http://127.0.0.1:$port"
-/usr/bin/python3 "$here/e2e.py"
+/usr/bin/python3 "${ASKFIRST_E2E_SUITE:-$here/e2e.py}"
