@@ -16,7 +16,7 @@ APT_BUILD := build-essential pkg-config curl file libwebkit2gtk-4.1-dev \
 # …and, for the end-to-end tests, an X server, D-Bus, WebKit's WebDriver, a tray host
 # (StatusNotifierWatcher) and Python's D-Bus bindings for the fake notification server.
 APT_TEST := xvfb xauth dbus dbus-x11 libglib2.0-bin webkit2gtk-driver python3 python3-dbus \
-	python3-gi haskell-status-notifier-item-utils procps
+	python3-gi python3-xlib haskell-status-notifier-item-utils procps
 
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 # Installs the Debian packages in $(1) that are not installed yet (apt-get only when needed).
@@ -63,7 +63,7 @@ test-rust: ui tests/mcp/node_modules/.package-lock.json
 test-ui: ui/node_modules/.package-lock.json
 	cd ui && npm run check && npm test
 
-e2e: ui
+e2e: ui tests/mcp/node_modules/.package-lock.json
 	cargo build --locked
 	xvfb-run -a -s "-screen 0 1280x860x24" dbus-run-session -- tests/e2e/run.sh
 

@@ -18,6 +18,8 @@ const COMMANDS: &[&str] = &[
     "get_settings",
     "save_settings",
     "remove_rule",
+    "save_mcp_server",
+    "remove_mcp_server",
 ];
 
 fn main() {

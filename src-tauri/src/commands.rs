@@ -8,10 +8,11 @@ use askfirst_core::approvals::ApprovalError;
 use askfirst_core::config::SettingsFile;
 use askfirst_core::history::EventHistory;
 use askfirst_protocol::{
-    ApprovalRequest, CancelRunRequest, CommandError, ErrorCode, Grant, OpenSessionRequest, Outcome,
-    RemoveRuleRequest, ResolveApprovalRequest, RevokeGrantRequest, SaveSettingsRequest,
-    SequencedEvent, SessionId, SessionPolicy, SessionSummary, SetSessionPolicyRequest,
-    SettingsView, StartRunRequest, StartRunResponse,
+    ApprovalRequest, CancelRunRequest, CommandError, ErrorCode, Grant, McpServerView,
+    OpenSessionRequest, Outcome, RemoveMcpServerRequest, RemoveRuleRequest, ResolveApprovalRequest,
+    RevokeGrantRequest, SaveMcpServerRequest, SaveSettingsRequest, SequencedEvent, SessionId,
+    SessionPolicy, SessionSummary, SetSessionPolicyRequest, SettingsView, StartRunRequest,
+    StartRunResponse,
 };
 use std::sync::Arc;
 use tauri::State;
@@ -191,27 +192,208 @@ fn settings_view(
         rules: runtime.policy().rules_summary(),
         rules_error: runtime.policy().rules_error().map(|e| e.to_string()),
         workspace: runtime.workspace().root().display().to_string(),
-        mcp_servers: runtime
-            .mcp_statuses()
-            .into_iter()
-            .map(|server| {
-                use askfirst_core::mcp::McpServerStatus;
-                let trust = if server.trusted { ", trusted" } else { "" };
-                match server.status {
-                    McpServerStatus::NotStarted => {
-                        format!("{}: starts when needed{trust}", server.name)
-                    }
-                    McpServerStatus::Starting => format!("{}: starting{trust}", server.name),
-                    McpServerStatus::Running { tools } => {
-                        format!("{}: running, {} tools{trust}", server.name, tools.len())
-                    }
-                    McpServerStatus::Failed { message } => {
-                        format!("{}: not working: {message}", server.name)
-                    }
-                }
-            })
-            .collect(),
+        mcp_servers: mcp_views(runtime, &file.mcp_servers),
     }
+}
+
+/// The MCP servers for the settings screen: the saved settings with the live status of the
+/// server of the same name.
+fn mcp_views(
+    runtime: &AgentRuntime,
+    saved: &[askfirst_core::mcp::McpServerConfig],
+) -> Vec<McpServerView> {
+    use askfirst_core::mcp::McpServerStatus;
+    let live = runtime.mcp_statuses();
+    saved
+        .iter()
+        .map(|config| {
+            let status = live
+                .iter()
+                .find(|s| s.name == config.name)
+                .map(|s| s.status.clone());
+            let (state, status) = match status {
+                None => ("not_started", "Starts with the next task.".to_owned()),
+                Some(McpServerStatus::NotStarted) => {
+                    ("not_started", "Starts when a task needs it.".to_owned())
+                }
+                Some(McpServerStatus::Starting) => ("starting", "Starting…".to_owned()),
+                Some(McpServerStatus::Running { tools }) => (
+                    "running",
+                    format!(
+                        "Running, {} tool{}.",
+                        tools.len(),
+                        if tools.len() == 1 { "" } else { "s" }
+                    ),
+                ),
+                Some(McpServerStatus::Failed { message }) => ("failed", message),
+            };
+            McpServerView {
+                name: config.name.clone(),
+                command_line: shell_words::join(
+                    std::iter::once(&config.command).chain(config.args.iter()),
+                ),
+                env_names: config.env.keys().cloned().collect(),
+                trusted: config.trusted,
+                state: state.to_owned(),
+                status,
+            }
+        })
+        .collect()
+}
+
+/// The longest MCP server name, in characters (tool names are `name__tool`, at most 64).
+const MAX_MCP_NAME_CHARS: usize = 40;
+
+/// Checks a [`SaveMcpServerRequest`] against the servers saved now and builds the server's
+/// settings (environment values left out of the request are taken from `saved`).
+///
+/// # Errors
+/// A sentence for the person: a bad or taken name, an empty or unbalanced command line, a bad
+/// variable name, or a kept value that was never saved.
+pub fn mcp_server_config(
+    request: SaveMcpServerRequest,
+    saved: &[askfirst_core::mcp::McpServerConfig],
+) -> Result<askfirst_core::mcp::McpServerConfig, String> {
+    let name = request.name.trim().to_owned();
+    if name.is_empty() || name.chars().count() > MAX_MCP_NAME_CHARS {
+        return Err(format!(
+            "Give the server a name of 1 to {MAX_MCP_NAME_CHARS} characters."
+        ));
+    }
+    if !name
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+    {
+        return Err(
+            "A server name may use only letters a–z, digits, \"-\" and \"_\" (it becomes part of its tools' names).".into(),
+        );
+    }
+    let previous = request
+        .previous_name
+        .as_deref()
+        .map(|previous| {
+            saved
+                .iter()
+                .find(|s| s.name == previous)
+                .ok_or_else(|| format!("There is no MCP server named \"{previous}\" any more."))
+        })
+        .transpose()?;
+    let taken = saved
+        .iter()
+        .any(|s| s.name.eq_ignore_ascii_case(&name) && previous.is_none_or(|p| p.name != s.name));
+    if taken {
+        return Err(format!("Another MCP server is already named \"{name}\"."));
+    }
+    let words = shell_words::split(request.command_line.trim())
+        .map_err(|_| "The command has a quote that is not closed.".to_owned())?;
+    let Some((command, args)) = words.split_first() else {
+        return Err("Say which program starts the server (for example: npx -y @modelcontextprotocol/server-filesystem ~/Documents).".into());
+    };
+    let mut env = std::collections::BTreeMap::new();
+    for entry in request.env {
+        let var = entry.name.trim().to_owned();
+        let valid = var
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+            && var.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+        if !valid {
+            return Err(format!(
+                "\"{var}\" cannot be an environment variable's name: use letters, digits and \"_\", not starting with a digit."
+            ));
+        }
+        let value = match entry.value {
+            Some(value) => value,
+            None => previous
+                .and_then(|p| p.env.get(&var).cloned())
+                .ok_or_else(|| format!("Give the variable {var} a value."))?,
+        };
+        if env.insert(var.clone(), value).is_some() {
+            return Err(format!("The variable {var} is listed twice."));
+        }
+    }
+    Ok(askfirst_core::mcp::McpServerConfig {
+        name,
+        command: command.clone(),
+        args: args.to_vec(),
+        env,
+        trusted: request.trusted,
+    })
+}
+
+/// Loads the settings file, lets `change` edit its MCP servers, saves it and applies the
+/// servers to the next task. Returns the settings now in force.
+fn edit_mcp_servers(
+    runtime: &AgentRuntime,
+    settings: &Settings,
+    notify: &NotifySetting,
+    change: impl FnOnce(&mut Vec<askfirst_core::mcp::McpServerConfig>) -> Result<(), String>,
+) -> Result<SettingsView, CommandError> {
+    let path = settings.settings_path();
+    let mut file = SettingsFile::load(&path).map_err(|message| CommandError {
+        code: ErrorCode::Internal,
+        message,
+    })?;
+    change(&mut file.mcp_servers).map_err(|message| CommandError {
+        code: ErrorCode::InvalidRequest,
+        message,
+    })?;
+    file.save(&path).map_err(|e| CommandError {
+        code: ErrorCode::Internal,
+        message: format!("The settings could not be saved to {}: {e}", path.display()),
+    })?;
+    runtime.set_mcp_servers(file.mcp_servers);
+    Ok(settings_view(runtime, settings, notify))
+}
+
+/// Adds an MCP server or replaces the one named `previous_name`, saves `settings.json` and
+/// applies it to the next task (a server whose settings did not change keeps running).
+///
+/// # Errors
+/// `invalid_request` for a bad name, command line or variable (see [`mcp_server_config`]);
+/// `internal` when the settings file cannot be read or written (nothing changes then).
+#[tauri::command]
+pub fn save_mcp_server(
+    runtime: State<'_, Arc<AgentRuntime>>,
+    settings: State<'_, Arc<Settings>>,
+    notify: State<'_, NotifySetting>,
+    request: SaveMcpServerRequest,
+) -> Result<SettingsView, CommandError> {
+    edit_mcp_servers(&runtime, &settings, &notify, |servers| {
+        let previous = request.previous_name.clone();
+        let config = mcp_server_config(request, servers)?;
+        match previous.and_then(|p| servers.iter().position(|s| s.name == p)) {
+            Some(at) => servers[at] = config,
+            None => servers.push(config),
+        }
+        Ok(())
+    })
+}
+
+/// Removes an MCP server from `settings.json`; it is stopped and its tools are no longer
+/// offered from the next task on.
+///
+/// # Errors
+/// `invalid_request` when no server has that name; `internal` when the settings file cannot
+/// be read or written.
+#[tauri::command]
+pub fn remove_mcp_server(
+    runtime: State<'_, Arc<AgentRuntime>>,
+    settings: State<'_, Arc<Settings>>,
+    notify: State<'_, NotifySetting>,
+    request: RemoveMcpServerRequest,
+) -> Result<SettingsView, CommandError> {
+    edit_mcp_servers(&runtime, &settings, &notify, |servers| {
+        let before = servers.len();
+        servers.retain(|s| s.name != request.name);
+        if servers.len() == before {
+            return Err(format!(
+                "There is no MCP server named \"{}\".",
+                request.name
+            ));
+        }
+        Ok(())
+    })
 }
 
 /// Removes one rule from the rules file (its comments and other rules stay) and applies the

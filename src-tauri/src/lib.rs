@@ -58,6 +58,8 @@ pub fn build_app<R: Runtime>(
             commands::get_settings,
             commands::save_settings,
             commands::remove_rule,
+            commands::save_mcp_server,
+            commands::remove_mcp_server,
         ])
         .build(context)?;
     bridge::spawn(app.handle().clone(), events);

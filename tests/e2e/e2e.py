@@ -115,6 +115,54 @@ def notifications():
         return []
 
 
+def close_window(title="Ask First"):
+    """Asks the window to close as a window manager's close button does: a WM_DELETE_WINDOW
+    message (ICCCM §4.2.8.1) to the top-level window with that title."""
+    from Xlib import X, display, protocol
+    d = display.Display()
+    try:
+        delete = d.intern_atom("WM_DELETE_WINDOW")
+        protocols = d.intern_atom("WM_PROTOCOLS")
+
+        def find(window):
+            try:
+                if window.get_wm_name() == title and delete in (window.get_wm_protocols() or []):
+                    return window
+            except Exception:
+                pass
+            for child in window.query_tree().children:
+                found = find(child)
+                if found:
+                    return found
+            return None
+
+        window = find(d.screen().root)
+        assert window, f"no window titled {title!r}"
+        event = protocol.event.ClientMessage(window=window, client_type=protocols,
+                                             data=(32, [delete, X.CurrentTime, 0, 0, 0]))
+        window.send_event(event, event_mask=X.NoEventMask)
+        d.flush()
+    finally:
+        d.close()
+
+
+def window_viewable(title="Ask First"):
+    """Whether a top-level window with that title is mapped and viewable."""
+    from Xlib import X, display
+    d = display.Display()
+    try:
+        def walk(window):
+            try:
+                if window.get_wm_name() == title and window.get_attributes().map_state == X.IsViewable:
+                    return True
+            except Exception:
+                pass
+            return any(walk(c) for c in window.query_tree().children)
+        return walk(d.screen().root)
+    finally:
+        d.close()
+
+
 def tray(*args):
     out = subprocess.run([PYTHON, os.path.join(HERE, "tray_probe.py"), *args], capture_output=True,
                          text=True, timeout=20)
@@ -141,8 +189,10 @@ class App:
             for key, value in (env or {}).items():
                 f.write(f"{key}='{value}'\n")
             f.write(f"ASKFIRST_E2E_APP='{APP}'\n")
-            # The driven window has the focus; these tests check the notification regardless.
-            f.write("ASKFIRST_NOTIFY='always'\n")
+            # The driven window has the focus; these tests check the notification regardless
+            # (unless a test chooses the setting itself).
+            if "ASKFIRST_NOTIFY" not in (env or {}):
+                f.write("ASKFIRST_NOTIFY='always'\n")
         self.wd = WebDriver(DRIVER)
 
     def __enter__(self):
@@ -538,6 +588,128 @@ def test_a_rule_allows_without_asking_and_can_be_removed_in_settings():
             assert "hello.txt" not in f.read()
 
 
+def test_a_late_click_after_the_timeout_says_it_was_too_late():
+    with App("late-click", "write-hello.json", {"ASKFIRST_APPROVAL_TIMEOUT_SECS": "3"}) as app:
+        app.start_task("Please greet me in a file")
+        card = app.card()
+        button = app.wd.find_in(card, '[data-testid="approve"]')[0]
+        wait_for("Approve to be armed", lambda: app.wd.attr(button, "disabled") is None)
+        # The person clicks just after the deadline, while the timeout's approval-resolved is
+        # still on its way: the page is kept busy past the deadline so the event waits behind
+        # the click (the page runs one task at a time), as on a slow machine.
+        app.wd.execute("""
+            const card = arguments[0];
+            const id = card.getAttribute('data-approval-id');
+            return window.__TAURI_INTERNALS__.invoke('list_pending_approvals').then((pending) => {
+              const expires = pending.find((p) => p.approval_id === id).expires_at;
+              while (Date.now() < expires + 700) {}
+              card.querySelector('[data-testid="approve"]').click();
+            });""", {ELEMENT: card})
+        notice = wait_for("the card to say what happened", lambda: app.wd.find_in(card, ".notice"))[0]
+        text = app.wd.text(notice)
+        assert "Too late: this request had already timed out" in text, text
+        assert "did not run" in text, text
+        app.wd.screenshot(os.path.join(ARTIFACTS, "late-click.png"))
+        wait_for("the card to go", lambda: not app.wd.find_all('[data-testid="approval-card"]'), timeout=10)
+        assert app.wait_finished() == "completed"
+        calls = app.wd.find_all('[data-testid="tool-call"]')
+        assert [app.wd.attr(c, "data-state") for c in calls] == ["denied"]
+        assert not os.path.exists(os.path.join(app.workspace, "hello.txt"))
+        logs = [os.path.join(app.data, "sessions", f) for f in os.listdir(os.path.join(app.data, "sessions"))]
+        records = [json.loads(line) for path in logs for line in open(path, encoding="utf-8") if line.strip()]
+        decided = [r["outcome"] for r in records if r["type"] == "approval_decided"]
+        assert decided == [{"kind": "denied", "source": "timeout"}], decided
+
+
+def test_closed_to_the_tray_it_notifies_and_the_tray_item_brings_the_card_back():
+    scenario = scenario_file([
+        {"say": "Let me think about it.", "delay_ms": 2500, "tool_calls": [
+            {"name": "write_file", "arguments": {"path": "hello.txt", "content": "Hello\n"}}]},
+        {"say": "Done."},
+    ])
+    # Notifications only when the window is in the background: the default.
+    with App("hidden", scenario, {"ASKFIRST_NOTIFY": "unfocused"}) as app:
+        before = len(notifications())
+        app.start_task("Please greet me in a file")
+        close_window()
+        wait_for("the window to hide", lambda: not window_viewable())
+        seen = wait_for("two notifications", lambda: (lambda n: n if len(n) >= 2 else None)(notifications()[before:]))
+        assert seen[0]["summary"] == "Ask First is still running", seen
+        assert "tray" in seen[0]["body"], seen
+        assert seen[1]["summary"] == "Ask First needs your OK", seen
+        assert seen[1]["body"] == "Create the file hello.txt (1 line)", seen
+        # The run went on while the window was hidden; the tray lists what waits.
+        label = "Review: Create the file hello.txt (1 line)"
+        menu = wait_for("the tray item", lambda: (lambda t: t if label in t.get("labels", []) else None)(tray()))
+        assert "1 approval waiting" in menu["labels"], menu
+        tray("click", label)
+        wait_for("the window to come back", window_viewable)
+        card = app.card()
+        approval_id = app.wd.attr(card, "data-approval-id")
+        wait_for("the card to get the focus", lambda: app.wd.execute(
+            "return document.activeElement && document.activeElement.getAttribute('data-approval-id')") == approval_id)
+        app.wd.screenshot(os.path.join(ARTIFACTS, "back-from-tray.png"))
+        app.press(card, "approve")
+        assert app.wait_finished() == "completed"
+        with open(os.path.join(app.workspace, "hello.txt"), encoding="utf-8") as f:
+            assert f.read() == "Hello\n"
+        # Closing again does not repeat the "still running" notice.
+        count = len(notifications())
+        close_window()
+        wait_for("the window to hide", lambda: not window_viewable())
+        time.sleep(1)
+        assert len(notifications()) == count, notifications()[count:]
+
+
+def test_an_mcp_server_added_in_settings_is_used_by_the_next_task():
+    program = os.path.join(ROOT, "tests", "mcp", "node_modules", ".bin", "mcp-server-everything")
+    assert os.path.exists(program), f"{program} is missing: run npm ci in tests/mcp"
+    scenario = scenario_file([
+        {"say": "Asking the new server.", "tool_calls": [
+            {"name": "everything__echo", "arguments": {"message": "hello from MCP"}}]},
+        {"say": "Done."},
+    ])
+    with App("mcp", scenario) as app:
+        app.wd.click(app.wd.find_all('[data-testid="settings"]')[0])
+        app.wd.click(wait_for("Add an MCP server", lambda: app.wd.find_all('[data-testid="mcp-add"]'))[0])
+        app.wd.type(wait_for("the form", lambda: app.wd.find_all('[data-testid="mcp-name"]'))[0], "everything")
+        app.wd.type(app.wd.find_all('[data-testid="mcp-command"]')[0], f"'{program}' stdio")
+        app.wd.click(app.wd.find_all('[data-testid="mcp-env-add"]')[0])
+        app.wd.type(wait_for("a variable row", lambda: app.wd.find_all('[data-testid="mcp-env-name"]'))[0], "E2E_TOKEN")
+        app.wd.type(app.wd.find_all('[data-testid="mcp-env-value"]')[0], "tok-123")
+        app.wd.click(app.wd.find_all('[data-testid="mcp-save"]')[0])
+        server = wait_for("the server listed", lambda: app.wd.find_all('[data-testid="mcp-server"]'))[0]
+        text = app.wd.text(server)
+        assert "everything" in text and "stdio" in text and "E2E_TOKEN" in text, text
+        assert "tok-123" not in app.wd.execute("return document.body.innerText")
+        app.wd.screenshot(os.path.join(ARTIFACTS, "mcp-settings.png"))
+        with open(os.path.join(app.data, "settings.json"), encoding="utf-8") as f:
+            saved = json.load(f)["mcp_servers"]
+        assert saved == [{"name": "everything", "command": program, "args": ["stdio"],
+                          "env": {"E2E_TOKEN": "tok-123"}, "trusted": False}], saved
+        app.wd.click(app.wd.find_all('[data-testid="settings"]')[0])  # close the panel
+
+        app.start_task("Say hello through the server")
+        card = app.card()
+        assert "everything" in app.wd.text(card), app.wd.text(card)
+        app.press(card, "approve")
+        assert app.wait_finished() == "completed"
+        call = app.wd.find_all('[data-testid="tool-call"]')[0]
+        assert app.wd.attr(call, "data-state") == "succeeded"
+        logs = [os.path.join(app.data, "sessions", f) for f in os.listdir(os.path.join(app.data, "sessions"))]
+        assert any("Echo: hello from MCP" in open(path, encoding="utf-8").read() for path in logs), \
+            "the server's answer reached the agent"
+
+        app.wd.click(app.wd.find_all('[data-testid="settings"]')[0])
+        status = wait_for("the status", lambda: app.wd.find_all('[data-testid="mcp-status"]'))[0]
+        assert app.wd.text(status).startswith("Running,"), app.wd.text(status)
+        app.wd.click(app.wd.find_all('[data-testid="mcp-remove"]')[0])
+        app.wd.click(wait_for("confirm", lambda: app.wd.find_all('[data-testid="mcp-remove-confirm"]'))[0])
+        wait_for("the server to go", lambda: not app.wd.find_all('[data-testid="mcp-server"]'))
+        with open(os.path.join(app.data, "settings.json"), encoding="utf-8") as f:
+            assert "mcp_servers" not in json.load(f)
+
+
 TESTS = [test_approve_writes_the_file, test_deny_leaves_no_file_and_the_run_finishes,
          test_reload_keeps_the_card_and_the_transcript,
          test_allow_for_this_session_covers_exactly_the_same_call,
@@ -549,13 +721,19 @@ TESTS = [test_approve_writes_the_file, test_deny_leaves_no_file_and_the_run_fini
          test_settings_choose_a_provider_and_sessions_reopen,
          test_parallel_cards_answered_out_of_order,
          test_no_answer_times_out_and_stop_cancels_a_waiting_card,
-         test_a_rule_allows_without_asking_and_can_be_removed_in_settings]
+         test_a_rule_allows_without_asking_and_can_be_removed_in_settings,
+         test_a_late_click_after_the_timeout_says_it_was_too_late,
+         test_closed_to_the_tray_it_notifies_and_the_tray_item_brings_the_card_back,
+         test_an_mcp_server_added_in_settings_is_used_by_the_next_task]
 
 
 def main():
     os.makedirs(ARTIFACTS, exist_ok=True)
     passed = failed = 0
+    only = os.environ.get("ASKFIRST_E2E_ONLY", "")
     for test in TESTS:
+        if only and not any(part in test.__name__ for part in only.split(",")):
+            continue
         start = time.monotonic()
         try:
             test()

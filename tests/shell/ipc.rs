@@ -211,3 +211,94 @@ fn bad_requests_get_typed_errors() {
         json!(false)
     );
 }
+
+#[test]
+fn mcp_servers_are_added_edited_and_removed_through_ipc() {
+    let f = fixture();
+    let settings_file = f._dir.path().join("data").join("settings.json");
+    let save = |request: Value| invoke(&f.window, "save_mcp_server", json!({ "request": request }));
+    let view = save(json!({
+        "name": "files",
+        "command_line": "npx -y @modelcontextprotocol/server-filesystem '/home/me/My files'",
+        "env": [{"name": "TOKEN", "value": "s3cret-token"}],
+        "trusted": false
+    }))
+    .unwrap();
+    let servers = view["mcp_servers"].as_array().unwrap();
+    assert_eq!(servers.len(), 1);
+    assert_eq!(servers[0]["name"], "files");
+    assert_eq!(
+        servers[0]["command_line"],
+        "npx -y @modelcontextprotocol/server-filesystem '/home/me/My files'"
+    );
+    assert_eq!(servers[0]["env_names"], json!(["TOKEN"]));
+    assert_eq!(servers[0]["state"], "not_started");
+    // The value reaches the file but never the window.
+    assert!(!view.to_string().contains("s3cret-token"));
+    let saved: Value =
+        serde_json::from_str(&std::fs::read_to_string(&settings_file).unwrap()).unwrap();
+    assert_eq!(
+        saved["mcp_servers"][0],
+        json!({"name": "files", "command": "npx",
+               "args": ["-y", "@modelcontextprotocol/server-filesystem", "/home/me/My files"],
+               "env": {"TOKEN": "s3cret-token"}, "trusted": false})
+    );
+
+    // Edit: rename, trust, keep the saved value, add another.
+    let view = save(json!({
+        "previous_name": "files",
+        "name": "docs",
+        "command_line": "npx -y @modelcontextprotocol/server-filesystem /tmp",
+        "env": [{"name": "TOKEN"}, {"name": "OTHER", "value": "2"}],
+        "trusted": true
+    }))
+    .unwrap();
+    assert_eq!(view["mcp_servers"][0]["name"], "docs");
+    assert_eq!(view["mcp_servers"][0]["trusted"], true);
+    let saved: Value =
+        serde_json::from_str(&std::fs::read_to_string(&settings_file).unwrap()).unwrap();
+    assert_eq!(
+        saved["mcp_servers"][0]["env"],
+        json!({"OTHER": "2", "TOKEN": "s3cret-token"})
+    );
+    assert_eq!(saved["mcp_servers"].as_array().unwrap().len(), 1);
+
+    // Bad requests are refused with a sentence and change nothing.
+    let before = std::fs::read_to_string(&settings_file).unwrap();
+    for bad in [
+        json!({"name": "", "command_line": "x", "env": [], "trusted": false}),
+        json!({"name": "a b", "command_line": "x", "env": [], "trusted": false}),
+        json!({"name": "DOCS", "command_line": "x", "env": [], "trusted": false}),
+        json!({"name": "ok", "command_line": "  ", "env": [], "trusted": false}),
+        json!({"name": "ok", "command_line": "npx 'unclosed", "env": [], "trusted": false}),
+        json!({"name": "ok", "command_line": "x", "env": [{"name": "1X", "value": "v"}], "trusted": false}),
+        json!({"name": "ok", "command_line": "x", "env": [{"name": "NEW"}], "trusted": false}),
+        json!({"previous_name": "gone", "name": "ok", "command_line": "x", "env": [], "trusted": false}),
+    ] {
+        let error: CommandError = serde_json::from_value(save(bad.clone()).unwrap_err()).unwrap();
+        assert_eq!(error.code, ErrorCode::InvalidRequest, "{bad}");
+        assert!(!error.message.is_empty());
+    }
+    assert_eq!(std::fs::read_to_string(&settings_file).unwrap(), before);
+
+    let error: CommandError = serde_json::from_value(
+        invoke(
+            &f.window,
+            "remove_mcp_server",
+            json!({"request": {"name": "nope"}}),
+        )
+        .unwrap_err(),
+    )
+    .unwrap();
+    assert_eq!(error.code, ErrorCode::InvalidRequest);
+    let view = invoke(
+        &f.window,
+        "remove_mcp_server",
+        json!({"request": {"name": "docs"}}),
+    )
+    .unwrap();
+    assert_eq!(view["mcp_servers"], json!([]));
+    let saved: Value =
+        serde_json::from_str(&std::fs::read_to_string(&settings_file).unwrap()).unwrap();
+    assert!(saved.get("mcp_servers").is_none());
+}

@@ -110,6 +110,9 @@ pub struct AgentRuntime {
     config: RuntimeConfig,
     runs: Mutex<HashMap<RunId, CancellationToken>>,
     session: Mutex<SessionState>,
+    /// The MCP servers in force (starts as `config.mcp`; replaced by
+    /// [`AgentRuntime::set_mcp_servers`]).
+    mcp: Mutex<Option<Arc<McpClients>>>,
 }
 
 impl AgentRuntime {
@@ -129,6 +132,7 @@ impl AgentRuntime {
                 id: config.session_id,
                 conversation: Vec::new(),
             }),
+            mcp: Mutex::new(config.mcp.clone()),
             config,
             runs: Mutex::new(HashMap::new()),
         })
@@ -223,11 +227,30 @@ impl AgentRuntime {
 
     /// The MCP servers and how each is doing (empty when none are configured).
     pub fn mcp_statuses(&self) -> Vec<crate::mcp::McpServerState> {
-        self.config
-            .mcp
-            .as_ref()
-            .map(|m| m.statuses())
-            .unwrap_or_default()
+        self.current_mcp().map(|m| m.statuses()).unwrap_or_default()
+    }
+
+    fn current_mcp(&self) -> Option<Arc<McpClients>> {
+        self.mcp.lock().unwrap_or_else(|p| p.into_inner()).clone()
+    }
+
+    /// Replaces the MCP servers; the next run offers their tools. A server whose settings did
+    /// not change keeps running; the others are shut down in the background. A run already
+    /// going keeps the tools it started with (each call of them still asks as before).
+    pub fn set_mcp_servers(&self, configs: Vec<crate::mcp::McpServerConfig>) {
+        let mut slot = self.mcp.lock().unwrap_or_else(|p| p.into_inner());
+        let (fresh, gone) = match slot.as_ref() {
+            Some(old) => {
+                let (fresh, gone) = old.reconfigured(configs);
+                (fresh, Some(gone))
+            }
+            None => (McpClients::new(configs), None),
+        };
+        *slot = (!fresh.is_empty()).then(|| Arc::new(fresh));
+        drop(slot);
+        if let Some(gone) = gone.filter(|g| !g.is_empty()) {
+            self.handle.spawn(async move { gone.shutdown().await });
+        }
     }
 
     /// The session's policy.
@@ -621,7 +644,7 @@ impl AgentRuntime {
     /// now.
     async fn run_tools(&self) -> ToolSet {
         let mut tools = self.config.tools.clone();
-        if let Some(mcp) = &self.config.mcp {
+        if let Some(mcp) = self.current_mcp() {
             for tool in mcp.tools().await {
                 // MCP tools are named `server__tool`; none may stand in for a built-in one.
                 if tools.get(tool.name()).is_none() {

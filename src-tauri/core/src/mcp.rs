@@ -208,6 +208,7 @@ pub fn treatment(hints: &McpHints, trusted: bool) -> (bool, Risk) {
 /// Making one needs no tokio runtime (nothing starts yet); listing tools and calling them do.
 pub struct McpClients {
     servers: Vec<Arc<Server>>,
+    timeouts: McpTimeouts,
 }
 
 impl std::fmt::Debug for McpClients {
@@ -271,7 +272,44 @@ impl McpClients {
                 })
             })
             .collect();
-        Self { servers }
+        Self { servers, timeouts }
+    }
+
+    /// The servers in `configs` (as [`McpClients::with_timeouts`], with these timeouts), where
+    /// every server whose settings did not change keeps its connection. The second value holds
+    /// the servers no longer wanted (removed or changed), for the caller to
+    /// [`shutdown`](McpClients::shutdown).
+    pub fn reconfigured(&self, configs: Vec<McpServerConfig>) -> (Self, Self) {
+        let mut fresh = Self::with_timeouts(configs, self.timeouts);
+        let mut kept = vec![false; self.servers.len()];
+        for slot in &mut fresh.servers {
+            let same = self.servers.iter().enumerate().find(|(i, old)| {
+                !kept[*i] && old.config == slot.config && old.config_error == slot.config_error
+            });
+            if let Some((i, old)) = same {
+                kept[i] = true;
+                *slot = Arc::clone(old);
+            }
+        }
+        let gone = self
+            .servers
+            .iter()
+            .zip(&kept)
+            .filter(|(_, kept)| !**kept)
+            .map(|(server, _)| Arc::clone(server))
+            .collect();
+        (
+            fresh,
+            Self {
+                servers: gone,
+                timeouts: self.timeouts,
+            },
+        )
+    }
+
+    /// Whether no server is configured.
+    pub fn is_empty(&self) -> bool {
+        self.servers.is_empty()
     }
 
     /// Every tool of every server that is running or can be started now (all at once, each

@@ -34,6 +34,10 @@ pub struct ScenarioTurn {
     /// The tool calls it makes.
     #[serde(default)]
     pub tool_calls: Vec<ScenarioToolCall>,
+    /// Milliseconds the "model" thinks before answering (default 0), like a slow provider;
+    /// Stop ends the wait.
+    #[serde(default)]
+    pub delay_ms: u64,
 }
 
 /// One scripted tool call.
@@ -83,6 +87,7 @@ impl Scenario {
 pub struct ScriptedProvider {
     name: String,
     turns: Vec<ModelTurn>,
+    delays: Vec<std::time::Duration>,
     next: AtomicUsize,
 }
 
@@ -119,6 +124,11 @@ impl ScriptedProvider {
         Self {
             name: name.into(),
             turns,
+            delays: scenario
+                .turns
+                .iter()
+                .map(|turn| std::time::Duration::from_millis(turn.delay_ms))
+                .collect(),
             next: AtomicUsize::new(0),
         }
     }
@@ -146,6 +156,9 @@ impl Provider for ScriptedProvider {
         _deltas: &DeltaSink<'_>,
     ) -> Result<ModelTurn, ProviderError> {
         let index = self.next.fetch_add(1, Ordering::SeqCst);
+        if let Some(delay) = self.delays.get(index).filter(|d| !d.is_zero()) {
+            tokio::time::sleep(*delay).await;
+        }
         self.turns
             .get(index)
             .cloned()

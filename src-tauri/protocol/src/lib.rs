@@ -468,8 +468,64 @@ pub struct SettingsView {
     pub rules_error: Option<String>,
     /// The workspace folder the agent works in.
     pub workspace: String,
-    /// The MCP servers and how each is doing, one line each.
-    pub mcp_servers: Vec<String>,
+    /// The MCP servers, in settings order, and how each is doing.
+    pub mcp_servers: Vec<McpServerView>,
+}
+
+/// One MCP server as the settings screen shows it. Environment values never leave the
+/// backend (they are often tokens): only their names.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct McpServerView {
+    /// The name from the settings (its tools are offered as `name__tool`).
+    pub name: String,
+    /// The program and its arguments as one command line, quoted like a POSIX shell would
+    /// need (`npx -y @modelcontextprotocol/server-filesystem '/home/me/My files'`).
+    pub command_line: String,
+    /// The names of the extra environment variables it gets, sorted.
+    pub env_names: Vec<String>,
+    /// Whether its tools' read-only hints are trusted.
+    pub trusted: bool,
+    /// `not_started`, `starting`, `running` or `failed`.
+    pub state: String,
+    /// How it is doing, in a sentence ("Running, 12 tools.", the error when failed).
+    pub status: String,
+}
+
+/// One environment variable in a [`SaveMcpServerRequest`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct McpEnvEntry {
+    /// The variable's name (letters, digits and `_`, not starting with a digit).
+    pub name: String,
+    /// Its value; absent keeps the value saved under this name for this server.
+    #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<String>,
+}
+
+/// Arguments of the `save_mcp_server` command: adds a server, or replaces the one named
+/// `previous_name`. Applies to the next task.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct SaveMcpServerRequest {
+    /// The server being edited; absent adds a new one.
+    #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub previous_name: Option<String>,
+    /// Its name: 1 to 40 letters, digits, `-` or `_`, unique.
+    pub name: String,
+    /// The program and its arguments, split like a POSIX shell splits words (quotes and
+    /// backslashes; no variables, globs or pipes).
+    pub command_line: String,
+    /// Every environment variable it should get (the ones left out are removed).
+    pub env: Vec<McpEnvEntry>,
+    /// Whether its tools' read-only hints are trusted.
+    pub trusted: bool,
+}
+
+/// Arguments of the `remove_mcp_server` command.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct RemoveMcpServerRequest {
+    /// The server's name.
+    pub name: String,
 }
 
 /// Arguments of the `remove_rule` command.
@@ -585,6 +641,10 @@ pub fn export_bindings(dir: &std::path::Path) -> Result<(), ts_rs::ExportError> 
         SettingsView,
         SaveSettingsRequest,
         RemoveRuleRequest,
+        McpServerView,
+        McpEnvEntry,
+        SaveMcpServerRequest,
+        RemoveMcpServerRequest,
         SessionPolicy,
         PolicyLayer,
     );

@@ -6,6 +6,7 @@ import * as ipc from './ipc';
 import type { ApprovalRequest } from './bindings/ApprovalRequest';
 import type { ApprovalResolvedEvent } from './bindings/ApprovalResolvedEvent';
 import type { Decision } from './bindings/Decision';
+import type { Outcome } from './bindings/Outcome';
 
 export type CardPhase = 'waiting' | 'sending' | 'ended';
 
@@ -21,6 +22,35 @@ export interface Card {
 /** How long a card that had already ended stays to say so, in milliseconds. */
 export const ENDED_NOTICE_MS = 4000;
 
+/** Whether the person's own answer (or a grant they gave) ended the approval. */
+function answeredByUser(outcome: Outcome): boolean {
+  return outcome.kind !== 'cancelled' && outcome.source !== 'timeout' && outcome.source !== 'policy'
+    && outcome.source !== 'unavailable';
+}
+
+/** What a card says when the request had ended before the person's answer arrived. */
+export function endedNotice(outcome: Outcome): string {
+  const unchanged = 'Your click changed nothing and the action did not run.';
+  if (outcome.kind === 'cancelled') {
+    return outcome.cause === 'app_shutdown'
+      ? `Too late: Ask First was quitting, so this request was cancelled. ${unchanged}`
+      : `Too late: the run was stopped, so this request was cancelled. ${unchanged}`;
+  }
+  if (outcome.kind === 'denied') {
+    switch (outcome.source) {
+      case 'timeout':
+        return `Too late: this request had already timed out and was refused. ${unchanged}`;
+      case 'unavailable':
+        return `This request was refused because your answer could not be recorded. ${unchanged}`;
+      case 'policy':
+        return `This request was refused by your settings. ${unchanged}`;
+      default:
+        return `This request had already been refused. ${unchanged}`;
+    }
+  }
+  return 'This request had already been allowed, so the action ran.';
+}
+
 export class Approvals {
   cards = $state<Card[]>([]);
   #resolved = new Set<string>();
@@ -33,10 +63,30 @@ export class Approvals {
     this.cards.push({ request, phase: 'waiting', notice: null, seq: ++this.#seq });
   }
 
-  /** The approval ended (by anyone): its card goes. */
+  /**
+   * The approval ended (by anyone): its card goes. When it ended some other way while the
+   * person's answer was on its way (a late click after the timeout, a Stop), the card first
+   * says briefly how it really ended, so the click is never taken for a success.
+   */
   resolved(event: ApprovalResolvedEvent): void {
-    this.#resolved.add(event.approval_id);
-    this.cards = this.cards.filter((c) => c.request.approval_id !== event.approval_id);
+    const id = event.approval_id;
+    this.#resolved.add(id);
+    const card = this.cards.find((c) => c.request.approval_id === id);
+    const lateAnswer = card && (card.phase === 'ended' || card.phase === 'sending');
+    if (card && lateAnswer && !answeredByUser(event.outcome)) {
+      const waitingForAnswer = card.phase === 'sending';
+      card.phase = 'ended';
+      card.notice = endedNotice(event.outcome);
+      if (waitingForAnswer) this.#removeLater(id);
+      return;
+    }
+    this.cards = this.cards.filter((c) => c.request.approval_id !== id);
+  }
+
+  #removeLater(id: string): void {
+    setTimeout(() => {
+      this.cards = this.cards.filter((c) => c.request.approval_id !== id);
+    }, ENDED_NOTICE_MS);
   }
 
   /**
@@ -67,13 +117,13 @@ export class Approvals {
       const current = this.cards.find((c) => c.request.approval_id === approvalId);
       if (!current) return;
       if (error instanceof ipc.IpcError && error.code === 'not_pending') {
+        // approval-resolved may have come first and said exactly how it ended.
+        if (current.phase === 'ended') return;
         current.phase = 'ended';
         current.notice =
           'This request had already ended (it timed out or the run was stopped). Your click changed nothing and the action did not run.';
         this.#resolved.add(approvalId);
-        setTimeout(() => {
-          this.cards = this.cards.filter((c) => c.request.approval_id !== approvalId);
-        }, ENDED_NOTICE_MS);
+        this.#removeLater(approvalId);
       } else {
         current.phase = 'waiting';
         current.notice = `Your answer could not be sent: ${error instanceof Error ? error.message : String(error)}`;

@@ -20,7 +20,7 @@ vi.mock('./ipc', () => {
 });
 
 import * as ipc from './ipc';
-import { Approvals } from './approvals.svelte';
+import { Approvals, ENDED_NOTICE_MS, endedNotice } from './approvals.svelte';
 
 function request(id: string): ApprovalRequest {
   return {
@@ -115,5 +115,60 @@ describe('approval cards', () => {
     await a.decide('A', { kind: 'deny' });
     expect(a.cards[0]?.phase).toBe('waiting');
     expect(a.cards[0]?.notice).toMatch(/could not be sent: boom/);
+  });
+
+  it('a click that arrives after the timeout shows how the request really ended', async () => {
+    vi.useFakeTimers();
+    const a = new Approvals();
+    a.add(request('A'));
+    // The click is on its way when the timeout's approval-resolved arrives.
+    let answer: (e: unknown) => void = () => {};
+    vi.mocked(ipc.resolveApproval).mockReturnValue(
+      new Promise((_, reject) => (answer = reject)),
+    );
+    const sent = a.decide('A', { kind: 'approve' });
+    a.resolved({
+      ...resolvedEvent('A'),
+      outcome: { kind: 'denied', source: 'timeout' },
+    });
+    expect(a.cards[0]?.phase).toBe('ended');
+    expect(a.cards[0]?.notice).toMatch(/Too late: this request had already timed out/);
+    expect(a.cards[0]?.notice).toMatch(/did not run/);
+    answer(new ipc.IpcError('not_pending', 'No pending approval A.'));
+    await sent;
+    // The NotPending answer does not replace the exact reason.
+    expect(a.cards[0]?.notice).toMatch(/^Too late: this request had already timed out/);
+    vi.advanceTimersByTime(ENDED_NOTICE_MS);
+    expect(a.cards).toHaveLength(0);
+    vi.useRealTimers();
+  });
+
+  it('refines the notice when the event comes after a NotPending answer', async () => {
+    vi.useFakeTimers();
+    const a = new Approvals();
+    a.add(request('A'));
+    vi.mocked(ipc.resolveApproval).mockRejectedValue(
+      new ipc.IpcError('not_pending', 'No pending approval A.'),
+    );
+    await a.decide('A', { kind: 'approve' });
+    a.resolved({ ...resolvedEvent('A'), outcome: { kind: 'cancelled', cause: 'run_aborted' } });
+    expect(a.cards[0]?.notice).toMatch(/the run was stopped/);
+    vi.advanceTimersByTime(ENDED_NOTICE_MS);
+    expect(a.cards).toHaveLength(0);
+    vi.useRealTimers();
+  });
+
+  it('a card nobody clicked goes at once whatever ended it', () => {
+    const a = new Approvals();
+    a.add(request('A'));
+    a.resolved({ ...resolvedEvent('A'), outcome: { kind: 'denied', source: 'timeout' } });
+    expect(a.cards).toHaveLength(0);
+  });
+
+  it('says the truth for every way a request can end', () => {
+    expect(endedNotice({ kind: 'cancelled', cause: 'app_shutdown' })).toMatch(/quitting/);
+    expect(endedNotice({ kind: 'denied', source: 'unavailable' })).toMatch(/could not be recorded/);
+    expect(endedNotice({ kind: 'denied', source: 'policy' })).toMatch(/your settings/);
+    expect(endedNotice({ kind: 'approved', scope: 'session', source: 'grant' })).toMatch(/ran/);
   });
 });

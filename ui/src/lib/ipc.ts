@@ -16,6 +16,7 @@ import type { RunId } from './bindings/RunId';
 import type { SequencedEvent } from './bindings/SequencedEvent';
 import type { SessionPolicy } from './bindings/SessionPolicy';
 import type { SessionSummary } from './bindings/SessionSummary';
+import type { SaveMcpServerRequest } from './bindings/SaveMcpServerRequest';
 import type { SaveSettingsRequest } from './bindings/SaveSettingsRequest';
 import type { SettingsView } from './bindings/SettingsView';
 import type { StartRunResponse } from './bindings/StartRunResponse';
@@ -129,4 +130,12 @@ export function saveSettings(request: SaveSettingsRequest): Promise<SettingsView
 
 export function removeRule(rule: string): Promise<SettingsView> {
   return call('remove_rule', { request: { rule } });
+}
+
+export function saveMcpServer(request: SaveMcpServerRequest): Promise<SettingsView> {
+  return call('save_mcp_server', { request });
+}
+
+export function removeMcpServer(name: string): Promise<SettingsView> {
+  return call('remove_mcp_server', { request: { name } });
 }

@@ -721,3 +721,51 @@ async fn a_server_that_stops_between_runs_shows_it_and_starts_again_when_needed(
     assert_ne!(read_pid(&pid_file), first_pid);
     clients.shutdown().await;
 }
+
+#[tokio::test]
+async fn reconfiguring_keeps_unchanged_servers_running_and_stops_the_others() {
+    let pid_dir = tempfile::tempdir().unwrap();
+    let kept_pid = pid_dir.path().join("kept.pid");
+    let changed_pid = pid_dir.path().join("changed.pid");
+    let clients = McpClients::new(vec![
+        everything_with_pid_file("kept", &kept_pid),
+        everything_with_pid_file("changed", &changed_pid),
+    ]);
+    assert_eq!(clients.tools().await.len() % 2, 0);
+    let (kept_before, changed_before) = (read_pid(&kept_pid), read_pid(&changed_pid));
+
+    let mut changed = everything_with_pid_file("changed", &changed_pid);
+    changed.trusted = false;
+    let (fresh, gone) = clients.reconfigured(vec![
+        changed,
+        everything_with_pid_file("kept", &kept_pid),
+        everything("new", false),
+    ]);
+    // Settings order is the new one; the unchanged server is still running, as it was.
+    let names: Vec<String> = fresh.statuses().into_iter().map(|s| s.name).collect();
+    assert_eq!(names, ["changed", "kept", "new"]);
+    assert!(matches!(
+        server_status(&fresh, "kept"),
+        McpServerStatus::Running { .. }
+    ));
+    assert_eq!(
+        server_status(&fresh, "changed"),
+        McpServerStatus::NotStarted
+    );
+    assert_eq!(server_status(&fresh, "new"), McpServerStatus::NotStarted);
+    let gone_names: Vec<String> = gone.statuses().into_iter().map(|s| s.name).collect();
+    assert_eq!(gone_names, ["changed"]);
+
+    gone.shutdown().await;
+    let alive = |pid: i32| nix::sys::signal::kill(nix::unistd::Pid::from_raw(pid), None).is_ok();
+    assert!(
+        !alive(changed_before),
+        "the changed server's old process was stopped"
+    );
+    assert!(alive(kept_before), "the unchanged server kept its process");
+    // The next listing starts the changed and the new server; the kept one is not restarted.
+    assert!(!fresh.tools().await.is_empty());
+    assert_eq!(read_pid(&kept_pid), kept_before);
+    assert_ne!(read_pid(&changed_pid), changed_before);
+    fresh.shutdown().await;
+}
