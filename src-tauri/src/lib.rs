@@ -41,6 +41,7 @@ pub fn build_app<R: Runtime>(
         .manage(runtime)
         .manage(history)
         .manage(notify::NotifySetting::new(settings.notify_when))
+        .manage(notify::ServiceCheck::default())
         .manage(settings)
         .invoke_handler(tauri::generate_handler![
             commands::start_run,

@@ -82,8 +82,128 @@ pub fn approval_required<R: Runtime>(app: &AppHandle<R>, request: &ApprovalReque
         NotifyWhen::Always | NotifyWhen::Unfocused => {}
     }
     let body = body_text(&request.summary);
-    if let Err(error) = app.notification().builder().title(TITLE).body(body).show() {
+    show(app, TITLE, &body);
+}
+
+/// Shows a notification through the plugin, which sends it in the background and never
+/// reports whether a service took it; so the service is probed beside it (see
+/// [`ServiceCheck`]) and a missing one is logged once per launch.
+fn show<R: Runtime>(app: &AppHandle<R>, title: &str, body: &str) {
+    if let Some(check) = app.try_state::<ServiceCheck>() {
+        check.before_notifying(probe_service);
+    }
+    if let Err(error) = app.notification().builder().title(title).body(body).show() {
         eprintln!("askfirst: could not show a notification: {error}");
+    }
+}
+
+/// Asks the desktop's notification service who it is (`GetServerInformation`, Desktop
+/// Notifications Specification 1.2), which also starts a service that is installed but not
+/// running (D-Bus activation).
+///
+/// # Errors
+/// A sentence saying why no service answered (no session bus, nobody owns
+/// `org.freedesktop.Notifications`, …).
+pub fn probe_service() -> Result<(), String> {
+    #[cfg(all(unix, not(target_os = "macos")))]
+    {
+        notify_rust::get_server_information()
+            .map(|_| ())
+            .map_err(|e| e.to_string())
+    }
+    #[cfg(not(all(unix, not(target_os = "macos"))))]
+    {
+        Ok(())
+    }
+}
+
+/// How long a missing notification service is not asked for again.
+pub const PROBE_AGAIN_AFTER: std::time::Duration = std::time::Duration::from_secs(60);
+
+/// Whether the desktop has a notification service, found out in the background: at the first
+/// notification, and again at most every [`PROBE_AGAIN_AFTER`] while it is missing (one may
+/// start later). A missing service is logged once per launch; nothing ever waits for a probe,
+/// so the approval flow never blocks on it.
+pub struct ServiceCheck {
+    state: std::sync::Arc<std::sync::Mutex<CheckState>>,
+    again_after: std::time::Duration,
+}
+
+impl Default for ServiceCheck {
+    fn default() -> Self {
+        Self::with_interval(PROBE_AGAIN_AFTER)
+    }
+}
+
+#[derive(Default)]
+struct CheckState {
+    found: bool,
+    probing: bool,
+    last_probe: Option<std::time::Instant>,
+    logged: bool,
+}
+
+impl ServiceCheck {
+    /// A check that probes a missing service again after `again_after`.
+    pub fn with_interval(again_after: std::time::Duration) -> Self {
+        Self {
+            state: Default::default(),
+            again_after,
+        }
+    }
+
+    /// Starts a probe with `probe` on a thread of its own when one is due (never while one is
+    /// running, never once a service was found). Returns at once.
+    pub fn before_notifying(&self, probe: fn() -> Result<(), String>) {
+        let due = {
+            let mut state = self.state.lock().unwrap_or_else(|p| p.into_inner());
+            let due = !state.found
+                && !state.probing
+                && state
+                    .last_probe
+                    .is_none_or(|at| at.elapsed() >= self.again_after);
+            if due {
+                state.probing = true;
+            }
+            due
+        };
+        if !due {
+            return;
+        }
+        let state = std::sync::Arc::clone(&self.state);
+        let spawned = std::thread::Builder::new()
+            .name("notification-probe".into())
+            .spawn(move || {
+                let result = probe();
+                let mut state = state.lock().unwrap_or_else(|p| p.into_inner());
+                state.probing = false;
+                state.last_probe = Some(std::time::Instant::now());
+                match result {
+                    Ok(()) => state.found = true,
+                    Err(reason) if !state.logged => {
+                        state.logged = true;
+                        eprintln!(
+                            "askfirst: no notification service answered ({reason}); requests \
+                             for your OK show in the window and the tray menu only"
+                        );
+                    }
+                    Err(_) => {}
+                }
+            });
+        if spawned.is_err() {
+            self.state.lock().unwrap_or_else(|p| p.into_inner()).probing = false;
+        }
+    }
+
+    /// Whether a probe found a service; `None` before the first probe ended.
+    pub fn found(&self) -> Option<bool> {
+        let state = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        state.last_probe.map(|_| state.found)
+    }
+
+    /// Whether the missing service was logged.
+    pub fn logged(&self) -> bool {
+        self.state.lock().unwrap_or_else(|p| p.into_inner()).logged
     }
 }
 
@@ -125,13 +245,75 @@ pub fn still_running<R: Runtime>(app: &AppHandle<R>) {
     let body =
         "Ask First keeps working in the background and will ask here when it needs your OK. \
                 Open it from the tray icon or start it again; quit it from the tray menu.";
-    if let Err(error) = app
-        .notification()
-        .builder()
-        .title("Ask First is still running")
-        .body(body)
-        .show()
-    {
-        eprintln!("askfirst: could not show a notification: {error}");
+    show(app, "Ask First is still running", body);
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::time::{Duration, Instant};
+
+    fn wait_for(what: &str, done: impl Fn() -> bool) {
+        let start = Instant::now();
+        while !done() {
+            assert!(
+                start.elapsed() < Duration::from_secs(10),
+                "timed out: {what}"
+            );
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+
+    static MISSING_CALLS: AtomicUsize = AtomicUsize::new(0);
+    fn missing() -> Result<(), String> {
+        MISSING_CALLS.fetch_add(1, Ordering::SeqCst);
+        std::thread::sleep(Duration::from_millis(50));
+        Err("org.freedesktop.Notifications was not provided by any .service files".into())
+    }
+
+    #[test]
+    fn a_missing_service_is_probed_in_the_background_and_logged_once() {
+        let check = ServiceCheck::with_interval(Duration::from_millis(200));
+        let start = Instant::now();
+        check.before_notifying(missing);
+        // A second notification while the probe runs starts no other probe.
+        check.before_notifying(missing);
+        assert!(
+            start.elapsed() < Duration::from_millis(40),
+            "nothing waits for the probe"
+        );
+        wait_for("the probe", || check.found() == Some(false));
+        assert!(check.logged());
+        assert_eq!(MISSING_CALLS.load(Ordering::SeqCst), 1);
+        // Within the interval: not asked again.
+        check.before_notifying(missing);
+        assert_eq!(MISSING_CALLS.load(Ordering::SeqCst), 1);
+        // After it: asked again (a service may have started), still logged only once.
+        std::thread::sleep(Duration::from_millis(250));
+        check.before_notifying(missing);
+        wait_for("the second probe", || {
+            MISSING_CALLS.load(Ordering::SeqCst) == 2
+        });
+        wait_for("it to end", || !check.state.lock().unwrap().probing);
+        assert!(check.logged());
+    }
+
+    static FOUND_CALLS: AtomicUsize = AtomicUsize::new(0);
+    fn found() -> Result<(), String> {
+        FOUND_CALLS.fetch_add(1, Ordering::SeqCst);
+        Ok(())
+    }
+
+    #[test]
+    fn a_service_once_found_is_not_asked_again() {
+        let check = ServiceCheck::with_interval(Duration::ZERO);
+        check.before_notifying(found);
+        wait_for("the probe", || check.found() == Some(true));
+        check.before_notifying(found);
+        check.before_notifying(found);
+        assert_eq!(FOUND_CALLS.load(Ordering::SeqCst), 1);
+        assert!(!check.logged());
     }
 }
