@@ -85,6 +85,13 @@ class WebDriver:
     def type(self, element, text):
         self.s("POST", f"/element/{element}/value", {"text": text})
 
+    def key(self, *keys):
+        """Presses and releases each key in turn (W3C WebDriver key actions)."""
+        actions = []
+        for k in keys:
+            actions += [{"type": "keyDown", "value": k}, {"type": "keyUp", "value": k}]
+        self.s("POST", "/actions", {"actions": [{"type": "key", "id": "keyboard", "actions": actions}]})
+
     def screenshot(self, path):
         import base64
         png = base64.b64decode(self.s("GET", "/screenshot"))
@@ -710,6 +717,133 @@ def test_an_mcp_server_added_in_settings_is_used_by_the_next_task():
             assert "mcp_servers" not in json.load(f)
 
 
+TAB, ENTER, SPACE = "\uE004", "\uE007", " "
+
+
+def audit(app, where):
+    """Runs the accessibility audit (a11y_audit.js) and fails with what it found."""
+    with open(os.path.join(HERE, "a11y_audit.js"), encoding="utf-8") as f:
+        script = "const found = " + f.read().strip().rstrip(";") + ";\nreturn found;"
+    found = app.wd.execute(script)
+    assert found["checked"] > 0, f"{where}: no text checked"
+    assert not found["contrast"], f"{where}: text below WCAG AA contrast: {json.dumps(found['contrast'], indent=1)}"
+    assert not found["unnamed"], f"{where}: controls without a name: {found['unnamed']}"
+    return found["checked"]
+
+
+FOCUS_PROBE = """
+const el = document.activeElement;
+if (!el || el === document.body) return null;
+const s = getComputedStyle(el);
+const parse = (c) => (c.match(/[\\d.]+/g) || []).map(Number);
+const lum = ([r, g, b]) => [r, g, b].map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); })
+  .reduce((acc, v, i) => acc + v * [0.2126, 0.7152, 0.0722][i], 0);
+let bg = [255, 255, 255];
+for (let n = el.parentElement; n; n = n.parentElement) {
+  const c = parse(getComputedStyle(n).backgroundColor);
+  if (c.length >= 3 && (c.length < 4 || c[3] === 1)) { bg = c; break; }
+}
+const ring = s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) >= 2;
+const oc = parse(s.outlineColor);
+const [a, b] = [lum(oc), lum(bg)].sort((x, y) => y - x);
+return {
+  testid: el.getAttribute('data-testid') || '',
+  tag: el.tagName.toLowerCase(),
+  text: (el.getAttribute('aria-label') || el.textContent || el.value || '').trim().slice(0, 40),
+  card: el.closest('[data-approval-id]')?.getAttribute('data-approval-id') || '',
+  ring, ringContrast: Math.round(((a + 0.05) / (b + 0.05)) * 100) / 100,
+  outline: s.outlineStyle + ' ' + s.outlineWidth + ' ' + s.outlineColor,
+};
+"""
+
+
+def test_accessibility_contrast_names_and_keyboard():
+    scenario = scenario_file([
+        {"say": "Looking first.", "tool_calls": [{"name": "list_directory", "arguments": {"path": "."}}]},
+        {"say": "Three changes, each needs your OK.", "tool_calls": [
+            {"name": "write_file", "arguments": {"path": "notes.txt", "content": "milk\n"}},
+            {"name": "run_command", "arguments": {"command": "echo hi > hi.txt"}},
+            {"name": "delete_path", "arguments": {"path": "old.txt"}}]},
+        {"say": "Done."},
+    ])
+    app = App("a11y", scenario)
+    with open(os.path.join(app.workspace, "old.txt"), "w") as f:
+        f.write("old\n")
+    with app:
+        audit(app, "the empty window")
+        # The audit can fail: pale text, then a nameless button, put in the page are caught.
+        # (Colour set through the CSSOM: the page's CSP refuses inline style attributes.)
+        for html, expected in (("<p>pale</p>", "below WCAG AA"),
+                               ("<button></button>", "without a name")):
+            app.wd.execute("const d = document.createElement('div'); d.id = 'a11y-probe';"
+                           "d.innerHTML = arguments[0]; d.style.color = '#aaaaaa';"
+                           "document.body.appendChild(d);", html)
+            try:
+                audit(app, "a page with a probe")
+                raise AssertionError(f"the audit missed {html}")
+            except AssertionError as e:
+                assert expected in str(e), e
+            app.wd.execute("document.getElementById('a11y-probe').remove()")
+        app.start_task("Tidy up")
+        cards = wait_for("three cards", lambda: (lambda c: c if len(c) == 3 else None)(
+            app.wd.find_all('[data-testid="approval-card"]')))
+        risks = sorted(app.wd.text(app.wd.find_in(c, '[data-testid="approval-risk"]')[0]) for c in cards)
+        assert risks == ["High risk", "High risk", "Medium risk"], risks
+        commands = [app.wd.text(el) for c in cards for el in app.wd.find_in(c, '[data-testid="approval-command"]')]
+        assert commands == ["echo hi > hi.txt"], commands
+        wait_for("the cards to arm", lambda: all(
+            app.wd.attr(app.wd.find_in(c, '[data-testid="approve"]')[0], "disabled") is None for c in cards))
+        audit(app, "three waiting cards")
+        app.wd.screenshot(os.path.join(ARTIFACTS, "a11y-cards.png"))
+
+        # Keyboard only from the task box: every focus stop shows a ring that stands out (3:1,
+        # WCAG 2.1 SC 1.4.11), and each card's buttons are reached.
+        app.wd.click(app.wd.find_all('[data-testid="task-input"]')[0])
+        stops = []
+        for _ in range(80):
+            app.wd.key(TAB)
+            stop = app.wd.execute(FOCUS_PROBE)
+            if stop:
+                stops.append(stop)
+        reached_ids = {f["testid"] for f in stops}
+        assert {"settings", "sessions", "task-input", "cancel-run"} <= reached_ids, reached_ids
+        weak = [f for f in stops if not f["ring"] or f["ringContrast"] < 3]
+        assert not weak, f"focus not visible enough: {json.dumps(weak, indent=1)}"
+        ids = {app.wd.attr(c, "data-approval-id") for c in cards}
+        for testid in ("approve", "deny"):
+            reached = {f["card"] for f in stops if f["testid"] == testid}
+            assert ids <= reached, f"{testid} not reached by Tab on every card: {stops}"
+
+        # Answer by keyboard: Enter approves the write, Space denies the other two.
+        def focus_button(card, testid):
+            button = app.wd.find_in(card, f'[data-testid="{testid}"]')[0]
+            app.wd.execute("arguments[0].focus()", {ELEMENT: button})
+        by_tool = {app.wd.text(app.wd.find_in(c, '[data-testid="approval-tool"]')[0]): c for c in cards}
+        focus_button(by_tool["write_file"], "approve")
+        app.wd.key(ENTER)
+        for tool in ("run_command", "delete_path"):
+            focus_button(by_tool[tool], "deny")
+            app.wd.key(SPACE)
+        assert app.wait_finished() == "completed"
+        assert os.path.exists(os.path.join(app.workspace, "notes.txt"))
+        assert not os.path.exists(os.path.join(app.workspace, "hi.txt"))
+        assert os.path.exists(os.path.join(app.workspace, "old.txt"))
+        states = [app.wd.attr(c, "data-state") for c in app.wd.find_all('[data-testid="tool-call"]')]
+        assert states == ["succeeded", "succeeded", "denied", "denied"], states
+        audit(app, "the finished transcript")
+
+        app.wd.click(app.wd.find_all('[data-testid="settings"]')[0])
+        wait_for("the settings", lambda: app.wd.find_all('[data-testid="settings-panel"]'))
+        app.wd.click(wait_for("Add an MCP server", lambda: app.wd.find_all('[data-testid="mcp-add"]'))[0])
+        app.wd.click(wait_for("Add a variable", lambda: app.wd.find_all('[data-testid="mcp-env-add"]'))[0])
+        audit(app, "the settings with the MCP form")
+        app.wd.screenshot(os.path.join(ARTIFACTS, "a11y-settings.png"))
+        app.wd.click(app.wd.find_all('[data-testid="settings"]')[0])
+        app.wd.click(app.wd.find_all('[data-testid="sessions"]')[0])
+        wait_for("the sessions", lambda: app.wd.find_all('[data-testid="sessions-panel"]'))
+        audit(app, "the sessions list")
+
+
 TESTS = [test_approve_writes_the_file, test_deny_leaves_no_file_and_the_run_finishes,
          test_reload_keeps_the_card_and_the_transcript,
          test_allow_for_this_session_covers_exactly_the_same_call,
@@ -724,7 +858,8 @@ TESTS = [test_approve_writes_the_file, test_deny_leaves_no_file_and_the_run_fini
          test_a_rule_allows_without_asking_and_can_be_removed_in_settings,
          test_a_late_click_after_the_timeout_says_it_was_too_late,
          test_closed_to_the_tray_it_notifies_and_the_tray_item_brings_the_card_back,
-         test_an_mcp_server_added_in_settings_is_used_by_the_next_task]
+         test_an_mcp_server_added_in_settings_is_used_by_the_next_task,
+         test_accessibility_contrast_names_and_keyboard]
 
 
 def main():
