@@ -791,6 +791,13 @@ def test_accessibility_contrast_names_and_keyboard():
         assert risks == ["High risk", "High risk", "Medium risk"], risks
         commands = [app.wd.text(el) for c in cards for el in app.wd.find_in(c, '[data-testid="approval-command"]')]
         assert commands == ["echo hi > hi.txt"], commands
+        # Screen readers: each card is named by its summary; the newest request is announced.
+        names = app.wd.execute("""return [...document.querySelectorAll('[data-testid="approval-card"]')].map(
+            (c) => document.getElementById(c.getAttribute('aria-labelledby')).textContent.trim());""")
+        assert sorted(names) == sorted(app.card_field(c, "approval-summary") for c in cards), names
+        announced = app.wd.execute(
+            "return document.querySelector('[data-testid=approval-announcer]').textContent.replace(/\\s+/g, ' ').trim()")
+        assert announced.startswith("Ask First needs your OK (3 waiting):"), announced
         wait_for("the cards to arm", lambda: all(
             app.wd.attr(app.wd.find_in(c, '[data-testid="approve"]')[0], "disabled") is None for c in cards))
         audit(app, "three waiting cards")
