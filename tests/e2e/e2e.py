@@ -374,8 +374,14 @@ def test_allow_for_this_session_covers_exactly_the_same_call():
         assert not os.path.exists(os.path.join(app.workspace, "other.txt"))
         texts = [app.wd.text(c) for c in app.wd.find_all('[data-testid="tool-call"]')]
         assert "Not that file, please" in texts[2], texts
-        app.wd.click(app.wd.find_all('[data-testid="revoke-grant"]')[0])
-        wait_for("the grant to go", lambda: not app.wd.find_all('[data-testid="grant"]'))
+        # The grant is also listed in Settings, and stopping it there ends it everywhere.
+        app.wd.click(app.wd.find_all('[data-testid="settings"]')[0])
+        listed = wait_for("the grant in settings", lambda: app.wd.find_all('[data-testid="settings-grant"]'))
+        assert len(listed) == 1 and "date.txt" in app.wd.text(listed[0]), listed
+        app.wd.click(app.wd.find_all('[data-testid="settings-revoke-grant"]')[0])
+        wait_for("the grant to go", lambda: not app.wd.find_all('[data-testid="grant"]')
+                 and not app.wd.find_all('[data-testid="settings-grant"]'))
+        assert app.wd.execute("return window.__TAURI_INTERNALS__.invoke('list_grants')") == []
 
 
 def test_refuse_every_change_denies_without_a_card():
