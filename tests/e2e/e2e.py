@@ -454,6 +454,12 @@ def test_hostile_arguments_are_shown_as_text_and_nothing_runs_in_the_page():
             assert app.wd.execute("return window.__pwned === undefined") is True
             assert not app.wd.find_all("img, svg, script:not([src])"), "no element made from model text"
             app.wd.screenshot(os.path.join(ARTIFACTS, "hostile-card.png"))
+            # Folding the object hides its lines only with a count, and unfolding brings them back.
+            app.wd.click(app.wd.find_in(card, '[data-testid="json-toggle"]')[0])
+            folded = app.card_field(card, "approval-args")
+            assert folded == "{ … 2 lines folded … }", folded
+            app.wd.click(app.wd.find_in(card, '[data-testid="json-toggle"]')[0])
+            assert app.card_field(card, "approval-args") == args
             app.press(card, "deny")
             assert app.wait_finished() == "completed"
     finally:

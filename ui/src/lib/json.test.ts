@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { layout, linesToText, parseLossless, visibleText } from './json';
+import { layout, linesToText, parseLossless, visibleRows, visibleText } from './json';
 
 function pretty(text: string): string {
   const parsed = parseLossless(text);
@@ -76,5 +76,26 @@ describe('folding', () => {
     if (!parsed.ok) throw new Error(parsed.error);
     const out = linesToText(layout(parsed.node, { maxString: 100 }));
     expect(out).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])/);
+  });
+
+  it('folds an object or array on request and says how many lines it hides', () => {
+    const parsed = parseLossless('{"a":{"b":1,"c":[1,2]},"d":[]}');
+    if (!parsed.ok) throw new Error(parsed.error);
+    const lines = layout(parsed.node);
+    // {, "a": {, "b": 1, "c": [, 1, 2, ], }, "d": [], }
+    expect(lines.map((l) => l.end)).toEqual([9, 7, undefined, 6, undefined, undefined, undefined, undefined, undefined, undefined]);
+    expect(visibleRows(lines, new Set()).length).toBe(lines.length);
+    const rows = visibleRows(lines, new Set([1]));
+    expect(rows.map((r) => r.index)).toEqual([0, 1, 8, 9]);
+    const folded = rows[1]!;
+    expect(folded.kind).toBe('folded');
+    if (folded.kind === 'folded') {
+      expect(folded.hidden).toBe(5);
+      expect(folded.close.tokens.map((t) => t.text).join('')).toBe('},');
+    }
+    // Folding the outermost hides everything but says so.
+    const all = visibleRows(lines, new Set([0, 1]));
+    expect(all).toHaveLength(1);
+    expect(all[0]!.kind === 'folded' && all[0]!.hidden).toBe(8);
   });
 });

@@ -25,6 +25,33 @@ export interface Token {
 export interface Line {
   depth: number;
   tokens: Token[];
+  /** For the line that opens a non-empty object or array: the index of its closing line. */
+  end?: number;
+}
+
+/** One row of the view: a line, or the marker standing for a folded object or array. */
+export type Row =
+  | { kind: 'line'; index: number; line: Line }
+  | { kind: 'folded'; index: number; line: Line; hidden: number; close: Line };
+
+/**
+ * The rows to show when the objects and arrays opened at the line indices in `folded` are
+ * folded: each folded one becomes its opening line, a count of the lines hidden, and its
+ * closing line's text, so nothing disappears without saying so.
+ */
+export function visibleRows(lines: Line[], folded: ReadonlySet<number>): Row[] {
+  const rows: Row[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    const end = line.end;
+    if (end !== undefined && folded.has(i)) {
+      rows.push({ kind: 'folded', index: i, line, hidden: end - i - 1, close: lines[end]! });
+      i = end;
+    } else {
+      rows.push({ kind: 'line', index: i, line });
+    }
+  }
+  return rows;
 }
 
 export type JsonNode =
@@ -285,6 +312,7 @@ export function layout(node: JsonNode, options: LayoutOptions = {}): Line[] {
           lines.push({ depth, tokens: [...prefix, { kind: 'punct', text: open + close }, ...tail] });
           return;
         }
+        const openedAt = lines.length;
         lines.push({ depth, tokens: [...prefix, { kind: 'punct', text: open }] });
         if (n.kind === 'object') {
           n.entries.forEach((entry, i) => {
@@ -298,6 +326,7 @@ export function layout(node: JsonNode, options: LayoutOptions = {}): Line[] {
           n.items.forEach((item, i) => emit(item, depth + 1, [], i < count - 1 ? ',' : ''));
         }
         lines.push({ depth, tokens: [{ kind: 'punct', text: close }, ...tail] });
+        lines[openedAt]!.end = lines.length - 1;
         return;
       }
       case 'string':
