@@ -109,13 +109,21 @@ pub struct McpTimeouts {
     pub start: Duration,
     /// For one tool call.
     pub call: Duration,
+    /// How long a server that could not be started is left alone before the next try, so a
+    /// broken or hanging server does not hold up every task (changing its settings tries it
+    /// again at once).
+    pub retry_failed_start: Duration,
 }
+
+/// The default of [`McpTimeouts::retry_failed_start`]: 60 seconds.
+pub const DEFAULT_RETRY_FAILED_START: Duration = Duration::from_secs(60);
 
 impl Default for McpTimeouts {
     fn default() -> Self {
         Self {
             start: DEFAULT_START_TIMEOUT,
             call: DEFAULT_CALL_TIMEOUT,
+            retry_failed_start: DEFAULT_RETRY_FAILED_START,
         }
     }
 }
@@ -269,6 +277,7 @@ impl McpClients {
                         status,
                     }),
                     generations: AtomicU64::new(0),
+                    failed_start: Mutex::new(None),
                 })
             })
             .collect();
@@ -380,6 +389,8 @@ struct Server {
     state: Mutex<StatusCell>,
     /// Numbers each start, so news about an old process never changes a newer one's status.
     generations: AtomicU64,
+    /// When the last start failed and why; cleared by a start that works.
+    failed_start: Mutex<Option<(std::time::Instant, String)>>,
 }
 
 struct StatusCell {
@@ -493,6 +504,23 @@ impl Server {
         }
         // Whatever is left of a server that stopped goes first.
         drop(slot.take());
+        let recent_failure = self
+            .failed_start
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .as_ref()
+            .filter(|(at, _)| at.elapsed() < self.timeouts.retry_failed_start)
+            .map(|(at, message)| (*at, message.clone()));
+        if let Some((at, message)) = recent_failure {
+            let wait = self
+                .timeouts
+                .retry_failed_start
+                .saturating_sub(at.elapsed());
+            return Err(format!(
+                "{message} (Not tried again yet: next try in {}.)",
+                seconds(wait.max(Duration::from_secs(1)))
+            ));
+        }
         let generation = self.generations.fetch_add(1, Ordering::SeqCst) + 1;
         self.set_status(generation, McpServerStatus::Starting);
         let mut abandoned = AbandonedStart {
@@ -522,6 +550,7 @@ impl Server {
                 );
                 *slot = Some(connection);
                 abandoned.armed = false;
+                *self.failed_start.lock().unwrap_or_else(|p| p.into_inner()) = None;
                 return Ok(live);
             }
             Ok(Err(why)) => why,
@@ -537,10 +566,13 @@ impl Server {
         }
         let message = format!(
             "The MCP server \"{}\" could not be started: {failure}.{} Check its command in the \
-             settings; it will be tried again the next time it is needed.",
+             settings; it will be tried again the next time it is needed, after {}.",
             self.shown_name(),
-            tail.said()
+            tail.said(),
+            seconds(self.timeouts.retry_failed_start)
         );
+        *self.failed_start.lock().unwrap_or_else(|p| p.into_inner()) =
+            Some((std::time::Instant::now(), message.clone()));
         abandoned.armed = false;
         self.set_status(
             generation,

@@ -542,6 +542,7 @@ async fn a_call_that_takes_too_long_stops_the_server_and_the_next_call_restarts_
         McpTimeouts {
             start: Duration::from_secs(20),
             call: Duration::from_secs(1),
+            retry_failed_start: Duration::ZERO,
         },
     );
     let tools = clients.tools().await;
@@ -612,11 +613,12 @@ async fn a_server_that_cannot_start_is_left_out_with_its_reason() {
         McpTimeouts {
             start: Duration::from_secs(1),
             call: Duration::from_secs(1),
+            retry_failed_start: Duration::from_secs(3),
         },
     );
     assert!(clients.tools().await.is_empty());
     let tail = " Check its command in the settings; it will be tried again the next time it is \
-                needed.";
+                needed, after 3 seconds.";
     let failed = |name: &str, message: String| McpServerState {
         name: name.into(),
         trusted: false,
@@ -653,6 +655,26 @@ async fn a_server_that_cannot_start_is_left_out_with_its_reason() {
                     .into()
             ),
         ]
+    );
+
+    // Within the wait, a hanging server does not hold up the next task: no new start.
+    let started = std::time::Instant::now();
+    assert!(clients.tools().await.is_empty());
+    assert!(
+        started.elapsed() < Duration::from_millis(900),
+        "the silent server was not waited for again"
+    );
+    let McpServerStatus::Failed { message } = server_status(&clients, "silent") else {
+        panic!("still failed");
+    };
+    assert!(message.contains("within 1 second"), "{message}");
+    // After it, the server is tried again.
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    let started = std::time::Instant::now();
+    assert!(clients.tools().await.is_empty());
+    assert!(
+        started.elapsed() >= Duration::from_secs(1),
+        "tried again, and waited for"
     );
 }
 
