@@ -77,13 +77,28 @@ pub fn run() {
 
 fn try_run() -> anyhow::Result<()> {
     let settings = settings::Settings::from_env()?;
+    let context = tauri::generate_context!();
+    // Only one Ask First per data folder. Checked before anything touches the folder: start-up
+    // recovery would otherwise record the running one's waiting approvals as cancelled.
+    let Some(_instance_lock) = settings::InstanceLock::acquire(&settings.data_dir)? else {
+        // The single-instance plugin brings the running window forward and ends this process;
+        // it returns only when it could not reach the other one (e.g. no session bus).
+        let _ = tauri::Builder::default()
+            .plugin(tauri_plugin_single_instance::init(|_, _, _| {}))
+            .build(context);
+        anyhow::bail!(
+            "Ask First is already running with the data folder {}; use that window (it may be \
+             in the tray).",
+            settings.data_dir.display()
+        );
+    };
     let handle = tauri::async_runtime::block_on(async { tokio::runtime::Handle::current() });
     let backend = settings.build_runtime(handle)?;
     let autostart = settings.autostart_task.clone();
     let for_exit = Arc::clone(&backend.runtime);
     let builder = tauri::Builder::default()
         // A second launch brings the running window forward instead of starting another app
-        // (which would close the first one's waiting approvals at start-up).
+        // (the instance lock above already kept it from touching the data folder).
         .plugin(tauri_plugin_single_instance::init(|app, _args, _cwd| {
             window::show_main(app);
         }))
@@ -101,7 +116,7 @@ fn try_run() -> anyhow::Result<()> {
             }
             Ok(())
         });
-    let tauri_app = build_app(builder, backend, tauri::generate_context!())?;
+    let tauri_app = build_app(builder, backend, context)?;
     tauri_app.run(move |_app, event| {
         if let RunEvent::Exit = event {
             for_exit.shutdown();

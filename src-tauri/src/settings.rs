@@ -366,3 +366,77 @@ pub fn set_by_environment() -> Vec<String> {
         .map(|(name, _)| (*name).to_owned())
         .collect()
 }
+
+/// Marks the data folder as in use by this process: an exclusive advisory lock (`flock` on
+/// Unix) on `<data dir>/askfirst.lock`, held until the process ends. Only the holder may close
+/// approvals left waiting by an earlier run (start-up recovery), so a second launch can never
+/// record the live instance's waiting approvals as cancelled.
+#[derive(Debug)]
+pub struct InstanceLock {
+    _file: Option<std::fs::File>,
+}
+
+impl InstanceLock {
+    /// The lock file's name in the data folder.
+    pub const FILE_NAME: &'static str = "askfirst.lock";
+
+    /// Takes the lock, creating the data folder and the lock file when missing. `Ok(None)`
+    /// when another process holds it. A folder where the file can be neither created nor
+    /// opened (read-only, full) gives a lock that holds nothing, with a warning: nothing can be
+    /// written there anyway, and the app must still start to say so.
+    ///
+    /// # Errors
+    /// An I/O error of the lock itself (not "already locked").
+    pub fn acquire(data_dir: &std::path::Path) -> std::io::Result<Option<Self>> {
+        let path = data_dir.join(Self::FILE_NAME);
+        let _ = std::fs::create_dir_all(data_dir);
+        let opened = std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&path)
+            .or_else(|_| std::fs::File::open(&path));
+        let file = match opened {
+            Ok(file) => file,
+            Err(error) => {
+                eprintln!(
+                    "askfirst: cannot use the lock file {} ({error}); not checking for another \
+                     Ask First using the same data folder",
+                    path.display()
+                );
+                return Ok(Some(Self { _file: None }));
+            }
+        };
+        match file.try_lock() {
+            Ok(()) => Ok(Some(Self { _file: Some(file) })),
+            Err(std::fs::TryLockError::WouldBlock) => Ok(None),
+            Err(std::fs::TryLockError::Error(error)) => Err(error),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::InstanceLock;
+
+    #[test]
+    fn one_holder_per_data_folder_until_it_lets_go() {
+        let dir = tempfile::tempdir().unwrap();
+        let data = dir.path().join("data");
+        let first = InstanceLock::acquire(&data).unwrap();
+        assert!(
+            first.is_some(),
+            "the first takes it (and creates the folder)"
+        );
+        assert!(
+            InstanceLock::acquire(&data).unwrap().is_none(),
+            "a second is refused"
+        );
+        drop(first);
+        assert!(
+            InstanceLock::acquire(&data).unwrap().is_some(),
+            "free again once let go"
+        );
+    }
+}

@@ -863,6 +863,33 @@ def test_accessibility_contrast_names_and_keyboard():
         audit(app, "the sessions list")
 
 
+def test_a_second_launch_brings_the_window_back_and_leaves_the_waiting_card_alone():
+    with App("second", "write-hello.json") as app:
+        app.start_task("Please greet me in a file")
+        card = app.card()
+        approval_id = app.wd.attr(card, "data-approval-id")
+        close_window()
+        wait_for("the window to hide", lambda: not window_viewable())
+        sessions_before = sorted(os.listdir(os.path.join(app.data, "sessions")))
+        env = dict(os.environ, ASKFIRST_DATA_DIR=app.data, ASKFIRST_WORKSPACE=app.workspace)
+        second = subprocess.run([APP], env=env, capture_output=True, text=True, timeout=60)
+        assert second.returncode == 0, second.stderr
+        wait_for("the window to come back", window_viewable)
+        # The second launch touched nothing: no new session, no record about the waiting card.
+        assert sorted(os.listdir(os.path.join(app.data, "sessions"))) == sessions_before
+        records = [json.loads(line) for name in sessions_before
+                   for line in open(os.path.join(app.data, "sessions", name), encoding="utf-8")]
+        assert not [r for r in records if r["type"] == "approval_decided"], records
+        app.press(card, "approve")
+        assert app.wait_finished() == "completed"
+        records = [json.loads(line) for name in sessions_before
+                   for line in open(os.path.join(app.data, "sessions", name), encoding="utf-8")]
+        decided = [r["outcome"] for r in records
+                   if r["type"] == "approval_decided" and r["approval_id"] == approval_id]
+        assert decided == [{"kind": "approved", "scope": "once", "source": "user"}], decided
+        assert os.path.exists(os.path.join(app.workspace, "hello.txt"))
+
+
 TESTS = [test_approve_writes_the_file, test_deny_leaves_no_file_and_the_run_finishes,
          test_reload_keeps_the_card_and_the_transcript,
          test_allow_for_this_session_covers_exactly_the_same_call,
@@ -878,7 +905,8 @@ TESTS = [test_approve_writes_the_file, test_deny_leaves_no_file_and_the_run_fini
          test_a_late_click_after_the_timeout_says_it_was_too_late,
          test_closed_to_the_tray_it_notifies_and_the_tray_item_brings_the_card_back,
          test_an_mcp_server_added_in_settings_is_used_by_the_next_task,
-         test_accessibility_contrast_names_and_keyboard]
+         test_accessibility_contrast_names_and_keyboard,
+         test_a_second_launch_brings_the_window_back_and_leaves_the_waiting_card_alone]
 
 
 def main():
