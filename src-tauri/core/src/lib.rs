@@ -19,6 +19,7 @@ pub mod approvals;
 pub mod audit;
 pub mod canonical;
 pub mod config;
+pub mod dangerous;
 pub mod history;
 pub mod mcp;
 pub mod policy;

@@ -24,25 +24,9 @@ pub const HARD_DENIALS: &[&str] = &[
     "A path outside the workspace folder (absolute, `..`, or a symlink that leads out) is \
      never used.",
     "Ask First's own files (settings, rules, session logs) are never changed by the agent.",
-    "Commands that wipe or format disks, or stop the computer (`rm -rf /`, `mkfs`, `dd` onto a \
-     device, `shutdown`, `reboot`, a fork bomb) are never run.",
-];
-
-/// Command lines refused by hard denial (globs on the whole command, `*` crosses spaces).
-const DENIED_COMMANDS: &[&str] = &[
-    "*rm -rf /",
-    "*rm -rf / *",
-    "*rm -rf /\\**",
-    "*rm -rf ~*",
-    "*rm -fr /",
-    "*rm -fr / *",
-    "*mkfs*",
-    "*dd *of=/dev/*",
-    "shutdown*",
-    "*sudo shutdown*",
-    "reboot*",
-    "*sudo reboot*",
-    "*:(){*",
+    "Commands that wipe or format disks, or stop the computer (`rm -rf /` or of your home \
+     folder, `mkfs`, `dd` onto a device, `shutdown`, `reboot`, `poweroff`, a fork bomb) are \
+     never run, also when hidden after `;`, `&&`, a pipe, `$(…)` or inside `sh -c`.",
 ];
 
 /// What a tool's main argument is, which decides how globs match it.
@@ -595,21 +579,8 @@ impl Policy {
                     }
                 }
                 ArgumentKind::Command => {
-                    let normalized = argument
-                        .text
-                        .split_whitespace()
-                        .collect::<Vec<_>>()
-                        .join(" ");
-                    let hit = DENIED_COMMANDS.iter().any(|p| {
-                        Rule::new("*", Some(p))
-                            .ok()
-                            .and_then(|r| r.for_text)
-                            .is_some_and(|m| m.is_match(&normalized))
-                    });
-                    if hit {
-                        return Some(
-                            "This command could destroy data or stop the computer.".to_owned(),
-                        );
+                    if let Some(reason) = crate::dangerous::dangerous_command(&argument.text) {
+                        return Some(reason.to_owned());
                     }
                 }
                 ArgumentKind::Url => {}

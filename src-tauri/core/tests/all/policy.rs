@@ -176,15 +176,27 @@ fn hard_denials_beat_rules_and_session_never_turns_asks_into_denials() {
         decide(&policy, "write_file", false, &[outside]),
         (PolicyDecision::Deny { .. }, PolicyLayer::HardDenial)
     ));
-    let wipe = MainArgument {
-        kind: ArgumentKind::Command,
-        text: "sudo  rm -rf /".into(),
-        resolved: None,
-    };
-    assert!(matches!(
-        decide(&policy, "run_command", false, &[wipe]),
-        (PolicyDecision::Deny { .. }, PolicyLayer::HardDenial)
-    ));
+    // Even with a rule allowing every command, these never run, however they are hidden.
+    for line in [
+        "sudo  rm -rf /",
+        "ls; shutdown now",
+        "echo ok && poweroff",
+        "echo \"$(reboot)\"",
+        "sh -c 'mkfs.ext4 /dev/sda1'",
+    ] {
+        let command = MainArgument {
+            kind: ArgumentKind::Command,
+            text: line.into(),
+            resolved: None,
+        };
+        assert!(
+            matches!(
+                decide(&policy, "run_command", false, &[command]),
+                (PolicyDecision::Deny { .. }, PolicyLayer::HardDenial)
+            ),
+            "{line}"
+        );
+    }
     let fine = MainArgument {
         kind: ArgumentKind::Command,
         text: "rm -rf build/".into(),
