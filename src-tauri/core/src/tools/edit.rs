@@ -222,7 +222,7 @@ impl Tool for EditFile {
         let plan = tokio::task::spawn_blocking(move || plan(&args, &ws_for_plan))
             .await
             .map_err(|e| ToolError::Failed(format!("The edit stopped unexpectedly: {e}")))??;
-        write_atomically(&plan.path, plan.after.as_bytes())
+        write_atomically(ws, &plan.path, plan.after.as_bytes())
             .await
             .map_err(|e| io_failed("write", &plan.shown, &e))?;
         Ok(format!("{}.", plan.words(true)))

@@ -191,15 +191,12 @@ impl Tool for WriteFile {
         let args: WriteFileArgs = parse_args(self.name(), raw)?;
         let path = ws.resolve(&args.path)?;
         let shown = ws.display(&path);
-        let parent = path
-            .parent()
-            .ok_or_else(|| ToolError::Failed("No parent folder".into()))?;
-        tokio::fs::create_dir_all(parent)
+        create_parent_dirs(ws, &path)
             .await
             .map_err(|e| io_failed("create the folder for", &shown, &e))?;
         // Check again after creating folders: nothing may have moved the target outside.
         let path = ws.resolve(&args.path)?;
-        write_atomically(&path, args.content.as_bytes())
+        write_atomically(ws, &path, args.content.as_bytes())
             .await
             .map_err(|e| io_failed("write", &shown, &e))?;
         Ok(format!(
@@ -242,32 +239,91 @@ pub(super) fn unified_diff(old: Option<&str>, new: &str, shown: &str) -> String 
     capped.into_text()
 }
 
-/// Writes `bytes` to a temporary file beside `path`, flushes it to disk, then renames it over
-/// `path`, so a crash or a full disk never leaves a half-written file in its place. An existing
-/// file's permissions (such as "executable") are kept.
-pub(super) async fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    use tokio::io::AsyncWriteExt;
-    let name = path
+/// The workspace folder opened as a capability: every path under it is then resolved beneath
+/// it by the operating system (Linux `openat2` with `RESOLVE_BENEATH`; cap-std's own
+/// component-by-component walk elsewhere), so a symlink or `..` swapped in after a call was
+/// checked cannot lead a write or a move out of the workspace.
+fn open_root(ws: &Workspace) -> std::io::Result<cap_std::fs::Dir> {
+    cap_std::fs::Dir::open_ambient_dir(ws.root(), cap_std::ambient_authority())
+}
+
+/// `path` (resolved by [`Workspace::resolve`]) relative to the workspace folder.
+fn inside(ws: &Workspace, path: &Path) -> std::io::Result<PathBuf> {
+    path.strip_prefix(ws.root())
+        .map(Path::to_path_buf)
+        .map_err(|_| {
+            std::io::Error::new(
+                std::io::ErrorKind::PermissionDenied,
+                "outside the workspace",
+            )
+        })
+}
+
+/// Creates the folders leading to `path` (inside the workspace), beneath the workspace folder.
+pub(super) async fn create_parent_dirs(ws: &Workspace, path: &Path) -> std::io::Result<()> {
+    let Some(parent) = inside(ws, path)?.parent().map(Path::to_path_buf) else {
+        return Ok(());
+    };
+    let ws = ws.clone();
+    run_blocking(move || {
+        if parent.as_os_str().is_empty() {
+            return Ok(());
+        }
+        open_root(&ws)?.create_dir_all(&parent)
+    })
+    .await
+}
+
+async fn run_blocking<T: Send + 'static>(
+    job: impl FnOnce() -> std::io::Result<T> + Send + 'static,
+) -> std::io::Result<T> {
+    tokio::task::spawn_blocking(job)
+        .await
+        .map_err(std::io::Error::other)?
+}
+
+/// Writes `bytes` to a temporary file beside `path` (inside the workspace), flushes it to
+/// disk, then renames it over `path`, so a crash or a full disk never leaves a half-written file
+/// in its place. An existing file's permissions (such as "executable") are kept. Every step is
+/// resolved beneath the workspace folder (see [`open_root`]).
+///
+/// # Errors
+/// The I/O error; a path that would lead out of the workspace gives `PermissionDenied` (or
+/// the error of the refused symlink), and nothing is written.
+pub(super) async fn write_atomically(
+    ws: &Workspace,
+    path: &Path,
+    bytes: &[u8],
+) -> std::io::Result<()> {
+    let target = inside(ws, path)?;
+    let name = target
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let tmp: PathBuf =
-        path.with_file_name(format!(".{name}.askfirst-{}.tmp", uuid::Uuid::new_v4()));
-    let result = async {
-        let mut file = tokio::fs::File::create(&tmp).await?;
-        file.write_all(bytes).await?;
-        file.sync_all().await?;
-        drop(file);
-        if let Ok(existing) = tokio::fs::metadata(path).await {
-            tokio::fs::set_permissions(&tmp, existing.permissions()).await?;
+    let tmp = target.with_file_name(format!(".{name}.askfirst-{}.tmp", uuid::Uuid::new_v4()));
+    let ws = ws.clone();
+    let bytes = bytes.to_vec();
+    run_blocking(move || {
+        use std::io::Write;
+        let root = open_root(&ws)?;
+        let result = (|| {
+            let mut options = cap_std::fs::OpenOptions::new();
+            options.write(true).create_new(true);
+            let mut file = root.open_with(&tmp, &options)?;
+            file.write_all(&bytes)?;
+            file.sync_all()?;
+            if let Ok(existing) = root.metadata(&target) {
+                file.set_permissions(existing.permissions())?;
+            }
+            drop(file);
+            root.rename(&tmp, &root, &target)
+        })();
+        if result.is_err() {
+            let _ = root.remove_file(&tmp);
         }
-        tokio::fs::rename(&tmp, path).await
-    }
-    .await;
-    if result.is_err() {
-        let _ = tokio::fs::remove_file(&tmp).await;
-    }
-    result
+        result
+    })
+    .await
 }
 
 /// `move_path {from, to}`: moves or renames a file or folder inside the workspace. `to` is the
@@ -367,19 +423,73 @@ impl Tool for MovePath {
     async fn execute(&self, raw: &str, ws: &Workspace) -> Result<String, ToolError> {
         let args: MovePathArgs = parse_args(self.name(), raw)?;
         let (_, to) = self.targets(&args, ws)?;
-        if let Some(parent) = to.parent() {
-            tokio::fs::create_dir_all(parent)
-                .await
-                .map_err(|e| io_failed("create the folder for", &args.to, &e))?;
-        }
-        let (from, to) = self.targets(&args, ws)?;
-        tokio::fs::rename(&from, &to)
+        create_parent_dirs(ws, &to)
             .await
-            .map_err(|e| io_failed("move", &args.from, &e))?;
+            .map_err(|e| io_failed("create the folder for", &args.to, &e))?;
+        let (from, to) = self.targets(&args, ws)?;
+        let (from_inside, to_inside) = (
+            inside(ws, &from).map_err(|e| io_failed("move", &args.from, &e))?,
+            inside(ws, &to).map_err(|e| io_failed("move", &args.to, &e))?,
+        );
+        let root_ws = ws.clone();
+        run_blocking(move || {
+            let root = open_root(&root_ws)?;
+            // Never overwrite: the target must not exist (checked beneath the root, at once).
+            if root.symlink_metadata(&to_inside).is_ok() {
+                return Err(std::io::Error::new(
+                    std::io::ErrorKind::AlreadyExists,
+                    "something with that name is already there",
+                ));
+            }
+            root.rename(&from_inside, &root, &to_inside)
+        })
+        .await
+        .map_err(|e| io_failed("move", &args.from, &e))?;
         Ok(format!(
             "Moved {} to {}.",
             ws.display(&from),
             ws.display(&to)
         ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    /// What `ws.resolve` checked can be swapped before the write happens: a folder on the way
+    /// replaced by a symlink to somewhere else. The write and the folder creation are resolved
+    /// beneath the workspace by the OS, so they fail rather than reach outside.
+    #[tokio::test]
+    async fn a_folder_swapped_for_a_symlink_after_the_check_cannot_lead_a_write_out() {
+        let dir = tempfile::tempdir().unwrap();
+        let outside = tempfile::tempdir().unwrap();
+        let root = dir.path().join("ws");
+        std::fs::create_dir_all(root.join("notes")).unwrap();
+        let ws = Workspace::open(&root).unwrap();
+        let checked = ws.resolve("notes/today.txt").unwrap();
+        let checked_deeper = ws.resolve("notes/new/today.txt").unwrap();
+        // The swap.
+        std::fs::remove_dir(root.join("notes")).unwrap();
+        std::os::unix::fs::symlink(outside.path(), ws.root().join("notes")).unwrap();
+
+        assert!(write_atomically(&ws, &checked, b"hello").await.is_err());
+        assert!(create_parent_dirs(&ws, &checked_deeper).await.is_err());
+        assert_eq!(
+            std::fs::read_dir(outside.path()).unwrap().count(),
+            0,
+            "nothing was written outside"
+        );
+        // A (relative) symlink that stays inside still works. (An absolute one swapped in
+        // after the check is refused too: the OS cannot tell it stays inside.)
+        std::fs::remove_file(ws.root().join("notes")).unwrap();
+        std::fs::create_dir(ws.root().join("real")).unwrap();
+        std::os::unix::fs::symlink("real", ws.root().join("notes")).unwrap();
+        write_atomically(&ws, &checked, b"hello").await.unwrap();
+        assert_eq!(
+            std::fs::read_to_string(ws.root().join("real/today.txt")).unwrap(),
+            "hello"
+        );
     }
 }
