@@ -2,8 +2,9 @@
 //! `<data dir>/sessions/<session id>.jsonl`.
 //!
 //! Every approval writes an `approval_asked` record before the user sees the card and an
-//! `approval_decided` record before its outcome takes effect (the write is flushed to the
-//! operating system, so it survives the app being killed). Calls the policy allowed or denied
+//! `approval_decided` record before its outcome takes effect (every write is flushed to the
+//! operating system, so it survives the app being killed; decisions, `approval_decided` and
+//! `policy_decided`, are also synced to the disk, so they survive a power cut). Calls the policy allowed or denied
 //! without asking are recorded too. Reading skips a torn last line (a crash mid-write) with a
 //! warning and never loses earlier records; on start, [`recover_orphans`] closes every asked
 //! approval that has no decision with `Cancelled{app_shutdown}`, so history never shows a stale
@@ -221,6 +222,7 @@ impl JsonlLog {
         if let Some(parent) = path.parent() {
             std::fs::create_dir_all(parent)?;
         }
+        let created = !path.exists();
         let mut file = OpenOptions::new()
             .create(true)
             .read(true)
@@ -233,6 +235,12 @@ impl JsonlLog {
             file.read_exact(&mut last)?;
             if last[0] != b'\n' {
                 file.write_all(b"\n")?;
+            }
+        }
+        if created {
+            // The new file's name is on the disk too, not only its contents (best effort).
+            if let Some(parent) = path.parent() {
+                let _ = File::open(parent).and_then(|dir| dir.sync_all());
             }
         }
         Ok(Self {
@@ -264,7 +272,16 @@ impl AuditSink for JsonlLog {
             line.insert(0, b'\n');
         }
         // One write call per record; `File` is unbuffered, so flush is a no-op kept for clarity.
-        let result = file.write_all(&line).and_then(|()| file.flush());
+        // A decision is also forced to the disk before its outcome takes effect, so not even a
+        // power cut can leave an action done without its record.
+        let durable = matches!(
+            record,
+            AuditRecord::ApprovalDecided { .. } | AuditRecord::PolicyDecided { .. }
+        );
+        let result = file
+            .write_all(&line)
+            .and_then(|()| file.flush())
+            .and_then(|()| if durable { file.sync_data() } else { Ok(()) });
         *torn = result.is_err();
         result.map_err(|source| AuditError::Write {
             path: self.path.clone(),
