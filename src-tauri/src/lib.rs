@@ -36,8 +36,11 @@ pub fn build_app<R: Runtime>(
         history,
         events,
         settings,
+        instance_lock,
     } = backend;
     let app = builder
+        // Held as long as the app lives: no other launch closes this one's waiting approvals.
+        .manage(instance_lock)
         .manage(runtime)
         .manage(history)
         .manage(notify::NotifySetting::new(settings.notify_when))

@@ -25,7 +25,8 @@ use askfirst_core::approvals::{
     AnswerMode, ApprovalRegistry, RegistryConfig, DEFAULT_APPROVAL_TIMEOUT,
 };
 use askfirst_core::audit::{
-    logging_sink, recover_orphans, AuditSink, JsonlLog, SessionLog, UnavailableLog,
+    lock_data_dir, logging_sink, recover_orphans, AuditError, AuditSink, DataDirLock, JsonlLog,
+    SessionLog, UnavailableLog,
 };
 use askfirst_core::config::SettingsFile;
 use askfirst_core::history::EventHistory;
@@ -54,6 +55,9 @@ pub struct Backend {
     pub events: UnboundedReceiver<SequencedEvent>,
     /// The settings the app started with (for the settings screen).
     pub settings: Arc<Settings>,
+    /// This app's claim on the data folder, to hold until it quits (`None` when another app
+    /// holds it or it could not be taken).
+    pub instance_lock: Option<DataDirLock>,
 }
 
 /// Which model answers.
@@ -184,28 +188,58 @@ impl Settings {
         }
         let workspace = Workspace::open(&self.workspace)
             .with_context(|| format!("cannot open the workspace {}", self.workspace.display()))?;
-        // Close what a previous run of the app left waiting, then open this session's log.
+        // Close what a previous run of the app left waiting, then open this session's log. Not
+        // while another app runs on this data folder (a second launch, before the single-
+        // instance guard hands over, or with no session bus for that guard): what it left
+        // waiting is still waiting for a person.
         let sessions_dir = self.data_dir.join("sessions");
-        match recover_orphans(&sessions_dir) {
-            Ok((closed, warnings)) => {
-                for warning in warnings {
-                    eprintln!("askfirst: {warning}");
-                }
-                if closed > 0 {
-                    eprintln!("askfirst: {closed} approval(s) left waiting when Ask First last quit are recorded as cancelled");
-                }
+        let (instance_lock, another_app_runs) = match lock_data_dir(&self.data_dir) {
+            Ok(Some(lock)) => (Some(lock), false),
+            Ok(None) => (None, true),
+            Err(error) => {
+                eprintln!(
+                    "askfirst: could not lock the data folder {} ({error})",
+                    self.data_dir.display()
+                );
+                (None, false)
             }
-            Err(error) => eprintln!("askfirst: could not check old session logs: {error}"),
+        };
+        if another_app_runs {
+            eprintln!(
+                "askfirst: another Ask First is using {}; its waiting approvals are left to it",
+                self.data_dir.display()
+            );
+        } else {
+            match recover_orphans(&sessions_dir) {
+                Ok((closed, warnings)) => {
+                    for warning in warnings {
+                        eprintln!("askfirst: {warning}");
+                    }
+                    if closed > 0 {
+                        eprintln!("askfirst: {closed} approval(s) left waiting when Ask First last quit are recorded as cancelled");
+                    }
+                }
+                Err(error) => eprintln!("askfirst: could not check old session logs: {error}"),
+            }
         }
         let session_id = SessionId::new();
         let log_path = sessions_dir.join(format!("{session_id}.jsonl"));
+        let mut unwritable = None;
         let first: Arc<dyn AuditSink> = match JsonlLog::open(&log_path) {
             Ok(log) => Arc::new(log),
             Err(error) => {
                 eprintln!("askfirst: the session log {} cannot be written ({error}); actions that need your OK will be refused", log_path.display());
+                let reason = error.to_string();
+                unwritable = Some(
+                    AuditError::Write {
+                        path: log_path.clone(),
+                        source: error,
+                    }
+                    .to_string(),
+                );
                 Arc::new(UnavailableLog {
                     path: log_path,
-                    error: error.to_string(),
+                    error: reason,
                 })
             }
         };
@@ -231,6 +265,12 @@ impl Settings {
         let shown: EventSink = history.sink(move |event| {
             let _ = tx.send(event);
         });
+        // The window says when the log cannot be written (and when it can again).
+        let to_window = Arc::clone(&shown);
+        log.watch(Arc::new(move |problem| {
+            to_window(askfirst_protocol::AgentEvent::LogStatus { problem });
+        }));
+        log.report(unwritable);
         let events = logging_sink(Arc::clone(&log), Arc::clone(&shown));
         let registry = ApprovalRegistry::new(RegistryConfig {
             timeout: self.approval_timeout,
@@ -256,6 +296,7 @@ impl Settings {
             history,
             events: rx,
             settings: Arc::new(self.clone()),
+            instance_lock,
         })
     }
 }

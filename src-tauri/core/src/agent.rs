@@ -400,6 +400,7 @@ impl AgentRuntime {
                 Ok(_) | Err(_) => {}
             }
         }
+        let conversation = answer_unanswered(conversation);
         let title = session_title(&conversation);
         self.switch_log(id)?;
         *self.session() = SessionState { id, conversation };
@@ -987,6 +988,48 @@ fn shorten(text: &str, max: usize) -> String {
     cut
 }
 
+/// What the model is told about a call of a reopened session whose result is not in the log.
+pub const UNRECORDED_RESULT: &str = "Ask First has no record of how this action ended (it was \
+     closed, or could not save its history, before that was written down), so it may not have \
+     been performed. Check before relying on it.";
+
+/// Gives every tool call of a reopened conversation exactly one result, in the calls' order,
+/// where the log has none (the app was killed while a card waited, or the result could not be
+/// written): providers refuse a conversation that leaves a tool call unanswered, and DESIGN.md
+/// §3 promises every call a result in the next request.
+pub fn answer_unanswered(conversation: Vec<Message>) -> Vec<Message> {
+    let mut out = Vec::with_capacity(conversation.len());
+    // The calls of the latest model turn still without a result, in order.
+    let mut open: Vec<String> = Vec::new();
+    let unrecorded = |out: &mut Vec<Message>, ids: &mut dyn Iterator<Item = String>| {
+        out.extend(ids.map(|tool_call_id| Message::ToolResult {
+            tool_call_id,
+            content: UNRECORDED_RESULT.to_owned(),
+            is_error: true,
+        }));
+    };
+    for message in conversation {
+        match &message {
+            Message::ToolResult { tool_call_id, .. } => {
+                if let Some(i) = open.iter().position(|id| id == tool_call_id) {
+                    unrecorded(&mut out, &mut open.drain(..i));
+                    open.remove(0);
+                }
+            }
+            Message::Assistant { turn } => {
+                unrecorded(&mut out, &mut open.drain(..));
+                open = turn.tool_calls.iter().map(|c| c.id.clone()).collect();
+            }
+            Message::System { .. } | Message::User { .. } => {
+                unrecorded(&mut out, &mut open.drain(..));
+            }
+        }
+        out.push(message);
+    }
+    unrecorded(&mut out, &mut open.drain(..));
+    out
+}
+
 fn session_title(conversation: &[Message]) -> Option<String> {
     conversation.iter().find_map(|m| match m {
         Message::User { text } => Some(shorten(text, 80)),
@@ -1023,6 +1066,7 @@ fn replayable(events: Vec<AgentEvent>) -> Vec<AgentEvent> {
             AgentEvent::ApprovalRequired(_)
             | AgentEvent::ApprovalResolved(_)
             | AgentEvent::AssistantDelta { .. }
+            | AgentEvent::LogStatus { .. }
             | AgentEvent::SessionOpened { .. } => continue,
             AgentEvent::RunStarted { run_id, .. } => open_runs.push(*run_id),
             AgentEvent::ToolCallProposed {

@@ -7,7 +7,8 @@
 //! without asking are recorded too. Reading skips a torn last line (a crash mid-write) with a
 //! warning and never loses earlier records; on start, [`recover_orphans`] closes every asked
 //! approval that has no decision with `Cancelled{app_shutdown}`, so history never shows a stale
-//! "waiting".
+//! "waiting" — only in the app that holds the data folder ([`lock_data_dir`]), so a second
+//! launch never closes the approvals the running app is still waiting on.
 
 use askfirst_protocol::{
     ApprovalId, CancelCause, Outcome, PolicyLayer, Risk, RunId, SessionPolicy,
@@ -174,10 +175,24 @@ impl AuditSink for UnavailableLog {
     }
 }
 
+/// Called with what went wrong when the session log starts failing, and with `None` when it
+/// can be written again.
+pub type LogWatcher = Arc<dyn Fn(Option<String>) + Send + Sync>;
+
+/// Whether the log is failing now, and who wants to know when that changes.
+#[derive(Default)]
+struct LogHealth {
+    problem: Option<String>,
+    watcher: Option<LogWatcher>,
+}
+
 /// The current session's log, which can be switched to another session's file; everything
-/// that writes audit records holds this one.
+/// that writes audit records holds this one. It tells its watcher (see [`SessionLog::watch`])
+/// when writing starts failing (a full disk, a read-only folder) and when it works again, so
+/// the person can be told: the approvals it cannot record are refused meanwhile.
 pub struct SessionLog {
     inner: Mutex<Arc<dyn AuditSink>>,
+    health: Mutex<LogHealth>,
 }
 
 impl SessionLog {
@@ -185,7 +200,45 @@ impl SessionLog {
     pub fn new(sink: Arc<dyn AuditSink>) -> Arc<Self> {
         Arc::new(Self {
             inner: Mutex::new(sink),
+            health: Mutex::new(LogHealth::default()),
         })
+    }
+
+    /// From now on `watcher` is called on every change between "can be written" and "cannot"
+    /// (with the error, in plain words). It is called outside every lock of this log, and it
+    /// must not write to this log (send to the window instead).
+    pub fn watch(&self, watcher: LogWatcher) {
+        self.health
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .watcher = Some(watcher);
+    }
+
+    /// Records whether writing works (`None`) or what fails; tells the watcher on a change.
+    /// Appends report themselves; call this for a failure found another way (a log that could
+    /// not even be opened).
+    pub fn report(&self, problem: Option<String>) {
+        let notify = {
+            let mut health = self.health.lock().unwrap_or_else(|p| p.into_inner());
+            if health.problem.is_some() == problem.is_some() {
+                None
+            } else {
+                health.problem.clone_from(&problem);
+                health.watcher.clone()
+            }
+        };
+        if let Some(watcher) = notify {
+            watcher(problem);
+        }
+    }
+
+    /// What fails when the log cannot be written now; `None` when it can.
+    pub fn problem(&self) -> Option<String> {
+        self.health
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .problem
+            .clone()
     }
 
     /// From now on, writes go to `sink`.
@@ -200,7 +253,35 @@ impl SessionLog {
 
 impl AuditSink for SessionLog {
     fn append(&self, record: &AuditRecord) -> Result<(), AuditError> {
-        self.current().append(record)
+        let result = self.current().append(record);
+        self.report(result.as_ref().err().map(ToString::to_string));
+        result
+    }
+}
+
+/// An exclusive claim on a data folder by one running app, held as long as this value lives
+/// (an advisory lock on `<data dir>/instance.lock`; the operating system drops it when the
+/// process ends, even by `kill -9`).
+pub struct DataDirLock {
+    _lock: nix::fcntl::Flock<File>,
+}
+
+/// Claims `data_dir` for this process. `Ok(None)` means another running app holds it: its
+/// waiting approvals are alive, so [`recover_orphans`] must not close them.
+///
+/// # Errors
+/// The I/O error of creating or locking the lock file (a read-only or full folder).
+pub fn lock_data_dir(data_dir: &Path) -> io::Result<Option<DataDirLock>> {
+    let file = OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(data_dir.join("instance.lock"))?;
+    // `flock(2)`: held per open file, so it conflicts even within one process (tests).
+    match nix::fcntl::Flock::lock(file, nix::fcntl::FlockArg::LockExclusiveNonblock) {
+        Ok(lock) => Ok(Some(DataDirLock { _lock: lock })),
+        Err((_, nix::errno::Errno::EWOULDBLOCK)) => Ok(None),
+        Err((_, errno)) => Err(io::Error::from(errno)),
     }
 }
 
@@ -369,10 +450,15 @@ pub fn recover_orphans(sessions_dir: &Path) -> io::Result<(usize, Vec<String>)> 
 }
 
 /// A sink that records every event in the session log (streamed text pieces excepted, the
-/// whole text follows in `AssistantMessage`) and then passes it on to `next`.
+/// whole text follows in `AssistantMessage`; and the log's own status) and then passes it on to
+/// `next`.
 pub fn logging_sink(log: Arc<SessionLog>, next: crate::EventSink) -> crate::EventSink {
     Arc::new(move |event: askfirst_protocol::AgentEvent| {
-        if !matches!(event, askfirst_protocol::AgentEvent::AssistantDelta { .. }) {
+        if !matches!(
+            event,
+            askfirst_protocol::AgentEvent::AssistantDelta { .. }
+                | askfirst_protocol::AgentEvent::LogStatus { .. }
+        ) {
             let record = AuditRecord::Event {
                 event: event.clone(),
                 at: crate::unix_millis_now(),

@@ -198,3 +198,52 @@ async fn a_run_cut_short_by_a_crash_reopens_as_stopped() {
         }
     )));
 }
+
+#[test]
+fn a_reopened_conversation_gives_every_call_a_result_in_order() {
+    use askfirst_core::agent::{answer_unanswered, UNRECORDED_RESULT};
+    use askfirst_core::provider::{ModelTurn, ToolCall};
+    let call = |id: &str| ToolCall {
+        id: id.into(),
+        name: "write_file".into(),
+        arguments_json: "{}".into(),
+    };
+    let turn = |ids: &[&str]| Message::Assistant {
+        turn: ModelTurn {
+            text: None,
+            tool_calls: ids.iter().map(|id| call(id)).collect(),
+        },
+    };
+    let result = |id: &str, content: &str| Message::ToolResult {
+        tool_call_id: id.into(),
+        content: content.into(),
+        is_error: content == UNRECORDED_RESULT,
+    };
+    let user = |text: &str| Message::User { text: text.into() };
+    // Killed while two cards waited (no results), and a turn whose middle result was lost.
+    let logged = vec![
+        user("first"),
+        turn(&["a", "b", "c"]),
+        result("a", "done"),
+        result("c", "done"),
+        user("second"),
+        turn(&["d", "e"]),
+    ];
+    assert_eq!(
+        answer_unanswered(logged),
+        vec![
+            user("first"),
+            turn(&["a", "b", "c"]),
+            result("a", "done"),
+            result("b", UNRECORDED_RESULT),
+            result("c", "done"),
+            user("second"),
+            turn(&["d", "e"]),
+            result("d", UNRECORDED_RESULT),
+            result("e", UNRECORDED_RESULT),
+        ]
+    );
+    // A whole conversation is left as it is.
+    let whole = vec![user("x"), turn(&["a"]), result("a", "done"), turn(&[])];
+    assert_eq!(answer_unanswered(whole.clone()), whole);
+}
