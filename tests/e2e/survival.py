@@ -372,11 +372,19 @@ def test_full_data_folder():
             assert states == ["denied"], states
             shown = error_text_shown(app)
             assert "No space left on device" in shown and "nothing was run" in shown, shown
+            # The window says plainly that it cannot save, not only under the call.
+            banner = wait_for("the message that Ask First cannot save",
+                              lambda: app.wd.find_all('[data-testid="storage-error"]'), timeout=10)[0]
+            said = app.wd.text(banner)
+            figure("full_banner", " ".join(said.split()))
+            assert "cannot save" in said and "No space left on device" in said, said
             shot(app, "full-approve-unrecorded")
             # (b) Still full: a new task. The question cannot be recorded, so nobody is asked.
             app.start_task("Try again on the full disk")
-            wait_for("the run to end", lambda: app.run_status() in ("completed", "failed", "cancelled"), timeout=30)
+            wait_for("the run to end", lambda: app.run_status() in ("completed", "failed", "cancelled")
+                     and len(tool_calls(app)) == 2 and tool_calls(app)[1][0] != "running", timeout=30)
             assert not cards(app), "a card was shown for a question that was not recorded"
+            assert [s for s, _ in tool_calls(app)] == ["denied", "denied"], tool_calls(app)
             assert not os.path.exists(os.path.join(app.workspace, "full.txt"))
             shown = error_text_shown(app)
             figure("full_message_shown", shown.strip().splitlines()[-1][:300] if shown.strip() else "")
@@ -391,7 +399,9 @@ def test_full_data_folder():
             os.unlink(filler)
             app.wd.click(app.wd.find_all('[data-testid="refuse-all"]')[0])  # writes one record
             app.wd.click(app.wd.find_all('[data-testid="refuse-all"]')[0])
-            time.sleep(0.5)
+            wait_for("the message to go once saving works",
+                     lambda: not app.wd.find_all('[data-testid="storage-error"]'), timeout=10)
+            shot(app, "full-space-again")
         with open(log, "rb") as f:
             raw = f.read()
         records, damaged = parse_log(raw)
@@ -440,8 +450,8 @@ def test_read_only_data_folder():
             with app:
                 banner = wait_for("a message about the data folder",
                                   lambda: app.wd.find_all('[data-testid="storage-error"]'), timeout=10)
-                shown_at_start = text_content(app, banner[0])
-                figure("ro_message_at_start", shown_at_start.strip())
+                shown_at_start = app.wd.text(banner[0])
+                figure("ro_message_at_start", " ".join(shown_at_start.split()))
                 assert "Read-only file system" in shown_at_start, shown_at_start
                 shot(app, "ro-start")
                 app.start_task("Write a file")
@@ -456,9 +466,10 @@ def test_read_only_data_folder():
                 app.wd.click(app.wd.find_all('[data-testid="sessions"]')[0])
                 openers = wait_for("the old session", lambda: app.wd.find_all('[data-testid="open-session"]'))
                 app.wd.click(openers[0])
-                time.sleep(0.5)
-                shown = error_text_shown(app)
-                figure("ro_open_session_message", shown.strip().splitlines()[-1] if shown.strip() else "")
+                alert = wait_for("why the session cannot be opened",
+                                 lambda: app.wd.find_all('[data-testid="sessions-panel"] [role="alert"]'))[0]
+                figure("ro_open_session_message", app.wd.text(alert))
+                assert "Read-only file system" in app.wd.text(alert)
                 shot(app, "ro-open-session")
                 err = app.stderr()
                 assert "panicked" not in err, err[-3000:]
@@ -755,14 +766,14 @@ def test_hostile_input_through_the_window():
                             assert app.wd.execute("return document.querySelectorAll('*').length") > 0
                             rtt_ms.append((time.monotonic() - t0) * 1000)
                             approval_id = app.wd.attr(card, "data-approval-id")
-                            t0 = time.monotonic()
-                            app.press(card, "deny" if expect == "card" else "approve")
-                            wait_for("the card to go", lambda: not app.wd.find_all(f'[data-approval-id="{approval_id}"]'), timeout=60)
-                            gone_ms.append((time.monotonic() - t0) * 1000 - 600)  # the arming delay is not the app's time
-                            if big:
-                                figure("hostile_10mb_approve_to_card_gone_s", round(time.monotonic() - t0, 2))
                             if j == 0 and b == 0:
                                 shot(app, "hostile-first-card")
+                            app.press(card, "deny" if expect == "card" else "approve")
+                            t0 = time.monotonic()  # after the click (press waits for the arming delay)
+                            wait_for("the card to go", lambda: not app.wd.find_all(f'[data-approval-id="{approval_id}"]'), timeout=60)
+                            gone_ms.append((time.monotonic() - t0) * 1000)
+                            if big:
+                                figure("hostile_10mb_click_to_card_gone_s", round(time.monotonic() - t0, 2))
                             if expect == "card-approve-fails":
                                 state = wait_for("the call to fail", lambda: (lambda s: s if s != "waiting" and s != "running" else None)(tool_calls(app)[i][0]))
                                 assert state == "failed", state
@@ -794,6 +805,21 @@ def test_hostile_input_through_the_window():
             page = app.wd.execute(CHECK_PAGE)
             assert page["pwned"] is None and not page["bad"], page
             shot(app, "hostile-settings")
+            # Positive controls: the canaries do detect what they look for (run by the test,
+            # not by the app), so their silence above means something.
+            control = app.wd.execute("""
+                const d = document.createElement('div');
+                d.innerHTML = '<img src=x onerror="window.__control=1">';
+                document.body.appendChild(d);
+                const found = document.querySelectorAll('img').length;
+                d.remove();
+                return found;""")
+            assert control == 1, control
+            app.wd.execute(f"const i = new Image(); i.src = '{canary}/control';")
+            time.sleep(1.0)
+            figure("hostile_canary_control_hit", "/hit/control" in Canary.hits)
+            figure("hostile_inline_handler_control_ran", app.wd.execute("return window.__control === 1"))
+            Canary.hits[:] = [h for h in Canary.hits if h != "/hit/control"]
             assert os.path.getsize(os.path.join(app.workspace, "big.txt")) == 10_000_000
             written = sorted(os.listdir(app.workspace))
             assert written == ["big.txt"], written
