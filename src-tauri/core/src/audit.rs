@@ -115,6 +115,17 @@ pub enum AuditRecord {
         /// Unix milliseconds.
         at: u64,
     },
+    /// Records from `since` until `at` could not be written (a full disk, a read-only folder):
+    /// this part of the session's history is missing, and a reopened session says so instead
+    /// of presenting what is left as the whole story.
+    Unrecorded {
+        /// When writing started failing, Unix milliseconds.
+        since: u64,
+        /// What failed, in plain words.
+        problem: String,
+        /// When writing worked again, Unix milliseconds.
+        at: u64,
+    },
     /// One event as the window saw it (streamed text pieces excepted): what a reopened
     /// session's transcript is rebuilt from.
     Event {
@@ -179,10 +190,10 @@ impl AuditSink for UnavailableLog {
 /// can be written again.
 pub type LogWatcher = Arc<dyn Fn(Option<String>) + Send + Sync>;
 
-/// Whether the log is failing now, and who wants to know when that changes.
+/// Whether the log is failing now (what, since when), and who wants to know when that changes.
 #[derive(Default)]
 struct LogHealth {
-    problem: Option<String>,
+    problem: Option<(String, u64)>,
     watcher: Option<LogWatcher>,
 }
 
@@ -215,18 +226,32 @@ impl SessionLog {
     }
 
     /// Records whether writing works (`None`) or what fails; tells the watcher on a change.
+    /// When writing works again after failing, an [`AuditRecord::Unrecorded`] marks the gap.
     /// Appends report themselves; call this for a failure found another way (a log that could
     /// not even be opened).
     pub fn report(&self, problem: Option<String>) {
-        let notify = {
+        let (notify, gap) = {
             let mut health = self.health.lock().unwrap_or_else(|p| p.into_inner());
             if health.problem.is_some() == problem.is_some() {
-                None
-            } else {
-                health.problem.clone_from(&problem);
-                health.watcher.clone()
+                return;
             }
+            let gap = match problem.clone() {
+                Some(text) => {
+                    health.problem = Some((text, crate::unix_millis_now()));
+                    None
+                }
+                None => health.problem.take(),
+            };
+            (health.watcher.clone(), gap)
         };
+        if let Some((problem, since)) = gap {
+            // Best effort, straight to the file: this is the first write that works again.
+            let _ = self.current().append(&AuditRecord::Unrecorded {
+                since,
+                problem,
+                at: crate::unix_millis_now(),
+            });
+        }
         if let Some(watcher) = notify {
             watcher(problem);
         }
@@ -238,7 +263,8 @@ impl SessionLog {
             .lock()
             .unwrap_or_else(|p| p.into_inner())
             .problem
-            .clone()
+            .as_ref()
+            .map(|(text, _)| text.clone())
     }
 
     /// From now on, writes go to `sink`.

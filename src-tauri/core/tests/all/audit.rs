@@ -106,16 +106,18 @@ fn only_one_app_at_a_time_holds_a_data_folder_and_a_kill_frees_it() {
 /// A sink that fails while `failing` is set, like a disk that fills up and is freed again.
 struct Flaky {
     failing: std::sync::atomic::AtomicBool,
+    written: std::sync::Mutex<Vec<AuditRecord>>,
 }
 
 impl AuditSink for Flaky {
-    fn append(&self, _record: &AuditRecord) -> Result<(), askfirst_core::audit::AuditError> {
+    fn append(&self, record: &AuditRecord) -> Result<(), askfirst_core::audit::AuditError> {
         if self.failing.load(std::sync::atomic::Ordering::SeqCst) {
             Err(askfirst_core::audit::AuditError::Write {
                 path: "s.jsonl".into(),
                 source: std::io::Error::other("No space left on device"),
             })
         } else {
+            self.written.lock().unwrap().push(record.clone());
             Ok(())
         }
     }
@@ -127,6 +129,7 @@ fn the_session_log_says_once_when_it_starts_failing_and_once_when_it_works_again
     use std::sync::{Arc, Mutex};
     let sink = Arc::new(Flaky {
         failing: false.into(),
+        written: Mutex::new(Vec::new()),
     });
     let log = askfirst_core::audit::SessionLog::new(sink.clone());
     let seen = Arc::new(Mutex::new(Vec::new()));
@@ -147,6 +150,16 @@ fn the_session_log_says_once_when_it_starts_failing_and_once_when_it_works_again
     sink.failing.store(false, SeqCst);
     log.append(&record).unwrap();
     log.append(&record).unwrap();
+    assert_eq!(
+        sink.written.lock().unwrap().len(),
+        4,
+        "1 + the record + 1 gap + 1"
+    );
+    assert!(matches!(
+        &sink.written.lock().unwrap()[2],
+        AuditRecord::Unrecorded { problem, .. }
+            if problem == "The session log s.jsonl could not be written: No space left on device"
+    ));
     assert_eq!(
         *seen.lock().unwrap(),
         vec![
