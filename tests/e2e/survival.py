@@ -510,6 +510,15 @@ def test_read_only_data_folder():
                                  lambda: app.wd.find_all('[data-testid="sessions-panel"] [role="alert"]'))[0]
                 figure("ro_open_session_message", app.wd.text(alert))
                 assert "Read-only file system" in app.wd.text(alert)
+                # Saving the settings fails with a message, and nothing crashes.
+                app.wd.click(app.wd.find_all('[data-testid="settings"]')[0])
+                save = wait_for("the settings", lambda: app.wd.find_all('[data-testid="settings-save"]'))[0]
+                app.wd.click(save)
+                alert = wait_for("why the settings were not saved", lambda: [
+                    a for a in app.wd.find_all('[role="alert"]') if "settings" in app.wd.text(a)])[0]
+                figure("ro_settings_message", app.wd.text(alert))
+                assert "Read-only file system" in app.wd.text(alert), app.wd.text(alert)
+                shot(app, "ro-settings")
                 shot(app, "ro-open-session")
                 err = app.stderr()
                 assert "panicked" not in err, err[-3000:]

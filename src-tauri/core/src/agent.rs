@@ -998,7 +998,7 @@ pub fn denial_text(source: DenialSource, reason: Option<&str>) -> String {
             reason.map(|r| format!(" ({r})")).unwrap_or_default()
         ),
         DenialSource::Unavailable => format!(
-            "No one could approve this action{}, so it was not performed. Say in the final \
+            "This action could not be approved{}, so it was not performed. Say in the final \
              answer what you wanted to do.",
             reason.map(|r| format!(" ({r})")).unwrap_or_default()
         ),
