@@ -1,7 +1,7 @@
 // A tiny MCP server (stdio) whose tool names, titles, descriptions and error texts are hostile:
 // HTML and script payloads, bidi overrides, zero-width and control characters. Used by
 // survival.py to check that nothing a server sends runs or hides in the window.
-//   node hostile_mcp.mjs <canary base URL> [--list]
+//   node hostile_mcp.mjs <canary base URL> [--list | --crash]
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
@@ -36,6 +36,11 @@ const TOOLS = [
   },
 ];
 
+if (process.argv[3] === '--crash') {
+  // A server that dies at start, leaving hostile text on stderr (shown in Settings).
+  process.stderr.write(`<img src="${canary}/stderr" onerror="window.__pwned='stderr'">\u202Eexe.txt\u0007 <script>window.__pwned='stderr'</script>\n`);
+  process.exit(1);
+}
 if (process.argv[3] === '--list') {
   process.stdout.write(JSON.stringify(TOOLS));
   process.exit(0);

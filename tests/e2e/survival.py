@@ -769,7 +769,8 @@ def test_hostile_input_through_the_window():
     app = SApp("hostile", scen)
     os.makedirs(app.data)
     with open(os.path.join(app.data, "settings.json"), "w") as f:
-        json.dump({"mcp_servers": [{"name": "evil", "command": "node", "args": [mcp_script, canary]}]}, f)
+        json.dump({"mcp_servers": [{"name": "evil", "command": "node", "args": [mcp_script, canary]},
+                                   {"name": "broken", "command": "node", "args": [mcp_script, canary, "--crash"]}]}, f)
     say = f'<b>bold?</b> <img src="{canary}/say" onerror="window.__pwned=\'say\'"> \u202Eevil\u200B {{@html "x"}}\nsecond line\u2028'
     card_ms, gone_ms, rtt_ms, results = [], [], [], []
     try:
@@ -848,9 +849,15 @@ def test_hostile_input_through_the_window():
                 assert first_said and visible(say, False, multiline=True) in text_content(app, first_said[-1]), text_content(app, first_said[-1])
                 if b == 0:
                     shot(app, "hostile-transcript")
-            # The settings screen lists the server without showing what it sent.
+            # The settings screen lists the servers; what the broken one said on stderr is
+            # shown as text, its hidden characters as escapes.
             app.wd.click(app.wd.find_all('[data-testid="settings"]')[0])
-            time.sleep(0.5)
+            servers = wait_for("the MCP servers", lambda: app.wd.find_all('[data-testid="mcp-servers"] li'))
+            texts = [text_content(app, li) for li in servers]
+            figure("hostile_settings_mcp_lines", texts)
+            assert texts[0] == "evil: running, 3 tools", texts
+            assert texts[1].startswith("broken: not working:"), texts
+            assert "<img src=" in texts[1] and "\\u202E" in texts[1] and "\u202e" not in texts[1], texts
             page = app.wd.execute(CHECK_PAGE)
             assert page["pwned"] is None and not page["bad"], page
             shot(app, "hostile-settings")
