@@ -1,14 +1,15 @@
 # Ask First — the README's commands. Every target installs what it needs (idempotently) first.
 #   make run    build and open the app with the offline demo agent
 #   make test   every test: Rust (all crates), UI unit tests and checks, bindings drift,
-#               end-to-end tests of the real window under Xvfb with a private D-Bus session
+#               end-to-end tests of the real window under Xvfb with a private D-Bus session,
+#               and the survival suite (tests/e2e/survival.sh; alone: make survival)
 #   make lint   rustfmt, clippy (-D warnings), svelte-check
 #   make bindings  regenerate ui/src/lib/bindings from askfirst-protocol
 #   make bench  the benchmarks (figures in BENCHMARKS.md)
 
 SHELL := /bin/bash
 .DEFAULT_GOAL := run
-.PHONY: run test setup setup-system setup-test-system ui build test-rust test-ui e2e lint bindings bench clean
+.PHONY: run test setup setup-system setup-test-system ui build test-rust test-ui e2e survival survival-only lint bindings bench clean
 
 # Debian 12 packages: to build and run the app…
 APT_BUILD := build-essential pkg-config curl file libwebkit2gtk-4.1-dev \
@@ -66,6 +67,16 @@ test-ui: ui/node_modules/.package-lock.json
 e2e: ui tests/mcp/node_modules/.package-lock.json
 	cargo build --locked
 	xvfb-run -a -s "-screen 0 1280x860x24" dbus-run-session -- tests/e2e/run.sh
+	$(MAKE) --no-print-directory survival-only
+
+# The survival suite alone (kill -9, full and read-only data folder, no D-Bus, hostile input):
+# it starts its own D-Bus sessions (and one run without any), so only the X server is shared.
+survival: ui tests/mcp/node_modules/.package-lock.json
+	cargo build --locked
+	$(MAKE) --no-print-directory survival-only
+
+survival-only:
+	xvfb-run -a -s "-screen 0 1280x860x24" tests/e2e/survival.sh
 
 lint: setup ui
 	cargo fmt --all --check

@@ -42,6 +42,7 @@ pub fn forward<R: Runtime>(app: &AppHandle<R>, sequenced: &SequencedEvent) {
         AgentEvent::RunStarted { .. }
         | AgentEvent::AssistantMessage { .. }
         | AgentEvent::AssistantDelta { .. }
+        | AgentEvent::LogStatus { .. }
         | AgentEvent::SessionOpened { .. }
         | AgentEvent::ToolCallProposed { .. }
         | AgentEvent::ToolCallFinished { .. }

@@ -36,8 +36,11 @@ pub fn build_app<R: Runtime>(
         history,
         events,
         settings,
+        instance_lock,
     } = backend;
     let app = builder
+        // Held as long as the app lives: no other launch closes this one's waiting approvals.
+        .manage(instance_lock)
         .manage(runtime)
         .manage(history)
         .manage(notify::NotifySetting::new(settings.notify_when))
@@ -78,9 +81,12 @@ pub fn run() {
 fn try_run() -> anyhow::Result<()> {
     let settings = settings::Settings::from_env()?;
     let context = tauri::generate_context!();
-    // Only one Ask First per data folder. Checked before anything touches the folder: start-up
-    // recovery would otherwise record the running one's waiting approvals as cancelled.
-    let Some(_instance_lock) = settings::InstanceLock::acquire(&settings.data_dir)? else {
+    // Only one Ask First per data folder. Checked before anything touches the folder: the
+    // second launch must not close the running one's waiting approvals, nor leave an empty
+    // session behind.
+    let _ = std::fs::create_dir_all(&settings.data_dir);
+    let lock = askfirst_core::audit::lock_data_dir(&settings.data_dir);
+    if matches!(lock, Ok(None)) {
         // The single-instance plugin brings the running window forward and ends this process;
         // it returns only when it could not reach the other one (e.g. no session bus).
         let _ = tauri::Builder::default()
@@ -91,14 +97,14 @@ fn try_run() -> anyhow::Result<()> {
              in the tray).",
             settings.data_dir.display()
         );
-    };
+    }
     let handle = tauri::async_runtime::block_on(async { tokio::runtime::Handle::current() });
-    let backend = settings.build_runtime(handle)?;
+    let backend = settings.build_runtime_with(handle, lock)?;
     let autostart = settings.autostart_task.clone();
     let for_exit = Arc::clone(&backend.runtime);
     let builder = tauri::Builder::default()
         // A second launch brings the running window forward instead of starting another app
-        // (the instance lock above already kept it from touching the data folder).
+        // (the data folder lock above already kept it from touching the folder).
         .plugin(tauri_plugin_single_instance::init(|app, _args, _cwd| {
             window::show_main(app);
         }))

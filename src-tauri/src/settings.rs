@@ -25,7 +25,8 @@ use askfirst_core::approvals::{
     AnswerMode, ApprovalRegistry, RegistryConfig, DEFAULT_APPROVAL_TIMEOUT,
 };
 use askfirst_core::audit::{
-    logging_sink, recover_orphans, AuditSink, JsonlLog, SessionLog, UnavailableLog,
+    lock_data_dir, logging_sink, recover_orphans, AuditError, AuditSink, DataDirLock, JsonlLog,
+    SessionLog, UnavailableLog,
 };
 use askfirst_core::config::SettingsFile;
 use askfirst_core::history::EventHistory;
@@ -54,6 +55,9 @@ pub struct Backend {
     pub events: UnboundedReceiver<SequencedEvent>,
     /// The settings the app started with (for the settings screen).
     pub settings: Arc<Settings>,
+    /// This app's claim on the data folder, to hold until it quits (`None` when another app
+    /// holds it or it could not be taken).
+    pub instance_lock: Option<DataDirLock>,
 }
 
 /// Which model answers.
@@ -169,11 +173,29 @@ impl Settings {
         }))
     }
 
-    /// Creates the folders, then the agent runtime and its event history.
+    /// Creates the folders, claims the data folder ([`lock_data_dir`]), then builds the agent
+    /// runtime and its event history.
     ///
     /// # Errors
     /// Folders that cannot be created, a workspace that is not a folder, a bad scenario file.
     pub fn build_runtime(&self, handle: tokio::runtime::Handle) -> anyhow::Result<Backend> {
+        std::fs::create_dir_all(&self.data_dir).with_context(|| {
+            format!("cannot create the data folder {}", self.data_dir.display())
+        })?;
+        self.build_runtime_with(handle, lock_data_dir(&self.data_dir))
+    }
+
+    /// As [`Settings::build_runtime`], with the claim on the data folder already tried
+    /// (`lock`: the result of [`lock_data_dir`]), so the app can check for another instance
+    /// before anything touches the folder.
+    ///
+    /// # Errors
+    /// As [`Settings::build_runtime`].
+    pub fn build_runtime_with(
+        &self,
+        handle: tokio::runtime::Handle,
+        lock: std::io::Result<Option<DataDirLock>>,
+    ) -> anyhow::Result<Backend> {
         std::fs::create_dir_all(&self.data_dir).with_context(|| {
             format!("cannot create the data folder {}", self.data_dir.display())
         })?;
@@ -184,28 +206,58 @@ impl Settings {
         }
         let workspace = Workspace::open(&self.workspace)
             .with_context(|| format!("cannot open the workspace {}", self.workspace.display()))?;
-        // Close what a previous run of the app left waiting, then open this session's log.
+        // Close what a previous run of the app left waiting, then open this session's log. Not
+        // while another app runs on this data folder (a second launch, before the single-
+        // instance guard hands over, or with no session bus for that guard): what it left
+        // waiting is still waiting for a person.
         let sessions_dir = self.data_dir.join("sessions");
-        match recover_orphans(&sessions_dir) {
-            Ok((closed, warnings)) => {
-                for warning in warnings {
-                    eprintln!("askfirst: {warning}");
-                }
-                if closed > 0 {
-                    eprintln!("askfirst: {closed} approval(s) left waiting when Ask First last quit are recorded as cancelled");
-                }
+        let (instance_lock, another_app_runs) = match lock {
+            Ok(Some(lock)) => (Some(lock), false),
+            Ok(None) => (None, true),
+            Err(error) => {
+                eprintln!(
+                    "askfirst: could not lock the data folder {} ({error})",
+                    self.data_dir.display()
+                );
+                (None, false)
             }
-            Err(error) => eprintln!("askfirst: could not check old session logs: {error}"),
+        };
+        if another_app_runs {
+            eprintln!(
+                "askfirst: another Ask First is using {}; its waiting approvals are left to it",
+                self.data_dir.display()
+            );
+        } else {
+            match recover_orphans(&sessions_dir) {
+                Ok((closed, warnings)) => {
+                    for warning in warnings {
+                        eprintln!("askfirst: {warning}");
+                    }
+                    if closed > 0 {
+                        eprintln!("askfirst: {closed} approval(s) left waiting when Ask First last quit are recorded as cancelled");
+                    }
+                }
+                Err(error) => eprintln!("askfirst: could not check old session logs: {error}"),
+            }
         }
         let session_id = SessionId::new();
         let log_path = sessions_dir.join(format!("{session_id}.jsonl"));
+        let mut unwritable = None;
         let first: Arc<dyn AuditSink> = match JsonlLog::open(&log_path) {
             Ok(log) => Arc::new(log),
             Err(error) => {
                 eprintln!("askfirst: the session log {} cannot be written ({error}); actions that need your OK will be refused", log_path.display());
+                let reason = error.to_string();
+                unwritable = Some(
+                    AuditError::Write {
+                        path: log_path.clone(),
+                        source: error,
+                    }
+                    .to_string(),
+                );
                 Arc::new(UnavailableLog {
                     path: log_path,
-                    error: error.to_string(),
+                    error: reason,
                 })
             }
         };
@@ -231,6 +283,12 @@ impl Settings {
         let shown: EventSink = history.sink(move |event| {
             let _ = tx.send(event);
         });
+        // The window says when the log cannot be written (and when it can again).
+        let to_window = Arc::clone(&shown);
+        log.watch(Arc::new(move |problem| {
+            to_window(askfirst_protocol::AgentEvent::LogStatus { problem });
+        }));
+        log.report(unwritable);
         let events = logging_sink(Arc::clone(&log), Arc::clone(&shown));
         let registry = ApprovalRegistry::new(RegistryConfig {
             timeout: self.approval_timeout,
@@ -256,6 +314,7 @@ impl Settings {
             history,
             events: rx,
             settings: Arc::new(self.clone()),
+            instance_lock,
         })
     }
 }
@@ -365,78 +424,4 @@ pub fn set_by_environment() -> Vec<String> {
         .filter(|(_, vars)| vars.iter().any(|v| env_nonempty(v).is_some()))
         .map(|(name, _)| (*name).to_owned())
         .collect()
-}
-
-/// Marks the data folder as in use by this process: an exclusive advisory lock (`flock` on
-/// Unix) on `<data dir>/askfirst.lock`, held until the process ends. Only the holder may close
-/// approvals left waiting by an earlier run (start-up recovery), so a second launch can never
-/// record the live instance's waiting approvals as cancelled.
-#[derive(Debug)]
-pub struct InstanceLock {
-    _file: Option<std::fs::File>,
-}
-
-impl InstanceLock {
-    /// The lock file's name in the data folder.
-    pub const FILE_NAME: &'static str = "askfirst.lock";
-
-    /// Takes the lock, creating the data folder and the lock file when missing. `Ok(None)`
-    /// when another process holds it. A folder where the file can be neither created nor
-    /// opened (read-only, full) gives a lock that holds nothing, with a warning: nothing can be
-    /// written there anyway, and the app must still start to say so.
-    ///
-    /// # Errors
-    /// An I/O error of the lock itself (not "already locked").
-    pub fn acquire(data_dir: &std::path::Path) -> std::io::Result<Option<Self>> {
-        let path = data_dir.join(Self::FILE_NAME);
-        let _ = std::fs::create_dir_all(data_dir);
-        let opened = std::fs::OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(&path)
-            .or_else(|_| std::fs::File::open(&path));
-        let file = match opened {
-            Ok(file) => file,
-            Err(error) => {
-                eprintln!(
-                    "askfirst: cannot use the lock file {} ({error}); not checking for another \
-                     Ask First using the same data folder",
-                    path.display()
-                );
-                return Ok(Some(Self { _file: None }));
-            }
-        };
-        match file.try_lock() {
-            Ok(()) => Ok(Some(Self { _file: Some(file) })),
-            Err(std::fs::TryLockError::WouldBlock) => Ok(None),
-            Err(std::fs::TryLockError::Error(error)) => Err(error),
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    #![allow(clippy::unwrap_used)]
-    use super::InstanceLock;
-
-    #[test]
-    fn one_holder_per_data_folder_until_it_lets_go() {
-        let dir = tempfile::tempdir().unwrap();
-        let data = dir.path().join("data");
-        let first = InstanceLock::acquire(&data).unwrap();
-        assert!(
-            first.is_some(),
-            "the first takes it (and creates the folder)"
-        );
-        assert!(
-            InstanceLock::acquire(&data).unwrap().is_none(),
-            "a second is refused"
-        );
-        drop(first);
-        assert!(
-            InstanceLock::acquire(&data).unwrap().is_some(),
-            "free again once let go"
-        );
-    }
 }

@@ -416,13 +416,50 @@ impl AgentRuntime {
             .map_err(|e| SessionError::Unreadable(e.to_string()))?;
         let mut conversation = Vec::new();
         let mut events = Vec::new();
+        let mut facts = LogFacts {
+            // A damaged line is a part of the log that is missing too.
+            incomplete: !contents.warnings.is_empty(),
+            ..LogFacts::default()
+        };
+        let mut asked = HashMap::new();
+        let mut approved = HashMap::new();
         for record in contents.records {
             match serde_json::from_value::<AuditRecord>(record) {
                 Ok(AuditRecord::Message { message, .. }) => conversation.push(message),
                 Ok(AuditRecord::Event { event, .. }) => events.push(event),
+                Ok(AuditRecord::Unrecorded { .. }) => facts.incomplete = true,
+                Ok(AuditRecord::ApprovalAsked {
+                    approval_id,
+                    run_id,
+                    tool_call_id,
+                    ..
+                }) => {
+                    asked.insert(approval_id, (run_id, tool_call_id));
+                }
+                Ok(AuditRecord::ApprovalDecided {
+                    approval_id,
+                    outcome,
+                    ..
+                }) => {
+                    approved.insert(approval_id, outcome.is_approved());
+                }
+                Ok(AuditRecord::PolicyDecided {
+                    run_id,
+                    tool_call_id,
+                    allowed,
+                    ..
+                }) => {
+                    facts.may_run.insert((run_id, tool_call_id), allowed);
+                }
                 Ok(_) | Err(_) => {}
             }
         }
+        for (approval_id, call) in asked {
+            if let Some(approved) = approved.get(&approval_id) {
+                facts.may_run.insert(call, *approved);
+            }
+        }
+        let conversation = answer_unanswered(conversation);
         let title = session_title(&conversation);
         self.switch_log(id)?;
         *self.session() = SessionState { id, conversation };
@@ -431,7 +468,7 @@ impl AgentRuntime {
             session_id: id,
             title,
         });
-        for event in replayable(events) {
+        for event in replayable(events, &facts) {
             (self.config.replay_events)(event);
         }
         Ok(())
@@ -984,7 +1021,7 @@ pub fn denial_text(source: DenialSource, reason: Option<&str>) -> String {
             reason.map(|r| format!(" ({r})")).unwrap_or_default()
         ),
         DenialSource::Unavailable => format!(
-            "No one could approve this action{}, so it was not performed. Say in the final \
+            "This action could not be approved{}, so it was not performed. Say in the final \
              answer what you wanted to do.",
             reason.map(|r| format!(" ({r})")).unwrap_or_default()
         ),
@@ -1010,6 +1047,48 @@ fn shorten(text: &str, max: usize) -> String {
     cut
 }
 
+/// What the model is told about a call of a reopened session whose result is not in the log.
+pub const UNRECORDED_RESULT: &str = "Ask First has no record of how this action ended (it was \
+     closed, or could not save its history, before that was written down), so it may not have \
+     been performed. Check before relying on it.";
+
+/// Gives every tool call of a reopened conversation exactly one result, in the calls' order,
+/// where the log has none (the app was killed while a card waited, or the result could not be
+/// written): providers refuse a conversation that leaves a tool call unanswered, and DESIGN.md
+/// §3 promises every call a result in the next request.
+pub fn answer_unanswered(conversation: Vec<Message>) -> Vec<Message> {
+    let mut out = Vec::with_capacity(conversation.len());
+    // The calls of the latest model turn still without a result, in order.
+    let mut open: Vec<String> = Vec::new();
+    let unrecorded = |out: &mut Vec<Message>, ids: &mut dyn Iterator<Item = String>| {
+        out.extend(ids.map(|tool_call_id| Message::ToolResult {
+            tool_call_id,
+            content: UNRECORDED_RESULT.to_owned(),
+            is_error: true,
+        }));
+    };
+    for message in conversation {
+        match &message {
+            Message::ToolResult { tool_call_id, .. } => {
+                if let Some(i) = open.iter().position(|id| id == tool_call_id) {
+                    unrecorded(&mut out, &mut open.drain(..i));
+                    open.remove(0);
+                }
+            }
+            Message::Assistant { turn } => {
+                unrecorded(&mut out, &mut open.drain(..));
+                open = turn.tool_calls.iter().map(|c| c.id.clone()).collect();
+            }
+            Message::System { .. } | Message::User { .. } => {
+                unrecorded(&mut out, &mut open.drain(..));
+            }
+        }
+        out.push(message);
+    }
+    unrecorded(&mut out, &mut open.drain(..));
+    out
+}
+
 fn session_title(conversation: &[Message]) -> Option<String> {
     conversation.iter().find_map(|m| match m {
         Message::User { text } => Some(shorten(text, 80)),
@@ -1017,23 +1096,61 @@ fn session_title(conversation: &[Message]) -> Option<String> {
     })
 }
 
+/// What a reopened session shows for a call whose end is missing from a log with a gap.
+pub const UNRECORDED_CALL: &str = "How this ended was not saved (Ask First could not write its \
+     history then), so it is not known whether it was done.";
+
+/// What a reopened session shows for a call that was allowed to run but whose end is missing.
+pub const MAY_HAVE_RUN: &str = "Ask First stopped while this was running, so it may have been \
+     done, in part or in full. Check before relying on it.";
+
+/// What a reopened session shows for a run whose end is missing from a log with a gap.
+pub const UNRECORDED_RUN: &str = "Part of this task could not be saved (the disk was full or \
+     could not be written), so how it ended is not known.";
+
+/// What a session's log says beyond its events, for replaying calls and runs that never ended.
+#[derive(Default)]
+struct LogFacts {
+    /// Part of the log is missing: it could not be written for a while, or a line is damaged.
+    incomplete: bool,
+    /// For each call that was allowed or refused (by the policy or an approval's recorded
+    /// outcome), whether it was allowed to run.
+    may_run: HashMap<(RunId, String), bool>,
+}
+
 /// The events of a reopened session that rebuild its transcript: approval events are left out
-/// (nothing is waiting any more: the log's recovery closed them), and runs or calls that never
-/// ended (the app was closed) are ended as stopped.
-fn replayable(events: Vec<AgentEvent>) -> Vec<AgentEvent> {
+/// (nothing is waiting any more: the log's recovery closed them), and runs and calls that never
+/// ended are ended, saying only what the log shows: a call refused or never answered was not
+/// performed; one allowed to run may have been; of one with no decision in an incomplete log
+/// nothing is known.
+fn replayable(events: Vec<AgentEvent>, facts: &LogFacts) -> Vec<AgentEvent> {
+    let incomplete = facts.incomplete;
     let mut out = Vec::new();
     let mut open_runs: Vec<RunId> = Vec::new();
     let mut open_calls: Vec<(RunId, String)> = Vec::new();
+    let ended = |run: RunId, id: &String| match facts.may_run.get(&(run, id.clone())) {
+        Some(true) => (ToolCallStatus::Failed, MAY_HAVE_RUN.to_owned()),
+        Some(false) if incomplete => (
+            ToolCallStatus::Cancelled,
+            "This action was not performed.".to_owned(),
+        ),
+        None if incomplete => (ToolCallStatus::Failed, UNRECORDED_CALL.to_owned()),
+        Some(false) | None => (
+            ToolCallStatus::Cancelled,
+            cancelled_text(CancelCause::AppShutdown),
+        ),
+    };
     let close_calls =
         |out: &mut Vec<AgentEvent>, open_calls: &mut Vec<(RunId, String)>, run: RunId| {
             open_calls.retain(|(r, id)| {
                 if *r == run {
+                    let (status, output) = ended(run, id);
                     out.push(AgentEvent::ToolCallFinished {
                         run_id: run,
                         tool_call_id: id.clone(),
-                        status: ToolCallStatus::Cancelled,
+                        status,
                         policy_layer: None,
-                        output: cancelled_text(CancelCause::AppShutdown),
+                        output,
                     });
                     false
                 } else {
@@ -1041,13 +1158,34 @@ fn replayable(events: Vec<AgentEvent>) -> Vec<AgentEvent> {
                 }
             });
         };
+    let finish_run =
+        |out: &mut Vec<AgentEvent>, open_calls: &mut Vec<(RunId, String)>, run: RunId| {
+            close_calls(out, open_calls, run);
+            out.push(AgentEvent::RunFinished {
+                run_id: run,
+                status: RunStatus::Cancelled,
+                message: Some(if incomplete {
+                    UNRECORDED_RUN.to_owned()
+                } else {
+                    "Ask First was closed while the agent was working.".to_owned()
+                }),
+            });
+        };
     for event in events {
         match &event {
             AgentEvent::ApprovalRequired(_)
             | AgentEvent::ApprovalResolved(_)
             | AgentEvent::AssistantDelta { .. }
+            | AgentEvent::LogStatus { .. }
             | AgentEvent::SessionOpened { .. } => continue,
-            AgentEvent::RunStarted { run_id, .. } => open_runs.push(*run_id),
+            AgentEvent::RunStarted { run_id, .. } => {
+                // Runs of a session follow one another: one that never ended ended before
+                // this one started, and is shown ending there.
+                for run in open_runs.drain(..) {
+                    finish_run(&mut out, &mut open_calls, run);
+                }
+                open_runs.push(*run_id);
+            }
             AgentEvent::ToolCallProposed {
                 run_id,
                 tool_call_id,
@@ -1071,12 +1209,7 @@ fn replayable(events: Vec<AgentEvent>) -> Vec<AgentEvent> {
         out.push(event);
     }
     for run in open_runs {
-        close_calls(&mut out, &mut open_calls, run);
-        out.push(AgentEvent::RunFinished {
-            run_id: run,
-            status: RunStatus::Cancelled,
-            message: Some("Ask First was closed while the agent was working.".into()),
-        });
+        finish_run(&mut out, &mut open_calls, run);
     }
     out
 }

@@ -8,7 +8,8 @@
 //! without asking are recorded too. Reading skips a torn last line (a crash mid-write) with a
 //! warning and never loses earlier records; on start, [`recover_orphans`] closes every asked
 //! approval that has no decision with `Cancelled{app_shutdown}`, so history never shows a stale
-//! "waiting".
+//! "waiting" — only in the app that holds the data folder ([`lock_data_dir`]), so a second
+//! launch never closes the approvals the running app is still waiting on.
 
 use askfirst_protocol::{
     ApprovalId, CancelCause, Outcome, PolicyLayer, Risk, RunId, SessionPolicy,
@@ -115,6 +116,17 @@ pub enum AuditRecord {
         /// Unix milliseconds.
         at: u64,
     },
+    /// Records from `since` until `at` could not be written (a full disk, a read-only folder):
+    /// this part of the session's history is missing, and a reopened session says so instead
+    /// of presenting what is left as the whole story.
+    Unrecorded {
+        /// When writing started failing, Unix milliseconds.
+        since: u64,
+        /// What failed, in plain words.
+        problem: String,
+        /// When writing worked again, Unix milliseconds.
+        at: u64,
+    },
     /// One event as the window saw it (streamed text pieces excepted): what a reopened
     /// session's transcript is rebuilt from.
     Event {
@@ -175,10 +187,24 @@ impl AuditSink for UnavailableLog {
     }
 }
 
+/// Called with what went wrong when the session log starts failing, and with `None` when it
+/// can be written again.
+pub type LogWatcher = Arc<dyn Fn(Option<String>) + Send + Sync>;
+
+/// Whether the log is failing now (what, since when), and who wants to know when that changes.
+#[derive(Default)]
+struct LogHealth {
+    problem: Option<(String, u64)>,
+    watcher: Option<LogWatcher>,
+}
+
 /// The current session's log, which can be switched to another session's file; everything
-/// that writes audit records holds this one.
+/// that writes audit records holds this one. It tells its watcher (see [`SessionLog::watch`])
+/// when writing starts failing (a full disk, a read-only folder) and when it works again, so
+/// the person can be told: the approvals it cannot record are refused meanwhile.
 pub struct SessionLog {
     inner: Mutex<Arc<dyn AuditSink>>,
+    health: Mutex<LogHealth>,
 }
 
 impl SessionLog {
@@ -186,7 +212,60 @@ impl SessionLog {
     pub fn new(sink: Arc<dyn AuditSink>) -> Arc<Self> {
         Arc::new(Self {
             inner: Mutex::new(sink),
+            health: Mutex::new(LogHealth::default()),
         })
+    }
+
+    /// From now on `watcher` is called on every change between "can be written" and "cannot"
+    /// (with the error, in plain words). It is called outside every lock of this log, and it
+    /// must not write to this log (send to the window instead).
+    pub fn watch(&self, watcher: LogWatcher) {
+        self.health
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .watcher = Some(watcher);
+    }
+
+    /// Records whether writing works (`None`) or what fails; tells the watcher on a change.
+    /// When writing works again after failing, an [`AuditRecord::Unrecorded`] marks the gap.
+    /// Appends report themselves; call this for a failure found another way (a log that could
+    /// not even be opened).
+    pub fn report(&self, problem: Option<String>) {
+        let (notify, gap) = {
+            let mut health = self.health.lock().unwrap_or_else(|p| p.into_inner());
+            if health.problem.is_some() == problem.is_some() {
+                return;
+            }
+            let gap = match problem.clone() {
+                Some(text) => {
+                    health.problem = Some((text, crate::unix_millis_now()));
+                    None
+                }
+                None => health.problem.take(),
+            };
+            (health.watcher.clone(), gap)
+        };
+        if let Some((problem, since)) = gap {
+            // Best effort, straight to the file: this is the first write that works again.
+            let _ = self.current().append(&AuditRecord::Unrecorded {
+                since,
+                problem,
+                at: crate::unix_millis_now(),
+            });
+        }
+        if let Some(watcher) = notify {
+            watcher(problem);
+        }
+    }
+
+    /// What fails when the log cannot be written now; `None` when it can.
+    pub fn problem(&self) -> Option<String> {
+        self.health
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .problem
+            .as_ref()
+            .map(|(text, _)| text.clone())
     }
 
     /// From now on, writes go to `sink`.
@@ -201,7 +280,35 @@ impl SessionLog {
 
 impl AuditSink for SessionLog {
     fn append(&self, record: &AuditRecord) -> Result<(), AuditError> {
-        self.current().append(record)
+        let result = self.current().append(record);
+        self.report(result.as_ref().err().map(ToString::to_string));
+        result
+    }
+}
+
+/// An exclusive claim on a data folder by one running app, held as long as this value lives
+/// (an advisory lock on `<data dir>/instance.lock`; the operating system drops it when the
+/// process ends, even by `kill -9`).
+pub struct DataDirLock {
+    _lock: nix::fcntl::Flock<File>,
+}
+
+/// Claims `data_dir` for this process. `Ok(None)` means another running app holds it: its
+/// waiting approvals are alive, so [`recover_orphans`] must not close them.
+///
+/// # Errors
+/// The I/O error of creating or locking the lock file (a read-only or full folder).
+pub fn lock_data_dir(data_dir: &Path) -> io::Result<Option<DataDirLock>> {
+    let file = OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(data_dir.join("instance.lock"))?;
+    // `flock(2)`: held per open file, so it conflicts even within one process (tests).
+    match nix::fcntl::Flock::lock(file, nix::fcntl::FlockArg::LockExclusiveNonblock) {
+        Ok(lock) => Ok(Some(DataDirLock { _lock: lock })),
+        Err((_, nix::errno::Errno::EWOULDBLOCK)) => Ok(None),
+        Err((_, errno)) => Err(io::Error::from(errno)),
     }
 }
 
@@ -386,10 +493,15 @@ pub fn recover_orphans(sessions_dir: &Path) -> io::Result<(usize, Vec<String>)> 
 }
 
 /// A sink that records every event in the session log (streamed text pieces excepted, the
-/// whole text follows in `AssistantMessage`) and then passes it on to `next`.
+/// whole text follows in `AssistantMessage`; and the log's own status) and then passes it on to
+/// `next`.
 pub fn logging_sink(log: Arc<SessionLog>, next: crate::EventSink) -> crate::EventSink {
     Arc::new(move |event: askfirst_protocol::AgentEvent| {
-        if !matches!(event, askfirst_protocol::AgentEvent::AssistantDelta { .. }) {
+        if !matches!(
+            event,
+            askfirst_protocol::AgentEvent::AssistantDelta { .. }
+                | askfirst_protocol::AgentEvent::LogStatus { .. }
+        ) {
             let record = AuditRecord::Event {
                 event: event.clone(),
                 at: crate::unix_millis_now(),

@@ -373,6 +373,16 @@ pub enum AgentEvent {
         /// What the model is told (the tool's output or why it did not run), plain text.
         output: String,
     },
+    /// Whether the session log can be written. `problem` (what fails, in plain words) when it
+    /// cannot — a full disk, a read-only data folder: approvals that cannot be recorded are then
+    /// refused, so the window says why; absent when it can be written again. Never written to
+    /// the log itself, nor replayed with a reopened session.
+    LogStatus {
+        /// What fails; absent when writing works.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        problem: Option<String>,
+    },
     /// The run ended.
     RunFinished {
         /// The run.

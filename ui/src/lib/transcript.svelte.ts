@@ -38,6 +38,11 @@ export class Transcript {
   sessionId = $state<string | null>(null);
   /** Its title, when it was reopened. */
   title = $state<string | null>(null);
+  /**
+   * What fails while the session log cannot be written (a full disk, a read-only folder); null
+   * while it can. Approvals that cannot be recorded are refused meanwhile.
+   */
+  logProblem = $state<string | null>(null);
   #n = 0;
   /** The `seq` of the next event to apply. */
   #nextSeq = 0;
@@ -137,6 +142,10 @@ export class Transcript {
         return;
       }
       case 'approval_resolved':
+        return;
+      case 'log_status':
+        // Not reset by `session_opened`: it is about the disk, not about one session.
+        this.logProblem = event.problem ?? null;
         return;
       case 'tool_call_finished': {
         const entry = this.#tool(event.run_id, event.tool_call_id);

@@ -62,3 +62,17 @@ describe('streaming and sessions', () => {
     expect(t.status).toBe('idle');
   });
 });
+
+describe('the session log status', () => {
+  it('shows what fails until the log can be written again, across sessions', () => {
+    const t = new Transcript();
+    expect(t.logProblem).toBeNull();
+    t.receive({ seq: 0, event: { type: 'log_status', problem: 'No space left on device (os error 28)' } });
+    expect(t.logProblem).toBe('No space left on device (os error 28)');
+    t.receive({ seq: 1, event: { type: 'session_opened', session_id: 's2' } });
+    expect(t.logProblem).toBe('No space left on device (os error 28)');
+    expect(t.entries).toHaveLength(0);
+    t.receive({ seq: 2, event: { type: 'log_status' } });
+    expect(t.logProblem).toBeNull();
+  });
+});

@@ -86,3 +86,88 @@ fn a_read_only_folder_is_a_clear_error() {
         assert!(JsonlLog::open(&ro.join("s.jsonl")).is_err());
     }
 }
+
+#[test]
+fn only_one_app_at_a_time_holds_a_data_folder_and_a_kill_frees_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let first = askfirst_core::audit::lock_data_dir(dir.path()).unwrap();
+    assert!(first.is_some());
+    // A second launch finds it taken, so it leaves the first one's waiting approvals alone.
+    assert!(askfirst_core::audit::lock_data_dir(dir.path())
+        .unwrap()
+        .is_none());
+    // The claim ends with its holder (the operating system drops it when a process dies).
+    drop(first);
+    assert!(askfirst_core::audit::lock_data_dir(dir.path())
+        .unwrap()
+        .is_some());
+}
+
+/// A sink that fails while `failing` is set, like a disk that fills up and is freed again.
+struct Flaky {
+    failing: std::sync::atomic::AtomicBool,
+    written: std::sync::Mutex<Vec<AuditRecord>>,
+}
+
+impl AuditSink for Flaky {
+    fn append(&self, record: &AuditRecord) -> Result<(), askfirst_core::audit::AuditError> {
+        if self.failing.load(std::sync::atomic::Ordering::SeqCst) {
+            Err(askfirst_core::audit::AuditError::Write {
+                path: "s.jsonl".into(),
+                source: std::io::Error::other("No space left on device"),
+            })
+        } else {
+            self.written.lock().unwrap().push(record.clone());
+            Ok(())
+        }
+    }
+}
+
+#[test]
+fn the_session_log_says_once_when_it_starts_failing_and_once_when_it_works_again() {
+    use std::sync::atomic::Ordering::SeqCst;
+    use std::sync::{Arc, Mutex};
+    let sink = Arc::new(Flaky {
+        failing: false.into(),
+        written: Mutex::new(Vec::new()),
+    });
+    let log = askfirst_core::audit::SessionLog::new(sink.clone());
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let into = Arc::clone(&seen);
+    log.watch(Arc::new(move |problem| into.lock().unwrap().push(problem)));
+    let record = AuditRecord::SessionPolicyChanged {
+        policy: askfirst_protocol::SessionPolicy::Ask,
+        at: 1,
+    };
+    log.append(&record).unwrap();
+    sink.failing.store(true, SeqCst);
+    assert!(log.append(&record).is_err());
+    assert!(log.append(&record).is_err());
+    assert_eq!(
+        log.problem().as_deref(),
+        Some("The session log s.jsonl could not be written: No space left on device")
+    );
+    sink.failing.store(false, SeqCst);
+    log.append(&record).unwrap();
+    log.append(&record).unwrap();
+    assert_eq!(
+        sink.written.lock().unwrap().len(),
+        4,
+        "1 + the record + 1 gap + 1"
+    );
+    assert!(matches!(
+        &sink.written.lock().unwrap()[2],
+        AuditRecord::Unrecorded { problem, .. }
+            if problem == "The session log s.jsonl could not be written: No space left on device"
+    ));
+    assert_eq!(
+        *seen.lock().unwrap(),
+        vec![
+            Some(
+                "The session log s.jsonl could not be written: No space left on device".to_owned()
+            ),
+            None
+        ]
+    );
+    assert_eq!(log.problem(), None);
+}

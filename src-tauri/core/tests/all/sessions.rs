@@ -198,3 +198,267 @@ async fn a_run_cut_short_by_a_crash_reopens_as_stopped() {
         }
     )));
 }
+
+#[test]
+fn a_reopened_conversation_gives_every_call_a_result_in_order() {
+    use askfirst_core::agent::{answer_unanswered, UNRECORDED_RESULT};
+    use askfirst_core::provider::{ModelTurn, ToolCall};
+    let call = |id: &str| ToolCall {
+        id: id.into(),
+        name: "write_file".into(),
+        arguments_json: "{}".into(),
+    };
+    let turn = |ids: &[&str]| Message::Assistant {
+        turn: ModelTurn {
+            text: None,
+            tool_calls: ids.iter().map(|id| call(id)).collect(),
+        },
+    };
+    let result = |id: &str, content: &str| Message::ToolResult {
+        tool_call_id: id.into(),
+        content: content.into(),
+        is_error: content == UNRECORDED_RESULT,
+    };
+    let user = |text: &str| Message::User { text: text.into() };
+    // Killed while two cards waited (no results), and a turn whose middle result was lost.
+    let logged = vec![
+        user("first"),
+        turn(&["a", "b", "c"]),
+        result("a", "done"),
+        result("c", "done"),
+        user("second"),
+        turn(&["d", "e"]),
+    ];
+    assert_eq!(
+        answer_unanswered(logged),
+        vec![
+            user("first"),
+            turn(&["a", "b", "c"]),
+            result("a", "done"),
+            result("b", UNRECORDED_RESULT),
+            result("c", "done"),
+            user("second"),
+            turn(&["d", "e"]),
+            result("d", UNRECORDED_RESULT),
+            result("e", UNRECORDED_RESULT),
+        ]
+    );
+    // A whole conversation is left as it is.
+    let whole = vec![user("x"), turn(&["a"]), result("a", "done"), turn(&[])];
+    assert_eq!(answer_unanswered(whole.clone()), whole);
+}
+
+/// Writes a session log by hand: a run with three calls that never ended — one refused, one
+/// approved (its tool was running), one with no decision — and, if `gap`, a stretch that could
+/// not be written.
+fn write_cut_short_log(sessions: &Path, gap: bool) -> SessionId {
+    use askfirst_core::audit::{AuditRecord, AuditSink};
+    use askfirst_protocol::{
+        ApprovalId, ApprovalScope, ApprovalSource, CancelCause, Outcome, PolicyLayer, Risk, RunId,
+    };
+    let id = SessionId::new();
+    let log = JsonlLog::open(&sessions.join(format!("{id}.jsonl"))).unwrap();
+    let run = RunId::new();
+    let event = |event| AuditRecord::Event { event, at: 1 };
+    log.append(&event(AgentEvent::RunStarted {
+        run_id: run,
+        session_id: id,
+        task: "t".into(),
+        provider: "p".into(),
+    }))
+    .unwrap();
+    for (call, outcome) in [
+        (
+            "refused",
+            Some(Outcome::Cancelled {
+                cause: CancelCause::AppShutdown,
+            }),
+        ),
+        (
+            "approved",
+            Some(Outcome::Approved {
+                scope: ApprovalScope::Once,
+                source: ApprovalSource::User,
+            }),
+        ),
+        ("undecided", None),
+    ] {
+        log.append(&event(AgentEvent::ToolCallProposed {
+            run_id: run,
+            tool_call_id: call.into(),
+            tool_name: "write_file".into(),
+            arguments_json: "{}".into(),
+            summary: call.into(),
+        }))
+        .unwrap();
+        let approval_id = ApprovalId::new();
+        if let Some(outcome) = outcome {
+            log.append(&AuditRecord::ApprovalAsked {
+                approval_id,
+                run_id: run,
+                tool_call_id: call.into(),
+                tool_name: "write_file".into(),
+                arguments_json: "{}".into(),
+                arguments_sha256: "00".into(),
+                summary: call.into(),
+                risk: Risk::Medium,
+                reason: "r".into(),
+                policy_layer: PolicyLayer::ToolDefault,
+                at: 1,
+                expires_at: 2,
+            })
+            .unwrap();
+            log.append(&AuditRecord::ApprovalDecided {
+                approval_id,
+                run_id: run,
+                outcome,
+                at: 1,
+            })
+            .unwrap();
+        }
+    }
+    if gap {
+        log.append(&AuditRecord::Unrecorded {
+            since: 1,
+            problem: "No space left on device".into(),
+            at: 2,
+        })
+        .unwrap();
+    }
+    id
+}
+
+#[tokio::test]
+async fn a_reopened_session_claims_only_what_its_log_shows() {
+    use askfirst_core::agent::{MAY_HAVE_RUN, UNRECORDED_CALL, UNRECORDED_RUN};
+    use askfirst_protocol::ToolCallStatus;
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let workspace = dir.path().join("ws");
+    std::fs::create_dir_all(&workspace).unwrap();
+    let ends = |events: Vec<AgentEvent>| -> Vec<(String, ToolCallStatus, String)> {
+        events
+            .into_iter()
+            .filter_map(|e| match e {
+                AgentEvent::ToolCallFinished {
+                    tool_call_id,
+                    status,
+                    output,
+                    ..
+                } => Some((tool_call_id, status, output)),
+                AgentEvent::RunFinished { message, .. } => {
+                    Some(("run".into(), ToolCallStatus::Cancelled, message.unwrap()))
+                }
+                _ => None,
+            })
+            .collect()
+    };
+    let closed = "The app was closed; this action was not performed.".to_owned();
+    let whole = write_cut_short_log(&data.join("sessions"), false);
+    let with_gap = write_cut_short_log(&data.join("sessions"), true);
+    let (runtime, events) = app_runtime(&data, &workspace, json!({"turns": [{"say": "x"}]}));
+    runtime.open_session(whole).unwrap();
+    assert_eq!(
+        ends(events.all()),
+        vec![
+            ("refused".into(), ToolCallStatus::Cancelled, closed.clone()),
+            (
+                "approved".into(),
+                ToolCallStatus::Failed,
+                MAY_HAVE_RUN.into()
+            ),
+            ("undecided".into(), ToolCallStatus::Cancelled, closed),
+            (
+                "run".into(),
+                ToolCallStatus::Cancelled,
+                "Ask First was closed while the agent was working.".into()
+            ),
+        ]
+    );
+    let (runtime, events) = app_runtime(&data, &workspace, json!({"turns": [{"say": "x"}]}));
+    runtime.open_session(with_gap).unwrap();
+    assert_eq!(
+        ends(events.all()),
+        vec![
+            (
+                "refused".into(),
+                ToolCallStatus::Cancelled,
+                "This action was not performed.".into()
+            ),
+            (
+                "approved".into(),
+                ToolCallStatus::Failed,
+                MAY_HAVE_RUN.into()
+            ),
+            (
+                "undecided".into(),
+                ToolCallStatus::Failed,
+                UNRECORDED_CALL.into()
+            ),
+            (
+                "run".into(),
+                ToolCallStatus::Cancelled,
+                UNRECORDED_RUN.into()
+            ),
+        ]
+    );
+}
+
+#[tokio::test]
+async fn a_run_cut_short_ends_where_the_next_one_starts() {
+    use askfirst_core::audit::{AuditRecord, AuditSink};
+    use askfirst_protocol::RunId;
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let workspace = dir.path().join("ws");
+    std::fs::create_dir_all(&workspace).unwrap();
+    let id = SessionId::new();
+    let log = JsonlLog::open(&data.join("sessions").join(format!("{id}.jsonl"))).unwrap();
+    let (killed, next) = (RunId::new(), RunId::new());
+    for event in [
+        AgentEvent::RunStarted {
+            run_id: killed,
+            session_id: id,
+            task: "first".into(),
+            provider: "p".into(),
+        },
+        AgentEvent::RunStarted {
+            run_id: next,
+            session_id: id,
+            task: "second".into(),
+            provider: "p".into(),
+        },
+        AgentEvent::RunFinished {
+            run_id: next,
+            status: RunStatus::Completed,
+            message: None,
+        },
+    ] {
+        log.append(&AuditRecord::Event { event, at: 1 }).unwrap();
+    }
+    let (runtime, events) = app_runtime(&data, &workspace, json!({"turns": [{"say": "x"}]}));
+    runtime.open_session(id).unwrap();
+    let runs: Vec<(RunId, &str)> = events
+        .all()
+        .iter()
+        .filter_map(|e| match e {
+            AgentEvent::RunStarted { run_id, .. } => Some((*run_id, "started")),
+            AgentEvent::RunFinished {
+                run_id,
+                status: RunStatus::Completed,
+                ..
+            } => Some((*run_id, "completed")),
+            AgentEvent::RunFinished { run_id, .. } => Some((*run_id, "stopped")),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        runs,
+        vec![
+            (killed, "started"),
+            (killed, "stopped"),
+            (next, "started"),
+            (next, "completed")
+        ]
+    );
+}

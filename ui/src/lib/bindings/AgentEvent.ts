@@ -93,7 +93,11 @@ policy_layer?: PolicyLayer,
 /**
  * What the model is told (the tool's output or why it did not run), plain text.
  */
-output: string, } | { "type": "run_finished", 
+output: string, } | { "type": "log_status", 
+/**
+ * What fails; absent when writing works.
+ */
+problem?: string, } | { "type": "run_finished", 
 /**
  * The run.
  */
