@@ -462,7 +462,11 @@ pub fn save_settings(
         code: ErrorCode::InvalidRequest,
         message,
     };
-    if !["demo", "openai", "ollama", "anthropic"].contains(&request.provider.as_str()) {
+    // A provider fixed by the environment is shown, not saved: the file keeps its own.
+    let provider_fixed = env_value(&["ASKFIRST_PROVIDER"]).is_some();
+    if !provider_fixed
+        && !["demo", "openai", "ollama", "anthropic"].contains(&request.provider.as_str())
+    {
         return Err(invalid(format!(
             "Unknown provider \"{}\".",
             request.provider
@@ -479,7 +483,9 @@ pub fn save_settings(
         message,
     })?;
     let nonempty = |s: String| Some(s.trim().to_owned()).filter(|s| !s.is_empty());
-    file.provider = Some(request.provider);
+    if !provider_fixed {
+        file.provider = Some(request.provider);
+    }
     file.base_url = nonempty(request.base_url);
     file.model = nonempty(request.model);
     if request.clear_api_key {

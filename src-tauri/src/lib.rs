@@ -112,6 +112,7 @@ fn try_run() -> anyhow::Result<()> {
         .on_window_event(window::on_window_event)
         .setup(move |app| {
             window::restore_size(app.handle());
+            tray::check_host_in_background();
             let tray = tray::AppTray::build(app.handle())?;
             app.manage(tray);
             if let Some(task) = autostart {

@@ -148,3 +148,63 @@ impl<R: Runtime> AppTray<R> {
         let _ = self.icon.set_title(Some(title));
     }
 }
+
+/// Whether a tray host was last seen: 0 not known yet, 1 yes, 2 no.
+static HOST_SEEN: std::sync::atomic::AtomicU8 = std::sync::atomic::AtomicU8::new(0);
+
+/// Whether the desktop shows tray icons, as last checked (`None` before the first check
+/// ended). Checked in the background at start and after each use, so nothing waits for the bus.
+pub fn host_seen() -> Option<bool> {
+    match HOST_SEEN.load(std::sync::atomic::Ordering::SeqCst) {
+        1 => Some(true),
+        2 => Some(false),
+        _ => None,
+    }
+}
+
+/// Checks again, on a thread of its own, whether a tray host is there.
+pub fn check_host_in_background() {
+    let _ = std::thread::Builder::new()
+        .name("tray-host-check".into())
+        .spawn(|| {
+            let seen = host_available();
+            HOST_SEEN.store(
+                if seen { 1 } else { 2 },
+                std::sync::atomic::Ordering::SeqCst,
+            );
+        });
+}
+
+/// Whether something shows tray icons: a StatusNotifierWatcher owns its name on the session
+/// bus (the StatusNotifierItem protocol libayatana-appindicator speaks, freedesktop.org
+/// "StatusNotifierItem" specification). No session bus means no.
+#[cfg(target_os = "linux")]
+pub fn host_available() -> bool {
+    use gio::prelude::*;
+    let Ok(bus) = gio::bus_get_sync(gio::BusType::Session, gio::Cancellable::NONE) else {
+        return false;
+    };
+    let Some(reply_type) = gio::glib::VariantTy::new("(b)").ok() else {
+        return false;
+    };
+    bus.call_sync(
+        Some("org.freedesktop.DBus"),
+        "/org/freedesktop/DBus",
+        "org.freedesktop.DBus",
+        "NameHasOwner",
+        Some(&("org.kde.StatusNotifierWatcher",).to_variant()),
+        Some(reply_type),
+        gio::DBusCallFlags::NONE,
+        2000,
+        gio::Cancellable::NONE,
+    )
+    .ok()
+    .and_then(|reply| reply.get::<(bool,)>())
+    .is_some_and(|(owned,)| owned)
+}
+
+/// Elsewhere the platform always has a place for tray icons.
+#[cfg(not(target_os = "linux"))]
+pub fn host_available() -> bool {
+    true
+}

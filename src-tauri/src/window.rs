@@ -19,12 +19,21 @@ pub fn show_main<R: Runtime>(app: &AppHandle<R>) {
 static HIDDEN_BEFORE: AtomicBool = AtomicBool::new(false);
 
 /// Closing the main window hides it instead: runs go on and approvals still arrive in the tray
-/// and notifications. The first time, a notification says so. "Quit" in the tray quits.
+/// and notifications. The first time, a notification says so. "Quit" in the tray quits. With
+/// no tray to bring it back from (no tray host on the bus, or no bus), it is minimised instead,
+/// so it can still be found in the taskbar.
 pub fn on_window_event<R: Runtime>(window: &Window<R>, event: &WindowEvent) {
     if let WindowEvent::CloseRequested { api, .. } = event {
         if window.label() == MAIN {
             save_size(window.app_handle());
             api.prevent_close();
+            let tray_shown = crate::tray::host_seen().unwrap_or(true);
+            // Look again for next time (a panel may have started or stopped).
+            crate::tray::check_host_in_background();
+            if !tray_shown {
+                let _ = window.minimize();
+                return;
+            }
             let _ = window.hide();
             if !HIDDEN_BEFORE.swap(true, Ordering::SeqCst) {
                 crate::notify::still_running(window.app_handle());

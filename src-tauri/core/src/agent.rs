@@ -625,7 +625,7 @@ impl AgentRuntime {
                     tool_call_id: call.id.clone(),
                     status: result.status,
                     policy_layer: result.layer,
-                    output: result.content.clone(),
+                    output: for_person(&result.content),
                 });
                 self.push_message(
                     messages,
@@ -653,7 +653,7 @@ impl AgentRuntime {
                             tool_call_id: rest.id.clone(),
                             status: ToolCallStatus::Cancelled,
                             policy_layer: None,
-                            output: content.clone(),
+                            output: for_person(&content),
                         });
                         self.push_message(
                             messages,
@@ -1028,6 +1028,45 @@ pub fn denial_text(source: DenialSource, reason: Option<&str>) -> String {
     }
 }
 
+/// The window's version of what the model is told about a call: the same facts, spoken to the
+/// person ("You said no") and without the instructions meant for the model ("Do not retry…").
+/// Tool outputs and errors pass unchanged; only the texts made here are reworded.
+pub fn for_person(model_text: &str) -> String {
+    const MODEL_ONLY: &[&str] = &[
+        " Follow the user's instruction.",
+        " Do not retry the same call; take a different approach or explain what you need in \
+         the final answer.",
+        " Do not retry it now; say in the final answer what you wanted to do.",
+        " Do not retry it; take a different approach.",
+        " Say in the final answer what you wanted to do.",
+    ];
+    const REWORDED: &[(&str, &str)] = &[
+        (
+            "The user denied this action and said:",
+            "You said no, with the note:",
+        ),
+        ("The user denied this action.", "You said no."),
+        (
+            "The user did not answer the request for approval in time, so the action was not \
+             performed.",
+            "You did not answer in time, so it was not performed.",
+        ),
+        (
+            "not allowed by the user's settings",
+            "not allowed by your settings",
+        ),
+        ("The user stopped the run", "You stopped the run"),
+    ];
+    let mut text = model_text.to_owned();
+    for sentence in MODEL_ONLY {
+        text = text.replace(sentence, "");
+    }
+    for (model, person) in REWORDED {
+        text = text.replace(model, person);
+    }
+    text
+}
+
 /// What the model is told when a call did not run because the run or the app stopped.
 pub fn cancelled_text(cause: CancelCause) -> String {
     match cause {
@@ -1150,7 +1189,7 @@ fn replayable(events: Vec<AgentEvent>, facts: &LogFacts) -> Vec<AgentEvent> {
                         tool_call_id: id.clone(),
                         status,
                         policy_layer: None,
-                        output,
+                        output: for_person(&output),
                     });
                     false
                 } else {
@@ -1212,4 +1251,42 @@ fn replayable(events: Vec<AgentEvent>, facts: &LogFacts) -> Vec<AgentEvent> {
         finish_run(&mut out, &mut open_calls, run);
     }
     out
+}
+
+#[cfg(test)]
+mod person_text_tests {
+    use super::*;
+
+    #[test]
+    fn the_window_gets_the_facts_without_the_instructions_for_the_model() {
+        let texts = [
+            denial_text(DenialSource::User, None),
+            denial_text(DenialSource::User, Some("Not that file, please")),
+            denial_text(DenialSource::Timeout, None),
+            denial_text(DenialSource::Policy, Some("a rule says no")),
+            denial_text(DenialSource::Unavailable, Some("the log is full")),
+            cancelled_text(CancelCause::RunAborted),
+            cancelled_text(CancelCause::AppShutdown),
+        ];
+        for text in &texts {
+            let shown = for_person(text);
+            for model_only in ["Do not retry", "final answer", "The user", "the user's"] {
+                assert!(!shown.contains(model_only), "{shown:?} (from {text:?})");
+            }
+            assert!(shown.contains("not performed"), "{shown:?} (from {text:?})");
+        }
+        assert_eq!(
+            for_person(&texts[1]),
+            "You said no, with the note: \"Not that file, please\". The action was not performed."
+        );
+        assert_eq!(
+            for_person(&texts[0]),
+            "You said no. The action was not performed."
+        );
+        // A tool's own output is left as it is.
+        assert_eq!(
+            for_person("Wrote 9 bytes to notes.txt."),
+            "Wrote 9 bytes to notes.txt."
+        );
+    }
 }

@@ -370,7 +370,9 @@ pub enum AgentEvent {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[ts(optional)]
         policy_layer: Option<PolicyLayer>,
-        /// What the model is told (the tool's output or why it did not run), plain text.
+        /// The tool's output, or why it did not run, as the person is told it (the model is
+        /// told the same facts with instructions for it: see the session's `message` records),
+        /// plain text.
         output: String,
     },
     /// Whether the session log can be written. `problem` (what fails, in plain words) when it

@@ -91,7 +91,9 @@ status: ToolCallStatus,
  */
 policy_layer?: PolicyLayer, 
 /**
- * What the model is told (the tool's output or why it did not run), plain text.
+ * The tool's output, or why it did not run, as the person is told it (the model is
+ * told the same facts with instructions for it: see the session's `message` records),
+ * plain text.
  */
 output: string, } | { "type": "log_status", 
 /**
