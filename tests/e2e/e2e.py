@@ -85,6 +85,16 @@ class WebDriver:
     def type(self, element, text):
         self.s("POST", f"/element/{element}/value", {"text": text})
 
+    def click_twice(self, element, gap_ms):
+        """Two clicks at the same spot, gap_ms apart, the pointer not moving (a double click)."""
+        origin = {ELEMENT: element}
+        steps = [{"type": "pointerMove", "duration": 0, "origin": origin, "x": 0, "y": 0},
+                 {"type": "pointerDown", "button": 0}, {"type": "pointerUp", "button": 0},
+                 {"type": "pause", "duration": gap_ms},
+                 {"type": "pointerDown", "button": 0}, {"type": "pointerUp", "button": 0}]
+        self.s("POST", "/actions", {"actions": [{"type": "pointer", "id": "mouse",
+                                                 "parameters": {"pointerType": "mouse"}, "actions": steps}]})
+
     def key(self, *keys):
         """Presses and releases each key in turn (W3C WebDriver key actions)."""
         actions = []
@@ -873,6 +883,8 @@ def test_accessibility_contrast_names_and_keyboard():
         # Answer by keyboard: Enter approves the write, Space denies the other two.
         def focus_button(card, testid):
             button = app.wd.find_in(card, f'[data-testid="{testid}"]')[0]
+            # A card that moved up re-arms first (double-click safety).
+            wait_for(f"{testid} to be armed", lambda: app.wd.attr(button, "disabled") is None)
             app.wd.execute("arguments[0].focus()", {ELEMENT: button})
         by_tool = {app.wd.text(app.wd.find_in(c, '[data-testid="approval-tool"]')[0]): c for c in cards}
         focus_button(by_tool["write_file"], "approve")
@@ -926,6 +938,26 @@ def test_a_second_launch_brings_the_window_back_and_leaves_the_waiting_card_alon
         assert os.path.exists(os.path.join(app.workspace, "hello.txt"))
 
 
+def test_a_double_click_answers_only_the_card_it_was_aimed_at():
+    with App("double-click", "two-writes.json") as app:
+        app.start_task("Write two files")
+        cards = wait_for("two cards", lambda: (lambda c: c if len(c) == 2 else None)(
+            app.wd.find_all('[data-testid="approval-card"]')))
+        buttons = [app.wd.find_in(c, '[data-testid="approve"]')[0] for c in cards]
+        wait_for("both cards to arm", lambda: all(app.wd.attr(b, "disabled") is None for b in buttons))
+        second_id = app.wd.attr(cards[1], "data-approval-id")
+        # The second click comes after the first card has gone and the second slid up under
+        # the pointer: it must find that card not armed yet.
+        app.wd.click_twice(buttons[0], 300)
+        wait_for("one.txt", lambda: os.path.exists(os.path.join(app.workspace, "one.txt")))
+        time.sleep(1)
+        left = app.wd.find_all('[data-testid="approval-card"]')
+        assert [app.wd.attr(c, "data-approval-id") for c in left] == [second_id], "the second card was answered"
+        assert not os.path.exists(os.path.join(app.workspace, "two.txt"))
+        app.press(left[0], "deny")
+        assert app.wait_finished() == "completed"
+
+
 TESTS = [test_approve_writes_the_file, test_deny_leaves_no_file_and_the_run_finishes,
          test_reload_keeps_the_card_and_the_transcript,
          test_allow_for_this_session_covers_exactly_the_same_call,
@@ -942,7 +974,8 @@ TESTS = [test_approve_writes_the_file, test_deny_leaves_no_file_and_the_run_fini
          test_closed_to_the_tray_it_notifies_and_the_tray_item_brings_the_card_back,
          test_an_mcp_server_added_in_settings_is_used_by_the_next_task,
          test_accessibility_contrast_names_and_keyboard,
-         test_a_second_launch_brings_the_window_back_and_leaves_the_waiting_card_alone]
+         test_a_second_launch_brings_the_window_back_and_leaves_the_waiting_card_alone,
+         test_a_double_click_answers_only_the_card_it_was_aimed_at]
 
 
 def main():
