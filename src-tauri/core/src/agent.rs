@@ -825,6 +825,7 @@ impl AgentRuntime {
             canonical,
             summary,
             key,
+            fingerprint: description.fingerprint,
         }))
     }
 
@@ -847,6 +848,7 @@ impl AgentRuntime {
             canonical,
             summary,
             key,
+            fingerprint,
         } = ready;
         let ws = &self.config.workspace;
         let mut approved = false;
@@ -890,6 +892,20 @@ impl AgentRuntime {
                 layer: Some(layer),
                 stop_run: None,
             };
+        }
+        // What was shown (and approved) must still be what would happen: a file edited by the
+        // person, or by an earlier call, while the card waited is not overwritten.
+        if let Some(expected) = &fingerprint {
+            if tool.fingerprint(&call.arguments_json, ws).as_deref() != Some(expected.as_str()) {
+                return CallResult {
+                    layer: Some(layer),
+                    ..CallResult::failed(format!(
+                        "Not done: the file changed after this was shown for approval \
+                         (\"{summary}\"), so it would no longer do what was shown. Nothing was \
+                         written; ask again with the file as it is now."
+                    ))
+                };
+            }
         }
         // Stop while a tool runs drops its future, which stops it (a command's whole process
         // group is killed).
@@ -936,6 +952,8 @@ struct ReadyCall {
     canonical: Option<String>,
     summary: String,
     key: (String, String),
+    /// The target as described (see [`crate::tools::CallDescription::fingerprint`]).
+    fingerprint: Option<String>,
 }
 
 /// Records a denial so an identical call in this run gets the same answer without a card.

@@ -925,6 +925,7 @@ impl Tool for McpTool {
             summary,
             risk: self.info.risk,
             preview: None,
+            fingerprint: None,
         })
     }
 

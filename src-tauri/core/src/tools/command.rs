@@ -108,6 +108,7 @@ impl Tool for RunCommand {
             summary,
             risk: Risk::High,
             preview: None,
+            fingerprint: None,
         })
     }
     fn main_arguments(&self, raw: &str, _ws: &Workspace) -> Vec<MainArgument> {

@@ -167,6 +167,7 @@ impl Tool for DeletePath {
             summary,
             risk: Risk::High,
             preview: None,
+            fingerprint: None,
         })
     }
     fn main_arguments(&self, raw: &str, ws: &Workspace) -> Vec<MainArgument> {

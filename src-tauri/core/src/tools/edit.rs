@@ -207,12 +207,17 @@ impl Tool for EditFile {
                 &plan.after,
                 &plan.shown.replace('\\', "/"),
             )),
+            fingerprint: Some(super::fs::file_fingerprint(&plan.path)),
         })
     }
     fn main_arguments(&self, raw: &str, ws: &Workspace) -> Vec<MainArgument> {
         parse_args::<EditFileArgs>(self.name(), raw)
             .map(|a| vec![path_argument(&a.path, ws)])
             .unwrap_or_default()
+    }
+    fn fingerprint(&self, raw: &str, ws: &Workspace) -> Option<String> {
+        let args: EditFileArgs = parse_args(self.name(), raw).ok()?;
+        Some(super::fs::file_fingerprint(&ws.resolve(&args.path).ok()?))
     }
     async fn execute(&self, raw: &str, ws: &Workspace) -> Result<String, ToolError> {
         let args: EditFileArgs = parse_args(self.name(), raw)?;

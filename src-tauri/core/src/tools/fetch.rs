@@ -92,6 +92,7 @@ impl Tool for FetchUrl {
             summary: format!("Read the web page at {url} (this goes on the internet)"),
             risk: Risk::High,
             preview: None,
+            fingerprint: None,
         })
     }
     fn main_arguments(&self, raw: &str, _ws: &Workspace) -> Vec<MainArgument> {

@@ -64,6 +64,7 @@ impl Tool for ListDirectory {
             summary,
             risk: Risk::Low,
             preview: None,
+            fingerprint: None,
         })
     }
     fn main_arguments(&self, raw: &str, ws: &Workspace) -> Vec<MainArgument> {
@@ -180,7 +181,12 @@ impl Tool for WriteFile {
             summary,
             risk: Risk::Medium,
             preview,
+            fingerprint: Some(file_fingerprint(&path)),
         })
+    }
+    fn fingerprint(&self, raw: &str, ws: &Workspace) -> Option<String> {
+        let args: WriteFileArgs = parse_args(self.name(), raw).ok()?;
+        Some(file_fingerprint(&ws.resolve(&args.path).ok()?))
     }
     fn main_arguments(&self, raw: &str, ws: &Workspace) -> Vec<MainArgument> {
         parse_args::<WriteFileArgs>(self.name(), raw)
@@ -203,6 +209,41 @@ impl Tool for WriteFile {
             "Wrote {} to {shown}.",
             plural(args.content.len(), "byte", "bytes")
         ))
+    }
+}
+
+/// What a file is now, to notice a change between showing a call and running it: `absent`,
+/// `folder`, or `sha256:<hex>` of its bytes (for files over 64 MiB, their size and modification
+/// time instead). A file that cannot be read gives `unreadable:<error kind>`.
+pub(super) fn file_fingerprint(path: &Path) -> String {
+    use sha2::{Digest, Sha256};
+    const HASHED_UP_TO: u64 = 64 * 1024 * 1024;
+    let meta = match std::fs::metadata(path) {
+        Ok(meta) => meta,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return "absent".to_owned(),
+        Err(e) => return format!("unreadable:{:?}", e.kind()),
+    };
+    if meta.is_dir() {
+        return "folder".to_owned();
+    }
+    if meta.len() > HASHED_UP_TO {
+        let modified = meta
+            .modified()
+            .ok()
+            .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+            .map(|d| d.as_nanos())
+            .unwrap_or_default();
+        return format!("large:{}:{modified}", meta.len());
+    }
+    match std::fs::File::open(path) {
+        Ok(mut file) => {
+            let mut hasher = Sha256::new();
+            match std::io::copy(&mut file, &mut hasher) {
+                Ok(_) => format!("sha256:{:x}", hasher.finalize()),
+                Err(e) => format!("unreadable:{:?}", e.kind()),
+            }
+        }
+        Err(e) => format!("unreadable:{:?}", e.kind()),
     }
 }
 
@@ -401,6 +442,7 @@ impl Tool for MovePath {
             summary: format!("Move {what}{} to {}", ws.display(&from), ws.display(&to)),
             risk: Risk::Medium,
             preview: None,
+            fingerprint: None,
         })
     }
     fn main_arguments(&self, raw: &str, ws: &Workspace) -> Vec<MainArgument> {

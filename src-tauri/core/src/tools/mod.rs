@@ -83,6 +83,12 @@ pub struct CallDescription {
     /// capped at [`PREVIEW_CAP_BYTES`]. `None` for other tools, and when the current file is
     /// too large or not text.
     pub preview: Option<String>,
+    /// What the call's target looked like when it was described (opaque, from
+    /// [`Tool::fingerprint`]): for `write_file` and `edit_file`, the file's content hash or
+    /// that it did not exist. Checked again right before the call runs, so an approval given
+    /// for the preview on the card never applies to a file that changed since (edited by the
+    /// person, or by an earlier call). `None`: nothing to check.
+    pub fingerprint: Option<String>,
 }
 
 /// One tool the agent can call.
@@ -114,6 +120,11 @@ pub trait Tool: Send + Sync {
     /// arguments are invalid or the tool has none.
     fn main_arguments(&self, _arguments_json: &str, _workspace: &Workspace) -> Vec<MainArgument> {
         Vec::new()
+    }
+    /// The call's target as it is now, comparable with [`CallDescription::fingerprint`];
+    /// `None` for tools that do not check.
+    fn fingerprint(&self, _arguments_json: &str, _workspace: &Workspace) -> Option<String> {
+        None
     }
     /// Runs the call with exactly these raw arguments; returns the text the model is told.
     ///

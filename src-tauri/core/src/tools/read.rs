@@ -120,6 +120,7 @@ impl Tool for ReadFile {
             summary: format!("Read the file {}", ws.display(&path)),
             risk: Risk::Low,
             preview: None,
+            fingerprint: None,
         })
     }
     fn main_arguments(&self, raw: &str, ws: &Workspace) -> Vec<MainArgument> {

@@ -356,3 +356,98 @@ async fn parallel_calls_show_all_cards_at_once_and_each_answer_is_its_own() {
         "results in the model's order"
     );
 }
+
+fn finished_outputs(events: &[AgentEvent]) -> Vec<(ToolCallStatus, String)> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            AgentEvent::ToolCallFinished { status, output, .. } => Some((*status, output.clone())),
+            _ => None,
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn a_file_the_person_changed_while_the_card_waited_is_not_overwritten() {
+    let mut h = harness(
+        json!({"turns": [
+            {"say": "Replacing.", "tool_calls": [
+                {"name": "write_file", "arguments": {"path": "notes.txt", "content": "new\n"}},
+                {"name": "edit_file", "arguments": {"path": "list.txt", "old_text": "milk", "new_text": "oat milk"}}
+            ]},
+            {"say": "Done."}
+        ]}),
+        TIMEOUT,
+    );
+    let notes = h.dir.path().join("notes.txt");
+    let list = h.dir.path().join("list.txt");
+    std::fs::write(&notes, "line 1\nline 2\n").unwrap();
+    std::fs::write(&list, "milk\neggs\n").unwrap();
+    h.runtime.start_run("Tidy").unwrap();
+    let first = h.events.approval_required().await;
+    let second = h.events.approval_required().await;
+    // The person keeps working in another editor while the cards wait.
+    std::fs::write(&notes, "line 1\nline 2\nMy own paragraph.\n").unwrap();
+    std::fs::write(&list, "milk\neggs\nbread\n").unwrap();
+    for request in [first, second] {
+        h.runtime
+            .resolve_approval(request.approval_id, Decision::Approve)
+            .unwrap();
+    }
+    let (_, status, _) = h.events.run_finished().await;
+    assert_eq!(status, RunStatus::Completed);
+    assert_eq!(
+        std::fs::read_to_string(&notes).unwrap(),
+        "line 1\nline 2\nMy own paragraph.\n"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&list).unwrap(),
+        "milk\neggs\nbread\n"
+    );
+    let outputs = finished_outputs(&h.events.all());
+    assert_eq!(outputs.len(), 2);
+    for (status, output) in outputs {
+        assert_eq!(status, ToolCallStatus::Failed);
+        assert!(
+            output.starts_with("Not done: the file changed after this was shown"),
+            "{output}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn two_calls_creating_the_same_file_cannot_both_write_it() {
+    let mut h = harness(
+        json!({"turns": [
+            {"say": "Twice.", "tool_calls": [
+                {"name": "write_file", "arguments": {"path": "a.txt", "content": "first\n"}},
+                {"name": "write_file", "arguments": {"path": "a.txt", "content": "second\n"}}
+            ]},
+            {"say": "Done."}
+        ]}),
+        TIMEOUT,
+    );
+    h.runtime.start_run("Write").unwrap();
+    let first = h.events.approval_required().await;
+    let second = h.events.approval_required().await;
+    assert_eq!(first.summary, "Create the file a.txt (1 line)");
+    assert_eq!(second.summary, "Create the file a.txt (1 line)");
+    for request in [first, second] {
+        h.runtime
+            .resolve_approval(request.approval_id, Decision::Approve)
+            .unwrap();
+    }
+    h.events.run_finished().await;
+    assert_eq!(
+        std::fs::read_to_string(h.dir.path().join("a.txt")).unwrap(),
+        "first\n"
+    );
+    let statuses: Vec<ToolCallStatus> = finished_outputs(&h.events.all())
+        .into_iter()
+        .map(|(s, _)| s)
+        .collect();
+    assert_eq!(
+        statuses,
+        vec![ToolCallStatus::Succeeded, ToolCallStatus::Failed]
+    );
+}
