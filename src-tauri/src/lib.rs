@@ -84,7 +84,7 @@ fn try_run() -> anyhow::Result<()> {
     // Only one Ask First per data folder. Checked before anything touches the folder: the
     // second launch must not close the running one's waiting approvals, nor leave an empty
     // session behind.
-    let _ = std::fs::create_dir_all(&settings.data_dir);
+    let _ = askfirst_core::audit::private_dir_all(&settings.data_dir);
     let lock = askfirst_core::audit::lock_data_dir(&settings.data_dir);
     if matches!(lock, Ok(None)) {
         // The single-instance plugin brings the running window forward and ends this process;

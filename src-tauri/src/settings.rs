@@ -179,7 +179,7 @@ impl Settings {
     /// # Errors
     /// Folders that cannot be created, a workspace that is not a folder, a bad scenario file.
     pub fn build_runtime(&self, handle: tokio::runtime::Handle) -> anyhow::Result<Backend> {
-        std::fs::create_dir_all(&self.data_dir).with_context(|| {
+        askfirst_core::audit::private_dir_all(&self.data_dir).with_context(|| {
             format!("cannot create the data folder {}", self.data_dir.display())
         })?;
         self.build_runtime_with(handle, lock_data_dir(&self.data_dir))
@@ -196,7 +196,7 @@ impl Settings {
         handle: tokio::runtime::Handle,
         lock: std::io::Result<Option<DataDirLock>>,
     ) -> anyhow::Result<Backend> {
-        std::fs::create_dir_all(&self.data_dir).with_context(|| {
+        askfirst_core::audit::private_dir_all(&self.data_dir).with_context(|| {
             format!("cannot create the data folder {}", self.data_dir.display())
         })?;
         if self.workspace_is_demo {

@@ -312,6 +312,19 @@ pub fn lock_data_dir(data_dir: &Path) -> io::Result<Option<DataDirLock>> {
     }
 }
 
+/// Creates `dir` and the folders leading to it, those it creates readable by the owner only
+/// (0700 on Unix); existing folders are left as they are.
+///
+/// # Errors
+/// The I/O error of creating a folder.
+pub fn private_dir_all(dir: &Path) -> io::Result<()> {
+    let mut builder = std::fs::DirBuilder::new();
+    builder.recursive(true);
+    #[cfg(unix)]
+    std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+    builder.create(dir)
+}
+
 /// An append-only JSONL file.
 pub struct JsonlLog {
     path: PathBuf,
@@ -327,14 +340,15 @@ impl JsonlLog {
     /// The I/O error of creating the folder or opening the file.
     pub fn open(path: &Path) -> io::Result<Self> {
         if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent)?;
+            private_dir_all(parent)?;
         }
         let created = !path.exists();
-        let mut file = OpenOptions::new()
-            .create(true)
-            .read(true)
-            .append(true)
-            .open(path)?;
+        let mut options = OpenOptions::new();
+        options.create(true).read(true).append(true);
+        // What the person asked, what the agent did and what tools said: for their eyes only.
+        #[cfg(unix)]
+        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+        let mut file = options.open(path)?;
         let len = file.metadata()?.len();
         if len > 0 {
             let mut last = [0u8; 1];

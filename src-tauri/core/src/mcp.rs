@@ -278,6 +278,7 @@ impl McpClients {
                     }),
                     generations: AtomicU64::new(0),
                     failed_start: Mutex::new(None),
+                    retired: std::sync::atomic::AtomicBool::new(false),
                 })
             })
             .collect();
@@ -300,13 +301,16 @@ impl McpClients {
                 *slot = Arc::clone(old);
             }
         }
-        let gone = self
+        let gone: Vec<Arc<Server>> = self
             .servers
             .iter()
             .zip(&kept)
             .filter(|(_, kept)| !**kept)
             .map(|(server, _)| Arc::clone(server))
             .collect();
+        for server in &gone {
+            server.retired.store(true, Ordering::SeqCst);
+        }
         (
             fresh,
             Self {
@@ -391,6 +395,9 @@ struct Server {
     generations: AtomicU64,
     /// When the last start failed and why; cleared by a start that works.
     failed_start: Mutex<Option<(std::time::Instant, String)>>,
+    /// Set when the server was removed from the settings (or changed): it is never started
+    /// again, even by a call approved on a card shown before.
+    retired: std::sync::atomic::AtomicBool,
 }
 
 struct StatusCell {
@@ -443,8 +450,9 @@ impl StderrTail {
         lines.push_back(text);
     }
 
-    /// ` It said: "…".` with its last lines, or nothing.
-    fn said(&self) -> String {
+    /// ` It said: "…".` with its last lines, or nothing. The values of the server's own
+    /// environment variables (tokens, often) are replaced by `•••` wherever they appear.
+    fn said(&self, hide: &BTreeMap<String, String>) -> String {
         let lines = self.lock();
         let last: Vec<&str> = lines
             .iter()
@@ -454,10 +462,13 @@ impl StderrTail {
             .map(String::as_str)
             .collect();
         if last.is_empty() {
-            String::new()
-        } else {
-            format!(" It said: \"{}\".", last.join(" / "))
+            return String::new();
         }
+        let mut text = last.join(" / ");
+        for value in hide.values().filter(|v| v.chars().count() >= 4) {
+            text = text.replace(value.as_str(), "•••");
+        }
+        format!(" It said: \"{text}\".")
     }
 }
 
@@ -491,6 +502,13 @@ impl Server {
     async fn connect(self: &Arc<Self>) -> Result<Live, String> {
         if let Some(message) = &self.config_error {
             return Err(message.clone());
+        }
+        if self.retired.load(Ordering::SeqCst) {
+            return Err(format!(
+                "The MCP server \"{}\" was removed or changed in the settings, so this call of \
+                 it was not made.",
+                self.shown_name()
+            ));
         }
         let mut slot = self.connection.lock().await;
         if let Some(connection) = slot.as_ref() {
@@ -568,7 +586,7 @@ impl Server {
             "The MCP server \"{}\" could not be started: {failure}.{} Check its command in the \
              settings; it will be tried again the next time it is needed, after {}.",
             self.shown_name(),
-            tail.said(),
+            tail.said(&self.config.env),
             seconds(self.timeouts.retry_failed_start)
         );
         *self.failed_start.lock().unwrap_or_else(|p| p.into_inner()) =
@@ -591,8 +609,15 @@ impl Server {
         stderr_reader: &mut Option<tokio::task::JoinHandle<()>>,
     ) -> Result<Connection, String> {
         let mut command = tokio::process::Command::new(&self.config.command);
+        // Only a few harmless variables of Ask First's environment, never its API keys, plus
+        // what the settings give this server.
+        let inherited = crate::tools::MCP_INHERITED_ENV
+            .iter()
+            .filter_map(|name| std::env::var_os(name).map(|value| (*name, value)));
         command
             .args(&self.config.args)
+            .env_clear()
+            .envs(inherited)
             .envs(&self.config.env)
             .kill_on_drop(true);
         #[cfg(unix)]
@@ -772,7 +797,7 @@ async fn read_stderr(
                 "The MCP server \"{}\" stopped.{} It will be started again the next time one of \
                  its tools is needed.",
                 server.shown_name(),
-                tail.said()
+                tail.said(&server.config.env)
             ),
         };
     }

@@ -201,6 +201,15 @@ mod unix {
         let (read_end, write_end) = nix::unistd::pipe2(OFlag::O_CLOEXEC).map_err(not_started)?;
         let write_end_too = write_end.try_clone().map_err(not_started)?;
         let mut shell = Command::new("sh");
+        // The person's environment, without Ask First's API keys and settings.
+        for (name, _) in std::env::vars_os() {
+            if name
+                .to_str()
+                .is_some_and(crate::tools::is_own_secret_or_setting)
+            {
+                shell.env_remove(&name);
+            }
+        }
         shell
             .arg("-c")
             .arg(command)

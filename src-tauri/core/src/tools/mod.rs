@@ -91,6 +91,47 @@ pub struct CallDescription {
     pub fingerprint: Option<String>,
 }
 
+/// Environment variables Ask First reads secrets or its own settings from. Commands and MCP
+/// servers never get them: a `run_command env` or an MCP tool that reports its environment
+/// would otherwise hand the API keys to the model and into the session log.
+pub fn is_own_secret_or_setting(name: &str) -> bool {
+    const SECRETS: &[&str] = &["OPENAI_API_KEY", "ANTHROPIC_API_KEY"];
+    SECRETS.contains(&name) || name.starts_with("ASKFIRST_")
+}
+
+/// The only variables of Ask First's own environment an MCP server inherits (besides the
+/// `env` its settings give it), as Codex does for its MCP servers: what a program needs to
+/// find itself, its home, its language, temporary files and the network proxy.
+pub const MCP_INHERITED_ENV: &[&str] = &[
+    "HOME",
+    "LOGNAME",
+    "USER",
+    "PATH",
+    "SHELL",
+    "TERM",
+    "LANG",
+    "LANGUAGE",
+    "LC_ALL",
+    "LC_CTYPE",
+    "LC_MESSAGES",
+    "TMPDIR",
+    "TZ",
+    "XDG_RUNTIME_DIR",
+    "XDG_CONFIG_HOME",
+    "XDG_DATA_HOME",
+    "XDG_CACHE_HOME",
+    "XDG_STATE_HOME",
+    "HTTP_PROXY",
+    "HTTPS_PROXY",
+    "NO_PROXY",
+    "http_proxy",
+    "https_proxy",
+    "no_proxy",
+    "SSL_CERT_FILE",
+    "SSL_CERT_DIR",
+    "NODE_EXTRA_CA_CERTS",
+];
+
 /// One tool the agent can call.
 #[async_trait]
 pub trait Tool: Send + Sync {

@@ -171,3 +171,16 @@ fn the_session_log_says_once_when_it_starts_failing_and_once_when_it_works_again
     );
     assert_eq!(log.problem(), None);
 }
+
+#[cfg(unix)]
+#[test]
+fn session_logs_are_readable_by_their_owner_only() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("data/sessions/s.jsonl");
+    askfirst_core::audit::JsonlLog::open(&path).unwrap();
+    let mode = |p: &std::path::Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode(&path), 0o600);
+    assert_eq!(mode(&dir.path().join("data/sessions")), 0o700);
+    assert_eq!(mode(&dir.path().join("data")), 0o700);
+}

@@ -753,7 +753,8 @@ async fn reconfiguring_keeps_unchanged_servers_running_and_stops_the_others() {
         everything_with_pid_file("kept", &kept_pid),
         everything_with_pid_file("changed", &changed_pid),
     ]);
-    assert_eq!(clients.tools().await.len() % 2, 0);
+    let old_tools = clients.tools().await;
+    assert_eq!(old_tools.len() % 2, 0);
     let (kept_before, changed_before) = (read_pid(&kept_pid), read_pid(&changed_pid));
 
     let mut changed = everything_with_pid_file("changed", &changed_pid);
@@ -779,6 +780,15 @@ async fn reconfiguring_keeps_unchanged_servers_running_and_stops_the_others() {
     assert_eq!(gone_names, ["changed"]);
 
     gone.shutdown().await;
+    // A call of the changed server approved on an old card does not start it again.
+    let dir = tempfile::tempdir().unwrap();
+    let refused = tool(&old_tools, "changed__echo")
+        .execute(r#"{"message": "hi"}"#, &workspace(dir.path()))
+        .await;
+    assert!(
+        matches!(&refused, Err(ToolError::McpServer { message, .. }) if message.contains("removed or changed")),
+        "{refused:?}"
+    );
     let alive = |pid: i32| nix::sys::signal::kill(nix::unistd::Pid::from_raw(pid), None).is_ok();
     assert!(
         !alive(changed_before),
@@ -790,4 +800,47 @@ async fn reconfiguring_keeps_unchanged_servers_running_and_stops_the_others() {
     assert_eq!(read_pid(&kept_pid), kept_before);
     assert_ne!(read_pid(&changed_pid), changed_before);
     fresh.shutdown().await;
+}
+
+#[tokio::test]
+async fn mcp_servers_get_a_small_environment_and_their_own_variables_only() {
+    std::env::set_var("ANTHROPIC_API_KEY", "sk-ant-must-not-leak");
+    std::env::set_var("ASKFIRST_DATA_DIR_FOR_TEST", "must-not-leak");
+    let mut config = everything("everything", true);
+    config
+        .env
+        .insert("SERVER_TOKEN".into(), "given-to-this-server".into());
+    let clients = McpClients::new(vec![config]);
+    let tools = clients.tools().await;
+    let dir = tempfile::tempdir().unwrap();
+    let output = tool(&tools, "everything__get-env")
+        .execute("{}", &workspace(dir.path()))
+        .await
+        .unwrap();
+    assert!(!output.contains("must-not-leak"), "{output}");
+    assert!(output.contains("given-to-this-server"), "{output}");
+    assert!(output.contains("PATH"), "{output}");
+    clients.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_servers_own_secrets_are_hidden_in_what_it_said() {
+    let mut env = BTreeMap::new();
+    env.insert("API_TOKEN".to_owned(), "ghp_SUPERSECRET123".to_owned());
+    let clients = McpClients::new(vec![McpServerConfig {
+        name: "leaky".into(),
+        command: "sh".into(),
+        args: vec![
+            "-c".into(),
+            "echo \"login failed for token $API_TOKEN\" >&2; exit 1".into(),
+        ],
+        env,
+        trusted: false,
+    }]);
+    assert!(clients.tools().await.is_empty());
+    let McpServerStatus::Failed { message } = server_status(&clients, "leaky") else {
+        panic!("failed");
+    };
+    assert!(!message.contains("SUPERSECRET"), "{message}");
+    assert!(message.contains("login failed for token •••"), "{message}");
 }

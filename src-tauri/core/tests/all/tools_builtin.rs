@@ -1024,3 +1024,21 @@ async fn fetch_url_caps_size_and_reports_failures() {
         );
     }
 }
+
+#[tokio::test]
+async fn commands_never_get_the_api_keys() {
+    // Set for this process only; no other test reads these names.
+    std::env::set_var("OPENAI_API_KEY", "sk-must-not-leak");
+    std::env::set_var("ASKFIRST_TEST_SETTING", "must-not-leak");
+    let dir = tempfile::tempdir().unwrap();
+    let ws = Workspace::open(dir.path()).unwrap();
+    let output = tool("run_command")
+        .execute(r#"{"command": "env"}"#, &ws)
+        .await
+        .unwrap();
+    assert!(!output.contains("must-not-leak"), "{output}");
+    assert!(
+        output.contains("PATH="),
+        "the rest of the environment is kept: {output}"
+    );
+}
