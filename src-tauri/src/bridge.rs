@@ -45,6 +45,7 @@ pub fn forward<R: Runtime>(app: &AppHandle<R>, sequenced: &SequencedEvent) {
         | AgentEvent::LogStatus { .. }
         | AgentEvent::SessionOpened { .. }
         | AgentEvent::ToolCallProposed { .. }
+        | AgentEvent::ToolCallStarted { .. }
         | AgentEvent::ToolCallFinished { .. }
         | AgentEvent::RunFinished { .. } => {}
     }

@@ -29,6 +29,9 @@ sys.path.insert(0, HERE)
 import e2e  # noqa: E402  (the WebDriver client and the App harness; importing runs nothing)
 from e2e import ELEMENT, wait_for  # noqa: E402
 
+# A tool call's transcript states before it ends (data-state).
+UNDECIDED = ("queued", "waiting", "approved", "running")
+
 PART = os.environ.get("ASKFIRST_SURVIVAL_PART", "main")
 ARTIFACTS = e2e.ARTIFACTS
 APP = e2e.APP
@@ -417,7 +420,7 @@ def test_full_data_folder():
             # (b) Still full: a new task. The question cannot be recorded, so nobody is asked.
             app.start_task("Try again on the full disk")
             wait_for("the run to end", lambda: app.run_status() in ("completed", "failed", "cancelled")
-                     and len(tool_calls(app)) == 2 and tool_calls(app)[1][0] != "running", timeout=30)
+                     and len(tool_calls(app)) == 2 and tool_calls(app)[1][0] not in UNDECIDED, timeout=30)
             assert not cards(app), "a card was shown for a question that was not recorded"
             assert [s for s, _ in tool_calls(app)] == ["denied", "denied"], tool_calls(app)
             assert not os.path.exists(os.path.join(app.workspace, "full.txt"))
@@ -799,7 +802,7 @@ def test_hostile_input_through_the_window():
                     i = base + j
                     started = time.monotonic()
                     big = len(raw) > 1_000_000
-                    state, element = wait_for(f"case {label!r} to show", lambda: (lambda t: t[i] if len(t) > i and t[i][0] != "running" else None)(tool_calls(app)), timeout=120 if big else 30)
+                    state, element = wait_for(f"case {label!r} to show", lambda: (lambda t: t[i] if len(t) > i and t[i][0] not in ("queued", "running") else None)(tool_calls(app)), timeout=120 if big else 30)
                     try:
                         if expect.startswith("card"):
                             assert state == "waiting", (label, state, text_content(app, element))
@@ -835,7 +838,7 @@ def test_hostile_input_through_the_window():
                             if big:
                                 figure("hostile_10mb_click_to_card_gone_s", round(time.monotonic() - t0, 2))
                             if expect == "card-approve-fails":
-                                state = wait_for("the call to fail", lambda: (lambda s: s if s != "waiting" and s != "running" else None)(tool_calls(app)[i][0]))
+                                state = wait_for("the call to fail", lambda: (lambda s: s if s not in UNDECIDED else None)(tool_calls(app)[i][0]))
                                 assert state == "failed", state
                                 element = tool_calls(app)[i][1]
                                 text = text_content(app, app.wd.find_in(element, ".tool-output")[0])

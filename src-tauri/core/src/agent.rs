@@ -819,6 +819,7 @@ impl AgentRuntime {
             }
         };
         Prepared::Ready(Box::new(ReadyCall {
+            run_id,
             tool,
             pending,
             layer,
@@ -842,6 +843,7 @@ impl AgentRuntime {
             Prepared::Ready(ready) => *ready,
         };
         let ReadyCall {
+            run_id,
             tool,
             pending,
             layer,
@@ -907,6 +909,10 @@ impl AgentRuntime {
                 };
             }
         }
+        self.emit(AgentEvent::ToolCallStarted {
+            run_id,
+            tool_call_id: call.id.clone(),
+        });
         // Stop while a tool runs drops its future, which stops it (a command's whole process
         // group is killed).
         let executed = tokio::select! {
@@ -945,6 +951,7 @@ enum Prepared {
 }
 
 struct ReadyCall {
+    run_id: RunId,
     tool: Arc<dyn crate::tools::Tool>,
     /// The registered approval, when the policy asked.
     pending: Option<crate::approvals::PendingApproval>,
@@ -1261,7 +1268,7 @@ fn replayable(events: Vec<AgentEvent>, facts: &LogFacts) -> Vec<AgentEvent> {
                 }
             }
             AgentEvent::RunFinished { run_id, .. } => open_runs.retain(|r| r != run_id),
-            AgentEvent::AssistantMessage { .. } => {}
+            AgentEvent::AssistantMessage { .. } | AgentEvent::ToolCallStarted { .. } => {}
         }
         out.push(event);
     }

@@ -357,6 +357,13 @@ pub enum AgentEvent {
     ApprovalRequired(ApprovalRequest),
     /// An approval ended; the same payload goes out as `approval-resolved`.
     ApprovalResolved(ApprovalResolvedEvent),
+    /// A tool call starts running now (it was allowed or approved, and its turn came).
+    ToolCallStarted {
+        /// The run.
+        run_id: RunId,
+        /// The provider's id for the call.
+        tool_call_id: String,
+    },
     /// A tool call ended (ran, failed, or was not run).
     ToolCallFinished {
         /// The run.

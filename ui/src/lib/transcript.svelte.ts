@@ -9,7 +9,12 @@ import type { RunStatus } from './bindings/RunStatus';
 import type { SequencedEvent } from './bindings/SequencedEvent';
 import type { ToolCallStatus } from './bindings/ToolCallStatus';
 
-export type ToolCallState = ToolCallStatus | 'running' | 'waiting';
+/**
+ * `queued`: proposed, not started (its turn has not come, or the policy is deciding);
+ * `waiting`: a card waits for the person; `approved`: approved, runs when its turn comes;
+ * `running`: running now; then how it ended.
+ */
+export type ToolCallState = ToolCallStatus | 'queued' | 'waiting' | 'approved' | 'running';
 
 export type Entry =
   | { kind: 'task'; key: string; text: string; provider: string }
@@ -131,7 +136,7 @@ export class Transcript {
           toolCallId: event.tool_call_id,
           toolName: event.tool_name,
           summary: event.summary,
-          state: 'running',
+          state: 'queued',
           output: null,
           layer: null,
         });
@@ -141,8 +146,18 @@ export class Transcript {
         if (entry) entry.state = 'waiting';
         return;
       }
-      case 'approval_resolved':
+      case 'approval_resolved': {
+        const entry = this.#tool(event.run_id, event.tool_call_id);
+        if (entry && entry.state === 'waiting') {
+          entry.state = event.outcome.kind === 'approved' ? 'approved' : 'queued';
+        }
         return;
+      }
+      case 'tool_call_started': {
+        const entry = this.#tool(event.run_id, event.tool_call_id);
+        if (entry) entry.state = 'running';
+        return;
+      }
       case 'log_status':
         // Not reset by `session_opened`: it is about the disk, not about one session.
         this.logProblem = event.problem ?? null;

@@ -75,4 +75,46 @@ describe('the session log status', () => {
     t.receive({ seq: 2, event: { type: 'log_status' } });
     expect(t.logProblem).toBeNull();
   });
+
+  it('says truthfully where a call is: in line, waiting for you, approved, running, done', () => {
+    const t = new Transcript();
+    const seen: string[] = [];
+    const state = () => {
+      const tool = t.entries.find((e) => e.kind === 'tool');
+      return tool?.kind === 'tool' ? tool.state : 'none';
+    };
+    const steps: AgentEvent[] = [
+      events[0]!,
+      events[2]!,
+      {
+        type: 'approval_required',
+        approval_id: 'a',
+        run_id: 'r',
+        tool_call_id: 'call_1',
+        tool_name: 'write_file',
+        arguments_json: '{}',
+        arguments_sha256: '00',
+        summary: 'Create the file hello.txt (1 line)',
+        reason: 'needs your OK',
+        risk: 'medium',
+        policy_layer: 'tool_default',
+        expires_at: 0,
+      },
+      {
+        type: 'approval_resolved',
+        approval_id: 'a',
+        run_id: 'r',
+        tool_call_id: 'call_1',
+        outcome: { kind: 'approved', scope: 'once', source: 'user' },
+      },
+      { type: 'tool_call_started', run_id: 'r', tool_call_id: 'call_1' },
+      { ...events[3]!, status: 'succeeded', output: 'Wrote 3 bytes.' } as AgentEvent,
+    ];
+    steps.forEach((event, seq) => {
+      t.receive({ seq, event });
+      seen.push(state());
+    });
+    expect(seen).toEqual(['none', 'queued', 'waiting', 'approved', 'running', 'succeeded']);
+  });
 });
+

@@ -133,6 +133,7 @@ async fn a_past_session_reopens_after_a_restart() {
             AgentEvent::RunStarted { .. } => "started",
             AgentEvent::AssistantMessage { .. } => "said",
             AgentEvent::ToolCallProposed { .. } => "proposed",
+            AgentEvent::ToolCallStarted { .. } => "running",
             AgentEvent::ToolCallFinished { .. } => "finished",
             AgentEvent::RunFinished {
                 status: RunStatus::Completed,
@@ -147,6 +148,7 @@ async fn a_past_session_reopens_after_a_restart() {
             "started",
             "said",
             "proposed",
+            "running",
             "finished",
             "said",
             "completed"

@@ -72,7 +72,15 @@ arguments_json: string,
 /**
  * What the call will do, in plain words.
  */
-summary: string, } | { "type": "approval_required" } & ApprovalRequest | { "type": "approval_resolved" } & ApprovalResolvedEvent | { "type": "tool_call_finished", 
+summary: string, } | { "type": "approval_required" } & ApprovalRequest | { "type": "approval_resolved" } & ApprovalResolvedEvent | { "type": "tool_call_started", 
+/**
+ * The run.
+ */
+run_id: RunId, 
+/**
+ * The provider's id for the call.
+ */
+tool_call_id: string, } | { "type": "tool_call_finished", 
 /**
  * The run.
  */
