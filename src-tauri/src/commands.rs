@@ -172,7 +172,9 @@ fn settings_view(
     settings: &Settings,
     notify: &NotifySetting,
 ) -> SettingsView {
-    let file = SettingsFile::load(&settings.settings_path()).unwrap_or_default();
+    let loaded = SettingsFile::load(&settings.settings_path());
+    let settings_error = loaded.as_ref().err().cloned();
+    let file = loaded.unwrap_or_default();
     SettingsView {
         provider: env_value(&["ASKFIRST_PROVIDER"])
             .or(file.provider)
@@ -193,6 +195,7 @@ fn settings_view(
         rules_error: runtime.policy().rules_error().map(|e| e.to_string()),
         workspace: runtime.workspace().root().display().to_string(),
         mcp_servers: mcp_views(runtime, &file.mcp_servers),
+        settings_error,
     }
 }
 

@@ -117,7 +117,13 @@ impl Settings {
             None => (data_dir.join("Demo folder"), true),
         };
         let file =
-            SettingsFile::load(&data_dir.join("settings.json")).map_err(anyhow::Error::msg)?;
+            // A settings file with a mistake must not keep the app from opening: the window says
+            // what is wrong (`SettingsView::settings_error`) and a task that needs the file stops
+            // with that message (the provider factory reads it again for every task).
+            SettingsFile::load(&data_dir.join("settings.json")).unwrap_or_else(|error| {
+                eprintln!("askfirst: {error}; starting with the default settings");
+                SettingsFile::default()
+            });
         let provider = provider_choice(&file)?;
         let approval_timeout = match env_nonempty("ASKFIRST_APPROVAL_TIMEOUT_SECS")
             .or(file.approval_timeout_secs.map(|s| s.to_string()))

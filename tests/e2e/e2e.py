@@ -958,6 +958,23 @@ def test_a_double_click_answers_only_the_card_it_was_aimed_at():
         assert app.wait_finished() == "completed"
 
 
+def test_a_broken_settings_file_opens_the_window_and_says_so():
+    app = App("broken-settings", "write-hello.json")
+    os.makedirs(app.data)
+    with open(os.path.join(app.data, "settings.json"), "w", encoding="utf-8") as f:
+        f.write('{"provider": "openai", "model": ')  # cut off mid-way
+    with app:
+        banner = wait_for("the banner", lambda: app.wd.find_all('[data-testid="settings-error"]'))[0]
+        text = app.wd.text(banner)
+        assert "Your settings file has a mistake" in text and "settings.json" in text, text
+        app.wd.screenshot(os.path.join(ARTIFACTS, "broken-settings.png"))
+        app.start_task("Please greet me in a file")
+        app.press(app.card(), "approve")
+        assert app.wait_finished() == "completed"
+        with open(os.path.join(app.data, "settings.json"), encoding="utf-8") as f:
+            assert f.read() == '{"provider": "openai", "model": ', "the file was left for the person to fix"
+
+
 TESTS = [test_approve_writes_the_file, test_deny_leaves_no_file_and_the_run_finishes,
          test_reload_keeps_the_card_and_the_transcript,
          test_allow_for_this_session_covers_exactly_the_same_call,
@@ -975,7 +992,8 @@ TESTS = [test_approve_writes_the_file, test_deny_leaves_no_file_and_the_run_fini
          test_an_mcp_server_added_in_settings_is_used_by_the_next_task,
          test_accessibility_contrast_names_and_keyboard,
          test_a_second_launch_brings_the_window_back_and_leaves_the_waiting_card_alone,
-         test_a_double_click_answers_only_the_card_it_was_aimed_at]
+         test_a_double_click_answers_only_the_card_it_was_aimed_at,
+         test_a_broken_settings_file_opens_the_window_and_says_so]
 
 
 def main():

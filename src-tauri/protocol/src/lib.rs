@@ -489,6 +489,11 @@ pub struct SettingsView {
     pub workspace: String,
     /// The MCP servers, in settings order, and how each is doing.
     pub mcp_servers: Vec<McpServerView>,
+    /// What is wrong with `settings.json`, if it cannot be read (the app then runs with the
+    /// defaults, and saving is refused so the file is not overwritten).
+    #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub settings_error: Option<String>,
 }
 
 /// One MCP server as the settings screen shows it. Environment values never leave the

@@ -53,4 +53,9 @@ workspace: string,
 /**
  * The MCP servers, in settings order, and how each is doing.
  */
-mcp_servers: Array<McpServerView>, };
+mcp_servers: Array<McpServerView>, 
+/**
+ * What is wrong with `settings.json`, if it cannot be read (the app then runs with the
+ * defaults, and saving is refused so the file is not overwritten).
+ */
+settings_error?: string, };
