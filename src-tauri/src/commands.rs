@@ -268,7 +268,7 @@ pub fn mcp_server_config(
         .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
     {
         return Err(
-            "A server name may use only letters a–z, digits, \"-\" and \"_\" (it becomes part of its tools' names).".into(),
+            "A server name may use only letters (without accents), digits, \"-\" and \"_\" (it becomes part of its tools' names).".into(),
         );
     }
     let previous = request
@@ -283,9 +283,12 @@ pub fn mcp_server_config(
         .transpose()?;
     let taken = saved
         .iter()
-        .any(|s| s.name.eq_ignore_ascii_case(&name) && previous.is_none_or(|p| p.name != s.name));
-    if taken {
-        return Err(format!("Another MCP server is already named \"{name}\"."));
+        .find(|s| s.name.eq_ignore_ascii_case(&name) && previous.is_none_or(|p| p.name != s.name));
+    if let Some(other) = taken {
+        return Err(format!(
+            "Another MCP server is already named \"{}\"; names may not differ only in capitals.",
+            other.name
+        ));
     }
     let words = shell_words::split(request.command_line.trim())
         .map_err(|_| "The command has a quote that is not closed.".to_owned())?;

@@ -49,7 +49,8 @@ pub fn approval_label(request: &ApprovalRequest) -> String {
     if clean.chars().count() > 60 {
         label.push('…');
     }
-    format!("Review: {label}")
+    // GTK menus read "&" as the mark of a keyboard shortcut; "&&" shows one "&".
+    format!("Review: {label}").replace('&', "&&")
 }
 
 /// The tray icon.

@@ -102,6 +102,12 @@ class WebDriver:
             actions += [{"type": "keyDown", "value": k}, {"type": "keyUp", "value": k}]
         self.s("POST", "/actions", {"actions": [{"type": "key", "id": "keyboard", "actions": actions}]})
 
+    def chord(self, *keys):
+        """Presses the keys together (e.g. Control and Enter), then lets them go."""
+        actions = [{"type": "keyDown", "value": k} for k in keys]
+        actions += [{"type": "keyUp", "value": k} for k in reversed(keys)]
+        self.s("POST", "/actions", {"actions": [{"type": "key", "id": "keyboard", "actions": actions}]})
+
     def screenshot(self, path):
         import base64
         png = base64.b64decode(self.s("GET", "/screenshot"))
@@ -843,7 +849,12 @@ def test_accessibility_contrast_names_and_keyboard():
             except AssertionError as e:
                 assert expected in str(e), e
             app.wd.execute("document.getElementById('a11y-probe').remove()")
-        app.start_task("Tidy up")
+        # Keyboard only: type the task and start it with Ctrl+Enter; the focus stays in the box.
+        box = app.wd.find_all('[data-testid="task-input"]')[0]
+        app.wd.type(box, "Tidy up")
+        app.wd.chord("\uE009", ENTER)
+        wait_for("the run to start", lambda: app.run_status() == "running")
+        assert app.wd.execute("return document.activeElement.getAttribute('data-testid')") == "task-input"
         cards = wait_for("three cards", lambda: (lambda c: c if len(c) == 3 else None)(
             app.wd.find_all('[data-testid="approval-card"]')))
         risks = sorted(app.wd.text(app.wd.find_in(c, '[data-testid="approval-risk"]')[0]) for c in cards)
