@@ -777,7 +777,14 @@ impl AgentRuntime {
             }
             PolicyDecision::Deny { reason } => {
                 self.audit(decided_without_asking(false, &reason));
-                let content = denial_text(DenialSource::Policy, Some(&reason));
+                let content = if layer == PolicyLayer::HardDenial {
+                    format!(
+                        "Ask First never allows this: {reason} It was not performed. Do not \
+                         retry it; take a different approach."
+                    )
+                } else {
+                    denial_text(DenialSource::Policy, Some(&reason))
+                };
                 return Prepared::Done(remember_denial(denied, key, content, layer));
             }
             PolicyDecision::Ask { reason } => {

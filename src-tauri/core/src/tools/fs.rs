@@ -263,6 +263,11 @@ fn read_for_preview(path: &Path) -> Option<String> {
 /// file that does not exist yet (`old` is `None`). Capped at [`PREVIEW_CAP_BYTES`] with the cut
 /// stated; an unchanged file gives an empty string.
 pub(super) fn unified_diff(old: Option<&str>, new: &str, shown: &str) -> String {
+    // A header is one line: a path with a line break in it must not look like file content.
+    let shown = &shown
+        .replace('\\', "\\\\")
+        .replace('\n', "\\n")
+        .replace('\r', "\\r");
     let old_name = match old {
         Some(_) => format!("a/{shown}"),
         None => "/dev/null".to_owned(),
@@ -533,5 +538,12 @@ mod tests {
             std::fs::read_to_string(ws.root().join("real/today.txt")).unwrap(),
             "hello"
         );
+    }
+
+    #[test]
+    fn a_line_break_in_a_file_name_stays_in_the_diff_header() {
+        let diff = unified_diff(None, "hello\n", "break\n.txt");
+        assert!(diff.contains("+++ b/break\\n.txt\n"), "{diff}");
+        assert!(!diff.lines().any(|l| l == ".txt"), "{diff}");
     }
 }
