@@ -81,7 +81,13 @@ pub fn approval_required<R: Runtime>(app: &AppHandle<R>, request: &ApprovalReque
         NotifyWhen::Unfocused if window_in_front() => return,
         NotifyWhen::Always | NotifyWhen::Unfocused => {}
     }
-    let body = body_text(&request.summary);
+    // Escaped unless the service is known to show the body as plain text (no `body-markup`
+    // capability): there `&amp;` would show as it is.
+    let markup = app
+        .try_state::<ServiceCheck>()
+        .and_then(|check| check.markup())
+        .unwrap_or(true);
+    let body = body_text(&request.summary, markup);
     show(app, TITLE, &body);
 }
 
@@ -99,21 +105,23 @@ fn show<R: Runtime>(app: &AppHandle<R>, title: &str, body: &str) {
 
 /// Asks the desktop's notification service who it is (`GetServerInformation`, Desktop
 /// Notifications Specification 1.2), which also starts a service that is installed but not
-/// running (D-Bus activation).
+/// running (D-Bus activation), and whether it reads markup in the body (`GetCapabilities`:
+/// `body-markup`). Returns that.
 ///
 /// # Errors
 /// A sentence saying why no service answered (no session bus, nobody owns
 /// `org.freedesktop.Notifications`, …).
-pub fn probe_service() -> Result<(), String> {
+pub fn probe_service() -> Result<bool, String> {
     #[cfg(all(unix, not(target_os = "macos")))]
     {
-        notify_rust::get_server_information()
-            .map(|_| ())
-            .map_err(|e| e.to_string())
+        notify_rust::get_server_information().map_err(|e| e.to_string())?;
+        Ok(notify_rust::get_capabilities()
+            .map(|caps| caps.iter().any(|c| c == "body-markup"))
+            .unwrap_or(true))
     }
     #[cfg(not(all(unix, not(target_os = "macos"))))]
     {
-        Ok(())
+        Ok(true)
     }
 }
 
@@ -138,6 +146,7 @@ impl Default for ServiceCheck {
 #[derive(Default)]
 struct CheckState {
     found: bool,
+    markup: Option<bool>,
     probing: bool,
     last_probe: Option<std::time::Instant>,
     logged: bool,
@@ -154,7 +163,7 @@ impl ServiceCheck {
 
     /// Starts a probe with `probe` on a thread of its own when one is due (never while one is
     /// running, never once a service was found). Returns at once.
-    pub fn before_notifying(&self, probe: fn() -> Result<(), String>) {
+    pub fn before_notifying(&self, probe: fn() -> Result<bool, String>) {
         let due = {
             let mut state = self.state.lock().unwrap_or_else(|p| p.into_inner());
             let due = !state.found
@@ -179,7 +188,10 @@ impl ServiceCheck {
                 state.probing = false;
                 state.last_probe = Some(std::time::Instant::now());
                 match result {
-                    Ok(()) => state.found = true,
+                    Ok(markup) => {
+                        state.found = true;
+                        state.markup = Some(markup);
+                    }
                     Err(reason) if !state.logged => {
                         state.logged = true;
                         eprintln!(
@@ -201,19 +213,25 @@ impl ServiceCheck {
         state.last_probe.map(|_| state.found)
     }
 
+    /// Whether the service reads markup in the body; `None` until a probe found it.
+    pub fn markup(&self) -> Option<bool> {
+        self.state.lock().unwrap_or_else(|p| p.into_inner()).markup
+    }
+
     /// Whether the missing service was logged.
     pub fn logged(&self) -> bool {
         self.state.lock().unwrap_or_else(|p| p.into_inner()).logged
     }
 }
 
-/// The summary made safe for a notification body: the freedesktop spec lets servers read a
-/// small markup language in the body, so `&`, `<` and `>` are escaped; control, bidi and
-/// zero-width characters are dropped so the text cannot hide or reorder itself; long text is
-/// cut at 200 characters with an ellipsis (the card shows it whole).
+/// The summary made safe for a notification body: control, bidi and zero-width characters are
+/// dropped so the text cannot hide or reorder itself; long text is cut at 200 characters with
+/// an ellipsis (the card shows it whole); and for a service that reads markup in the body
+/// (`markup`: it has the `body-markup` capability, or that is not known), `&`, `<` and `>` are
+/// escaped so nothing in it becomes a link or formatting.
 ///
-/// Source: Desktop Notifications Specification 1.2, "Markup".
-pub fn body_text(summary: &str) -> String {
+/// Source: Desktop Notifications Specification 1.2, "Markup" and "GetCapabilities".
+pub fn body_text(summary: &str, markup: bool) -> String {
     const MAX_CHARS: usize = 200;
     let clean: String = summary
         .chars()
@@ -223,6 +241,9 @@ pub fn body_text(summary: &str) -> String {
     let mut cut: String = clean.chars().take(MAX_CHARS).collect();
     if clean.chars().count() > MAX_CHARS {
         cut.push('…');
+    }
+    if !markup {
+        return cut;
     }
     cut.replace('&', "&amp;")
         .replace('<', "&lt;")
@@ -267,7 +288,7 @@ mod tests {
     }
 
     static MISSING_CALLS: AtomicUsize = AtomicUsize::new(0);
-    fn missing() -> Result<(), String> {
+    fn missing() -> Result<bool, String> {
         MISSING_CALLS.fetch_add(1, Ordering::SeqCst);
         std::thread::sleep(Duration::from_millis(50));
         Err("org.freedesktop.Notifications was not provided by any .service files".into())
@@ -301,9 +322,9 @@ mod tests {
     }
 
     static FOUND_CALLS: AtomicUsize = AtomicUsize::new(0);
-    fn found() -> Result<(), String> {
+    fn found() -> Result<bool, String> {
         FOUND_CALLS.fetch_add(1, Ordering::SeqCst);
-        Ok(())
+        Ok(false)
     }
 
     #[test]
@@ -311,9 +332,20 @@ mod tests {
         let check = ServiceCheck::with_interval(Duration::ZERO);
         check.before_notifying(found);
         wait_for("the probe", || check.found() == Some(true));
+        assert_eq!(check.markup(), Some(false));
         check.before_notifying(found);
         check.before_notifying(found);
         assert_eq!(FOUND_CALLS.load(Ordering::SeqCst), 1);
         assert!(!check.logged());
+    }
+
+    #[test]
+    fn the_body_is_escaped_only_for_a_service_that_reads_markup() {
+        let summary = "Write <b>a</b> & b\u{202E}";
+        assert_eq!(
+            body_text(summary, true),
+            "Write &lt;b&gt;a&lt;/b&gt; &amp; b"
+        );
+        assert_eq!(body_text(summary, false), "Write <b>a</b> & b");
     }
 }
