@@ -37,6 +37,7 @@ pub fn forward<R: Runtime>(app: &AppHandle<R>, sequenced: &SequencedEvent) {
             if let Err(error) = app.emit(APPROVAL_RESOLVED, resolved) {
                 eprintln!("askfirst: could not emit {APPROVAL_RESOLVED}: {error}");
             }
+            notify::approval_resolved(app, resolved.approval_id);
             update_tray(app);
         }
         AgentEvent::RunStarted { .. }

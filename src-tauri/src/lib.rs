@@ -66,6 +66,8 @@ pub fn build_app<R: Runtime>(
             commands::remove_mcp_server,
         ])
         .build(context)?;
+    #[cfg(target_os = "linux")]
+    app.manage(notify::Shown::default());
     bridge::spawn(app.handle().clone(), events);
     Ok(app)
 }

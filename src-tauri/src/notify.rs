@@ -2,7 +2,7 @@
 //! `tauri-plugin-notification`). One per approval request: the title says the app needs an
 //! OK, the body is the plain summary, never the raw arguments.
 
-use askfirst_protocol::ApprovalRequest;
+use askfirst_protocol::{ApprovalId, ApprovalRequest};
 use tauri::{AppHandle, Manager, Runtime};
 use tauri_plugin_notification::{Notification, NotificationExt};
 
@@ -88,8 +88,119 @@ pub fn approval_required<R: Runtime>(app: &AppHandle<R>, request: &ApprovalReque
         .and_then(|check| check.markup())
         .unwrap_or(true);
     let body = body_text(&request.summary, markup);
+    #[cfg(target_os = "linux")]
+    {
+        if let Some(check) = app.try_state::<ServiceCheck>() {
+            check.before_notifying(probe_service);
+        }
+        linux::show_for_approval(app, request.approval_id, body);
+    }
+    #[cfg(not(target_os = "linux"))]
     show(app, TITLE, &body);
 }
+
+/// The approval was answered or ended: its notification, if still shown, is closed, so no
+/// "needs your OK" stays behind for something that needs nothing any more.
+pub fn approval_resolved<R: Runtime>(app: &AppHandle<R>, approval_id: ApprovalId) {
+    #[cfg(target_os = "linux")]
+    linux::close_for_approval(app, approval_id);
+    #[cfg(not(target_os = "linux"))]
+    let _ = (app, approval_id);
+}
+
+/// Linux (freedesktop notifications over D-Bus) through notify-rust, which the notification
+/// plugin wraps, used directly because approvals need what the plugin does not offer: the
+/// notification's id, to close it once the approval ends (`CloseNotification`), and its
+/// actions, so a click on it opens the window at the card (`ActionInvoked`, action
+/// `default`). Desktop Notifications Specification 1.2.
+#[cfg(target_os = "linux")]
+mod linux {
+    use super::TITLE;
+    use askfirst_protocol::ApprovalId;
+    use std::collections::HashMap;
+    use std::sync::Mutex;
+    use tauri::{AppHandle, Emitter, Manager, Runtime};
+
+    /// The server ids of the notifications shown for approvals still waiting.
+    #[derive(Default)]
+    pub struct Shown(Mutex<HashMap<ApprovalId, u32>>);
+
+    impl Shown {
+        fn map(&self) -> std::sync::MutexGuard<'_, HashMap<ApprovalId, u32>> {
+            self.0.lock().unwrap_or_else(|p| p.into_inner())
+        }
+    }
+
+    pub fn show_for_approval<R: Runtime>(
+        app: &AppHandle<R>,
+        approval_id: ApprovalId,
+        body: String,
+    ) {
+        let app = app.clone();
+        // Showing and then waiting for a click happen on a thread of their own; nothing waits.
+        let _ = std::thread::Builder::new()
+            .name("notification".into())
+            .spawn(move || {
+                let mut notification = notify_rust::Notification::new();
+                notification
+                    .appname("Ask First")
+                    .summary(TITLE)
+                    .body(&body)
+                    .action("default", "Review");
+                let Ok(handle) = notification.show() else {
+                    return; // no service: the probe logs it once
+                };
+                if let Some(shown) = app.try_state::<Shown>() {
+                    shown.map().insert(approval_id, handle.id());
+                }
+                let opener = app.clone();
+                let mut closed = false;
+                handle.wait_for_action(|action| {
+                    if action == "default" {
+                        crate::window::show_main(&opener);
+                        let _ = opener.emit(crate::tray::FOCUS_APPROVAL, approval_id.to_string());
+                    }
+                    closed = action == "__closed";
+                });
+                // Clicked but still shown (a server may keep it): closed when the approval ends.
+                if closed {
+                    if let Some(shown) = app.try_state::<Shown>() {
+                        shown.map().remove(&approval_id);
+                    }
+                }
+            });
+    }
+
+    pub fn close_for_approval<R: Runtime>(app: &AppHandle<R>, approval_id: ApprovalId) {
+        let Some(id) = app
+            .try_state::<Shown>()
+            .and_then(|shown| shown.map().remove(&approval_id))
+        else {
+            return;
+        };
+        let _ = std::thread::Builder::new()
+            .name("notification-close".into())
+            .spawn(move || {
+                use gio::prelude::*;
+                if let Ok(bus) = gio::bus_get_sync(gio::BusType::Session, gio::Cancellable::NONE) {
+                    let _ = bus.call_sync(
+                        Some("org.freedesktop.Notifications"),
+                        "/org/freedesktop/Notifications",
+                        "org.freedesktop.Notifications",
+                        "CloseNotification",
+                        Some(&(id,).to_variant()),
+                        None,
+                        gio::DBusCallFlags::NONE,
+                        2000,
+                        gio::Cancellable::NONE,
+                    );
+                }
+            });
+    }
+}
+
+#[cfg(target_os = "linux")]
+pub use linux::Shown;
 
 /// Shows a notification through the plugin, which sends it in the background and never
 /// reports whether a service took it; so the service is probed beside it (see

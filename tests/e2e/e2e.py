@@ -225,6 +225,22 @@ def window_viewable(title="Ask First"):
         d.close()
 
 
+def closed_notifications():
+    try:
+        with open(NOTIFY_LOG + ".closed", encoding="utf-8") as f:
+            return [json.loads(line)["id"] for line in f if line.strip()]
+    except FileNotFoundError:
+        return []
+
+
+def click_notification(nid, action="default"):
+    """Clicks a notification as a person would (the fake server's test hook)."""
+    import dbus
+    bus = dbus.SessionBus()
+    server = bus.get_object("org.freedesktop.Notifications", "/org/freedesktop/Notifications")
+    server.Click(dbus.UInt32(nid), action, dbus_interface="dev.askfirst.TestNotifications")
+
+
 def tray(*args):
     out = subprocess.run([PYTHON, os.path.join(HERE, "tray_probe.py"), *args], capture_output=True,
                          text=True, timeout=20)
@@ -711,6 +727,7 @@ def test_closed_to_the_tray_it_notifies_and_the_tray_item_brings_the_card_back()
         assert "tray" in seen[0]["body"], seen
         assert seen[1]["summary"] == "Ask First needs your OK", seen
         assert seen[1]["body"] == "Create the file hello.txt (1 line)", seen
+        assert "default" in seen[1]["actions"], seen[1]
         # The run went on while the window was hidden; the tray lists what waits.
         label = "Review: Create the file hello.txt (1 line)"
         menu = wait_for("the tray item", lambda: (lambda t: t if label in t.get("labels", []) else None)(tray()))
@@ -722,11 +739,20 @@ def test_closed_to_the_tray_it_notifies_and_the_tray_item_brings_the_card_back()
         wait_for("the card to get the focus", lambda: app.wd.execute(
             "return document.activeElement && document.activeElement.getAttribute('data-approval-id')") == approval_id)
         app.wd.screenshot(os.path.join(ARTIFACTS, "back-from-tray.png"))
+        # Hidden again, a click on the notification brings the window back at the card.
+        hide_by_closing()
+        app.wd.execute("document.activeElement && document.activeElement.blur()")
+        click_notification(seen[1]["id"])
+        wait_for("the window to come back", window_viewable)
+        wait_for("the card to get the focus", lambda: app.wd.execute(
+            "return document.activeElement && document.activeElement.getAttribute('data-approval-id')") == approval_id)
         app.press(card, "approve")
         assert app.wait_finished() == "completed"
+        # Answered: its notification is closed, so nothing says it still needs an OK.
+        wait_for("the notification to close", lambda: seen[1]["id"] in closed_notifications())
         with open(os.path.join(app.workspace, "hello.txt"), encoding="utf-8") as f:
             assert f.read() == "Hello\n"
-        # Closing again does not repeat the "still running" notice.
+        # Closing again (a third time) does not repeat the "still running" notice.
         count = len(notifications())
         hide_by_closing()
         time.sleep(1)

@@ -1,6 +1,9 @@
 #!/usr/bin/python3
 """A freedesktop notification server for tests: claims org.freedesktop.Notifications on the
-session bus and appends one JSON line per Notify call to the file given as argv[1].
+session bus and appends one JSON line per Notify call to the file given as argv[1], and one
+line per CloseNotification call to that file + ".closed". A test can click a notification:
+the method Click(id, action) on the interface dev.askfirst.TestNotifications (same object)
+emits ActionInvoked(id, action) as a server does when the person clicks it.
 
 Spec: Desktop Notifications Specification 1.2 (org.freedesktop.Notifications).
 Uses Debian's python3-dbus and python3-gi (run with /usr/bin/python3).
@@ -46,7 +49,17 @@ class Server(dbus.service.Object):
 
     @dbus.service.method(IFACE, in_signature="u", out_signature="")
     def CloseNotification(self, nid):
+        with open(self.log_path + ".closed", "a", encoding="utf-8") as log:
+            log.write(json.dumps({"id": int(nid)}) + "\n")
         self.NotificationClosed(nid, 3)
+
+    @dbus.service.signal(IFACE, signature="us")
+    def ActionInvoked(self, nid, action):
+        pass
+
+    @dbus.service.method("dev.askfirst.TestNotifications", in_signature="us", out_signature="")
+    def Click(self, nid, action):
+        self.ActionInvoked(nid, action)
 
     @dbus.service.signal(IFACE, signature="uu")
     def NotificationClosed(self, nid, reason):
