@@ -719,11 +719,27 @@ impl AgentRuntime {
             (Some(tool), Some(Ok(description))) => (tool, description),
             (Some(_), Some(Err(e))) => return Prepared::Done(CallResult::failed(e.to_string())),
             (None, _) | (Some(_), None) => {
-                return Prepared::Done(CallResult::failed(format!(
-                    "There is no tool named \"{}\". The tools are: {}.",
-                    call.name,
-                    tools.names().join(", ")
-                )))
+                // A tool of an MCP server that is not working: say why, not just "no such tool".
+                let server_down = call.name.split_once("__").and_then(|(prefix, _)| {
+                    self.mcp_statuses()
+                        .into_iter()
+                        .find_map(|server| match server.status {
+                            crate::mcp::McpServerStatus::Failed { message }
+                                if server.name == prefix =>
+                            {
+                                Some(message)
+                            }
+                            _ => None,
+                        })
+                });
+                return Prepared::Done(CallResult::failed(match server_down {
+                    Some(why) => format!("The tool \"{}\" cannot be used now. {why}", call.name),
+                    None => format!(
+                        "There is no tool named \"{}\". The tools are: {}.",
+                        call.name,
+                        tools.names().join(", ")
+                    ),
+                }));
             }
         };
         let canonical = canonical_json(&call.arguments_json);

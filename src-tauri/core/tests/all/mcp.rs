@@ -844,3 +844,36 @@ async fn a_servers_own_secrets_are_hidden_in_what_it_said() {
     assert!(!message.contains("SUPERSECRET"), "{message}");
     assert!(message.contains("login failed for token •••"), "{message}");
 }
+
+#[tokio::test]
+async fn a_call_to_a_server_that_is_not_working_says_why() {
+    let (mut h, _clients, _root) = mcp_harness(
+        |_| {
+            vec![McpServerConfig {
+                name: "bad".into(),
+                command: "/nonexistent/askfirst-mcp-server".into(),
+                args: vec![],
+                env: BTreeMap::new(),
+                trusted: false,
+            }]
+        },
+        |_| {
+            json!({"turns": [
+                {"say": "Using it.", "tool_calls": [{"id": "x", "name": "bad__x", "arguments": {}}]},
+                {"say": "Done."}
+            ]})
+        },
+    );
+    h.runtime.start_run("Use the server").unwrap();
+    h.events.run_finished().await;
+    let results = finished(&h.events.all());
+    assert_eq!(results.len(), 1);
+    let (_, status, output) = &results[0];
+    assert_eq!(*status, ToolCallStatus::Failed);
+    assert!(
+        output.starts_with(
+            "The tool \"bad__x\" cannot be used now. The MCP server \"bad\" could not be started"
+        ),
+        "{output}"
+    );
+}
