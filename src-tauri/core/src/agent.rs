@@ -258,13 +258,23 @@ impl AgentRuntime {
         &self.config.policy
     }
 
-    /// Sets the session policy (logged; applies from the next decision).
+    /// Sets the session policy (logged; applies from the next decision). `Never` ("Don't ask
+    /// me now: refuse whatever needs my OK") also refuses the requests already waiting, as
+    /// the person's own answer, so nothing is left waiting for someone who said they are away.
     pub fn set_session_policy(&self, policy: SessionPolicy) {
         self.config.policy.set_session_policy(policy);
         self.audit(AuditRecord::SessionPolicyChanged {
             policy,
             at: crate::unix_millis_now(),
         });
+        if policy == SessionPolicy::Never {
+            for request in self.registry.list_pending(None) {
+                // One that ends meanwhile (answered, timed out) is simply not pending any more.
+                let _ = self
+                    .registry
+                    .resolve(request.approval_id, Decision::Deny { note: None });
+            }
+        }
     }
 
     /// The session grants in force.

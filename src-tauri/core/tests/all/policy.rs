@@ -315,6 +315,25 @@ async fn session_never_denies_without_asking() {
 }
 
 #[tokio::test]
+async fn dont_ask_me_now_also_refuses_what_already_waits() {
+    let mut h = harness(write_hello(), TIMEOUT);
+    h.runtime.start_run("one").unwrap();
+    let request = h.events.approval_required().await;
+    h.runtime.set_session_policy(SessionPolicy::Never);
+    h.events.run_finished().await;
+    assert!(h.runtime.list_pending_approvals().is_empty());
+    assert!(!h.dir.path().join("hello.txt").exists());
+    assert_eq!(
+        statuses(&h.events.all()),
+        vec![(ToolCallStatus::Denied, Some(PolicyLayer::ToolDefault))]
+    );
+    assert!(h
+        .runtime
+        .resolve_approval(request.approval_id, Decision::Approve)
+        .is_err());
+}
+
+#[tokio::test]
 async fn fail_closed_runs_deny_instead_of_waiting() {
     let mut h = harness_with(
         write_hello(),
