@@ -3,6 +3,7 @@
 // for its id (or a reconcile proves it already ended) — never on the click itself.
 
 import * as ipc from './ipc';
+import { benchMark } from './bench';
 import type { ApprovalRequest } from './bindings/ApprovalRequest';
 import type { ApprovalResolvedEvent } from './bindings/ApprovalResolvedEvent';
 import type { Decision } from './bindings/Decision';
@@ -29,6 +30,7 @@ export class Approvals {
   /** Adds a card unless it is already shown or already known to have ended. */
   add(request: ApprovalRequest): void {
     const id = request.approval_id;
+    benchMark(id, 'received');
     if (this.#resolved.has(id) || this.cards.some((c) => c.request.approval_id === id)) return;
     this.cards.push({ request, phase: 'waiting', notice: null, seq: ++this.#seq });
   }
@@ -58,6 +60,7 @@ export class Approvals {
   async decide(approvalId: string, decision: Decision): Promise<void> {
     const card = this.cards.find((c) => c.request.approval_id === approvalId);
     if (!card || card.phase !== 'waiting') return;
+    benchMark(approvalId, 'clicked');
     card.phase = 'sending';
     card.notice = null;
     try {
