@@ -95,6 +95,24 @@ def memory(pid):
             "by_process": by_name}
 
 
+def cpu_seconds(pid):
+    """CPU time (user + system) used so far by the app and each of its processes, by name."""
+    tick = os.sysconf("SC_CLK_TCK")
+    used = {}
+    for p, name in process_tree(pid):
+        try:
+            with open(f"/proc/{p}/stat") as f:
+                fields = f.read().split(") ", 1)[1].split()
+            used[name] = used.get(name, 0) + (int(fields[11]) + int(fields[12])) / tick
+        except OSError:
+            pass
+    return used
+
+
+def cpu_used(before, after):
+    return {name: round(after.get(name, 0) - before.get(name, 0), 2) for name in after}
+
+
 def alive(pid):
     try:
         with open(f"/proc/{pid}/stat") as f:
@@ -317,9 +335,11 @@ def part_thousand(results):
         pid = app_pid()
         out["memory_before"] = memory(pid)
         out["idle_frame_interval_ms_empty_window"] = stats(app.execute_async(FRAMES_JS)[1:])
+        cpu_before = cpu_seconds(pid)
         clicked_start = time.time() * 1000
         app.start_task(f"Write {PARALLEL} files")
         painted = e2e.wait_for("every card painted", lambda: (lambda c: c if sum(1 for v in c.values() if "painted" in v) >= PARALLEL else None)(app.bench_cards()), timeout=600, interval=0.5)
+        out["cpu_seconds_until_all_painted"] = cpu_used(cpu_before, cpu_seconds(pid))
         cards = e2e.wait_for("every card armed", lambda: (lambda c: c if sum(1 for v in c.values() if "armed" in v) >= PARALLEL else None)(app.bench_cards()), timeout=120, interval=0.5)
         asked, _ = asked_and_decided(app.audit())
         first_asked = min(r["at"] for r in asked.values())
@@ -328,6 +348,8 @@ def part_thousand(results):
         out["core_first_to_last_asked_ms"] = last_asked - first_asked
         out["core_first_asked_to_all_painted_ms"] = max(v["painted"] for v in painted.values()) - first_asked
         out["core_first_asked_to_all_armed_ms"] = max(v["armed"] for v in cards.values()) - first_asked
+        out["core_first_asked_to_all_in_window_ms"] = max(v["received"] for v in cards.values()) - first_asked
+        out["per_card_asked_to_in_window_ms"] = stats([cards[i]["received"] - asked[i]["at"] for i in cards])
         out["per_card_asked_to_painted_ms"] = stats([cards[i]["painted"] - asked[i]["at"] for i in cards])
         time.sleep(5)
         out["memory_all_shown"] = memory(pid)

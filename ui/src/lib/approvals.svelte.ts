@@ -25,20 +25,31 @@ export const ENDED_NOTICE_MS = 4000;
 export class Approvals {
   cards = $state<Card[]>([]);
   #resolved = new Set<string>();
+  /** The ids in `cards`, so adding one of many waiting cards need not walk them all. */
+  #shown = new Set<string>();
   #seq = 0;
 
   /** Adds a card unless it is already shown or already known to have ended. */
   add(request: ApprovalRequest): void {
     const id = request.approval_id;
     benchMark(id, 'received');
-    if (this.#resolved.has(id) || this.cards.some((c) => c.request.approval_id === id)) return;
+    if (this.#resolved.has(id) || this.#shown.has(id)) return;
+    this.#shown.add(id);
     this.cards.push({ request, phase: 'waiting', notice: null, seq: ++this.#seq });
+  }
+
+  /** Keeps the cards for which `keep` holds. */
+  #keep(keep: (card: Card) => boolean): void {
+    this.cards = this.cards.filter(keep);
+    this.#shown = new Set(this.cards.map((c) => c.request.approval_id));
   }
 
   /** The approval ended (by anyone): its card goes. */
   resolved(event: ApprovalResolvedEvent): void {
     this.#resolved.add(event.approval_id);
-    this.cards = this.cards.filter((c) => c.request.approval_id !== event.approval_id);
+    if (this.#shown.has(event.approval_id)) {
+      this.#keep((c) => c.request.approval_id !== event.approval_id);
+    }
   }
 
   /**
@@ -50,9 +61,7 @@ export class Approvals {
     const before = this.#seq;
     const pending = await ipc.listPendingApprovals();
     const waiting = new Set(pending.map((r) => r.approval_id));
-    this.cards = this.cards.filter(
-      (c) => c.seq > before || c.phase === 'ended' || waiting.has(c.request.approval_id),
-    );
+    this.#keep((c) => c.seq > before || c.phase === 'ended' || waiting.has(c.request.approval_id));
     for (const request of pending) this.add(request);
   }
 
@@ -74,9 +83,7 @@ export class Approvals {
         current.notice =
           'This request had already ended (it timed out or the run was stopped). Your click changed nothing and the action did not run.';
         this.#resolved.add(approvalId);
-        setTimeout(() => {
-          this.cards = this.cards.filter((c) => c.request.approval_id !== approvalId);
-        }, ENDED_NOTICE_MS);
+        setTimeout(() => this.#keep((c) => c.request.approval_id !== approvalId), ENDED_NOTICE_MS);
       } else {
         current.phase = 'waiting';
         current.notice = `Your answer could not be sent: ${error instanceof Error ? error.message : String(error)}`;
