@@ -72,7 +72,7 @@ lint: setup ui
 	cargo clippy --locked --workspace --all-targets -- -D warnings
 	cd ui && npm run check
 
-# The app part takes about 20 minutes, most of it the soak (BENCH_SOAK approvals answered one
+# The app part takes about 13 minutes, most of it the soak (BENCH_SOAK approvals answered one
 # by one, each waiting out the card's 600 ms arming). Shorter: make bench BENCH_SOAK=200, or
 # only some parts: make bench BENCH_PARTS=start,thousand (start, soak, thousand, big, stream).
 BENCH_SOAK ?= 1000
