@@ -13,6 +13,8 @@ Parts (ASKFIRST_BENCH_PARTS, comma-separated; default all, in this order):
   big       a 5 MB argument: core -> card usable (3 tasks)
   stream    a provider sending 2,000 deltas a second for 20 s (twice): does the window keep up,
             memory before / during / after
+  sessions  (not in the default list) ASKFIRST_BENCH_ROUNDS rounds (3) of ASKFIRST_BENCH_ROUND
+            approvals (200), a new session after each: memory after each new session
 
 Timestamps come from inside the app: the core's audit log (`approval_asked.at`,
 `approval_decided.at`, Unix ms), the UI's bench log (ui/src/lib/bench.ts, switched on by
@@ -279,7 +281,6 @@ def part_soak(results):
         app.wd.click(app.wd.find_all('[data-testid="sessions"]')[0])
         app.wd.click(e2e.wait_for("new session", lambda: app.wd.find_all('[data-testid="new-session"]'))[0])
         e2e.wait_for("an empty transcript", lambda: not app.wd.find_all('[data-testid="tool-call"]'))
-        app.wd.click(app.wd.find_all('[data-testid="sessions"]')[0])  # close the list again
         time.sleep(10)
         new_session = {**memory(pid), "dom_nodes": app.dom_nodes(), "run_events": app.run_events()}
         cards = app.bench_cards()
@@ -318,6 +319,47 @@ def part_soak(results):
         "memory": samples + [after],
         "after_new_session": new_session,
     }
+
+
+def part_sessions(results):
+    """ASKFIRST_BENCH_ROUNDS rounds of ASKFIRST_BENCH_ROUND approvals, each round in a new
+    session (which empties the window): if the page reuses what the previous session freed, the
+    resident set after each round levels off; if something leaks, it climbs by the same amount
+    every round."""
+    rounds = int(os.environ.get("ASKFIRST_BENCH_ROUNDS", "3"))
+    per_round = int(os.environ.get("ASKFIRST_BENCH_ROUND", "200"))
+    scenario = os.path.join(e2e.ARTIFACTS, "bench-sessions.json")
+    write_scenario(scenario, [{"say": "done"}])
+    env = {"ASKFIRST_APPROVAL_TIMEOUT_SECS": str(TIMEOUT_SECS)}
+    after = []
+    with BenchApp("sessions", scenario, env) as app:
+        time.sleep(3)
+        pid = app_pid()
+        after.append({"round": 0, **memory(pid)})
+        task = 0
+        for r in range(rounds):
+            for i in range(per_round):
+                if i % PER_RUN == 0:
+                    if i:
+                        assert app.wait_finished() == "completed"
+                    write_scenario(scenario, [
+                        {"tool_calls": [{"name": "write_file",
+                                         "arguments": {"path": f"s{task}-{k}.txt", "content": "x\n"}}]}
+                        for k in range(PER_RUN)] + [{"say": "done"}])
+                    task += 1
+                    app.start_task(f"Round {r + 1}, task {task}")
+                card = app.card()
+                approval_id = app.wd.attr(card, "data-approval-id")
+                app.press(card, "approve")
+                e2e.wait_for("the card to go", lambda: not app.wd.find_all(f'[data-approval-id="{approval_id}"]'))
+            assert app.wait_finished() == "completed"
+            app.wd.click(app.wd.find_all('[data-testid="sessions"]')[0])
+            app.wd.click(e2e.wait_for("new session", lambda: app.wd.find_all('[data-testid="new-session"]'))[0])
+            e2e.wait_for("an empty transcript", lambda: not app.wd.find_all('[data-testid="tool-call"]'))
+            time.sleep(10)
+            after.append({"round": r + 1, "approvals": (r + 1) * per_round, **memory(pid), "dom_nodes": app.dom_nodes()})
+            print(f"  sessions: round {r + 1}, {after[-1]['rss_mib']} MiB", flush=True)
+    results["sessions"] = {"rounds": rounds, "approvals_per_round": per_round, "after_each_new_session": after}
 
 
 def part_thousand(results):
