@@ -83,10 +83,17 @@ lint: setup ui
 	cargo clippy --locked --workspace --all-targets -- -D warnings
 	cd ui && npm run check
 
+# The app part takes about 13 minutes, most of it the soak (BENCH_SOAK approvals answered one
+# by one, each waiting out the card's 600 ms arming). Shorter: make bench BENCH_SOAK=200, or
+# only some parts: make bench BENCH_PARTS=start,thousand (start, soak, thousand, big, stream;
+# also sessions, not run by default: rounds of approvals with a new session between them).
+BENCH_SOAK ?= 1000
+BENCH_PARTS ?= start,soak,thousand,big,stream
 bench: setup-test-system ui
 	cargo bench --locked -p askfirst-core --bench approvals -- --warm-up-time 1 --measurement-time 3
 	node --expose-gc tests/bench/node_registry.mjs
 	cargo build --locked --release
+	ASKFIRST_BENCH_SOAK=$(BENCH_SOAK) ASKFIRST_BENCH_PARTS=$(BENCH_PARTS) \
 	ASKFIRST_E2E_APP=$(CURDIR)/target/release/askfirst xvfb-run -a -s "-screen 0 1280x860x24" dbus-run-session -- tests/bench/run.sh
 
 bindings:

@@ -1,14 +1,33 @@
 #!/usr/bin/python3
-"""Measures the real app (release build) under Xvfb: cold start to a usable window, idle memory
-of the app and its WebKit processes, the approval round trip through the window, and a soak of
-1,000 approvals answered one after another (resident set before and after).
+"""Measures the real app (release build) under Xvfb, driven over WebDriver like the e2e tests.
 
-Run by `make bench` inside `xvfb-run … dbus-run-session -- tests/e2e/run.sh`-like setup:
-  xvfb-run -a dbus-run-session -- tests/bench/run.sh
-Prints a JSON object with the figures; BENCHMARKS.md records them with the method.
+Parts (ASKFIRST_BENCH_PARTS, comma-separated; default all, in this order):
+  start     cold start to a usable window (3 starts), idle memory, binary size
+  soak      ASKFIRST_BENCH_SOAK approvals (default 1,000) requested and answered one after
+            another in one app instance, 20 per task (`run_command "date +%s%N > file"`, so the
+            tool itself stamps when it started): the approval round trip inside the app
+            (core -> card painted -> armed; click -> decision recorded -> tool started) and the
+            resident set before, during, after, and after a new session
+  thousand  one model turn with 1,000 tool calls: all cards shown, scrolling, webview memory,
+            approving them all
+  big       a 5 MB argument: core -> card usable (3 tasks)
+  stream    a provider sending 2,000 deltas a second for 20 s (twice): does the window keep up,
+            memory before / during / after
+  sessions  (not in the default list) ASKFIRST_BENCH_ROUNDS rounds (3) of ASKFIRST_BENCH_ROUND
+            approvals (200), a new session after each: memory after each new session
+
+Timestamps come from inside the app: the core's audit log (`approval_asked.at`,
+`approval_decided.at`, Unix ms), the UI's bench log (ui/src/lib/bench.ts, switched on by
+installing `window.__askfirstBench` over WebDriver; Unix ms), and file modification times (the
+tool's write). All are the same machine clock.
+
+Run inside `xvfb-run … dbus-run-session -- tests/bench/run.sh` (make bench does). Prints one JSON
+object with every figure and writes it to $ASKFIRST_E2E_ARTIFACTS/bench-results.json.
 """
 import json
 import os
+import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -18,86 +37,546 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "e2e"))
 import e2e  # noqa: E402  (the WebDriver client and App harness)
 
+PARTS = os.environ.get("ASKFIRST_BENCH_PARTS", "start,soak,thousand,big,stream").split(",")
 SOAK = int(os.environ.get("ASKFIRST_BENCH_SOAK", "1000"))
-PER_RUN = 20
+PARALLEL = int(os.environ.get("ASKFIRST_BENCH_PARALLEL", "1000"))
+STREAM_RATE = int(os.environ.get("ASKFIRST_BENCH_STREAM_RATE", "2000"))
+STREAM_SECONDS = float(os.environ.get("ASKFIRST_BENCH_STREAM_SECONDS", "20"))
+PER_RUN = 20  # a run may take 25 model steps, so the soak is many tasks of PER_RUN approvals
+TIMEOUT_SECS = 3600  # no card may time out while the bench is busy elsewhere
+ARM_MS = 600  # ApprovalCard.svelte's arming delay, a safety feature (reported, not removed)
 
 
-def rss_kib(pid):
-    """Resident set of `pid` and all its descendants, in KiB."""
-    total = 0
-    stack = [str(pid)]
-    seen = set()
-    while stack:
-        p = stack.pop()
-        if p in seen:
-            continue
-        seen.add(p)
-        try:
-            with open(f"/proc/{p}/status") as f:
-                for line in f:
-                    if line.startswith("VmRSS:"):
-                        total += int(line.split()[1])
-            children = open(f"/proc/{p}/task/{p}/children").read().split()
-            stack.extend(children)
-        except OSError:
-            pass
-    return total
-
+# --- processes and memory ---------------------------------------------------------------
 
 def app_pid():
+    """The app's pid (the process WebKitWebDriver started through launch.sh)."""
     out = subprocess.run(["pgrep", "-f", "-o", e2e.APP], capture_output=True, text=True).stdout.split()
     return int(out[0]) if out else None
 
 
-def scenario(path, turns):
+def process_tree(pid):
+    """[(pid, name)] of `pid` and all its descendants."""
+    found, stack = [], [str(pid)]
+    while stack:
+        p = stack.pop()
+        try:
+            with open(f"/proc/{p}/comm") as f:
+                found.append((int(p), f.read().strip()))
+            for task in os.listdir(f"/proc/{p}/task"):
+                with open(f"/proc/{p}/task/{task}/children") as f:
+                    stack.extend(f.read().split())
+        except OSError:
+            pass
+    return found
+
+
+def memory(pid):
+    """Resident set (RSS) and proportional set (PSS: shared pages split between the processes
+    that map them, so the sum is not inflated by shared libraries) of the app and its WebKit
+    processes, in MiB, in total and by process name."""
+    total_rss = total_pss = 0
+    by_name = {}
+    for p, name in process_tree(pid):
+        rss = pss = 0
+        try:
+            with open(f"/proc/{p}/smaps_rollup") as f:
+                for line in f:
+                    if line.startswith("Rss:"):
+                        rss = int(line.split()[1])
+                    elif line.startswith("Pss:"):
+                        pss = int(line.split()[1])
+        except OSError:
+            continue
+        total_rss += rss
+        total_pss += pss
+        entry = by_name.setdefault(name, {"rss_mib": 0.0, "pss_mib": 0.0})
+        entry["rss_mib"] = round(entry["rss_mib"] + rss / 1024, 1)
+        entry["pss_mib"] = round(entry["pss_mib"] + pss / 1024, 1)
+    return {"rss_mib": round(total_rss / 1024, 1), "pss_mib": round(total_pss / 1024, 1),
+            "by_process": by_name}
+
+
+def cpu_seconds(pid):
+    """CPU time (user + system) used so far by the app and each of its processes, by name."""
+    tick = os.sysconf("SC_CLK_TCK")
+    used = {}
+    for p, name in process_tree(pid):
+        try:
+            with open(f"/proc/{p}/stat") as f:
+                fields = f.read().split(") ", 1)[1].split()
+            used[name] = used.get(name, 0) + (int(fields[11]) + int(fields[12])) / tick
+        except OSError:
+            pass
+    return used
+
+
+def cpu_used(before, after):
+    return {name: round(after.get(name, 0) - before.get(name, 0), 2) for name in after}
+
+
+def alive(pid):
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().split(") ", 1)[1][0] != "Z"
+    except OSError:
+        return False
+
+
+class BenchApp(e2e.App):
+    """The e2e harness's app, ended by its pid (SIGTERM, then SIGKILL) rather than by name."""
+
+    def __exit__(self, *exc):
+        if exc[0] is not None:
+            try:
+                self.wd.screenshot(os.path.join(e2e.ARTIFACTS, f"bench-{self.name}-failure.png"))
+            except Exception:
+                pass
+        pid = app_pid()
+        if pid:
+            os.kill(pid, signal.SIGTERM)
+            try:
+                e2e.wait_for("the app to exit", lambda: not alive(pid), timeout=15)
+            except AssertionError:
+                os.kill(pid, signal.SIGKILL)
+                time.sleep(0.5)
+        try:
+            import dbus
+            bus = dbus.SessionBus()
+            e2e.wait_for("the single-instance name to go", lambda: not any(
+                "SingleInstance" in str(n) for n in bus.list_names()), timeout=10)
+        except Exception as e:
+            print(f"  (could not check the bus: {e})", flush=True)
+        self.wd.stop()
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def execute_async(self, script, *args):
+        return self.wd.s("POST", "/execute/async", {"script": script, "args": list(args)})
+
+    def bench_on(self):
+        self.wd.execute("window.__askfirstBench = { cards: {} }")
+
+    def bench_cards(self):
+        return self.wd.execute("return window.__askfirstBench.cards")
+
+    def audit(self):
+        """Every record of every session log, in file order."""
+        folder = os.path.join(self.data, "sessions")
+        records = []
+        for name in sorted(os.listdir(folder)):
+            with open(os.path.join(folder, name), encoding="utf-8") as f:
+                records.extend(json.loads(line) for line in f if line.strip())
+        return records
+
+    def dom_nodes(self):
+        return self.wd.execute("return document.getElementsByTagName('*').length")
+
+    def run_events(self):
+        """How many events the backend's history holds (what a reloaded window replays)."""
+        return self.execute_async(
+            "const done = arguments[arguments.length - 1];"
+            "window.__TAURI_INTERNALS__.invoke('list_run_events').then(e => done(e.length), e => done(String(e)));")
+
+
+# --- helpers ------------------------------------------------------------------------------
+
+def stats(values):
+    """p50 / p95 / max (and n) of a list of milliseconds."""
+    v = sorted(values)
+    if not v:
+        return {"n": 0}
+    return {"n": len(v), "p50": round(statistics.median(v), 1), "p95": round(v[int(0.95 * (len(v) - 1))], 1),
+            "max": round(v[-1], 1), "min": round(v[0], 1)}
+
+
+def write_scenario(path, turns):
     with open(path, "w", encoding="utf-8") as f:
         json.dump({"turns": turns}, f)
 
 
-def main():
-    results = {"binary": e2e.APP, "binary_bytes": os.path.getsize(e2e.APP)}
-    tmp = os.path.join(e2e.ARTIFACTS, "bench-scenario.json")
-    # A run may take 25 model steps, so the soak is several tasks of PER_RUN approvals each.
-    writes = [{"tool_calls": [{"name": "write_file", "arguments": {"path": f"f{i}.txt", "content": f"{i}\n"}}]}
-              for i in range(PER_RUN)]
-    scenario(tmp, writes + [{"say": "done"}])
+def asked_and_decided(records):
+    asked = {r["approval_id"]: r for r in records if r["type"] == "approval_asked"}
+    decided = {r["approval_id"]: r for r in records if r["type"] == "approval_decided"}
+    return asked, decided
 
-    start = time.monotonic()
-    with e2e.App("bench", tmp) as app:
-        results["cold_start_to_usable_window_s"] = round(time.monotonic() - start, 2)
+
+# The intervals between 61 animation frames while nothing is scrolled (what the page paints
+# on its own: countdowns, spinners).
+FRAMES_JS = """
+    const done = arguments[arguments.length - 1];
+    const frames = [];
+    let prev = performance.now();
+    const step = () => {
+      const now = performance.now();
+      frames.push(now - prev);
+      prev = now;
+      if (frames.length < 61) requestAnimationFrame(step); else done(frames);
+    };
+    requestAnimationFrame(step);"""
+
+
+# --- parts --------------------------------------------------------------------------------
+
+def part_start(results):
+    scenario = os.path.join(e2e.ARTIFACTS, "bench-start.json")
+    write_scenario(scenario, [{"say": "done"}])
+    starts = []
+    for i in range(3):
+        t0 = time.monotonic()
+        with BenchApp("start", scenario) as app:
+            starts.append(round(time.monotonic() - t0, 2))
+            if i == 0:
+                time.sleep(3)
+                idle3 = memory(app_pid())
+                time.sleep(7)
+                idle10 = memory(app_pid())
+                processes = sorted(name for _, name in process_tree(app_pid()))
+    results["start"] = {
+        "binary_bytes": os.path.getsize(e2e.APP),
+        "cold_start_to_usable_window_s": starts,
+        "note": "WebDriver new session (launches the app) until the page is loaded and the task box exists",
+        "idle_3s": idle3,
+        "idle_10s": idle10,
+        "processes": processes,
+    }
+
+
+def part_soak(results):
+    scenario = os.path.join(e2e.ARTIFACTS, "bench-soak.json")
+    write_scenario(scenario, [{"say": "done"}])
+    env = {"ASKFIRST_APPROVAL_TIMEOUT_SECS": str(TIMEOUT_SECS)}
+    samples = []
+    order = []  # (approval id, file written)
+    with BenchApp("soak", scenario, env) as app:
+        app.bench_on()
         time.sleep(3)
         pid = app_pid()
-        results["idle_rss_mib"] = round(rss_kib(pid) / 1024, 1)
-        round_trips = []
-        first_rss = None
+        samples.append({"approvals": 0, **memory(pid), "dom_nodes": app.dom_nodes()})
+        t_start = time.monotonic()
         for i in range(SOAK):
+            task = i // PER_RUN
             if i % PER_RUN == 0:
                 if i:
                     assert app.wait_finished() == "completed"
-                app.start_task(f"Write many files ({i // PER_RUN + 1})")
-            shown = time.monotonic()
+                # The scenario is read when a run starts: each task writes its own files.
+                # The tool notes when it started (ns; a file's mtime is too coarse for this).
+                write_scenario(scenario, [
+                    {"tool_calls": [{"name": "run_command",
+                                     "arguments": {"command": f"date +%s%N > t{task}-f{k}.txt"}}]}
+                    for k in range(PER_RUN)] + [{"say": "done"}])
+                app.start_task(f"Write many files ({task + 1})")
             card = app.card()
             approval_id = app.wd.attr(card, "data-approval-id")
             app.press(card, "approve")
             e2e.wait_for("the card to go", lambda: not app.wd.find_all(f'[data-approval-id="{approval_id}"]'))
-            round_trips.append(time.monotonic() - shown)
-            if i == 9:
-                first_rss = rss_kib(pid)
+            order.append((approval_id, os.path.join(app.workspace, f"t{task}-f{i % PER_RUN}.txt")))
+            if (i + 1) % 100 == 0 or i + 1 == 10:
+                samples.append({"approvals": i + 1, **memory(pid), "dom_nodes": app.dom_nodes()})
+                print(f"  soak: {i + 1} approvals, {samples[-1]['rss_mib']} MiB", flush=True)
         assert app.wait_finished() == "completed"
-        last_rss = rss_kib(pid)
-        written = len([n for n in os.listdir(app.workspace) if n.endswith(".txt")])
-    results["soak_approvals"] = SOAK
-    results["soak_files_written"] = written
-    results["rss_after_10_mib"] = round(first_rss / 1024, 1)
-    results["rss_after_soak_mib"] = round(last_rss / 1024, 1)
-    ms = sorted(1000 * t for t in round_trips)
-    results["card_to_gone_ms"] = {
-        "note": "from the previous card leaving to this card approved and gone, through WebDriver (includes the 600 ms arming delay)",
-        "p50": round(statistics.median(ms), 1),
-        "p95": round(ms[int(0.95 * (len(ms) - 1))], 1),
-        "max": round(ms[-1], 1),
+        elapsed = time.monotonic() - t_start
+        time.sleep(3)
+        after = {"approvals": SOAK, **memory(pid), "dom_nodes": app.dom_nodes(), "run_events": app.run_events()}
+        # A new session clears the transcript (the window's part of the growth).
+        app.wd.click(app.wd.find_all('[data-testid="sessions"]')[0])
+        app.wd.click(e2e.wait_for("new session", lambda: app.wd.find_all('[data-testid="new-session"]'))[0])
+        e2e.wait_for("an empty transcript", lambda: not app.wd.find_all('[data-testid="tool-call"]'))
+        time.sleep(10)
+        new_session = {**memory(pid), "dom_nodes": app.dom_nodes(), "run_events": app.run_events()}
+        cards = app.bench_cards()
+        asked, decided = asked_and_decided(app.audit())
+        listing = sorted(os.listdir(app.workspace))
+        written = len([n for n in listing if n.endswith(".txt")])
+        started = {}
+        for _, path in order:
+            with open(path) as f:
+                started[path] = int(f.read().strip()) / 1e6
+
+    painted, received, armed, usable, click_decided, click_tool, decided_tool = [], [], [], [], [], [], []
+    for approval_id, path in order:
+        c, a, d = cards.get(approval_id, {}), asked[approval_id]["at"], decided[approval_id]["at"]
+        received.append(c["received"] - a)
+        painted.append(c["painted"] - a)
+        armed.append(c["armed"] - c["painted"])
+        usable.append(c["armed"] - a)
+        click_decided.append(d - c["clicked"])
+        tool_ms = started[path]
+        click_tool.append(tool_ms - c["clicked"])
+        decided_tool.append(tool_ms - d)
+    results["soak"] = {
+        "approvals": SOAK,
+        "files_written": written,
+        "elapsed_s": round(elapsed, 1),
+        "round_trip_ms": {
+            "core_asked_to_event_in_window": stats(received),
+            "core_asked_to_card_painted": stats(painted),
+            "card_painted_to_buttons_armed_and_painted": stats(armed),
+            "core_asked_to_card_usable": stats(usable),
+            "click_to_decision_recorded": stats(click_decided),
+            "click_to_tool_started": stats(click_tool),
+            "decision_recorded_to_tool_started": stats(decided_tool),
+        },
+        "memory": samples + [after],
+        "after_new_session": new_session,
     }
-    print(json.dumps(results, indent=2))
+
+
+def part_sessions(results):
+    """ASKFIRST_BENCH_ROUNDS rounds of ASKFIRST_BENCH_ROUND approvals, each round in a new
+    session (which empties the window): if the page reuses what the previous session freed, the
+    resident set after each round levels off; if something leaks, it climbs by the same amount
+    every round."""
+    rounds = int(os.environ.get("ASKFIRST_BENCH_ROUNDS", "3"))
+    per_round = int(os.environ.get("ASKFIRST_BENCH_ROUND", "200"))
+    scenario = os.path.join(e2e.ARTIFACTS, "bench-sessions.json")
+    write_scenario(scenario, [{"say": "done"}])
+    env = {"ASKFIRST_APPROVAL_TIMEOUT_SECS": str(TIMEOUT_SECS)}
+    after = []
+    with BenchApp("sessions", scenario, env) as app:
+        time.sleep(3)
+        pid = app_pid()
+        after.append({"round": 0, **memory(pid)})
+        task = 0
+        for r in range(rounds):
+            for i in range(per_round):
+                if i % PER_RUN == 0:
+                    if i:
+                        assert app.wait_finished() == "completed"
+                    write_scenario(scenario, [
+                        {"tool_calls": [{"name": "write_file",
+                                         "arguments": {"path": f"s{task}-{k}.txt", "content": "x\n"}}]}
+                        for k in range(PER_RUN)] + [{"say": "done"}])
+                    task += 1
+                    app.start_task(f"Round {r + 1}, task {task}")
+                card = app.card()
+                approval_id = app.wd.attr(card, "data-approval-id")
+                app.press(card, "approve")
+                e2e.wait_for("the card to go", lambda: not app.wd.find_all(f'[data-approval-id="{approval_id}"]'))
+            assert app.wait_finished() == "completed"
+            app.wd.click(app.wd.find_all('[data-testid="sessions"]')[0])
+            app.wd.click(e2e.wait_for("new session", lambda: app.wd.find_all('[data-testid="new-session"]'))[0])
+            e2e.wait_for("an empty transcript", lambda: not app.wd.find_all('[data-testid="tool-call"]'))
+            time.sleep(10)
+            after.append({"round": r + 1, "approvals": (r + 1) * per_round, **memory(pid), "dom_nodes": app.dom_nodes()})
+            print(f"  sessions: round {r + 1}, {after[-1]['rss_mib']} MiB", flush=True)
+    results["sessions"] = {"rounds": rounds, "approvals_per_round": per_round, "after_each_new_session": after}
+
+
+def part_thousand(results):
+    scenario = os.path.join(e2e.ARTIFACTS, "bench-thousand.json")
+    write_scenario(scenario, [
+        {"say": f"I will write {PARALLEL} files.",
+         "tool_calls": [{"name": "write_file", "arguments": {"path": f"p{k}.txt", "content": f"{k}\n"}}
+                        for k in range(PARALLEL)]},
+        {"say": "All handled."}])
+    env = {"ASKFIRST_APPROVAL_TIMEOUT_SECS": str(TIMEOUT_SECS)}
+    out = {"cards": PARALLEL}
+    with BenchApp("thousand", scenario, env) as app:
+        app.bench_on()
+        time.sleep(3)
+        pid = app_pid()
+        out["memory_before"] = memory(pid)
+        out["idle_frame_interval_ms_empty_window"] = stats(app.execute_async(FRAMES_JS)[1:])
+        cpu_before = cpu_seconds(pid)
+        clicked_start = time.time() * 1000
+        app.start_task(f"Write {PARALLEL} files")
+        painted = e2e.wait_for("every card painted", lambda: (lambda c: c if sum(1 for v in c.values() if "painted" in v) >= PARALLEL else None)(app.bench_cards()), timeout=600, interval=0.5)
+        out["cpu_seconds_until_all_painted"] = cpu_used(cpu_before, cpu_seconds(pid))
+        cards = e2e.wait_for("every card armed", lambda: (lambda c: c if sum(1 for v in c.values() if "armed" in v) >= PARALLEL else None)(app.bench_cards()), timeout=120, interval=0.5)
+        asked, _ = asked_and_decided(app.audit())
+        first_asked = min(r["at"] for r in asked.values())
+        last_asked = max(r["at"] for r in asked.values())
+        out["start_clicked_to_first_asked_ms"] = round(first_asked - clicked_start, 1)
+        out["core_first_to_last_asked_ms"] = last_asked - first_asked
+        out["core_first_asked_to_all_painted_ms"] = max(v["painted"] for v in painted.values()) - first_asked
+        out["core_first_asked_to_all_armed_ms"] = max(v["armed"] for v in cards.values()) - first_asked
+        out["core_first_asked_to_all_in_window_ms"] = max(v["received"] for v in cards.values()) - first_asked
+        out["per_card_asked_to_in_window_ms"] = stats([cards[i]["received"] - asked[i]["at"] for i in cards])
+        out["per_card_asked_to_painted_ms"] = stats([cards[i]["painted"] - asked[i]["at"] for i in cards])
+        time.sleep(5)
+        out["memory_all_shown"] = memory(pid)
+        out["dom_nodes"] = app.dom_nodes()
+        out["idle_frame_interval_ms_all_cards"] = stats(app.execute_async(FRAMES_JS)[1:])
+        app.wd.screenshot(os.path.join(e2e.ARTIFACTS, "bench-thousand-top.png"))
+        # Scrolling: jump to the bottom and wait for the next painted frame; then scroll back up
+        # 300 px per frame for 120 frames and record each frame's interval.
+        out["scroll"] = app.execute_async("""
+            const done = arguments[arguments.length - 1];
+            const main = document.querySelector('main');
+            const t0 = performance.now();
+            main.scrollTop = main.scrollHeight;
+            requestAnimationFrame(() => setTimeout(() => {
+              const jump = performance.now() - t0;
+              const frames = [];
+              let prev = performance.now(), n = 0;
+              const step = () => {
+                const now = performance.now();
+                frames.push(now - prev);
+                prev = now;
+                if (n++ < 120) { main.scrollTop -= 300; requestAnimationFrame(step); }
+                else done({ jump_to_bottom_painted_ms: jump, frames, height_px: main.scrollHeight });
+              };
+              requestAnimationFrame(step);
+            }, 0));""")
+        frames = out["scroll"].pop("frames")[1:]
+        out["scroll"]["frame_interval_ms"] = stats(frames)
+        out["scroll"]["jump_to_bottom_painted_ms"] = round(out["scroll"]["jump_to_bottom_painted_ms"], 1)
+        app.wd.execute("document.querySelector('main').scrollTop = document.querySelector('main').scrollHeight / 2")
+        time.sleep(1)
+        app.wd.screenshot(os.path.join(e2e.ARTIFACTS, "bench-thousand-middle.png"))
+        # Approve them all: one script clicks every card's Approve button (after arming), as
+        # fast as the page dispatches clicks; then wait until every card is gone and every file
+        # is written.
+        t_click = time.time() * 1000
+        app.wd.execute("document.querySelectorAll('[data-testid=\"approval-card\"] [data-testid=\"approve\"]').forEach(b => b.click())")
+        t_clicked = time.time() * 1000
+        e2e.wait_for("every card to go", lambda: not app.wd.find_all('[data-testid="approval-card"]'), timeout=600, interval=0.2)
+        t_gone = time.time() * 1000
+        assert app.wait_finished() == "completed"
+        t_done = time.time() * 1000
+        written = [os.stat(os.path.join(app.workspace, f"p{k}.txt")).st_mtime_ns / 1e6 for k in range(PARALLEL)]
+        _, decided = asked_and_decided(app.audit())
+        out["approve_all"] = {
+            "clicks_dispatched_ms": round(t_clicked - t_click, 1),
+            "click_to_all_decisions_recorded_ms": round(max(r["at"] for r in decided.values()) - t_click, 1),
+            "click_to_all_cards_gone_ms": round(t_gone - t_click, 1),
+            "click_to_last_tool_ran_ms": round(max(written) - t_click, 1),
+            "click_to_run_finished_ms": round(t_done - t_click, 1),
+            "files_written": len(written),
+        }
+        time.sleep(5)
+        out["memory_after_all_resolved"] = memory(pid)
+        out["dom_nodes_after"] = app.dom_nodes()
+    results["thousand"] = out
+
+
+def part_big(results):
+    scenario = os.path.join(e2e.ARTIFACTS, "bench-big.json")
+    env = {"ASKFIRST_APPROVAL_TIMEOUT_SECS": str(TIMEOUT_SECS)}
+    runs = []
+    write_scenario(scenario, [{"say": "ok"}])
+    with BenchApp("big", None, env | {"ASKFIRST_PROVIDER": f"scripted:{scenario}"}) as app:
+        app.bench_on()
+        pid = app_pid()
+        before = memory(pid)
+        for k in range(3):
+            write_scenario(scenario, [
+                {"tool_calls": [{"name": "write_file", "arguments": {"path": f"big{k}.txt", "content": "x" * 5_000_000}}]},
+                {"say": "ok"}])
+            app.start_task(f"Write a big file ({k + 1})")
+            card = app.card()
+            approval_id = app.wd.attr(card, "data-approval-id")
+            c = e2e.wait_for("the card armed", lambda: (lambda c: c if "armed" in c else None)(
+                app.bench_cards().get(approval_id, {})), timeout=120)
+            asked, _ = asked_and_decided(app.audit())
+            a = asked[approval_id]["at"]
+            runs.append({"core_asked_to_event_in_window_ms": c["received"] - a,
+                         "core_asked_to_card_painted_ms": c["painted"] - a,
+                         "core_asked_to_card_usable_ms": c["armed"] - a})
+            if k == 0:
+                app.wd.screenshot(os.path.join(e2e.ARTIFACTS, "bench-big-card.png"))
+            app.press(card, "approve")
+            assert app.wait_finished() == "completed"
+            assert os.path.getsize(os.path.join(app.workspace, f"big{k}.txt")) == 5_000_000
+        time.sleep(3)
+        after = memory(pid)
+    results["big"] = {"argument_bytes": 5_000_000, "runs": runs, "memory_before": before, "memory_after_3": after}
+
+
+def part_stream(results):
+    server = subprocess.Popen([e2e.PYTHON, os.path.join(HERE, "stream_openai.py"), str(STREAM_RATE), str(STREAM_SECONDS)],
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        port = server.stdout.readline().strip()
+        base = f"http://127.0.0.1:{port}"
+
+        def progress():
+            import urllib.request
+            with urllib.request.urlopen(base + "/progress", timeout=5) as r:
+                return json.loads(r.read())
+
+        env = {"ASKFIRST_PROVIDER": "openai", "OPENAI_BASE_URL": f"{base}/v1", "OPENAI_API_KEY": "sk-bench",
+               "ASKFIRST_MODEL": "bench-model"}
+        out = {"rate_per_s": STREAM_RATE, "seconds": STREAM_SECONDS, "streams": []}
+        with BenchApp("stream", None, env) as app:
+            pid = app_pid()
+            time.sleep(3)
+            out["memory_before"] = memory(pid)
+            for k in range(2):
+                # Records when the window first shows the end marker, after that frame is painted.
+                app.wd.execute("""
+                    window.__streamEnd = null;
+                    const before = document.querySelectorAll('[data-testid="assistant-message"]').length;
+                    const seen = () => [...document.querySelectorAll('[data-testid="assistant-message"]')]
+                      .slice(before).some(m => m.textContent.includes('[END]'));
+                    const obs = new MutationObserver(() => {
+                      if (window.__streamEnd === null && seen()) {
+                        window.__streamEnd = 0;
+                        obs.disconnect();
+                        requestAnimationFrame(() => setTimeout(() => { window.__streamEnd = Date.now(); }, 0));
+                      }
+                    });
+                    obs.observe(document.querySelector('main'), { subtree: true, childList: true, characterData: true });""")
+                app.start_task(f"Talk fast ({k + 1})")
+                samples, lags = [], []
+                while True:
+                    time.sleep(1)
+                    p = progress()
+                    shown = app.wd.execute("""
+                        const ms = document.querySelectorAll('[data-testid="assistant-message"]');
+                        const t = ms.length ? ms[ms.length - 1].textContent : '';
+                        const m = t.match(/w(\\d+) ?$/);
+                        return m ? Number(m[1]) + 1 : 0;""")
+                    if p["streams"] == k + 1 and not p["done"] and p["sent"] > 0:
+                        lags.append(max(0, p["sent"] - shown) / STREAM_RATE * 1000)
+                    samples.append(memory(pid)["rss_mib"])
+                    if p["streams"] == k + 1 and p["done"]:
+                        break
+                end = e2e.wait_for("the end marker on screen", lambda: app.wd.execute("return window.__streamEnd"), timeout=120)
+                p = progress()
+                assert app.wait_finished() == "completed"
+                chars = app.wd.execute("""
+                    const ms = document.querySelectorAll('[data-testid="assistant-message"]');
+                    return ms[ms.length - 1].textContent.length;""")
+                time.sleep(5)
+                out["streams"].append({
+                    "deltas_sent": p["sent"],
+                    "last_delta_sent_to_shown_ms": end - p["last_sent_ms"],
+                    "behind_during_stream_ms": stats(lags),
+                    "text_chars": chars,
+                    "rss_during_mib": {"min": min(samples), "max": max(samples)},
+                    "after_5s": memory(pid),
+                })
+                print(f"  stream {k + 1}: {out['streams'][-1]['last_delta_sent_to_shown_ms']} ms behind at the end", flush=True)
+            out["run_events"] = app.run_events()
+        results["stream"] = out
+    finally:
+        server.kill()
+
+
+def main():
+    os.makedirs(e2e.ARTIFACTS, exist_ok=True)
+    results = {"binary": e2e.APP, "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "parts": PARTS,
+               "arming_delay_ms": ARM_MS}
+    timings = {}
+    failed = []
+    for part in PARTS:
+        t0 = time.monotonic()
+        print(f"bench {part} ...", flush=True)
+        try:
+            globals()[f"part_{part}"](results)
+        except Exception:
+            import traceback
+            traceback.print_exc()
+            failed.append(part)
+        timings[part] = round(time.monotonic() - t0, 1)
+        print(f"bench {part} ... {'FAILED' if part in failed else 'done'} ({timings[part]} s)", flush=True)
+    results["part_seconds"] = timings
+    text = json.dumps(results, indent=2)
+    print(text)
+    with open(os.path.join(e2e.ARTIFACTS, "bench-results.json"), "w") as f:
+        f.write(text)
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

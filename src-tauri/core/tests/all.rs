@@ -6,6 +6,7 @@ mod all {
     pub mod agent;
     pub mod approvals;
     pub mod audit;
+    pub mod history;
     pub mod mcp;
     pub mod policy;
     pub mod providers;

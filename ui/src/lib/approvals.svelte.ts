@@ -3,6 +3,7 @@
 // for its id (or a reconcile proves it already ended) — never on the click itself.
 
 import * as ipc from './ipc';
+import { benchMark } from './bench';
 import type { ApprovalRequest } from './bindings/ApprovalRequest';
 import type { ApprovalResolvedEvent } from './bindings/ApprovalResolvedEvent';
 import type { Decision } from './bindings/Decision';
@@ -54,13 +55,23 @@ export function endedNotice(outcome: Outcome): string {
 export class Approvals {
   cards = $state<Card[]>([]);
   #resolved = new Set<string>();
+  /** The ids in `cards`, so adding one of many waiting cards need not walk them all. */
+  #shown = new Set<string>();
   #seq = 0;
 
   /** Adds a card unless it is already shown or already known to have ended. */
   add(request: ApprovalRequest): void {
     const id = request.approval_id;
-    if (this.#resolved.has(id) || this.cards.some((c) => c.request.approval_id === id)) return;
+    benchMark(id, 'received');
+    if (this.#resolved.has(id) || this.#shown.has(id)) return;
+    this.#shown.add(id);
     this.cards.push({ request, phase: 'waiting', notice: null, seq: ++this.#seq });
+  }
+
+  /** Keeps the cards for which `keep` holds. */
+  #keep(keep: (card: Card) => boolean): void {
+    this.cards = this.cards.filter(keep);
+    this.#shown = new Set(this.cards.map((c) => c.request.approval_id));
   }
 
   /**
@@ -71,6 +82,7 @@ export class Approvals {
   resolved(event: ApprovalResolvedEvent): void {
     const id = event.approval_id;
     this.#resolved.add(id);
+    if (!this.#shown.has(id)) return;
     const card = this.cards.find((c) => c.request.approval_id === id);
     const lateAnswer = card && (card.phase === 'ended' || card.phase === 'sending');
     if (card && lateAnswer && !answeredByUser(event.outcome)) {
@@ -80,13 +92,11 @@ export class Approvals {
       if (waitingForAnswer) this.#removeLater(id);
       return;
     }
-    this.cards = this.cards.filter((c) => c.request.approval_id !== id);
+    this.#keep((c) => c.request.approval_id !== id);
   }
 
   #removeLater(id: string): void {
-    setTimeout(() => {
-      this.cards = this.cards.filter((c) => c.request.approval_id !== id);
-    }, ENDED_NOTICE_MS);
+    setTimeout(() => this.#keep((c) => c.request.approval_id !== id), ENDED_NOTICE_MS);
   }
 
   /**
@@ -98,9 +108,7 @@ export class Approvals {
     const before = this.#seq;
     const pending = await ipc.listPendingApprovals();
     const waiting = new Set(pending.map((r) => r.approval_id));
-    this.cards = this.cards.filter(
-      (c) => c.seq > before || c.phase === 'ended' || waiting.has(c.request.approval_id),
-    );
+    this.#keep((c) => c.seq > before || c.phase === 'ended' || waiting.has(c.request.approval_id));
     for (const request of pending) this.add(request);
   }
 
@@ -108,6 +116,7 @@ export class Approvals {
   async decide(approvalId: string, decision: Decision): Promise<void> {
     const card = this.cards.find((c) => c.request.approval_id === approvalId);
     if (!card || card.phase !== 'waiting') return;
+    benchMark(approvalId, 'clicked');
     card.phase = 'sending';
     card.notice = null;
     try {

@@ -57,6 +57,12 @@ export class Transcript {
   /** Takes one numbered event (live or from history); duplicates are ignored. */
   receive(sequenced: SequencedEvent): void {
     if (sequenced.seq < this.#nextSeq) return;
+    if (sequenced.event.type === 'session_opened' && sequenced.seq > this.#nextSeq) {
+      // The backend keeps only the latest session's events (numbered on from the earlier
+      // ones); this event clears the transcript anyway, so nothing before it is waited for.
+      for (const seq of this.#early.keys()) if (seq < sequenced.seq) this.#early.delete(seq);
+      this.#nextSeq = sequenced.seq;
+    }
     this.#early.set(sequenced.seq, sequenced.event);
     for (let next = this.#early.get(this.#nextSeq); next; next = this.#early.get(this.#nextSeq)) {
       this.#early.delete(this.#nextSeq);

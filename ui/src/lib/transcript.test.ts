@@ -118,3 +118,17 @@ describe('the session log status', () => {
   });
 });
 
+describe('a window that loads after sessions were opened', () => {
+  it('starts from the latest session, whose numbers go on from the earlier ones', () => {
+    const t = new Transcript();
+    // The backend kept only the latest session: its history starts at 40, not 0.
+    t.receive({ seq: 40, event: { type: 'session_opened', session_id: 's3' } });
+    [events[0]!, events[1]!].forEach((event, i) => t.receive({ seq: 41 + i, event }));
+    expect(t.hasGap).toBe(false);
+    expect(t.sessionId).toBe('s');
+    expect(t.entries.map((e) => e.kind)).toEqual(['task', 'assistant']);
+    // Only a session_opened may skip ahead: a gap before anything else is still waited for.
+    t.receive({ seq: 50, event: events[4]! });
+    expect(t.hasGap).toBe(true);
+  });
+});
