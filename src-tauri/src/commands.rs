@@ -327,6 +327,23 @@ pub fn mcp_server_config(
     })
 }
 
+/// Reads `settings.json` for a change; a file that cannot be read is an `internal` error (so
+/// it is never overwritten).
+fn load_settings_file(path: &std::path::Path) -> Result<SettingsFile, CommandError> {
+    SettingsFile::load(path).map_err(|message| CommandError {
+        code: ErrorCode::Internal,
+        message,
+    })
+}
+
+/// Writes `settings.json` (atomically, owner-only); a failure is an `internal` error.
+fn save_settings_file(file: &SettingsFile, path: &std::path::Path) -> Result<(), CommandError> {
+    file.save(path).map_err(|e| CommandError {
+        code: ErrorCode::Internal,
+        message: format!("The settings could not be saved to {}: {e}", path.display()),
+    })
+}
+
 /// Loads the settings file, lets `change` edit its MCP servers, saves it and applies the
 /// servers to the next task. Returns the settings now in force.
 fn edit_mcp_servers(
@@ -336,18 +353,12 @@ fn edit_mcp_servers(
     change: impl FnOnce(&mut Vec<askfirst_core::mcp::McpServerConfig>) -> Result<(), String>,
 ) -> Result<SettingsView, CommandError> {
     let path = settings.settings_path();
-    let mut file = SettingsFile::load(&path).map_err(|message| CommandError {
-        code: ErrorCode::Internal,
-        message,
-    })?;
+    let mut file = load_settings_file(&path)?;
     change(&mut file.mcp_servers).map_err(|message| CommandError {
         code: ErrorCode::InvalidRequest,
         message,
     })?;
-    file.save(&path).map_err(|e| CommandError {
-        code: ErrorCode::Internal,
-        message: format!("The settings could not be saved to {}: {e}", path.display()),
-    })?;
+    save_settings_file(&file, &path)?;
     runtime.set_mcp_servers(file.mcp_servers);
     Ok(settings_view(runtime, settings, notify))
 }
@@ -484,10 +495,7 @@ pub fn save_settings(
         ));
     }
     let path = settings.settings_path();
-    let mut file = SettingsFile::load(&path).map_err(|message| CommandError {
-        code: ErrorCode::Internal,
-        message,
-    })?;
+    let mut file = load_settings_file(&path)?;
     let nonempty = |s: String| Some(s.trim().to_owned()).filter(|s| !s.is_empty());
     if !provider_fixed {
         file.provider = Some(request.provider);
@@ -502,10 +510,7 @@ pub fn save_settings(
     }
     file.approval_timeout_secs = Some(request.approval_timeout_secs);
     file.notify = Some(notify_when.as_str().to_owned());
-    file.save(&path).map_err(|e| CommandError {
-        code: ErrorCode::Internal,
-        message: format!("The settings could not be saved to {}: {e}", path.display()),
-    })?;
+    save_settings_file(&file, &path)?;
     if env_value(&["ASKFIRST_APPROVAL_TIMEOUT_SECS"]).is_none() {
         runtime
             .approvals()
