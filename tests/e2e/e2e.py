@@ -611,8 +611,14 @@ def test_settings_choose_a_provider_and_sessions_reopen():
             app.wd.click(app.wd.find_all('[data-testid="sessions"]')[0])
             opener = wait_for("the old session", lambda: app.wd.find_all('[data-testid="open-session"]'))[0]
             app.wd.click(opener)
-            messages = wait_for("the old transcript", lambda: [app.wd.text(m) for m in app.wd.find_all('[data-testid="assistant-message"]')])
-            assert messages[-1].endswith("Done. The tool said: Wrote 9 bytes to notes.txt."), messages
+            # The old session's events are replayed one by one: wait for the last of them.
+            def replayed():
+                messages = [app.wd.text(m) for m in app.wd.find_all('[data-testid="assistant-message"]')]
+                if messages and messages[-1].endswith("Done. The tool said: Wrote 9 bytes to notes.txt."):
+                    return messages
+                return None
+            messages = wait_for("the whole old transcript", replayed)
+            assert len(messages) == 2, messages
             assert app.run_status() == "completed", app.run_status()
     finally:
         server.kill()
