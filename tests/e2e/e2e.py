@@ -1001,6 +1001,34 @@ def test_a_double_click_answers_only_the_card_it_was_aimed_at():
         assert app.wait_finished() == "completed"
 
 
+def test_a_card_sliding_up_from_below_the_fold_is_not_armed_either():
+    # Cards off screen do not re-arm when they move (so answering the top one of 1,000 stays
+    # cheap); one that comes onto the screen because it moved must still re-arm.
+    with App("double-click-fold", "two-writes.json") as app:
+        app.start_task("Write two files")
+        cards = wait_for("two cards", lambda: (lambda c: c if len(c) == 2 else None)(
+            app.wd.find_all('[data-testid="approval-card"]')))
+        buttons = [app.wd.find_in(c, '[data-testid="approve"]')[0] for c in cards]
+        wait_for("both cards to arm", lambda: all(app.wd.attr(b, "disabled") is None for b in buttons))
+        # Push the second card below the bottom of the window (as a tall first card would).
+        below = app.wd.execute("""
+            const [first, second] = arguments;
+            first.style.marginBottom = (window.innerHeight + 200) + 'px';
+            return second.getBoundingClientRect().top > window.innerHeight;""",
+            {ELEMENT: cards[0]}, {ELEMENT: cards[1]})
+        assert below, "the second card should start off screen"
+        time.sleep(0.3)  # let the page note that it is off screen
+        second_id = app.wd.attr(cards[1], "data-approval-id")
+        app.wd.click_twice(buttons[0], 300)
+        wait_for("one.txt", lambda: os.path.exists(os.path.join(app.workspace, "one.txt")))
+        time.sleep(1)
+        left = app.wd.find_all('[data-testid="approval-card"]')
+        assert [app.wd.attr(c, "data-approval-id") for c in left] == [second_id], "the second card was answered"
+        assert not os.path.exists(os.path.join(app.workspace, "two.txt"))
+        app.press(left[0], "deny")
+        assert app.wait_finished() == "completed"
+
+
 def test_a_broken_settings_file_opens_the_window_and_says_so():
     app = App("broken-settings", "write-hello.json")
     os.makedirs(app.data)
@@ -1036,6 +1064,7 @@ TESTS = [test_approve_writes_the_file, test_deny_leaves_no_file_and_the_run_fini
          test_accessibility_contrast_names_and_keyboard,
          test_a_second_launch_brings_the_window_back_and_leaves_the_waiting_card_alone,
          test_a_double_click_answers_only_the_card_it_was_aimed_at,
+         test_a_card_sliding_up_from_below_the_fold_is_not_armed_either,
          test_a_broken_settings_file_opens_the_window_and_says_so]
 
 
