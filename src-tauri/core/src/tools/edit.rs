@@ -207,7 +207,9 @@ impl Tool for EditFile {
                 &plan.after,
                 &plan.shown.replace('\\', "/"),
             )),
-            fingerprint: Some(super::fs::file_fingerprint(&plan.path)),
+            // The bytes the diff was made from (at most 10 MB): the same read, so the file
+            // cannot change between showing the change and fingerprinting it.
+            fingerprint: Some(super::fs::bytes_fingerprint(plan.before.as_bytes())),
         })
     }
     fn main_arguments(&self, raw: &str, ws: &Workspace) -> Vec<MainArgument> {

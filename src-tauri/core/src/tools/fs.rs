@@ -160,28 +160,30 @@ impl Tool for WriteFile {
         let path = ws.resolve(&args.path)?;
         let shown = ws.display(&path);
         let lines = plural(line_count(&args.content), "line", "lines");
-        let (summary, preview) = if path.is_dir() {
-            return Err(ToolError::Failed(format!(
-                "{shown} is a folder, not a file."
-            )));
-        } else if path.exists() {
-            let preview = read_for_preview(&path)
-                .map(|old| unified_diff(Some(&old), &args.content, &shown.replace('\\', "/")));
-            (
-                format!("Replace everything in {shown} with new text ({lines})"),
-                preview,
-            )
-        } else {
-            (
+        // One read gives both the diff and the fingerprint, so the change shown is the change
+        // checked before running: a file edited between two reads cannot slip in unseen.
+        let (summary, preview, fingerprint) = match current_file(&path) {
+            Current::Folder => {
+                return Err(ToolError::Failed(format!(
+                    "{shown} is a folder, not a file."
+                )))
+            }
+            Current::Absent => (
                 format!("Create the file {shown} ({lines})"),
                 Some(unified_diff(None, &args.content, &shown.replace('\\', "/"))),
-            )
+                "absent".to_owned(),
+            ),
+            Current::File { text, fingerprint } => (
+                format!("Replace everything in {shown} with new text ({lines})"),
+                text.map(|old| unified_diff(Some(&old), &args.content, &shown.replace('\\', "/"))),
+                fingerprint,
+            ),
         };
         Ok(CallDescription {
             summary,
             risk: Risk::Medium,
             preview,
-            fingerprint: Some(file_fingerprint(&path)),
+            fingerprint: Some(fingerprint),
         })
     }
     fn fingerprint(&self, raw: &str, ws: &Workspace) -> Option<String> {
@@ -247,15 +249,59 @@ pub(super) fn file_fingerprint(path: &Path) -> String {
     }
 }
 
-/// The text of an existing file for a change preview: `None` when it cannot be read, is larger
-/// than [`PREVIEW_SOURCE_MAX_BYTES`], or is not UTF-8 text.
-fn read_for_preview(path: &Path) -> Option<String> {
-    let meta = std::fs::metadata(path).ok()?;
-    if meta.len() > PREVIEW_SOURCE_MAX_BYTES {
-        return None;
+/// The fingerprint of a file whose bytes are `bytes` (up to 64 MiB), as [`file_fingerprint`]
+/// gives it: `sha256:<hex>`.
+pub(super) fn bytes_fingerprint(bytes: &[u8]) -> String {
+    use sha2::{Digest, Sha256};
+    format!("sha256:{:x}", Sha256::digest(bytes))
+}
+
+/// What is at a path before a write, read once.
+enum Current {
+    Absent,
+    Folder,
+    /// A file (or something that cannot be read): its text for the preview when it is UTF-8
+    /// text of at most [`PREVIEW_SOURCE_MAX_BYTES`] without NUL, and its fingerprint as
+    /// [`file_fingerprint`] gives it.
+    File {
+        text: Option<String>,
+        fingerprint: String,
+    },
+}
+
+fn current_file(path: &Path) -> Current {
+    let meta = match std::fs::metadata(path) {
+        Ok(meta) => meta,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Current::Absent,
+        Err(e) => {
+            return Current::File {
+                text: None,
+                fingerprint: format!("unreadable:{:?}", e.kind()),
+            }
+        }
+    };
+    if meta.is_dir() {
+        return Current::Folder;
     }
-    let text = String::from_utf8(std::fs::read(path).ok()?).ok()?;
-    (!text.contains('\0')).then_some(text)
+    if meta.len() > PREVIEW_SOURCE_MAX_BYTES {
+        return Current::File {
+            text: None,
+            fingerprint: file_fingerprint(path),
+        };
+    }
+    match std::fs::read(path) {
+        Ok(bytes) => {
+            let fingerprint = bytes_fingerprint(&bytes);
+            let text = String::from_utf8(bytes)
+                .ok()
+                .filter(|text| !text.contains('\0'));
+            Current::File { text, fingerprint }
+        }
+        Err(e) => Current::File {
+            text: None,
+            fingerprint: format!("unreadable:{:?}", e.kind()),
+        },
+    }
 }
 
 /// A unified diff (3 lines of context) from `old` to `new` for the file `shown` (relative to
@@ -537,6 +583,46 @@ mod tests {
         assert_eq!(
             std::fs::read_to_string(ws.root().join("real/today.txt")).unwrap(),
             "hello"
+        );
+    }
+
+    /// The fingerprint taken when a call is shown (from the same read as its diff) must equal
+    /// the one taken just before it runs when nothing changed, or an untouched file would be
+    /// refused as changed: text, no file yet, not UTF-8, too big for a preview, edited.
+    #[test]
+    fn an_unchanged_file_keeps_its_fingerprint_from_showing_to_running() {
+        use crate::tools::{edit::EditFile, Tool};
+        let dir = tempfile::tempdir().unwrap();
+        let ws = Workspace::open(dir.path()).unwrap();
+        std::fs::write(dir.path().join("text.txt"), "one\ntwo\n").unwrap();
+        std::fs::write(dir.path().join("binary.bin"), [0xff, 0xfe, 0, 1]).unwrap();
+        let big = "x".repeat(usize::try_from(PREVIEW_SOURCE_MAX_BYTES).unwrap() + 10);
+        std::fs::write(dir.path().join("big.txt"), &big).unwrap();
+        for path in ["text.txt", "binary.bin", "big.txt", "new.txt"] {
+            let raw = json!({ "path": path, "content": "new\n" }).to_string();
+            let shown = WriteFile.describe(&raw, &ws).unwrap().fingerprint.unwrap();
+            assert_eq!(
+                Some(shown.clone()),
+                WriteFile.fingerprint(&raw, &ws),
+                "{path}"
+            );
+            assert!(
+                shown.starts_with(if path == "new.txt" {
+                    "absent"
+                } else {
+                    "sha256:"
+                }),
+                "{shown}"
+            );
+        }
+        let raw = json!({ "path": "text.txt", "old_text": "two", "new_text": "2" }).to_string();
+        let shown = EditFile.describe(&raw, &ws).unwrap().fingerprint;
+        assert_eq!(shown, EditFile.fingerprint(&raw, &ws));
+        std::fs::write(dir.path().join("text.txt"), "one\ntwo\nthree\n").unwrap();
+        assert_ne!(
+            shown,
+            EditFile.fingerprint(&raw, &ws),
+            "a changed file must not match"
         );
     }
 
