@@ -335,8 +335,7 @@ class App:
             details = self.wd.find_in(card, "details")[0]
             if self.wd.attr(details, "open") is None:
                 self.wd.click(self.wd.find_in(card, "details > summary")[0])
-        # Folded details are built when first opened.
-        return self.wd.text(wait_for(testid, lambda: self.wd.find_in(card, f'[data-testid="{testid}"]'))[0])
+        return self.wd.text(self.wd.find_in(card, f'[data-testid="{testid}"]')[0])
 
     def run_status(self):
         el = self.wd.find_all('[data-testid="run-status"]')[0]
