@@ -108,6 +108,8 @@ struct Pending {
     seq: u64,
     /// Whether "Allow for this session" may answer it.
     grantable: bool,
+    /// When it is denied for want of an answer (`expires_at`, on the monotonic clock).
+    deadline: tokio::time::Instant,
     tx: oneshot::Sender<Outcome>,
 }
 
@@ -246,6 +248,7 @@ impl ApprovalRegistry {
                     request: request.clone(),
                     seq,
                     grantable,
+                    deadline,
                     tx,
                 },
             );
@@ -274,6 +277,24 @@ impl ApprovalRegistry {
     /// [`ApprovalError::NotGrantable`] for "Allow for this session" on a call that cannot be
     /// granted; the approval keeps waiting.
     pub fn resolve(&self, id: ApprovalId, decision: Decision) -> Result<Outcome, ApprovalError> {
+        // Past its deadline the answer is no, even when the waiter's timer has not fired yet
+        // (a busy machine runs it late): the card already says "Time is up · not run", so a
+        // click then must not approve. The timeout is decided here instead, as the timer would.
+        let expired = self
+            .lock()
+            .pending
+            .get(&id)
+            .is_some_and(|p| tokio::time::Instant::now() >= p.deadline);
+        if expired {
+            let _ = self.settle(
+                id,
+                Outcome::Denied {
+                    source: DenialSource::Timeout,
+                    reason: None,
+                },
+            );
+            return Err(ApprovalError::NotPending(id));
+        }
         let outcome = match decision {
             Decision::Approve => Outcome::Approved {
                 scope: ApprovalScope::Once,

@@ -127,6 +127,53 @@ async fn timeout_denies_and_a_late_answer_is_not_pending() {
     assert_eq!(registry.list_pending(None), vec![]);
 }
 
+#[tokio::test(start_paused = true)]
+async fn an_answer_after_the_deadline_is_refused_even_before_the_timer_fires() {
+    // On a busy machine the waiter's timer can fire late; a click that comes after the
+    // deadline (the card says "Time is up · not run") must not approve all the same.
+    let events = Events::new();
+    let (registry, audit) = registry(Duration::from_secs(120), &events);
+    let pending = registry.request(new_approval(RunId::new())).unwrap();
+    let id = pending.request().approval_id;
+    // The waiter is not polled: its timer cannot have fired.
+    tokio::time::advance(Duration::from_millis(120_001)).await;
+    assert_eq!(
+        registry.resolve(id, Decision::Approve),
+        Err(ApprovalError::NotPending(id))
+    );
+    let timed_out = Outcome::Denied {
+        source: DenialSource::Timeout,
+        reason: None,
+    };
+    assert_eq!(pending.wait().await, timed_out);
+    assert_eq!(registry.list_pending(None), vec![]);
+    let decided: Vec<_> = audit
+        .all()
+        .into_iter()
+        .filter_map(|r| match r {
+            askfirst_core::audit::AuditRecord::ApprovalDecided { outcome, .. } => Some(outcome),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(decided, vec![timed_out.clone()]);
+    let resolved: Vec<_> = events
+        .all()
+        .into_iter()
+        .filter_map(|e| match e {
+            AgentEvent::ApprovalResolved(r) => Some(r.outcome),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(resolved, vec![timed_out]);
+
+    // Just before the deadline an answer still counts.
+    let pending = registry.request(new_approval(RunId::new())).unwrap();
+    let id = pending.request().approval_id;
+    tokio::time::advance(Duration::from_millis(119_999)).await;
+    let approved = registry.resolve(id, Decision::Approve).unwrap();
+    assert_eq!(pending.wait().await, approved);
+}
+
 #[tokio::test]
 async fn cancel_shutdown_and_drop_end_requests_as_cancelled() {
     let events = Events::new();
