@@ -2,6 +2,7 @@
 // list_pending_approvals on load and focus. A card leaves only when `approval-resolved` arrives
 // for its id (or a reconcile proves it already ended) — never on the click itself.
 
+import { untrack } from 'svelte';
 import * as ipc from './ipc';
 import { benchMark } from './bench';
 import type { ApprovalRequest } from './bindings/ApprovalRequest';
@@ -54,24 +55,53 @@ export function endedNotice(outcome: Outcome): string {
 
 export class Approvals {
   cards = $state<Card[]>([]);
+  /**
+   * How many of `cards` say how their request ended (they leave after ENDED_NOTICE_MS).
+   * Counted when a card ends or leaves, so that answering one card of many does not make the
+   * window walk them all (BENCHMARKS.md, "1,000 approvals at once").
+   */
+  endedCount = $state(0);
   #resolved = new Set<string>();
-  /** The ids in `cards`, so adding one of many waiting cards need not walk them all. */
-  #shown = new Set<string>();
+  /** The cards by approval id, so finding one of many waiting cards need not walk them all. */
+  #byId = new Map<string, Card>();
   #seq = 0;
+
+  /** Cards still open: waiting for the person or sending their answer. */
+  get openCount(): number {
+    return this.cards.length - this.endedCount;
+  }
+
+  /** The newest card still waiting for an answer (usually found at the end of the list). */
+  get newestWaiting(): Card | undefined {
+    for (let i = this.cards.length - 1; i >= 0; i--) {
+      const card = this.cards[i];
+      if (card?.phase === 'waiting') return card;
+    }
+    return undefined;
+  }
 
   /** Adds a card unless it is already shown or already known to have ended. */
   add(request: ApprovalRequest): void {
     const id = request.approval_id;
     benchMark(id, 'received');
-    if (this.#resolved.has(id) || this.#shown.has(id)) return;
-    this.#shown.add(id);
+    if (this.#resolved.has(id) || this.#byId.has(id)) return;
     this.cards.push({ request, phase: 'waiting', notice: null, seq: ++this.#seq });
+    // The state proxy of what was pushed, the object the window reads and changes.
+    const pushed = untrack(() => this.cards.at(-1));
+    if (pushed) this.#byId.set(id, pushed);
   }
 
   /** Keeps the cards for which `keep` holds. */
   #keep(keep: (card: Card) => boolean): void {
-    this.cards = this.cards.filter(keep);
-    this.#shown = new Set(this.cards.map((c) => c.request.approval_id));
+    untrack(() => {
+      this.cards = this.cards.filter(keep);
+      this.#byId = new Map(this.cards.map((c) => [c.request.approval_id, c]));
+      this.#countEnded();
+    });
+  }
+
+  #countEnded(): void {
+    this.endedCount = untrack(() => this.cards.filter((c) => c.phase === 'ended').length);
   }
 
   /**
@@ -82,13 +112,14 @@ export class Approvals {
   resolved(event: ApprovalResolvedEvent): void {
     const id = event.approval_id;
     this.#resolved.add(id);
-    if (!this.#shown.has(id)) return;
-    const card = this.cards.find((c) => c.request.approval_id === id);
+    const card = this.#byId.get(id);
+    if (!card) return;
     const lateAnswer = card && (card.phase === 'ended' || card.phase === 'sending');
     if (card && lateAnswer && !answeredByUser(event.outcome)) {
       const waitingForAnswer = card.phase === 'sending';
       card.phase = 'ended';
       card.notice = endedNotice(event.outcome);
+      this.#countEnded();
       if (waitingForAnswer) this.#removeLater(id);
       return;
     }
@@ -114,7 +145,7 @@ export class Approvals {
 
   /** Sends the user's decision; the card shows "sending…" until the backend answers. */
   async decide(approvalId: string, decision: Decision): Promise<void> {
-    const card = this.cards.find((c) => c.request.approval_id === approvalId);
+    const card = this.#byId.get(approvalId);
     if (!card || card.phase !== 'waiting') return;
     benchMark(approvalId, 'clicked');
     card.phase = 'sending';
@@ -123,12 +154,13 @@ export class Approvals {
       await ipc.resolveApproval(approvalId, decision);
       // The card leaves when approval-resolved arrives.
     } catch (error) {
-      const current = this.cards.find((c) => c.request.approval_id === approvalId);
+      const current = this.#byId.get(approvalId);
       if (!current) return;
       if (error instanceof ipc.IpcError && error.code === 'not_pending') {
         // approval-resolved may have come first and said exactly how it ended.
         if (current.phase === 'ended') return;
         current.phase = 'ended';
+        this.#countEnded();
         current.notice =
           'This request had already ended (it timed out or the run was stopped). Your click changed nothing and the action did not run.';
         this.#resolved.add(approvalId);

@@ -158,6 +158,32 @@ describe('approval cards', () => {
     vi.useRealTimers();
   });
 
+  it('counts open cards and finds the newest waiting one through every change', async () => {
+    vi.useFakeTimers();
+    const a = new Approvals();
+    for (const id of ['A', 'B', 'C']) a.add(request(id));
+    expect([a.openCount, a.newestWaiting?.request.approval_id]).toEqual([3, 'C']);
+    // Sending an answer keeps the card open but no longer waiting.
+    vi.mocked(ipc.resolveApproval).mockReturnValue(new Promise(() => {}));
+    void a.decide('C', { kind: 'approve' });
+    expect([a.openCount, a.newestWaiting?.request.approval_id]).toEqual([3, 'B']);
+    // C timed out while the answer was on its way: it says so, and is not open any more.
+    a.resolved({ ...resolvedEvent('C'), outcome: { kind: 'denied', source: 'timeout' } });
+    expect([a.cards.length, a.openCount]).toEqual([3, 2]);
+    a.resolved(resolvedEvent('A'));
+    expect([a.cards.length, a.openCount, a.newestWaiting?.request.approval_id]).toEqual([2, 1, 'B']);
+    vi.advanceTimersByTime(ENDED_NOTICE_MS);
+    expect([a.cards.length, a.openCount]).toEqual([1, 1]);
+    a.resolved(resolvedEvent('B'));
+    expect([a.cards.length, a.openCount, a.newestWaiting]).toEqual([0, 0, undefined]);
+    // A card found by id after others left is the one the window shows.
+    a.add(request('D'));
+    vi.mocked(ipc.resolveApproval).mockResolvedValue({ kind: 'approved', scope: 'once', source: 'user' });
+    await a.decide('D', { kind: 'deny' });
+    expect(a.cards[0]?.phase).toBe('sending');
+    vi.useRealTimers();
+  });
+
   it('a card nobody clicked goes at once whatever ended it', () => {
     const a = new Approvals();
     a.add(request('A'));
