@@ -1,4 +1,5 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { flushSync } from 'svelte';
 import type { ApprovalRequest } from './bindings/ApprovalRequest';
 
 vi.mock('./ipc', () => {
@@ -39,6 +40,9 @@ function request(id: string): ApprovalRequest {
   };
 }
 
+/** Lets the tasks queued so far run (cards of ended approvals leave in the next task). */
+const nextTask = () => new Promise((done) => setTimeout(done, 0));
+
 const resolvedEvent = (id: string) => ({
   approval_id: id,
   run_id: 'run-1',
@@ -71,6 +75,7 @@ describe('approval cards', () => {
     await a.decide('A', { kind: 'approve' });
     expect(ipc.resolveApproval).toHaveBeenCalledTimes(1);
     a.resolved(resolvedEvent('A'));
+    await nextTask();
     expect(a.cards).toHaveLength(0);
   });
 
@@ -171,10 +176,12 @@ describe('approval cards', () => {
     a.resolved({ ...resolvedEvent('C'), outcome: { kind: 'denied', source: 'timeout' } });
     expect([a.cards.length, a.openCount]).toEqual([3, 2]);
     a.resolved(resolvedEvent('A'));
+    vi.advanceTimersByTime(0);
     expect([a.cards.length, a.openCount, a.newestWaiting?.request.approval_id]).toEqual([2, 1, 'B']);
     vi.advanceTimersByTime(ENDED_NOTICE_MS);
     expect([a.cards.length, a.openCount]).toEqual([1, 1]);
     a.resolved(resolvedEvent('B'));
+    vi.advanceTimersByTime(0);
     expect([a.cards.length, a.openCount, a.newestWaiting]).toEqual([0, 0, undefined]);
     // A card found by id after others left is the one the window shows.
     a.add(request('D'));
@@ -184,11 +191,39 @@ describe('approval cards', () => {
     vi.useRealTimers();
   });
 
-  it('a card nobody clicked goes at once whatever ended it', () => {
+  it('a card nobody clicked goes at once whatever ended it', async () => {
     const a = new Approvals();
     a.add(request('A'));
     a.resolved({ ...resolvedEvent('A'), outcome: { kind: 'denied', source: 'timeout' } });
+    await nextTask();
     expect(a.cards).toHaveLength(0);
+  });
+
+  it('removes the cards of a burst of endings in one update, and no click answers them meanwhile', async () => {
+    const a = new Approvals();
+    for (const id of ['A', 'B', 'C', 'D']) a.add(request(id));
+    let updates = 0;
+    const cleanup = $effect.root(() => {
+      $effect(() => {
+        void a.cards;
+        updates++;
+      });
+    });
+    flushSync();
+    updates = 0;
+    // Each event comes in a task of its own, and the window updates after each.
+    for (const id of ['A', 'C', 'D']) {
+      a.resolved({ ...resolvedEvent(id), outcome: { kind: 'cancelled', cause: 'run_aborted' } });
+      flushSync();
+    }
+    // Between the event and the removal, a click on a leaving card sends nothing.
+    await a.decide('C', { kind: 'approve' });
+    expect(ipc.resolveApproval).not.toHaveBeenCalled();
+    await nextTask();
+    flushSync();
+    expect(a.cards.map((c) => c.request.approval_id)).toEqual(['B']);
+    expect(updates).toBe(1);
+    cleanup();
   });
 
   it('says the truth for every way a request can end', () => {
