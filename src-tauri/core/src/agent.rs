@@ -113,6 +113,9 @@ pub struct AgentRuntime {
     /// The MCP servers in force (starts as `config.mcp`; replaced by
     /// [`AgentRuntime::set_mcp_servers`]).
     mcp: Mutex<Option<Arc<McpClients>>>,
+    /// Set by [`AgentRuntime::shutdown`]: runs stopped from then on were stopped by the app
+    /// closing, not by the person, and their records say so.
+    shutting_down: std::sync::atomic::AtomicBool,
 }
 
 impl AgentRuntime {
@@ -135,6 +138,7 @@ impl AgentRuntime {
             mcp: Mutex::new(config.mcp.clone()),
             config,
             runs: Mutex::new(HashMap::new()),
+            shutting_down: std::sync::atomic::AtomicBool::new(false),
         })
     }
 
@@ -304,11 +308,25 @@ impl AgentRuntime {
     /// Stops everything for app exit: every run is cancelled and every pending approval ends
     /// `Cancelled{app_shutdown}`.
     pub fn shutdown(&self) {
-        // Stop the runs first so none starts another call, then end what is waiting.
+        self.shutting_down
+            .store(true, std::sync::atomic::Ordering::SeqCst);
+        // End what is waiting first, as cancelled by the shutdown (the registry then refuses
+        // new requests, so no run can start waiting again), then stop the runs. In the other
+        // order a stopped run's own cleanup would end its approvals as if the person had
+        // pressed Stop, and the history would say so.
+        self.registry.shutdown();
         for token in self.runs().values() {
             token.cancel();
         }
-        self.registry.shutdown();
+    }
+
+    /// Why a cancelled run was cancelled: the app closing, or the person's Stop.
+    fn stop_cause(&self) -> CancelCause {
+        if self.shutting_down.load(std::sync::atomic::Ordering::SeqCst) {
+            CancelCause::AppShutdown
+        } else {
+            CancelCause::RunAborted
+        }
     }
 
     fn session(&self) -> MutexGuard<'_, SessionState> {
@@ -585,10 +603,11 @@ impl AgentRuntime {
         token: &CancellationToken,
     ) -> (RunStatus, Option<String>) {
         let stopped = || {
-            (
-                RunStatus::Cancelled,
-                Some("You stopped the agent.".to_owned()),
-            )
+            let why = match self.stop_cause() {
+                CancelCause::AppShutdown => "Ask First was closed while the agent was working.",
+                CancelCause::RunAborted => "You stopped the agent.",
+            };
+            (RunStatus::Cancelled, Some(why.to_owned()))
         };
         let tools = tokio::select! {
             biased;
@@ -646,7 +665,7 @@ impl AgentRuntime {
                     },
                 );
                 let end = if token.is_cancelled() {
-                    Some((stopped(), cancelled_text(CancelCause::RunAborted)))
+                    Some((stopped(), cancelled_text(self.stop_cause())))
                 } else {
                     result.stop_run.map(|why| {
                         let text = "The run was stopped before this action; it was not performed.";
@@ -923,7 +942,7 @@ impl AgentRuntime {
         if token.is_cancelled() && !approved {
             return CallResult {
                 status: ToolCallStatus::Cancelled,
-                content: cancelled_text(CancelCause::RunAborted),
+                content: cancelled_text(self.stop_cause()),
                 layer: Some(layer),
                 stop_run: None,
             };

@@ -230,6 +230,65 @@ async fn cancel_while_waiting_cancels_the_approval_and_runs_nothing() {
     assert!(!h.runtime.cancel_run(started.run_id));
 }
 
+/// Quitting with approvals waiting: every one of them, and every call and the run, is recorded
+/// as ended by the app closing — never as if the person had pressed Stop.
+#[tokio::test]
+async fn quitting_while_cards_wait_never_says_the_person_stopped_anything() {
+    let write =
+        |name: &str| json!({"name": "write_file", "arguments": {"path": name, "content": "1"}});
+    let mut h = harness(
+        json!({"turns": [{"tool_calls": [write("a.txt"), write("b.txt"), write("c.txt")]}, {"say": "ok"}]}),
+        TIMEOUT,
+    );
+    h.runtime.start_run("Write three files").unwrap();
+    for _ in 0..3 {
+        h.events.approval_required().await;
+    }
+    h.runtime.shutdown();
+    let (_, status, message) = h.events.run_finished().await;
+    assert_eq!(
+        (status, message.as_deref()),
+        (
+            RunStatus::Cancelled,
+            Some("Ask First was closed while the agent was working.")
+        )
+    );
+    let outputs: Vec<String> = h
+        .events
+        .all()
+        .into_iter()
+        .filter_map(|e| match e {
+            AgentEvent::ToolCallFinished { output, .. } => Some(output),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(outputs.len(), 3);
+    for output in &outputs {
+        assert!(output.contains("The app was closed"), "{output}");
+    }
+    let causes: Vec<_> = h
+        .audit
+        .all()
+        .into_iter()
+        .filter_map(|r| match r {
+            askfirst_core::audit::AuditRecord::ApprovalDecided { outcome, .. } => Some(outcome),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        causes,
+        vec![
+            askfirst_protocol::Outcome::Cancelled {
+                cause: askfirst_protocol::CancelCause::AppShutdown
+            };
+            3
+        ]
+    );
+    for c in ["a.txt", "b.txt", "c.txt"] {
+        assert!(!h.dir.path().join(c).exists());
+    }
+}
+
 #[tokio::test]
 async fn the_same_denied_call_is_not_asked_again_in_the_run() {
     let call = json!({"name": "write_file", "arguments": {"path": "x.txt", "content": "1"}});
