@@ -81,6 +81,10 @@ pub fn run() {
 }
 
 fn try_run() -> anyhow::Result<()> {
+    // The name desktop services show for the app (the tray item's title falls back to it),
+    // rather than the executable's name.
+    #[cfg(target_os = "linux")]
+    gio::glib::set_application_name("Ask First");
     let settings = settings::Settings::from_env()?;
     let context = tauri::generate_context!();
     // Only one Ask First per data folder. Checked before anything touches the folder: the

@@ -4,7 +4,9 @@
 
 use askfirst_protocol::{ApprovalId, ApprovalRequest};
 use tauri::{AppHandle, Manager, Runtime};
-use tauri_plugin_notification::{Notification, NotificationExt};
+use tauri_plugin_notification::Notification;
+#[cfg(not(target_os = "linux"))]
+use tauri_plugin_notification::NotificationExt;
 
 /// The notification's title.
 pub const TITLE: &str = "Ask First needs your OK";
@@ -131,6 +133,20 @@ mod linux {
         }
     }
 
+    /// A notification with no action, sent in the background (a missing service is logged
+    /// once by the probe, not here).
+    pub fn show_plain(title: String, body: String) {
+        let _ = std::thread::Builder::new()
+            .name("notification".into())
+            .spawn(move || {
+                let _ = notify_rust::Notification::new()
+                    .appname("Ask First")
+                    .summary(&title)
+                    .body(&body)
+                    .show();
+            });
+    }
+
     pub fn show_for_approval<R: Runtime>(
         app: &AppHandle<R>,
         approval_id: ApprovalId,
@@ -205,10 +221,15 @@ pub use linux::Shown;
 /// Shows a notification through the plugin, which sends it in the background and never
 /// reports whether a service took it; so the service is probed beside it (see
 /// [`ServiceCheck`]) and a missing one is logged once per launch.
+/// On Linux it goes through notify-rust as the approvals' do, named "Ask First" (the plugin
+/// names the sender after the executable, `askfirst`).
 fn show<R: Runtime>(app: &AppHandle<R>, title: &str, body: &str) {
     if let Some(check) = app.try_state::<ServiceCheck>() {
         check.before_notifying(probe_service);
     }
+    #[cfg(target_os = "linux")]
+    linux::show_plain(title.to_owned(), body.to_owned());
+    #[cfg(not(target_os = "linux"))]
     if let Err(error) = app.notification().builder().title(title).body(body).show() {
         eprintln!("askfirst: could not show a notification: {error}");
     }
