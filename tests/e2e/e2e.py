@@ -149,7 +149,9 @@ def close_window(title="Ask First"):
 
         def find(window):
             try:
-                if window.get_wm_name() == title and delete in (window.get_wm_protocols() or []):
+                # Mapped only: GTK's unmapped client-leader window carries the app's name too.
+                if (window.get_wm_name() == title and delete in (window.get_wm_protocols() or [])
+                        and window.get_attributes().map_state == X.IsViewable):
                     return window
             except Exception:
                 pass
@@ -962,6 +964,12 @@ def test_accessibility_contrast_names_and_keyboard():
         focus_button(by_tool["write_file"], "approve")
         app.wd.key(ENTER)
         gone(id_of["write_file"])
+        # The focus is not dropped to the page with the answered card: it is on the card that
+        # took its place.
+        focused = wait_for("the focus on the next card", lambda: app.wd.execute(
+            "const a = document.activeElement; return a && a.getAttribute('data-testid') === 'approval-card'"
+            " && a.getAttribute('data-approval-id')"))
+        assert focused in (id_of["run_command"], id_of["delete_path"]), focused
         for tool in ("run_command", "delete_path"):
             focus_button(by_tool[tool], "deny")
             app.wd.key(SPACE)
