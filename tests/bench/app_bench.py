@@ -44,7 +44,8 @@ STREAM_RATE = int(os.environ.get("ASKFIRST_BENCH_STREAM_RATE", "2000"))
 STREAM_SECONDS = float(os.environ.get("ASKFIRST_BENCH_STREAM_SECONDS", "20"))
 PER_RUN = 20  # a run may take 25 model steps, so the soak is many tasks of PER_RUN approvals
 TIMEOUT_SECS = 3600  # no card may time out while the bench is busy elsewhere
-ARM_MS = 600  # ApprovalCard.svelte's arming delay, a safety feature (reported, not removed)
+ARM_MS = 600  # ApprovalCard.svelte's arming delay, a safety feature (reported, not removed);
+# 1,200 ms (STILL_POINTER_ARM_MS) for a card that appears under a pointer that has not moved
 
 
 # --- processes and memory ---------------------------------------------------------------
