@@ -85,8 +85,9 @@ lint: setup ui
 
 # The app part takes about 13 minutes (up to 23 since cards under a still pointer arm after
 # 1.2 s), most of it the soak (BENCH_SOAK approvals answered one by one, each waiting out the
-# card's arming delay). Shorter: make bench BENCH_SOAK=200, or only some parts: make bench BENCH_PARTS=start,thousand (start, soak, thousand, big, stream;
-# also sessions, not run by default: rounds of approvals with a new session between them).
+# card's arming delay). Shorter: make bench BENCH_SOAK=200, or only some parts:
+# make bench BENCH_PARTS=start,thousand (start, soak, thousand, big, stream; also sessions,
+# not run by default: rounds of approvals with a new session between them).
 BENCH_SOAK ?= 1000
 BENCH_PARTS ?= start,soak,thousand,big,stream
 bench: setup-test-system ui
