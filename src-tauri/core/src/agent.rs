@@ -654,7 +654,7 @@ impl AgentRuntime {
                     tool_call_id: call.id.clone(),
                     status: result.status,
                     policy_layer: result.layer,
-                    output: for_person(&result.content),
+                    output: for_person(result.status, &result.content),
                 });
                 self.push_message(
                     messages,
@@ -682,7 +682,7 @@ impl AgentRuntime {
                             tool_call_id: rest.id.clone(),
                             status: ToolCallStatus::Cancelled,
                             policy_layer: None,
-                            output: for_person(&content),
+                            output: for_person(ToolCallStatus::Cancelled, &content),
                         });
                         self.push_message(
                             messages,
@@ -1107,8 +1107,12 @@ pub fn denial_text(source: DenialSource, reason: Option<&str>) -> String {
 
 /// The window's version of what the model is told about a call: the same facts, spoken to the
 /// person ("You said no") and without the instructions meant for the model ("Do not retry…").
-/// Tool outputs and errors pass unchanged; only the texts made here are reworded.
-pub fn for_person(model_text: &str) -> String {
+/// Only calls that did not run (`Denied`, `Cancelled`) carry texts made here; a tool's own
+/// output or error (`Succeeded`, `Failed`) passes unchanged, whatever it says.
+pub fn for_person(status: ToolCallStatus, model_text: &str) -> String {
+    if matches!(status, ToolCallStatus::Succeeded | ToolCallStatus::Failed) {
+        return model_text.to_owned();
+    }
     const MODEL_ONLY: &[&str] = &[
         " Follow the user's instruction.",
         " Do not retry the same call; take a different approach or explain what you need in \
@@ -1266,7 +1270,7 @@ fn replayable(events: Vec<AgentEvent>, facts: &LogFacts) -> Vec<AgentEvent> {
                         tool_call_id: id.clone(),
                         status,
                         policy_layer: None,
-                        output: for_person(&output),
+                        output: for_person(status, &output),
                     });
                     false
                 } else {
@@ -1345,25 +1349,31 @@ mod person_text_tests {
             cancelled_text(CancelCause::RunAborted),
             cancelled_text(CancelCause::AppShutdown),
         ];
+        // Denied and Cancelled are reworded alike.
+        let did_not_run = |text: &str| for_person(ToolCallStatus::Denied, text);
         for text in &texts {
-            let shown = for_person(text);
+            let shown = did_not_run(text);
             for model_only in ["Do not retry", "final answer", "The user", "the user's"] {
                 assert!(!shown.contains(model_only), "{shown:?} (from {text:?})");
             }
             assert!(shown.contains("not performed"), "{shown:?} (from {text:?})");
         }
         assert_eq!(
-            for_person(&texts[1]),
+            did_not_run(&texts[1]),
             "You said no, with the note: \"Not that file, please\". The action was not performed."
         );
         assert_eq!(
-            for_person(&texts[0]),
+            did_not_run(&texts[0]),
             "You said no. The action was not performed."
         );
         // A tool's own output is left as it is.
         assert_eq!(
-            for_person("Wrote 9 bytes to notes.txt."),
+            for_person(ToolCallStatus::Succeeded, "Wrote 9 bytes to notes.txt."),
             "Wrote 9 bytes to notes.txt."
         );
+        // Even when it quotes the words the app uses with the model.
+        let quoted =
+            "notes.txt: The user denied this action. Do not retry it; take a different approach.";
+        assert_eq!(for_person(ToolCallStatus::Succeeded, quoted), quoted);
     }
 }

@@ -65,6 +65,12 @@ export class Approvals {
   /** The cards by approval id, so finding one of many waiting cards need not walk them all. */
   #byId = new Map<string, Card>();
   #seq = 0;
+  /**
+   * Cards whose approval ended, to be removed together in the next task: a burst of
+   * `approval-resolved` events (a Stop, or many answers at once) then costs the window one
+   * update of the list instead of one per card (BENCHMARKS.md, "1,000 approvals at once").
+   */
+  #leaving = new Set<string>();
 
   /** Cards still open: waiting for the person or sending their answer. */
   get openCount(): number {
@@ -91,13 +97,6 @@ export class Approvals {
     if (pushed) this.#byId.set(id, pushed);
   }
 
-  /**
-   * Cards whose approval ended, to be removed together in the next task: a burst of
-   * `approval-resolved` events (a Stop, or many answers at once) then costs the window one
-   * update of the list instead of one per card (BENCHMARKS.md, "1,000 approvals at once").
-   */
-  #leaving = new Set<string>();
-
   #leaveSoon(id: string): void {
     this.#leaving.add(id);
     if (this.#leaving.size === 1) setTimeout(() => this.#keep(() => true), 0);
@@ -120,17 +119,17 @@ export class Approvals {
 
   /**
    * The approval ended (by anyone): its card goes (in the next task, with the others of a
-   * burst). When it ended some other way while the
-   * person's answer was on its way (a late click after the timeout, a Stop), the card first
-   * says briefly how it really ended, so the click is never taken for a success.
+   * burst). When it ended some other way while the person's answer was on its way (a late
+   * click after the timeout, a Stop), the card first says briefly how it really ended, so the
+   * click is never taken for a success.
    */
   resolved(event: ApprovalResolvedEvent): void {
     const id = event.approval_id;
     this.#resolved.add(id);
     const card = this.#byId.get(id);
     if (!card) return;
-    const lateAnswer = card && (card.phase === 'ended' || card.phase === 'sending');
-    if (card && lateAnswer && !answeredByUser(event.outcome)) {
+    const lateAnswer = card.phase === 'ended' || card.phase === 'sending';
+    if (lateAnswer && !answeredByUser(event.outcome)) {
       const waitingForAnswer = card.phase === 'sending';
       card.phase = 'ended';
       card.notice = endedNotice(event.outcome);

@@ -266,15 +266,7 @@ async fn quitting_while_cards_wait_never_says_the_person_stopped_anything() {
     for output in &outputs {
         assert!(output.contains("The app was closed"), "{output}");
     }
-    let causes: Vec<_> = h
-        .audit
-        .all()
-        .into_iter()
-        .filter_map(|r| match r {
-            askfirst_core::audit::AuditRecord::ApprovalDecided { outcome, .. } => Some(outcome),
-            _ => None,
-        })
-        .collect();
+    let causes = h.audit.decided_outcomes();
     assert_eq!(
         causes,
         vec![

@@ -147,14 +147,7 @@ async fn an_answer_after_the_deadline_is_refused_even_before_the_timer_fires() {
     };
     assert_eq!(pending.wait().await, timed_out);
     assert_eq!(registry.list_pending(None), vec![]);
-    let decided: Vec<_> = audit
-        .all()
-        .into_iter()
-        .filter_map(|r| match r {
-            askfirst_core::audit::AuditRecord::ApprovalDecided { outcome, .. } => Some(outcome),
-            _ => None,
-        })
-        .collect();
+    let decided = audit.decided_outcomes();
     assert_eq!(decided, vec![timed_out.clone()]);
     let resolved: Vec<_> = events
         .all()

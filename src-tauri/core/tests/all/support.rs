@@ -96,6 +96,17 @@ impl MemoryAudit {
     pub fn all(&self) -> Vec<AuditRecord> {
         self.records.lock().unwrap().clone()
     }
+
+    /// The outcomes of the `approval_decided` records, in order.
+    pub fn decided_outcomes(&self) -> Vec<askfirst_protocol::Outcome> {
+        self.all()
+            .into_iter()
+            .filter_map(|r| match r {
+                AuditRecord::ApprovalDecided { outcome, .. } => Some(outcome),
+                _ => None,
+            })
+            .collect()
+    }
 }
 
 /// A registry over an in-memory audit log.
