@@ -24,6 +24,38 @@ ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
 DRIVER = os.environ.get("WEBDRIVER_URL", "http://127.0.0.1:4445")
 APP = os.environ.get("ASKFIRST_E2E_APP", os.path.join(ROOT, "target", "debug", "askfirst"))
 ARTIFACTS = os.environ.get("ASKFIRST_E2E_ARTIFACTS", os.path.join(ROOT, ".e2e-artifacts"))
+# Where run.sh sends WebKitWebDriver's output, and so the app's stderr.
+WEBDRIVER_LOG = os.environ.get("ASKFIRST_E2E_WEBDRIVER_LOG", os.path.join(ARTIFACTS, "webdriver.log"))
+
+
+def log_size():
+    try:
+        return os.path.getsize(WEBDRIVER_LOG)
+    except OSError:
+        return 0
+
+
+def log_since(mark):
+    """What the app (and WebKitWebDriver) wrote to stderr since `mark` (a log_size())."""
+    try:
+        with open(WEBDRIVER_LOG, "rb") as f:
+            f.seek(mark)
+            return f.read().decode("utf-8", "replace")
+    except OSError:
+        return ""
+
+
+def report_failure(name, log_mark):
+    """Prints what a CI log needs to tell why a test failed: whether the app was still running
+    and the end of what it wrote to stderr (D-Bus daemon chatter left out)."""
+    pids = subprocess.run(["pgrep", "-f", APP], capture_output=True, text=True).stdout.split()
+    print(f"  [{name}] app processes at failure: {pids or 'none (it had exited)'}", flush=True)
+    lines = [line for line in log_since(log_mark).splitlines()
+             if line.strip() and not line.startswith("dbus-daemon[")]
+    if lines:
+        print(f"  [{name}] the last of its stderr ({len(lines)} lines since it started):", flush=True)
+        for line in lines[-25:]:
+            print(f"    | {line[:300]}", flush=True)
 NOTIFY_LOG = os.environ["ASKFIRST_E2E_NOTIFY_LOG"]
 ELEMENT = "element-6066-11e4-a52e-4f735466cecf"
 PYTHON = "/usr/bin/python3"
@@ -278,6 +310,7 @@ class App:
         self.wd = WebDriver(DRIVER)
 
     def __enter__(self):
+        self.log_mark = log_size()
         try:
             self.wd.start(os.path.join(HERE, "launch.sh"))
         except Exception as first:  # a slow or stuck start: clear leftovers and try once more
@@ -296,6 +329,7 @@ class App:
                 self.wd.screenshot(os.path.join(ARTIFACTS, f"{self.name}-failure.png"))
             except Exception:
                 pass
+            report_failure(self.name, self.log_mark)
         # End the app first: closing its window only hides it (it lives on in the tray), and
         # WebKitWebDriver would wait for a browser that never exits.
         subprocess.run(["pkill", "-f", APP], check=False)

@@ -35,7 +35,6 @@ UNDECIDED = ("queued", "waiting", "approved", "running")
 PART = os.environ.get("ASKFIRST_SURVIVAL_PART", "main")
 ARTIFACTS = e2e.ARTIFACTS
 APP = e2e.APP
-WEBDRIVER_LOG = os.environ.get("ASKFIRST_E2E_WEBDRIVER_LOG", os.path.join(ARTIFACTS, "webdriver.log"))
 FIGURES = {}
 
 
@@ -72,29 +71,9 @@ class SApp(e2e.App):
             f.write("ASKFIRST_NOTIFY='always'\n")
         self.wd = e2e.WebDriver(e2e.DRIVER)
 
-    def __enter__(self):
-        self.log_mark = log_size()
-        return super().__enter__()
-
     def stderr(self):
         """What the app (and WebKitWebDriver) wrote to stderr since this app started."""
-        return log_since(self.log_mark)
-
-
-def log_size():
-    try:
-        return os.path.getsize(WEBDRIVER_LOG)
-    except OSError:
-        return 0
-
-
-def log_since(mark):
-    try:
-        with open(WEBDRIVER_LOG, "rb") as f:
-            f.seek(mark)
-            return f.read().decode("utf-8", "replace")
-    except OSError:
-        return ""
+        return e2e.log_since(self.log_mark)
 
 
 def app_pid():
