@@ -21,7 +21,7 @@ vi.mock('./ipc', () => {
 });
 
 import * as ipc from './ipc';
-import { Approvals, ENDED_NOTICE_MS, endedNotice } from './approvals.svelte';
+import { Approvals, CARDS_PER_FRAME, ENDED_NOTICE_MS, endedNotice } from './approvals.svelte';
 
 function request(id: string): ApprovalRequest {
   return {
@@ -43,6 +43,9 @@ function request(id: string): ApprovalRequest {
 /** Lets the tasks queued so far run (cards of ended approvals leave in the next task). */
 const nextTask = () => new Promise((done) => setTimeout(done, 0));
 
+/** Waits until the cards of a burst have joined the list (a few frames or fallback timers). */
+const frames = () => new Promise((done) => setTimeout(done, 200));
+
 const resolvedEvent = (id: string) => ({
   approval_id: id,
   run_id: 'run-1',
@@ -60,7 +63,40 @@ describe('approval cards', () => {
     vi.mocked(ipc.listPendingApprovals).mockResolvedValue([request('A'), request('B')]);
     await a.reconcile();
     await a.reconcile();
+    await frames();
     expect(a.cards.map((c) => c.request.approval_id)).toEqual(['A', 'B']);
+  });
+
+  it('shows the first card of a burst at once and the rest a group per frame, in order', async () => {
+    vi.useFakeTimers();
+    const a = new Approvals();
+    const ids = Array.from({ length: 2 * CARDS_PER_FRAME + 5 }, (_, i) => `R${i}`);
+    for (const id of ids) a.add(request(id));
+    expect([a.cards.length, a.openCount]).toEqual([1, ids.length]);
+    vi.advanceTimersByTime(16); // one frame
+    expect(a.cards.length).toBe(1 + CARDS_PER_FRAME);
+    // Ended before its card was shown: it never appears, and is no longer counted.
+    a.resolved({ ...resolvedEvent('R30'), outcome: { kind: 'cancelled', cause: 'run_aborted' } });
+    expect(a.openCount).toBe(ids.length - 1);
+    // The tray asks for a card still queued: it and every card before it are shown now.
+    a.showNow('R35');
+    expect(a.cards.at(-1)?.request.approval_id).toBe('R35');
+    vi.advanceTimersByTime(200);
+    expect(a.cards.map((c) => c.request.approval_id)).toEqual(ids.filter((id) => id !== 'R30'));
+    expect(a.openCount).toBe(ids.length - 1);
+    // Once the burst is over, the next card is shown at once again.
+    a.add(request('later'));
+    expect(a.cards.at(-1)?.request.approval_id).toBe('later');
+    vi.useRealTimers();
+  });
+
+  it('drops queued cards that a list taken after them no longer has', async () => {
+    const a = new Approvals();
+    for (const id of ['A', 'B', 'C']) a.add(request(id));
+    vi.mocked(ipc.listPendingApprovals).mockResolvedValue([request('A'), request('C')]);
+    await a.reconcile();
+    await frames();
+    expect(a.cards.map((c) => c.request.approval_id)).toEqual(['A', 'C']);
   });
 
   it('keeps the card after the click, marked sending, until approval-resolved arrives', async () => {
@@ -167,6 +203,7 @@ describe('approval cards', () => {
     vi.useFakeTimers();
     const a = new Approvals();
     for (const id of ['A', 'B', 'C']) a.add(request(id));
+    vi.advanceTimersByTime(50);
     expect([a.openCount, a.newestWaiting?.request.approval_id]).toEqual([3, 'C']);
     // Sending an answer keeps the card open but no longer waiting.
     vi.mocked(ipc.resolveApproval).mockReturnValue(new Promise(() => {}));
@@ -202,6 +239,7 @@ describe('approval cards', () => {
   it('removes the cards of a burst of endings in one update, and no click answers them meanwhile', async () => {
     const a = new Approvals();
     for (const id of ['A', 'B', 'C', 'D']) a.add(request(id));
+    await frames();
     let updates = 0;
     const cleanup = $effect.root(() => {
       $effect(() => {

@@ -24,6 +24,29 @@ export interface Card {
 /** How long a card that had already ended stays to say so, in milliseconds. */
 export const ENDED_NOTICE_MS = 4000;
 
+/**
+ * The most cards a burst adds to the list at once (one such group per frame), so that the
+ * window paints the first ones at once and stays responsive while the rest come in
+ * (BENCHMARKS.md, "1,000 approvals at once").
+ */
+export const CARDS_PER_FRAME = 20;
+
+/**
+ * Calls `fn` once, at the next frame, or after `fallbackMs` milliseconds if no frame comes first
+ * (a window hidden in the tray draws no frames).
+ */
+function atNextFrame(fn: () => void, fallbackMs = 50): void {
+  let done = false;
+  const once = () => {
+    if (done) return;
+    done = true;
+    clearTimeout(timer);
+    fn();
+  };
+  const timer = setTimeout(once, fallbackMs);
+  globalThis.requestAnimationFrame?.(once);
+}
+
 /** Whether the person's own answer (or a grant they gave) ended the approval. */
 function answeredByUser(outcome: Outcome): boolean {
   return outcome.kind !== 'cancelled' && outcome.source !== 'timeout' && outcome.source !== 'policy'
@@ -71,10 +94,20 @@ export class Approvals {
    * update of the list instead of one per card (BENCHMARKS.md, "1,000 approvals at once").
    */
   #leaving = new Set<string>();
+  /**
+   * Requests of a burst not yet in `cards`, in order of arrival: the first request of a burst
+   * gets its card at once, the ones after it join `cards` CARDS_PER_FRAME at a time, one group
+   * per frame.
+   */
+  #queue = new Map<string, { request: ApprovalRequest; seq: number }>();
+  /** How many requests wait in the queue, for the counts the window shows. */
+  queuedCount = $state(0);
+  /** Whether a frame will add queued cards (until then, new requests queue up behind). */
+  #frameDue = false;
 
-  /** Cards still open: waiting for the person or sending their answer. */
+  /** Approvals still open: waiting for the person (shown or about to be) or sending their answer. */
   get openCount(): number {
-    return this.cards.length - this.endedCount;
+    return this.cards.length - this.endedCount + this.queuedCount;
   }
 
   /** The newest card still waiting for an answer (usually found at the end of the list). */
@@ -86,15 +119,63 @@ export class Approvals {
     return undefined;
   }
 
-  /** Adds a card unless it is already shown or already known to have ended. */
+  /**
+   * Adds a card unless it is already shown or queued or already known to have ended. The card
+   * is shown at once unless a burst is arriving; then it joins the list in a coming frame.
+   */
   add(request: ApprovalRequest): void {
     const id = request.approval_id;
     benchMark(id, 'received');
-    if (this.#resolved.has(id) || this.#byId.has(id)) return;
-    this.cards.push({ request, phase: 'waiting', notice: null, seq: ++this.#seq });
+    if (this.#resolved.has(id) || this.#byId.has(id) || this.#queue.has(id)) return;
+    const seq = ++this.#seq;
+    if (this.#frameDue) {
+      this.#queue.set(id, { request, seq });
+      this.queuedCount = this.#queue.size;
+      return;
+    }
+    this.#show(request, seq);
+    this.#nextFrame();
+  }
+
+  #show(request: ApprovalRequest, seq: number): void {
+    this.cards.push({ request, phase: 'waiting', notice: null, seq });
     // The state proxy of what was pushed, the object the window reads and changes.
     const pushed = untrack(() => this.cards.at(-1));
-    if (pushed) this.#byId.set(id, pushed);
+    if (pushed) this.#byId.set(request.approval_id, pushed);
+  }
+
+  #nextFrame(): void {
+    this.#frameDue = true;
+    atNextFrame(() => {
+      this.#frameDue = false;
+      if (this.#queue.size === 0) return;
+      this.#showQueued(CARDS_PER_FRAME);
+      this.#nextFrame();
+    });
+  }
+
+  /** Moves up to `count` queued requests, oldest first, into the list. */
+  #showQueued(count: number): void {
+    for (const [id, { request, seq }] of this.#queue) {
+      if (count-- <= 0) break;
+      this.#queue.delete(id);
+      this.#show(request, seq);
+    }
+    this.queuedCount = this.#queue.size;
+  }
+
+  /**
+   * Makes sure the card of `approvalId` is in the list now (the tray asked to show it), with
+   * every card that arrived before it.
+   */
+  showNow(approvalId: string): void {
+    if (!this.#queue.has(approvalId)) return;
+    let count = 0;
+    for (const id of this.#queue.keys()) {
+      count++;
+      if (id === approvalId) break;
+    }
+    this.#showQueued(count);
   }
 
   #leaveSoon(id: string): void {
@@ -126,6 +207,10 @@ export class Approvals {
   resolved(event: ApprovalResolvedEvent): void {
     const id = event.approval_id;
     this.#resolved.add(id);
+    if (this.#queue.delete(id)) {
+      this.queuedCount = this.#queue.size;
+      return;
+    }
     const card = this.#byId.get(id);
     if (!card) return;
     const lateAnswer = card.phase === 'ended' || card.phase === 'sending';
@@ -154,6 +239,10 @@ export class Approvals {
     const pending = await ipc.listPendingApprovals();
     const waiting = new Set(pending.map((r) => r.approval_id));
     this.#keep((c) => c.seq > before || c.phase === 'ended' || waiting.has(c.request.approval_id));
+    for (const [id, { seq }] of this.#queue) {
+      if (seq <= before && !waiting.has(id)) this.#queue.delete(id);
+    }
+    this.queuedCount = this.#queue.size;
     for (const request of pending) this.add(request);
   }
 
