@@ -53,6 +53,11 @@ export class Transcript {
   #nextSeq = 0;
   /** Events that arrived ahead of a gap, by `seq`. */
   #early = new Map<number, AgentEvent>();
+  /**
+   * The latest entry of each tool call (providers may reuse ids across steps), by run and call
+   * id, so that an event about one call of 1,000 need not walk the transcript.
+   */
+  #tools = new Map<string, Extract<Entry, { kind: 'tool' }>>();
 
   /** Takes one numbered event (live or from history); duplicates are ignored. */
   receive(sequenced: SequencedEvent): void {
@@ -77,14 +82,7 @@ export class Transcript {
   }
 
   #tool(runId: string, toolCallId: string) {
-    // The latest entry for this call (providers may reuse ids across steps).
-    for (let i = this.entries.length - 1; i >= 0; i--) {
-      const entry = this.entries[i]!;
-      if (entry.kind === 'tool' && entry.runId === runId && entry.toolCallId === toolCallId) {
-        return entry;
-      }
-    }
-    return undefined;
+    return this.#tools.get(JSON.stringify([runId, toolCallId]));
   }
 
   apply(event: AgentEvent): void {
@@ -129,12 +127,13 @@ export class Transcript {
       }
       case 'session_opened':
         this.entries = [];
+        this.#tools.clear();
         this.runId = null;
         this.status = 'idle';
         this.sessionId = event.session_id;
         this.title = event.title ?? null;
         return;
-      case 'tool_call_proposed':
+      case 'tool_call_proposed': {
         this.entries.push({
           kind: 'tool',
           key: `tool:${++this.#n}`,
@@ -146,7 +145,11 @@ export class Transcript {
           output: null,
           layer: null,
         });
+        // The state proxy of what was pushed, the object the window reads.
+        const pushed = this.entries[this.entries.length - 1];
+        if (pushed?.kind === 'tool') this.#tools.set(JSON.stringify([event.run_id, event.tool_call_id]), pushed);
         return;
+      }
       case 'approval_required': {
         const entry = this.#tool(event.run_id, event.tool_call_id);
         if (entry) entry.state = 'waiting';

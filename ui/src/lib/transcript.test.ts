@@ -132,3 +132,21 @@ describe('a window that loads after sessions were opened', () => {
     expect(t.hasGap).toBe(true);
   });
 });
+
+describe('tool calls', () => {
+  it('updates the latest call with an id a provider reused, and forgets calls of a closed session', () => {
+    const t = new Transcript();
+    const proposed = (run: string): AgentEvent => ({ ...events[2]!, run_id: run }) as AgentEvent;
+    const finished = (run: string, output: string): AgentEvent =>
+      ({ ...events[3]!, run_id: run, status: 'succeeded', output }) as AgentEvent;
+    t.apply(proposed('r'));
+    t.apply(finished('r', 'first'));
+    t.apply(proposed('r')); // the same id in a later step
+    t.apply({ type: 'tool_call_started', run_id: 'r', tool_call_id: 'call_1' });
+    const states = () => t.entries.map((e) => (e.kind === 'tool' ? [e.state, e.output] : null));
+    expect(states()).toEqual([['succeeded', 'first'], ['running', null]]);
+    t.apply({ type: 'session_opened', session_id: 's2' } as AgentEvent);
+    t.apply(finished('r', 'late'));
+    expect(t.entries).toHaveLength(0);
+  });
+});
