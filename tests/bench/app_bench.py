@@ -379,10 +379,23 @@ def part_thousand(results):
         out["memory_before"] = memory(pid)
         out["idle_frame_interval_ms_empty_window"] = stats(app.execute_async(FRAMES_JS)[1:])
         cpu_before = cpu_seconds(pid)
+        # Every frame the page paints while the cards arrive (the gaps show how long it could
+        # not paint or answer the person).
+        app.wd.execute("""
+            window.__burstFrames = [];
+            let prev = performance.now();
+            const step = () => {
+              const now = performance.now();
+              window.__burstFrames.push([now, now - prev]);
+              prev = now;
+              if (!window.__burstFramesStop) requestAnimationFrame(step);
+            };
+            requestAnimationFrame(step);""")
         clicked_start = time.time() * 1000
         app.start_task(f"Write {PARALLEL} files")
         painted = e2e.wait_for("every card painted", lambda: (lambda c: c if sum(1 for v in c.values() if "painted" in v) >= PARALLEL else None)(app.bench_cards()), timeout=600, interval=0.5)
         out["cpu_seconds_until_all_painted"] = cpu_used(cpu_before, cpu_seconds(pid))
+        burst = app.wd.execute("window.__burstFramesStop = true; return [performance.timeOrigin, window.__burstFrames]")
         cards = e2e.wait_for("every card armed", lambda: (lambda c: c if sum(1 for v in c.values() if "armed" in v) >= PARALLEL else None)(app.bench_cards()), timeout=120, interval=0.5)
         asked, _ = asked_and_decided(app.audit())
         first_asked = min(r["at"] for r in asked.values())
@@ -390,6 +403,13 @@ def part_thousand(results):
         out["start_clicked_to_first_asked_ms"] = round(first_asked - clicked_start, 1)
         out["core_first_to_last_asked_ms"] = last_asked - first_asked
         out["core_first_asked_to_all_painted_ms"] = max(v["painted"] for v in painted.values()) - first_asked
+        by_paint = sorted(v["painted"] for v in painted.values())
+        out["core_first_asked_to_first_painted_ms"] = by_paint[0] - first_asked
+        out["core_first_asked_to_100th_painted_ms"] = by_paint[min(99, len(by_paint) - 1)] - first_asked
+        all_painted = by_paint[-1]
+        origin, frames = burst
+        during = [gap for at, gap in frames if first_asked <= origin + at <= all_painted + 1]
+        out["frame_interval_ms_while_cards_arrive"] = stats(during)
         out["core_first_asked_to_all_armed_ms"] = max(v["armed"] for v in cards.values()) - first_asked
         out["core_first_asked_to_all_in_window_ms"] = max(v["received"] for v in cards.values()) - first_asked
         out["per_card_asked_to_in_window_ms"] = stats([cards[i]["received"] - asked[i]["at"] for i in cards])

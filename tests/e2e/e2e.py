@@ -1153,22 +1153,47 @@ TESTS = [test_approve_writes_the_file, test_deny_leaves_no_file_and_the_run_fini
 
 def main():
     os.makedirs(ARTIFACTS, exist_ok=True)
-    passed = failed = 0
     only = os.environ.get("ASKFIRST_E2E_ONLY", "")
-    for test in TESTS:
-        if only and not any(part in test.__name__ for part in only.split(",")):
-            continue
+    results = [run_test("e2e", test) for test in TESTS
+               if not only or any(part in test.__name__ for part in only.split(","))]
+    return summarize(results)
+
+
+# How often a failed test is run again, in a fresh app, before it counts as failed (as
+# Playwright's `retries` on CI): a window driven under Xvfb without a window manager now and
+# then loses an event. A pass on a retry is reported as flaky, with the first failure in full.
+RETRIES = int(os.environ.get("ASKFIRST_E2E_RETRIES", "1"))
+
+
+def run_test(suite, test, on_pass=None):
+    """Runs `test` (and again up to RETRIES times after a failure); prints its outcome and
+    returns "ok", "flaky" (passed on a retry) or "failed"."""
+    for attempt in range(RETRIES + 1):
         start = time.monotonic()
         try:
             test()
-            passed += 1
-            print(f"e2e {test.__name__} ... ok ({time.monotonic() - start:.1f}s)", flush=True)
         except Exception:
-            failed += 1
-            print(f"e2e {test.__name__} ... FAILED", flush=True)
+            last = attempt == RETRIES
+            print(f"{suite} {test.__name__} ... FAILED{'' if last else ' (trying once more)'}", flush=True)
             traceback.print_exc()
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+            if last:
+                return "failed"
+            continue
+        took = time.monotonic() - start
+        if on_pass:
+            on_pass(test, took)
+        flaky = f" -- FLAKY: passed on try {attempt + 1}, see the failure above" if attempt else ""
+        print(f"{suite} {test.__name__} ... ok ({took:.1f}s){flaky}", flush=True)
+        return "flaky" if attempt else "ok"
+    return "failed"
+
+
+def summarize(results):
+    passed = sum(r != "failed" for r in results)
+    flaky = sum(r == "flaky" for r in results)
+    print(f"{passed} passed, {len(results) - passed} failed"
+          + (f" ({flaky} flaky: passed only on a second try)" if flaky else ""))
+    return 0 if passed == len(results) else 1
 
 
 if __name__ == "__main__":

@@ -22,7 +22,6 @@ import sys
 import tempfile
 import threading
 import time
-import traceback
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
@@ -911,28 +910,19 @@ PARTS = {
 def main():
     os.makedirs(ARTIFACTS, exist_ok=True)
     only = os.environ.get("ASKFIRST_SURVIVAL_ONLY")
-    passed = failed = 0
-    for test in PARTS[PART]:
-        if only and only not in test.__name__:
-            continue
-        start = time.monotonic()
-        try:
-            test()
-            passed += 1
-            FIGURES[f"{test.__name__}_wall_s"] = round(time.monotonic() - start, 1)
-            print(f"survival[{PART}] {test.__name__} ... ok ({time.monotonic() - start:.1f}s)", flush=True)
-        except Exception:
-            failed += 1
-            print(f"survival[{PART}] {test.__name__} ... FAILED", flush=True)
-            traceback.print_exc()
+
+    def record(test, took):
+        FIGURES[f"{test.__name__}_wall_s"] = round(took, 1)
+
+    results = [e2e.run_test(f"survival[{PART}]", test, on_pass=record) for test in PARTS[PART]
+               if not only or only in test.__name__]
     for name in os.listdir(tempfile.gettempdir()):
         if name.startswith("askfirst-survival-") and name.endswith(".json"):
             os.unlink(os.path.join(tempfile.gettempdir(), name))
     FIGURES["date"] = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     with open(os.path.join(ARTIFACTS, f"survival-{PART}.json"), "w", encoding="utf-8") as f:
         json.dump(FIGURES, f, indent=1, ensure_ascii=False)
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+    return e2e.summarize(results)
 
 
 if __name__ == "__main__":
