@@ -76,13 +76,15 @@ describe('approval cards', () => {
     vi.advanceTimersByTime(16); // one frame
     expect(a.cards.length).toBe(1 + CARDS_PER_FRAME);
     // Ended before its card was shown: it never appears, and is no longer counted.
-    a.resolved({ ...resolvedEvent('R30'), outcome: { kind: 'cancelled', cause: 'run_aborted' } });
+    const gone = ids[CARDS_PER_FRAME + 10]!;
+    a.resolved({ ...resolvedEvent(gone), outcome: { kind: 'cancelled', cause: 'run_aborted' } });
     expect(a.openCount).toBe(ids.length - 1);
     // The tray asks for a card still queued: it and every card before it are shown now.
-    a.showNow('R35');
-    expect(a.cards.at(-1)?.request.approval_id).toBe('R35');
+    const wanted = ids[CARDS_PER_FRAME + 15]!;
+    a.showNow(wanted);
+    expect(a.cards.at(-1)?.request.approval_id).toBe(wanted);
     vi.advanceTimersByTime(200);
-    expect(a.cards.map((c) => c.request.approval_id)).toEqual(ids.filter((id) => id !== 'R30'));
+    expect(a.cards.map((c) => c.request.approval_id)).toEqual(ids.filter((id) => id !== gone));
     expect(a.openCount).toBe(ids.length - 1);
     // Once the burst is over, the next card is shown at once again.
     a.add(request('later'));

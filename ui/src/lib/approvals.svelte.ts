@@ -26,10 +26,11 @@ export const ENDED_NOTICE_MS = 4000;
 
 /**
  * The most cards a burst adds to the list at once (one such group per frame), so that the
- * window paints the first ones at once and stays responsive while the rest come in
- * (BENCHMARKS.md, "1,000 approvals at once").
+ * window paints the first ones early and answers the person between groups while the rest
+ * come in. Not smaller: with many cards on the page each frame that changes the list costs
+ * about 200 ms whatever it adds (BENCHMARKS.md, "1,000 approvals at once").
  */
-export const CARDS_PER_FRAME = 20;
+export const CARDS_PER_FRAME = 100;
 
 /**
  * Calls `fn` once, at the next frame, or after `fallbackMs` milliseconds if no frame comes first
