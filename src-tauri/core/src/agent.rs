@@ -948,15 +948,16 @@ impl AgentRuntime {
             };
         }
         // What was shown (and approved) must still be what would happen: a file edited by the
-        // person, or by an earlier call, while the card waited is not overwritten.
+        // person, or by an earlier call, while the card waited is not overwritten, and a folder
+        // that filled up meanwhile is not moved to the trash.
         if let Some(expected) = &fingerprint {
             if tool.fingerprint(&call.arguments_json, ws).as_deref() != Some(expected.as_str()) {
                 return CallResult {
                     layer: Some(layer),
                     ..CallResult::failed(format!(
-                        "Not done: the file changed after this was shown for approval \
+                        "Not done: the file or folder changed after this was shown for approval \
                          (\"{summary}\"), so it would no longer do what was shown. Nothing was \
-                         written; ask again with the file as it is now."
+                         changed; ask again with it as it is now."
                     ))
                 };
             }

@@ -101,6 +101,17 @@ fn target(given: &str, ws: &Workspace) -> Result<Target, ToolError> {
     })
 }
 
+/// What the card says is moved, to notice a change before it is: a file's content (as
+/// [`super::fs::file_fingerprint`]), how many items a folder holds (`inside`, from
+/// [`count_inside`]), or where a shortcut leads.
+fn target_fingerprint(target: &Target, inside: Option<Option<usize>>) -> String {
+    match target.kind {
+        Kind::File => format!("file:{}", super::fs::file_fingerprint(&target.entry)),
+        Kind::Folder => format!("folder:{:?}", inside.flatten()),
+        Kind::Symlink => format!("link:{}", target.resolved.display()),
+    }
+}
+
 /// How many files and folders are inside `folder` (not following symlinks), up to
 /// [`COUNT_LIMIT`]; `None` past it.
 fn count_inside(folder: &Path) -> Option<usize> {
@@ -147,10 +158,11 @@ impl Tool for DeletePath {
         let args: DeletePathArgs = parse_args(self.name(), raw)?;
         let target = target(&args.path, ws)?;
         let shown = ws.display(&target.entry);
+        let inside = matches!(target.kind, Kind::Folder).then(|| count_inside(&target.entry));
         let summary = match target.kind {
             Kind::File => format!("Move {shown} to the trash (you can restore it)"),
             Kind::Folder => {
-                let inside = match count_inside(&target.entry) {
+                let inside = match inside.flatten() {
                     Some(0) => "it is empty".to_owned(),
                     Some(1) => "with 1 item inside".to_owned(),
                     Some(n) => format!("with {n} items inside"),
@@ -167,7 +179,18 @@ impl Tool for DeletePath {
             summary,
             risk: Risk::High,
             preview: None,
-            fingerprint: None,
+            fingerprint: Some(target_fingerprint(&target, inside)),
+        })
+    }
+    fn fingerprint(&self, raw: &str, ws: &Workspace) -> Option<String> {
+        let args: DeletePathArgs = parse_args(self.name(), raw).ok()?;
+        Some(match target(&args.path, ws) {
+            Ok(target) => {
+                let inside =
+                    matches!(target.kind, Kind::Folder).then(|| count_inside(&target.entry));
+                target_fingerprint(&target, inside)
+            }
+            Err(_) => "absent".to_owned(),
         })
     }
     fn main_arguments(&self, raw: &str, ws: &Workspace) -> Vec<MainArgument> {

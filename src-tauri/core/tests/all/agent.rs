@@ -460,10 +460,50 @@ async fn a_file_the_person_changed_while_the_card_waited_is_not_overwritten() {
     for (status, output) in outputs {
         assert_eq!(status, ToolCallStatus::Failed);
         assert!(
-            output.starts_with("Not done: the file changed after this was shown"),
+            output.starts_with("Not done: the file or folder changed after this was shown"),
             "{output}"
         );
     }
+}
+
+#[tokio::test]
+async fn a_folder_that_filled_up_while_the_card_waited_is_not_moved_to_the_trash() {
+    let mut h = harness(
+        json!({"turns": [
+            {"say": "Clearing up.", "tool_calls": [
+                {"name": "delete_path", "arguments": {"path": "old"}}
+            ]},
+            {"say": "Done."}
+        ]}),
+        TIMEOUT,
+    );
+    let folder = h.dir.path().join("old");
+    std::fs::create_dir_all(&folder).unwrap();
+    h.runtime.start_run("Remove the empty folder").unwrap();
+    let request = h.events.approval_required().await;
+    assert!(
+        request.summary.contains("it is empty"),
+        "{}",
+        request.summary
+    );
+    // The person saves their work into it while the card waits.
+    std::fs::write(folder.join("thesis.docx"), "chapter 1").unwrap();
+    h.runtime
+        .resolve_approval(request.approval_id, Decision::Approve)
+        .unwrap();
+    let (_, status, _) = h.events.run_finished().await;
+    assert_eq!(status, RunStatus::Completed);
+    assert!(folder.join("thesis.docx").exists());
+    let outputs = finished_outputs(&h.events.all());
+    assert_eq!(outputs.len(), 1);
+    assert_eq!(outputs[0].0, ToolCallStatus::Failed);
+    assert!(
+        outputs[0]
+            .1
+            .starts_with("Not done: the file or folder changed after this was shown"),
+        "{}",
+        outputs[0].1
+    );
 }
 
 #[tokio::test]

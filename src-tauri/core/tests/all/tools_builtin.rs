@@ -371,6 +371,43 @@ fn delete_path_says_what_goes_to_the_trash_and_refuses_the_workspace_itself() {
     );
 }
 
+#[test]
+fn delete_path_notices_when_what_the_card_described_changed() {
+    let (dir, ws) = ws();
+    let delete = tool("delete_path");
+    std::fs::create_dir_all(dir.path().join("folder")).unwrap();
+    std::fs::write(dir.path().join("a.txt"), "a").unwrap();
+    std::fs::create_dir_all(dir.path().join("elsewhere")).unwrap();
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(dir.path().join("folder"), dir.path().join("link")).unwrap();
+    let raw = |path: &str| serde_json::json!({ "path": path }).to_string();
+    let shown = |path: &str| delete.describe(&raw(path), &ws).unwrap().fingerprint;
+    let now = |path: &str| delete.fingerprint(&raw(path), &ws);
+    let mut paths = vec!["folder", "a.txt"];
+    if cfg!(unix) {
+        paths.push("link");
+    }
+    let before: Vec<_> = paths.iter().map(|p| shown(p)).collect();
+    // Unchanged: the same (so an approved call runs).
+    for (path, seen) in paths.iter().zip(&before) {
+        assert!(seen.is_some(), "{path}");
+        assert_eq!(&now(path), seen, "{path}");
+    }
+    // The empty folder got a file, the file new content, the shortcut another target.
+    std::fs::write(dir.path().join("folder/new.txt"), "n").unwrap();
+    std::fs::write(dir.path().join("a.txt"), "b").unwrap();
+    #[cfg(unix)]
+    {
+        std::fs::remove_file(dir.path().join("link")).unwrap();
+        std::os::unix::fs::symlink(dir.path().join("elsewhere"), dir.path().join("link")).unwrap();
+    }
+    for (path, seen) in paths.iter().zip(&before) {
+        assert_ne!(&now(path), seen, "{path}");
+    }
+    std::fs::remove_file(dir.path().join("a.txt")).unwrap();
+    assert_ne!(now("a.txt"), before[1]);
+}
+
 /// Trash moves touch the user's real trash unless `XDG_DATA_HOME` points elsewhere, and the
 /// environment is shared by all tests in this process; so the real moves run in a child
 /// process of this test binary with its own `XDG_DATA_HOME`.
