@@ -10,7 +10,7 @@ use crate::canonical::canonical_json;
 use crate::mcp::McpClients;
 use crate::policy::{CallFacts, Policy, PolicyDecision, Rules};
 use crate::provider::{Message, ModelTurn, Provider, ProviderError, ToolCall};
-use crate::tools::{ToolSet, Workspace};
+use crate::tools::{OnStop, ToolSet, Workspace};
 use crate::EventSink;
 use askfirst_protocol::{
     AgentEvent, ApprovalId, ApprovalRequest, ApprovalScope, CancelCause, Decision, DenialSource,
@@ -274,9 +274,13 @@ impl AgentRuntime {
         if policy == SessionPolicy::Never {
             for request in self.registry.list_pending(None) {
                 // One that ends meanwhile (answered, timed out) is simply not pending any more.
-                let _ = self
-                    .registry
-                    .resolve(request.approval_id, Decision::Deny { note: None });
+                // The note says how the person said no (they may never have seen this card).
+                let _ = self.registry.resolve(
+                    request.approval_id,
+                    Decision::Deny {
+                        note: Some(DONT_ASK_ME_NOW.to_owned()),
+                    },
+                );
             }
         }
     }
@@ -966,32 +970,74 @@ impl AgentRuntime {
             run_id,
             tool_call_id: call.id.clone(),
         });
-        // Stop while a tool runs drops its future, which stops it (a command's whole process
-        // group is killed).
+        // Stop while a tool runs: what happens, and what is said, depends on the tool
+        // (`OnStop`): a command's whole process group is killed; a file write is let finish
+        // and reported as it ended; an MCP server's answer is no longer waited for.
+        let execution = tool.execute(&call.arguments_json, ws);
+        tokio::pin!(execution);
+        let mut stopped_while_running = false;
         let executed = tokio::select! {
             biased;
-            result = tool.execute(&call.arguments_json, ws) => result,
+            result = &mut execution => result,
             () = token.cancelled() => {
-                return CallResult {
-                    status: ToolCallStatus::Cancelled,
-                    content: "The user stopped the run while this action was running; it was \
-                              stopped before it finished."
-                        .to_owned(),
+                let who = match self.stop_cause() {
+                    CancelCause::RunAborted => "The user stopped the run",
+                    CancelCause::AppShutdown => "The app was closed",
+                };
+                let stopped = |status, content| CallResult {
+                    status,
+                    content,
                     layer: Some(layer),
                     stop_run: None,
+                };
+                match tool.on_stop() {
+                    OnStop::Finish => {
+                        stopped_while_running = true;
+                        execution.await
+                    }
+                    OnStop::Interrupt => {
+                        return stopped(
+                            ToolCallStatus::Cancelled,
+                            format!(
+                                "{who} while this action was running; it was stopped before \
+                                 it finished."
+                            ),
+                        )
+                    }
+                    // Not "not done": it may have been.
+                    OnStop::Abandon => {
+                        return stopped(
+                            ToolCallStatus::Failed,
+                            format!(
+                                "{who} while this action was running. Ask First stopped \
+                                 waiting for it, so whether it was done is not known."
+                            ),
+                        )
+                    }
                 }
+            }
+        };
+        // Let finish after a Stop: said, so nobody wonders why it ran after the Stop.
+        let after_stop = |text: String| {
+            if stopped_while_running {
+                format!(
+                    "{text} (The run was stopped while this was being done; it was finished, \
+                     since stopping it halfway could have left it half done.)"
+                )
+            } else {
+                text
             }
         };
         match executed {
             Ok(output) => CallResult {
                 status: ToolCallStatus::Succeeded,
-                content: output,
+                content: after_stop(output),
                 layer: Some(layer),
                 stop_run: None,
             },
             Err(e) => CallResult {
                 layer: Some(layer),
-                ..CallResult::failed(e.to_string())
+                ..CallResult::failed(after_stop(e.to_string()))
             },
         }
     }
@@ -1078,6 +1124,10 @@ impl Drop for RunGuard {
         self.runtime.registry.cancel_run(self.run_id);
     }
 }
+
+/// The note of the denials given all at once by "Don't ask me now" to the requests already
+/// waiting: the words of the switch the person turned on.
+pub const DONT_ASK_ME_NOW: &str = "Don't ask me now: refuse whatever needs my OK";
 
 /// What the model is told when a call did not run because it was denied.
 pub fn denial_text(source: DenialSource, reason: Option<&str>) -> String {

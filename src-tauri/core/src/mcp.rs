@@ -16,7 +16,9 @@
 //! [`ToolError::McpServer`] naming it, never a hang; a server that stopped is started again the
 //! next time one of its tools is needed. [`McpClients::statuses`] says how each server is doing.
 
-use crate::tools::{CallDescription, HeadTail, Tool, ToolError, Workspace, OUTPUT_CAP_BYTES};
+use crate::tools::{
+    CallDescription, HeadTail, OnStop, Tool, ToolError, Workspace, OUTPUT_CAP_BYTES,
+};
 use askfirst_protocol::Risk;
 use async_trait::async_trait;
 use rmcp::model::{
@@ -954,6 +956,10 @@ impl Tool for McpTool {
         })
     }
 
+    fn on_stop(&self) -> OnStop {
+        // The server may already have done it, or finish it after the request is dropped.
+        OnStop::Abandon
+    }
     async fn execute(
         &self,
         arguments_json: &str,

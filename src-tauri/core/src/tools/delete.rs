@@ -2,7 +2,7 @@
 //! so the person can restore it. Nothing is ever deleted permanently: without a usable trash
 //! the call fails and the item stays where it is.
 
-use super::{parse_args, path_argument, CallDescription, Tool, ToolError, Workspace};
+use super::{parse_args, path_argument, CallDescription, OnStop, Tool, ToolError, Workspace};
 use crate::policy::{ArgumentKind, MainArgument};
 use askfirst_protocol::Risk;
 use async_trait::async_trait;
@@ -216,6 +216,10 @@ impl Tool for DeletePath {
             }
             Err(_) => vec![path_argument(&args.path, ws)],
         }
+    }
+    fn on_stop(&self) -> OnStop {
+        // The move to the trash runs on a blocking thread that dropping the future does not stop.
+        OnStop::Finish
     }
     async fn execute(&self, raw: &str, ws: &Workspace) -> Result<String, ToolError> {
         let args: DeletePathArgs = parse_args(self.name(), raw)?;

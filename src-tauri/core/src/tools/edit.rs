@@ -2,7 +2,7 @@
 
 use super::fs::{io_failed, plural, unified_diff, write_atomically};
 use super::read::open_inside;
-use super::{parse_args, path_argument, CallDescription, Tool, ToolError, Workspace};
+use super::{parse_args, path_argument, CallDescription, OnStop, Tool, ToolError, Workspace};
 use crate::policy::MainArgument;
 use askfirst_protocol::Risk;
 use async_trait::async_trait;
@@ -220,6 +220,10 @@ impl Tool for EditFile {
     fn fingerprint(&self, raw: &str, ws: &Workspace) -> Option<String> {
         let args: EditFileArgs = parse_args(self.name(), raw).ok()?;
         Some(super::fs::file_fingerprint(&ws.resolve(&args.path).ok()?))
+    }
+    fn on_stop(&self) -> OnStop {
+        // The edit runs on a blocking thread that dropping the future does not stop.
+        OnStop::Finish
     }
     async fn execute(&self, raw: &str, ws: &Workspace) -> Result<String, ToolError> {
         let args: EditFileArgs = parse_args(self.name(), raw)?;

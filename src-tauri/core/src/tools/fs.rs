@@ -2,7 +2,7 @@
 //! helpers the other file tools share: atomic writes and change previews (unified diffs).
 
 use super::{
-    parse_args, path_argument, CallDescription, HeadTail, Tool, ToolError, Workspace,
+    parse_args, path_argument, CallDescription, HeadTail, OnStop, Tool, ToolError, Workspace,
     PREVIEW_CAP_BYTES,
 };
 use crate::policy::MainArgument;
@@ -194,6 +194,10 @@ impl Tool for WriteFile {
         parse_args::<WriteFileArgs>(self.name(), raw)
             .map(|a| vec![path_argument(&a.path, ws)])
             .unwrap_or_default()
+    }
+    fn on_stop(&self) -> OnStop {
+        // The write runs on a blocking thread that dropping the future does not stop.
+        OnStop::Finish
     }
     async fn execute(&self, raw: &str, ws: &Workspace) -> Result<String, ToolError> {
         let args: WriteFileArgs = parse_args(self.name(), raw)?;
@@ -512,6 +516,10 @@ impl Tool for MovePath {
                 .collect(),
             Err(_) => vec![path_argument(&args.from, ws), path_argument(&args.to, ws)],
         }
+    }
+    fn on_stop(&self) -> OnStop {
+        // The rename runs on a blocking thread that dropping the future does not stop.
+        OnStop::Finish
     }
     async fn execute(&self, raw: &str, ws: &Workspace) -> Result<String, ToolError> {
         let args: MovePathArgs = parse_args(self.name(), raw)?;

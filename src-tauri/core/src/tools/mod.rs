@@ -132,6 +132,21 @@ pub const MCP_INHERITED_ENV: &[&str] = &[
     "NODE_EXTRA_CA_CERTS",
 ];
 
+/// What Stop (or quitting) does to a tool call that is already running, so that what the
+/// person and the model are told about it is true.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OnStop {
+    /// Dropping [`Tool::execute`]'s future stops the work (a command's process group is
+    /// killed, a download ends): the call is reported as stopped before it finished.
+    Interrupt,
+    /// The work is one short step that goes on in the background once started (a file
+    /// written, a move to the trash): it is let finish, and its real outcome is reported.
+    Finish,
+    /// The work happens elsewhere (an MCP server): Ask First stops waiting for it and says
+    /// that it cannot know whether it was done.
+    Abandon,
+}
+
 /// One tool the agent can call.
 #[async_trait]
 pub trait Tool: Send + Sync {
@@ -166,6 +181,10 @@ pub trait Tool: Send + Sync {
     /// `None` for tools that do not check.
     fn fingerprint(&self, _arguments_json: &str, _workspace: &Workspace) -> Option<String> {
         None
+    }
+    /// What Stop does to a call of this tool that is already running (see [`OnStop`]).
+    fn on_stop(&self) -> OnStop {
+        OnStop::Interrupt
     }
     /// Runs the call with exactly these raw arguments; returns the text the model is told.
     ///

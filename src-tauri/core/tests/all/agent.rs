@@ -1,11 +1,13 @@
 //! The agent loop end to end with a scripted model over a temporary workspace.
 
-use super::support::{harness, write_hello};
+use super::support::{harness, harness_with_tool, write_hello};
 use askfirst_core::agent::{denial_text, RunError, USER_DENIAL_TAIL};
 use askfirst_core::provider::Message;
+use askfirst_core::tools::{CallDescription, OnStop, Tool, ToolError, Workspace};
 use askfirst_protocol::{AgentEvent, Decision, DenialSource, RunStatus, ToolCallStatus};
 use pretty_assertions::assert_eq;
 use serde_json::json;
+use std::sync::Arc;
 use std::time::Duration;
 
 const TIMEOUT: Duration = Duration::from_secs(120);
@@ -356,6 +358,108 @@ async fn stop_while_an_approved_command_runs_stops_it() {
     );
     tokio::time::sleep(Duration::from_millis(200)).await;
     assert!(!h.dir.path().join("late.txt").exists());
+}
+
+/// A tool that asks, tells when it has started, and then does its work only once released:
+/// a write that Stop cannot interrupt halfway, or an MCP-like call Ask First cannot know the
+/// end of.
+struct Gated {
+    on_stop: OnStop,
+    started: tokio::sync::Notify,
+    release: tokio::sync::Notify,
+    path: std::path::PathBuf,
+}
+
+#[async_trait::async_trait]
+impl Tool for Gated {
+    fn name(&self) -> &str {
+        "gated_write"
+    }
+    fn description(&self) -> &str {
+        "Writes done.txt when released."
+    }
+    fn parameters_schema(&self) -> serde_json::Value {
+        json!({"type": "object"})
+    }
+    fn read_only(&self) -> bool {
+        false
+    }
+    fn describe(&self, _: &str, _: &Workspace) -> Result<CallDescription, ToolError> {
+        Ok(CallDescription {
+            summary: "Write done.txt".into(),
+            risk: askfirst_protocol::Risk::Medium,
+            preview: None,
+            fingerprint: None,
+        })
+    }
+    fn on_stop(&self) -> OnStop {
+        self.on_stop
+    }
+    async fn execute(&self, _: &str, _: &Workspace) -> Result<String, ToolError> {
+        self.started.notify_one();
+        self.release.notified().await;
+        std::fs::write(&self.path, "done").map_err(|e| ToolError::Failed(e.to_string()))?;
+        Ok("Wrote done.txt.".into())
+    }
+}
+
+async fn stop_while_gated_tool_runs(on_stop: OnStop) -> (Vec<(ToolCallStatus, String)>, bool) {
+    let dir = tempfile::tempdir().unwrap();
+    let gated = Arc::new(Gated {
+        on_stop,
+        started: tokio::sync::Notify::new(),
+        release: tokio::sync::Notify::new(),
+        path: dir.path().join("done.txt"),
+    });
+    let mut h = harness_with_tool(
+        json!({"turns": [
+            {"tool_calls": [{"name": "gated_write", "arguments": {}}]},
+            {"say": "never"}
+        ]}),
+        TIMEOUT,
+        gated.clone(),
+    );
+    let started = h.runtime.start_run("write").unwrap();
+    let request = h.events.approval_required().await;
+    h.runtime
+        .resolve_approval(request.approval_id, Decision::Approve)
+        .unwrap();
+    gated.started.notified().await;
+    assert!(h.runtime.cancel_run(started.run_id));
+    // The work goes on after the Stop, as a blocking write would.
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    gated.release.notify_one();
+    let (_, status, _) = h.events.run_finished().await;
+    assert_eq!(status, RunStatus::Cancelled);
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    (finished_outputs(&h.events.all()), gated.path.exists())
+}
+
+#[tokio::test]
+async fn stop_while_a_file_is_being_written_lets_it_finish_and_says_so() {
+    let (outputs, written) = stop_while_gated_tool_runs(OnStop::Finish).await;
+    assert!(written);
+    assert_eq!(outputs.len(), 1);
+    assert_eq!(outputs[0].0, ToolCallStatus::Succeeded, "{}", outputs[0].1);
+    assert_eq!(
+        outputs[0].1,
+        "Wrote done.txt. (The run was stopped while this was being done; it was finished, since \
+         stopping it halfway could have left it half done.)"
+    );
+}
+
+#[tokio::test]
+async fn stop_while_an_mcp_like_call_runs_does_not_claim_it_was_not_done() {
+    let (outputs, _) = stop_while_gated_tool_runs(OnStop::Abandon).await;
+    assert_eq!(
+        outputs,
+        vec![(
+            ToolCallStatus::Failed,
+            "The user stopped the run while this action was running. Ask First stopped waiting \
+             for it, so whether it was done is not known."
+                .to_owned()
+        )]
+    );
 }
 
 #[tokio::test]

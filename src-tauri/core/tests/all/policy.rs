@@ -1,6 +1,7 @@
 //! The policy layers, user rules and session grants, alone and through the agent loop.
 
 use super::support::{harness, harness_with, write_hello};
+use askfirst_core::agent::for_person;
 use askfirst_core::approvals::AnswerMode;
 use askfirst_core::canonical::canonical_json;
 use askfirst_core::policy::{ArgumentKind, CallFacts, MainArgument, Policy, PolicyDecision, Rules};
@@ -326,6 +327,26 @@ async fn dont_ask_me_now_also_refuses_what_already_waits() {
     assert_eq!(
         statuses(&h.events.all()),
         vec![(ToolCallStatus::Denied, Some(PolicyLayer::ToolDefault))]
+    );
+    // Said as what the person did, not as a "no" to this card they may never have seen.
+    let said: Vec<_> = h
+        .events
+        .all()
+        .into_iter()
+        .filter_map(|e| match e {
+            AgentEvent::ToolCallFinished { output, .. } => {
+                Some(for_person(ToolCallStatus::Denied, &output))
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(said.len(), 1);
+    assert!(
+        said[0].starts_with(
+            "You said no, with the note: \"Don't ask me now: refuse whatever needs my OK\""
+        ),
+        "{}",
+        said[0]
     );
     assert!(h
         .runtime

@@ -183,6 +183,46 @@ pub fn harness_in(
     mode: AnswerMode,
     mcp: Option<Arc<McpClients>>,
 ) -> Harness {
+    harness_tools(
+        dir,
+        scenario_json,
+        timeout,
+        rules,
+        mode,
+        mcp,
+        ToolSet::builtin(),
+    )
+}
+
+/// A runtime playing `scenario` that offers the built-in tools and `extra`.
+pub fn harness_with_tool(
+    scenario_json: serde_json::Value,
+    timeout: Duration,
+    extra: Arc<dyn askfirst_core::tools::Tool>,
+) -> Harness {
+    let mut tools = ToolSet::builtin();
+    tools.add(extra);
+    let dir = tempfile::tempdir().unwrap();
+    harness_tools(
+        dir,
+        scenario_json,
+        timeout,
+        Rules::default(),
+        AnswerMode::Interactive,
+        None,
+        tools,
+    )
+}
+
+fn harness_tools(
+    dir: tempfile::TempDir,
+    scenario_json: serde_json::Value,
+    timeout: Duration,
+    rules: Rules,
+    mode: AnswerMode,
+    mcp: Option<Arc<McpClients>>,
+    tools: ToolSet,
+) -> Harness {
     let events = Events::new();
     let audit = Arc::new(MemoryAudit::default());
     let registry = ApprovalRegistry::new(RegistryConfig {
@@ -206,7 +246,7 @@ pub fn harness_in(
                 requests: Arc::clone(&recorded),
             }) as Arc<dyn Provider>)
         }),
-        tools: ToolSet::builtin(),
+        tools,
         mcp,
         policy: Arc::clone(&policy),
         rules_path: None,
