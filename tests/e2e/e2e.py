@@ -283,6 +283,12 @@ def tray(*args):
     return json.loads(out.stdout) if out.stdout.strip() else {"error": out.stderr}
 
 
+def armed(wd, button):
+    """Whether a card's button answers: not disabled (the answer is sent or the request ended)
+    and not aria-disabled (the card is still arming; the button stays in the Tab order)."""
+    return wd.attr(button, "disabled") is None and wd.attr(button, "aria-disabled") != "true"
+
+
 class App:
     """One app instance with fresh folders, started through WebDriver."""
 
@@ -364,7 +370,7 @@ class App:
     def press(self, card, testid):
         """Clicks a card's button once it is armed (enabled), as a person would."""
         button = wait_for(testid, lambda: self.wd.find_in(card, f'[data-testid="{testid}"]'))[0]
-        wait_for(f"{testid} to be enabled", lambda: self.wd.attr(button, "disabled") is None)
+        wait_for(f"{testid} to be armed", lambda: armed(self.wd, button))
         self.wd.click(button)
 
     def card_field(self, card, testid):
@@ -739,7 +745,7 @@ def test_a_late_click_after_the_timeout_says_it_was_too_late():
         app.start_task("Please greet me in a file")
         card = app.card()
         button = app.wd.find_in(card, '[data-testid="approve"]')[0]
-        wait_for("Approve to be armed", lambda: app.wd.attr(button, "disabled") is None)
+        wait_for("Approve to be armed", lambda: armed(app.wd, button))
         # The person clicks just after the deadline, while the timeout's approval-resolved is
         # still on its way: the page is kept busy past the deadline so the event waits behind
         # the click (the page runs one task at a time), as on a slow machine.
@@ -961,7 +967,7 @@ def test_accessibility_contrast_names_and_keyboard():
             "return document.querySelector('[data-testid=approval-announcer]').textContent.replace(/\\s+/g, ' ').trim()")
         assert announced.startswith("Ask First needs your OK (3 waiting):"), announced
         wait_for("the cards to arm", lambda: all(
-            app.wd.attr(app.wd.find_in(c, '[data-testid="approve"]')[0], "disabled") is None for c in cards))
+            armed(app.wd, app.wd.find_in(c, '[data-testid="approve"]')[0]) for c in cards))
         audit(app, "three waiting cards")
         app.wd.screenshot(os.path.join(ARTIFACTS, "a11y-cards.png"))
 
@@ -987,7 +993,7 @@ def test_accessibility_contrast_names_and_keyboard():
         def focus_button(card, testid):
             button = app.wd.find_in(card, f'[data-testid="{testid}"]')[0]
             # A card that moved up re-arms first (double-click safety).
-            wait_for(f"{testid} to be armed", lambda: app.wd.attr(button, "disabled") is None)
+            wait_for(f"{testid} to be armed", lambda: armed(app.wd, button))
             app.wd.execute("arguments[0].focus()", {ELEMENT: button})
         def gone(card_id):
             # The cards below an answered one move up when it leaves and re-arm: wait for it to
@@ -1004,6 +1010,21 @@ def test_accessibility_contrast_names_and_keyboard():
             "const a = document.activeElement; return a && a.getAttribute('data-testid') === 'approval-card'"
             " && a.getAttribute('data-approval-id')"))
         assert focused in (id_of["run_command"], id_of["delete_path"]), focused
+        # Tab goes on into that card's buttons while they re-arm (unavailable but still in the
+        # Tab order), not past them to the next card.
+        inside = []
+        for _ in range(8):
+            app.wd.key(TAB)
+            stop = app.wd.execute(
+                "const a = document.activeElement, c = a && a.closest('[data-testid=\"approval-card\"]');"
+                " return c ? [c.getAttribute('data-approval-id'), a.getAttribute('data-testid'),"
+                " a.getAttribute('aria-disabled')] : null")
+            if not stop or stop[0] != focused:
+                break
+            inside.append(stop[1:])
+        print(f"  Tab stops in the next card right after answering: {inside}", flush=True)
+        reached = [testid for testid, _ in inside]
+        assert "deny" in reached and "approve" in reached, inside
         for tool in ("run_command", "delete_path"):
             focus_button(by_tool[tool], "deny")
             app.wd.key(SPACE)
@@ -1062,7 +1083,7 @@ def double_click_the_first_of_two_cards(name, second_below_the_fold, gap_ms=300)
         cards = wait_for("two cards", lambda: (lambda c: c if len(c) == 2 else None)(
             app.wd.find_all('[data-testid="approval-card"]')))
         buttons = [app.wd.find_in(c, '[data-testid="approve"]')[0] for c in cards]
-        wait_for("both cards to arm", lambda: all(app.wd.attr(b, "disabled") is None for b in buttons))
+        wait_for("both cards to arm", lambda: all(armed(app.wd, b) for b in buttons))
         if second_below_the_fold:
             # Push the second card below the bottom of the window (as a tall first card would).
             below = app.wd.execute("""
