@@ -120,7 +120,7 @@ mod linux {
     use super::TITLE;
     use askfirst_protocol::ApprovalId;
     use std::collections::HashMap;
-    use std::sync::Mutex;
+    use std::sync::{mpsc, Mutex, OnceLock};
     use tauri::{AppHandle, Emitter, Manager, Runtime};
 
     /// The server ids of the notifications shown for approvals still waiting.
@@ -147,71 +147,98 @@ mod linux {
             });
     }
 
+    /// Work for the notifications thread.
+    type Job = Box<dyn FnOnce() + Send>;
+
+    /// Runs `job` on the one thread that talks to the notification service, after every job
+    /// queued before it: notifications appear in the order the approvals came (one thread
+    /// each raced, so a burst showed up shuffled), and a close never overtakes its show.
+    fn in_order(job: Job) {
+        static QUEUE: OnceLock<Mutex<Option<mpsc::Sender<Job>>>> = OnceLock::new();
+        let queue = QUEUE.get_or_init(|| {
+            let (send, receive) = mpsc::channel::<Job>();
+            let started = std::thread::Builder::new()
+                .name("notifications".into())
+                .spawn(move || receive.into_iter().for_each(|job| job()));
+            Mutex::new(started.ok().map(|_| send))
+        });
+        let queue = queue.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(send) = queue.as_ref() {
+            let _ = send.send(job);
+        }
+    }
+
     pub fn show_for_approval<R: Runtime>(
         app: &AppHandle<R>,
         approval_id: ApprovalId,
         body: String,
     ) {
         let app = app.clone();
-        // Showing and then waiting for a click happen on a thread of their own; nothing waits.
-        let _ = std::thread::Builder::new()
-            .name("notification".into())
-            .spawn(move || {
-                let mut notification = notify_rust::Notification::new();
-                notification
-                    .appname("Ask First")
-                    .summary(TITLE)
-                    .body(&body)
-                    .action("default", "Review");
-                let Ok(handle) = notification.show() else {
-                    return; // no service: the probe logs it once
-                };
-                if let Some(shown) = app.try_state::<Shown>() {
-                    shown.map().insert(approval_id, handle.id());
-                }
-                let opener = app.clone();
-                let mut closed = false;
-                handle.wait_for_action(|action| {
-                    if action == "default" {
-                        crate::window::show_main(&opener);
-                        let _ = opener.emit(crate::tray::FOCUS_APPROVAL, approval_id.to_string());
+        // Shown from the notifications thread, in order; the wait for a click has a thread
+        // of its own. Nothing here waits.
+        in_order(Box::new(move || {
+            let mut notification = notify_rust::Notification::new();
+            notification
+                .appname("Ask First")
+                .summary(TITLE)
+                .body(&body)
+                .action("default", "Review");
+            let Ok(handle) = notification.show() else {
+                return; // no service: the probe logs it once
+            };
+            if let Some(shown) = app.try_state::<Shown>() {
+                shown.map().insert(approval_id, handle.id());
+            }
+            let _ = std::thread::Builder::new()
+                .name("notification".into())
+                .spawn(move || {
+                    let opener = app.clone();
+                    let mut closed = false;
+                    handle.wait_for_action(|action| {
+                        if action == "default" {
+                            crate::window::show_main(&opener);
+                            let _ =
+                                opener.emit(crate::tray::FOCUS_APPROVAL, approval_id.to_string());
+                        }
+                        closed = action == "__closed";
+                    });
+                    // Clicked but still shown (a server may keep it): closed when the
+                    // approval ends.
+                    if closed {
+                        if let Some(shown) = app.try_state::<Shown>() {
+                            shown.map().remove(&approval_id);
+                        }
                     }
-                    closed = action == "__closed";
                 });
-                // Clicked but still shown (a server may keep it): closed when the approval ends.
-                if closed {
-                    if let Some(shown) = app.try_state::<Shown>() {
-                        shown.map().remove(&approval_id);
-                    }
-                }
-            });
+        }));
     }
 
     pub fn close_for_approval<R: Runtime>(app: &AppHandle<R>, approval_id: ApprovalId) {
-        let Some(id) = app
-            .try_state::<Shown>()
-            .and_then(|shown| shown.map().remove(&approval_id))
-        else {
-            return;
-        };
-        let _ = std::thread::Builder::new()
-            .name("notification-close".into())
-            .spawn(move || {
-                use gio::prelude::*;
-                if let Ok(bus) = gio::bus_get_sync(gio::BusType::Session, gio::Cancellable::NONE) {
-                    let _ = bus.call_sync(
-                        Some("org.freedesktop.Notifications"),
-                        "/org/freedesktop/Notifications",
-                        "org.freedesktop.Notifications",
-                        "CloseNotification",
-                        Some(&(id,).to_variant()),
-                        None,
-                        gio::DBusCallFlags::NONE,
-                        2000,
-                        gio::Cancellable::NONE,
-                    );
-                }
-            });
+        let app = app.clone();
+        // After the show queued before it, so a notification shown just as its approval ended
+        // is closed too.
+        in_order(Box::new(move || {
+            let Some(id) = app
+                .try_state::<Shown>()
+                .and_then(|shown| shown.map().remove(&approval_id))
+            else {
+                return;
+            };
+            use gio::prelude::*;
+            if let Ok(bus) = gio::bus_get_sync(gio::BusType::Session, gio::Cancellable::NONE) {
+                let _ = bus.call_sync(
+                    Some("org.freedesktop.Notifications"),
+                    "/org/freedesktop/Notifications",
+                    "org.freedesktop.Notifications",
+                    "CloseNotification",
+                    Some(&(id,).to_variant()),
+                    None,
+                    gio::DBusCallFlags::NONE,
+                    2000,
+                    gio::Cancellable::NONE,
+                );
+            }
+        }));
     }
 }
 

@@ -12,6 +12,8 @@ use tauri::{AppHandle, Emitter, Runtime};
 pub mod ids {
     /// The "N approvals waiting" line; opens the window.
     pub const PENDING: &str = "pending";
+    /// "…and N more in the window" after the listed approvals; opens the window.
+    pub const MORE: &str = "more";
     /// "Show Ask First".
     pub const SHOW: &str = "show";
     /// "Quit".
@@ -34,6 +36,11 @@ pub fn pending_label(count: usize) -> String {
         1 => "1 approval waiting".to_owned(),
         n => format!("{n} approvals waiting"),
     }
+}
+
+/// The line after the [`MAX_LISTED`] approvals listed when `count` are waiting, if more are.
+pub fn more_label(count: usize) -> Option<String> {
+    (count > MAX_LISTED).then(|| format!("…and {} more in the window", count - MAX_LISTED))
 }
 
 /// A menu label for one waiting approval: its summary, cut to 60 characters, with control,
@@ -79,6 +86,15 @@ fn build_menu<R: Runtime>(
             None::<&str>,
         )?));
     }
+    if let Some(more) = more_label(pending.len()) {
+        items.push(Box::new(MenuItem::with_id(
+            app,
+            ids::MORE,
+            more,
+            true,
+            None::<&str>,
+        )?));
+    }
     items.push(Box::new(PredefinedMenuItem::separator(app)?));
     items.push(Box::new(MenuItem::with_id(
         app,
@@ -116,7 +132,7 @@ impl<R: Runtime> AppTray<R> {
                     return;
                 }
                 match id {
-                    ids::SHOW | ids::PENDING => window::show_main(app),
+                    ids::SHOW | ids::PENDING | ids::MORE => window::show_main(app),
                     ids::QUIT => {
                         window::save_size(app);
                         app.exit(0)
@@ -208,4 +224,23 @@ pub fn host_available() -> bool {
 #[cfg(not(target_os = "linux"))]
 pub fn host_available() -> bool {
     true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_menu_says_how_many_are_not_listed() {
+        assert_eq!(pending_label(400), "400 approvals waiting");
+        assert_eq!(more_label(MAX_LISTED), None);
+        assert_eq!(
+            more_label(MAX_LISTED + 1).as_deref(),
+            Some("…and 1 more in the window")
+        );
+        assert_eq!(
+            more_label(400).as_deref(),
+            Some("…and 390 more in the window")
+        );
+    }
 }

@@ -681,12 +681,17 @@ def test_settings_choose_a_provider_and_sessions_reopen():
 
 
 def test_parallel_cards_answered_out_of_order():
+    before = len(notifications())
     with App("parallel", "two-writes.json") as app:
         app.start_task("Write two files")
         cards = wait_for("two cards", lambda: (lambda c: c if len(c) == 2 else None)(
             app.wd.find_all('[data-testid="approval-card"]')))
         summaries = [app.card_field(c, "approval-summary") for c in cards]
         assert summaries == ["Create the file one.txt (1 line)", "Create the file two.txt (1 line)"], summaries
+        # One notification each, in the order the cards came.
+        notes = wait_for("two notifications", lambda: (lambda n: n if len(n) >= 2 else None)(
+            [n for n in notifications()[before:] if n.get("method", "Notify") == "Notify"]))
+        assert [n["body"] for n in notes] == summaries, notes
         app.wd.screenshot(os.path.join(ARTIFACTS, "parallel-cards.png"))
         second_id = app.wd.attr(cards[1], "data-approval-id")
         app.press(cards[1], "deny")
