@@ -13,9 +13,9 @@ use crate::provider::{Message, ModelTurn, Provider, ProviderError, ToolCall};
 use crate::tools::{OnStop, ToolSet, Workspace};
 use crate::EventSink;
 use askfirst_protocol::{
-    AgentEvent, ApprovalId, ApprovalRequest, ApprovalScope, CancelCause, Decision, DenialSource,
-    Grant, Outcome, PolicyLayer, RunId, RunStatus, SessionId, SessionPolicy, StartRunResponse,
-    ToolCallStatus,
+    AgentEvent, ApprovalId, ApprovalRequest, ApprovalScope, ApprovalSource, CancelCause, Decision,
+    DenialSource, Grant, Outcome, PolicyLayer, RunId, RunStatus, SessionId, SessionPolicy,
+    StartRunResponse, ToolCallStatus,
 };
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -915,14 +915,25 @@ impl AgentRuntime {
             // Cancelled{run_aborted}), so the outcome the waiter gets is always the one that
             // was recorded and announced.
             match pending.wait().await {
-                Outcome::Approved { scope, .. } => {
+                Outcome::Approved { scope, source } => {
                     approved = true;
-                    if let (ApprovalScope::Session, Some(canonical)) = (scope, &canonical) {
+                    if let (ApprovalScope::Session, ApprovalSource::User, Some(canonical)) =
+                        (scope, source, &canonical)
+                    {
                         self.config.policy.grant(&call.name, canonical, &summary);
                         self.audit(AuditRecord::GrantCreated {
                             tool_name: call.name.clone(),
                             canonical_arguments: canonical.clone(),
                             at: crate::unix_millis_now(),
+                        });
+                        // "This exact action will run again without asking" also holds for
+                        // the identical calls already waiting (parallel calls of one turn):
+                        // their cards are answered by the grant, not left asking.
+                        self.registry.approve_covered(|request| {
+                            request.grant_scope.is_some()
+                                && request.tool_name == call.name
+                                && canonical_json(&request.arguments_json).as_ref()
+                                    == Some(canonical)
                         });
                     }
                 }

@@ -319,6 +319,31 @@ impl ApprovalRegistry {
         self.settle(id, outcome)
     }
 
+    /// Approves every waiting request that `covered` selects as covered by a grant the person
+    /// has just given ("Allow for this session" on an identical call): each ends as
+    /// `Approved{session, grant}`, recorded and announced like any answer. Requests already
+    /// past their deadline are left to time out. Returns how many were approved.
+    pub fn approve_covered(&self, covered: impl Fn(&ApprovalRequest) -> bool) -> usize {
+        let now = tokio::time::Instant::now();
+        let ids: Vec<ApprovalId> = {
+            let state = self.lock();
+            let mut waiting: Vec<&Pending> = state
+                .pending
+                .values()
+                .filter(|p| now < p.deadline && covered(&p.request))
+                .collect();
+            waiting.sort_by_key(|p| p.seq);
+            waiting.iter().map(|p| p.request.approval_id).collect()
+        };
+        let outcome = Outcome::Approved {
+            scope: ApprovalScope::Session,
+            source: ApprovalSource::Grant,
+        };
+        ids.into_iter()
+            .filter(|id| self.settle(*id, outcome.clone()).is_ok())
+            .count()
+    }
+
     /// The requests still waiting, oldest first; only those of `run` when given.
     pub fn list_pending(&self, run: Option<RunId>) -> Vec<ApprovalRequest> {
         let state = self.lock();

@@ -6,7 +6,8 @@ use askfirst_core::approvals::AnswerMode;
 use askfirst_core::canonical::canonical_json;
 use askfirst_core::policy::{ArgumentKind, CallFacts, MainArgument, Policy, PolicyDecision, Rules};
 use askfirst_protocol::{
-    AgentEvent, Decision, PolicyLayer, Risk, RunStatus, SessionPolicy, ToolCallStatus,
+    AgentEvent, ApprovalScope, ApprovalSource, Decision, Outcome, PolicyLayer, Risk, RunStatus,
+    SessionPolicy, ToolCallStatus,
 };
 use pretty_assertions::assert_eq;
 use serde_json::json;
@@ -278,6 +279,72 @@ async fn allow_for_this_session_grants_exactly_that_call() {
         .revoke_grant("write_file", r#"{"content":"1","path":"a.txt"}"#));
     h.runtime.start_run("three").unwrap();
     h.events.approval_required().await;
+}
+
+#[tokio::test]
+async fn allow_for_this_session_also_answers_the_identical_calls_already_waiting() {
+    let command = |line: &str| json!({"name": "run_command", "arguments": {"command": line}});
+    let scenario = json!({"turns": [
+        {"tool_calls": [command("echo one >> log.txt"), command("echo one >> log.txt"), command("echo two >> log.txt")]},
+        {"say": "done"}
+    ]});
+    let mut h = harness(scenario, TIMEOUT);
+    h.runtime.start_run("three commands").unwrap();
+    let first = h.events.approval_required().await;
+    let same = h.events.approval_required().await;
+    let other = h.events.approval_required().await;
+    assert!(first.grant_scope.is_some());
+    h.runtime
+        .resolve_approval(first.approval_id, Decision::ApproveForSession)
+        .unwrap();
+    // The identical one is answered by the grant; the different one still asks.
+    let resolved = |id| {
+        h.events.all().into_iter().find_map(|e| match e {
+            AgentEvent::ApprovalResolved(resolved) if resolved.approval_id == id => {
+                Some(resolved.outcome)
+            }
+            _ => None,
+        })
+    };
+    for _ in 0..100 {
+        if resolved(same.approval_id).is_some() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert_eq!(
+        resolved(same.approval_id),
+        Some(Outcome::Approved {
+            scope: ApprovalScope::Session,
+            source: ApprovalSource::Grant
+        })
+    );
+    assert_eq!(
+        h.runtime
+            .list_pending_approvals()
+            .iter()
+            .map(|r| r.approval_id)
+            .collect::<Vec<_>>(),
+        vec![other.approval_id]
+    );
+    h.runtime
+        .resolve_approval(other.approval_id, Decision::Deny { note: None })
+        .unwrap();
+    h.events.run_finished().await;
+    assert_eq!(
+        std::fs::read_to_string(h.dir.path().join("log.txt")).unwrap(),
+        "one\none\n"
+    );
+    // One grant, created by the person's answer (not again by the call it covered).
+    assert_eq!(h.policy.grants().len(), 1);
+    assert_eq!(
+        h.audit
+            .all()
+            .iter()
+            .filter(|r| matches!(r, askfirst_core::audit::AuditRecord::GrantCreated { .. }))
+            .count(),
+        1
+    );
 }
 
 #[tokio::test]
