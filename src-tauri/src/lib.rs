@@ -133,6 +133,10 @@ fn try_run() -> anyhow::Result<()> {
     tauri_app.run(move |_app, event| {
         if let RunEvent::Exit = event {
             for_exit.shutdown();
+            // Let a file write that was running finish and its end be recorded.
+            if !for_exit.wait_for_runs(std::time::Duration::from_secs(10)) {
+                eprintln!("askfirst: a task was still ending after 10 s when Ask First closed");
+            }
         }
     });
     Ok(())

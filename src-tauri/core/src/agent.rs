@@ -324,6 +324,22 @@ impl AgentRuntime {
         }
     }
 
+    /// After [`AgentRuntime::shutdown`]: waits until every run has ended, at most `limit`,
+    /// blocking the calling thread (the app's exit; the runs go on on the runtime's threads).
+    /// A stopped run ends once its running call has, and a file write is let finish
+    /// ([`crate::tools::OnStop::Finish`]), so quitting neither cuts a write short nor leaves
+    /// its end unrecorded. Returns whether they all ended in time.
+    pub fn wait_for_runs(&self, limit: std::time::Duration) -> bool {
+        let deadline = std::time::Instant::now() + limit;
+        while !self.runs().is_empty() {
+            if std::time::Instant::now() >= deadline {
+                return false;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        true
+    }
+
     /// Why a cancelled run was cancelled: the app closing, or the person's Stop.
     fn stop_cause(&self) -> CancelCause {
         if self.shutting_down.load(std::sync::atomic::Ordering::SeqCst) {
@@ -1286,6 +1302,11 @@ pub const UNRECORDED_CALL: &str = "How this ended was not saved (Ask First could
 pub const MAY_HAVE_RUN: &str = "Ask First stopped while this was running, so it may have been \
      done, in part or in full. Check before relying on it.";
 
+/// What a reopened session shows for a call that was allowed to run but had not started when
+/// Ask First stopped (its log is whole and shows no start).
+pub const ALLOWED_NOT_STARTED: &str = "It was allowed, but Ask First was closed before it \
+     started, so it was not performed.";
+
 /// What a reopened session shows for a run whose end is missing from a log with a gap.
 pub const UNRECORDED_RUN: &str = "Part of this task could not be saved (the disk was full or \
      could not be written), so how it ended is not known.";
@@ -1307,10 +1328,25 @@ struct LogFacts {
 /// nothing is known.
 fn replayable(events: Vec<AgentEvent>, facts: &LogFacts) -> Vec<AgentEvent> {
     let incomplete = facts.incomplete;
+    // The calls that started running (`tool_call_started` is recorded before a tool starts).
+    let started: std::collections::HashSet<(RunId, String)> = events
+        .iter()
+        .filter_map(|event| match event {
+            AgentEvent::ToolCallStarted {
+                run_id,
+                tool_call_id,
+            } => Some((*run_id, tool_call_id.clone())),
+            _ => None,
+        })
+        .collect();
     let mut out = Vec::new();
     let mut open_runs: Vec<RunId> = Vec::new();
     let mut open_calls: Vec<(RunId, String)> = Vec::new();
     let ended = |run: RunId, id: &String| match facts.may_run.get(&(run, id.clone())) {
+        // Allowed, but the log shows it never started (a whole log would say if it had).
+        Some(true) if !incomplete && !started.contains(&(run, id.clone())) => {
+            (ToolCallStatus::Cancelled, ALLOWED_NOT_STARTED.to_owned())
+        }
         Some(true) => (ToolCallStatus::Failed, MAY_HAVE_RUN.to_owned()),
         Some(false) if incomplete => (
             ToolCallStatus::Cancelled,

@@ -102,36 +102,79 @@ fn target(given: &str, ws: &Workspace) -> Result<Target, ToolError> {
 }
 
 /// What the card says is moved, to notice a change before it is: a file's content (as
-/// [`super::fs::file_fingerprint`]), how many items a folder holds (`inside`, from
-/// [`count_inside`]), or where a shortcut leads.
-fn target_fingerprint(target: &Target, inside: Option<Option<usize>>) -> String {
+/// [`super::fs::file_fingerprint`]), a folder's contents (see [`Survey`]), or where a shortcut
+/// leads.
+fn target_fingerprint(target: &Target, folder: Option<&Survey>) -> String {
     match target.kind {
         Kind::File => format!("file:{}", super::fs::file_fingerprint(&target.entry)),
-        Kind::Folder => format!("folder:{:?}", inside.flatten()),
+        Kind::Folder => format!("folder:{}", folder.map_or("", |s| s.fingerprint.as_str())),
         Kind::Symlink => format!("link:{}", target.resolved.display()),
     }
 }
 
-/// How many files and folders are inside `folder` (not following symlinks), up to
-/// [`COUNT_LIMIT`]; `None` past it.
-fn count_inside(folder: &Path) -> Option<usize> {
-    let mut count = 0;
+/// What is inside a folder, walked once (not following symlinks).
+struct Survey {
+    /// How many files and folders are inside, up to [`COUNT_LIMIT`]; `None` past it.
+    count: Option<usize>,
+    /// SHA-256 of every entry's path, kind, size and modification time, sorted: any file
+    /// added, removed, renamed or rewritten inside changes it. Past [`COUNT_LIMIT`] entries
+    /// only the folder's own listing counts.
+    fingerprint: String,
+}
+
+fn survey(folder: &Path) -> Survey {
+    use sha2::{Digest, Sha256};
+    let describe = |entry: &std::fs::DirEntry| {
+        let meta = entry.metadata().ok();
+        let modified = meta
+            .as_ref()
+            .and_then(|m| m.modified().ok())
+            .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+            .map(|d| d.as_nanos())
+            .unwrap_or_default();
+        format!(
+            "{}\0{:?}\0{}\0{modified}\n",
+            entry
+                .path()
+                .strip_prefix(folder)
+                .unwrap_or(&entry.path())
+                .display(),
+            entry.file_type().ok().map(|t| (t.is_dir(), t.is_symlink())),
+            meta.map(|m| m.len()).unwrap_or_default(),
+        )
+    };
+    let digest = |mut lines: Vec<String>| {
+        lines.sort();
+        let mut hasher = Sha256::new();
+        lines.iter().for_each(|line| hasher.update(line.as_bytes()));
+        format!("{:x}", hasher.finalize())
+    };
+    let mut lines = Vec::new();
     let mut pending = vec![folder.to_owned()];
     while let Some(dir) = pending.pop() {
         let Ok(entries) = std::fs::read_dir(&dir) else {
             continue;
         };
         for entry in entries.flatten() {
-            count += 1;
-            if count > COUNT_LIMIT {
-                return None;
+            if lines.len() == COUNT_LIMIT {
+                let top = std::fs::read_dir(folder)
+                    .map(|entries| entries.flatten().map(|e| describe(&e)).collect())
+                    .unwrap_or_default();
+                return Survey {
+                    count: None,
+                    fingerprint: format!("many:{}", digest(top)),
+                };
             }
+            lines.push(describe(&entry));
             if entry.file_type().is_ok_and(|t| t.is_dir()) {
                 pending.push(entry.path());
             }
         }
     }
-    Some(count)
+    Survey {
+        count: Some(lines.len()),
+        fingerprint: digest(lines),
+    }
 }
 
 #[async_trait]
@@ -158,11 +201,11 @@ impl Tool for DeletePath {
         let args: DeletePathArgs = parse_args(self.name(), raw)?;
         let target = target(&args.path, ws)?;
         let shown = ws.display(&target.entry);
-        let inside = matches!(target.kind, Kind::Folder).then(|| count_inside(&target.entry));
+        let folder = matches!(target.kind, Kind::Folder).then(|| survey(&target.entry));
         let summary = match target.kind {
             Kind::File => format!("Move {shown} to the trash (you can restore it)"),
             Kind::Folder => {
-                let inside = match inside.flatten() {
+                let inside = match folder.as_ref().and_then(|s| s.count) {
                     Some(0) => "it is empty".to_owned(),
                     Some(1) => "with 1 item inside".to_owned(),
                     Some(n) => format!("with {n} items inside"),
@@ -179,16 +222,15 @@ impl Tool for DeletePath {
             summary,
             risk: Risk::High,
             preview: None,
-            fingerprint: Some(target_fingerprint(&target, inside)),
+            fingerprint: Some(target_fingerprint(&target, folder.as_ref())),
         })
     }
     fn fingerprint(&self, raw: &str, ws: &Workspace) -> Option<String> {
         let args: DeletePathArgs = parse_args(self.name(), raw).ok()?;
         Some(match target(&args.path, ws) {
             Ok(target) => {
-                let inside =
-                    matches!(target.kind, Kind::Folder).then(|| count_inside(&target.entry));
-                target_fingerprint(&target, inside)
+                let folder = matches!(target.kind, Kind::Folder).then(|| survey(&target.entry));
+                target_fingerprint(&target, folder.as_ref())
             }
             Err(_) => "absent".to_owned(),
         })

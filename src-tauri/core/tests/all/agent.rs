@@ -448,6 +448,45 @@ async fn stop_while_a_file_is_being_written_lets_it_finish_and_says_so() {
     );
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn quitting_while_a_file_is_being_written_waits_for_it_and_records_its_end() {
+    let dir = tempfile::tempdir().unwrap();
+    let gated = Arc::new(Gated {
+        on_stop: OnStop::Finish,
+        started: tokio::sync::Notify::new(),
+        release: tokio::sync::Notify::new(),
+        path: dir.path().join("done.txt"),
+    });
+    let mut h = harness_with_tool(
+        json!({"turns": [
+            {"tool_calls": [{"name": "gated_write", "arguments": {}}]},
+            {"say": "never"}
+        ]}),
+        TIMEOUT,
+        gated.clone(),
+    );
+    h.runtime.start_run("write").unwrap();
+    let request = h.events.approval_required().await;
+    h.runtime
+        .resolve_approval(request.approval_id, Decision::Approve)
+        .unwrap();
+    gated.started.notified().await;
+    h.runtime.shutdown();
+    let runtime = h.runtime.clone();
+    let waiting =
+        tokio::task::spawn_blocking(move || runtime.wait_for_runs(Duration::from_secs(10)));
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    assert!(!waiting.is_finished(), "quit did not wait for the write");
+    gated.release.notify_one();
+    assert!(waiting.await.unwrap());
+    assert!(gated.path.exists());
+    let outputs = finished_outputs(&h.events.all());
+    assert_eq!(outputs.len(), 1);
+    assert_eq!(outputs[0].0, ToolCallStatus::Succeeded, "{}", outputs[0].1);
+    let (_, status, _) = h.events.run_finished().await;
+    assert_eq!(status, RunStatus::Cancelled);
+}
+
 #[tokio::test]
 async fn stop_while_an_mcp_like_call_runs_does_not_claim_it_was_not_done() {
     let (outputs, _) = stop_while_gated_tool_runs(OnStop::Abandon).await;

@@ -250,9 +250,9 @@ fn a_reopened_conversation_gives_every_call_a_result_in_order() {
     assert_eq!(answer_unanswered(whole.clone()), whole);
 }
 
-/// Writes a session log by hand: a run with three calls that never ended — one refused, one
-/// approved (its tool was running), one with no decision — and, if `gap`, a stretch that could
-/// not be written.
+/// Writes a session log by hand: a run with four calls that never ended — one refused, one
+/// approved (its tool was running), one with no decision, one approved that had not started —
+/// and, if `gap`, a stretch that could not be written.
 fn write_cut_short_log(sessions: &Path, gap: bool) -> SessionId {
     use askfirst_core::audit::{AuditRecord, AuditSink};
     use askfirst_protocol::{
@@ -284,6 +284,13 @@ fn write_cut_short_log(sessions: &Path, gap: bool) -> SessionId {
             }),
         ),
         ("undecided", None),
+        (
+            "queued",
+            Some(Outcome::Approved {
+                scope: ApprovalScope::Once,
+                source: ApprovalSource::User,
+            }),
+        ),
     ] {
         log.append(&event(AgentEvent::ToolCallProposed {
             run_id: run,
@@ -318,6 +325,13 @@ fn write_cut_short_log(sessions: &Path, gap: bool) -> SessionId {
             })
             .unwrap();
         }
+        if call == "approved" {
+            log.append(&event(AgentEvent::ToolCallStarted {
+                run_id: run,
+                tool_call_id: call.into(),
+            }))
+            .unwrap();
+        }
     }
     if gap {
         log.append(&AuditRecord::Unrecorded {
@@ -332,7 +346,9 @@ fn write_cut_short_log(sessions: &Path, gap: bool) -> SessionId {
 
 #[tokio::test]
 async fn a_reopened_session_claims_only_what_its_log_shows() {
-    use askfirst_core::agent::{MAY_HAVE_RUN, UNRECORDED_CALL, UNRECORDED_RUN};
+    use askfirst_core::agent::{
+        ALLOWED_NOT_STARTED, MAY_HAVE_RUN, UNRECORDED_CALL, UNRECORDED_RUN,
+    };
     use askfirst_protocol::ToolCallStatus;
     let dir = tempfile::tempdir().unwrap();
     let data = dir.path().join("data");
@@ -371,6 +387,11 @@ async fn a_reopened_session_claims_only_what_its_log_shows() {
             ),
             ("undecided".into(), ToolCallStatus::Cancelled, closed),
             (
+                "queued".into(),
+                ToolCallStatus::Cancelled,
+                ALLOWED_NOT_STARTED.into()
+            ),
+            (
                 "run".into(),
                 ToolCallStatus::Cancelled,
                 "Ask First was closed while the agent was working.".into()
@@ -397,6 +418,8 @@ async fn a_reopened_session_claims_only_what_its_log_shows() {
                 ToolCallStatus::Failed,
                 UNRECORDED_CALL.into()
             ),
+            // With a gap, a missing start proves nothing.
+            ("queued".into(), ToolCallStatus::Failed, MAY_HAVE_RUN.into()),
             (
                 "run".into(),
                 ToolCallStatus::Cancelled,

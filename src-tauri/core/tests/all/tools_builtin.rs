@@ -406,6 +406,18 @@ fn delete_path_notices_when_what_the_card_described_changed() {
     }
     std::fs::remove_file(dir.path().join("a.txt")).unwrap();
     assert_ne!(now("a.txt"), before[1]);
+    // Inside a folder, a change that keeps the number of items is noticed too: a file
+    // rewritten, or one file swapped for another.
+    std::fs::create_dir_all(dir.path().join("work")).unwrap();
+    std::fs::write(dir.path().join("work/thesis.txt"), "draft").unwrap();
+    let seen = shown("work");
+    assert_eq!(now("work"), seen);
+    std::fs::write(dir.path().join("work/thesis.txt"), "MY NEW IMPORTANT WORK").unwrap();
+    assert_ne!(now("work"), seen);
+    let seen = shown("work");
+    std::fs::remove_file(dir.path().join("work/thesis.txt")).unwrap();
+    std::fs::write(dir.path().join("work/report.txt"), "draft").unwrap();
+    assert_ne!(now("work"), seen);
 }
 
 /// Trash moves touch the user's real trash unless `XDG_DATA_HOME` points elsewhere, and the
