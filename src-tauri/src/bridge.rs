@@ -59,7 +59,9 @@ fn forward<R: Runtime>(app: &AppHandle<R>, sequenced: &SequencedEvent, tray_chan
             notify::approval_resolved(app, resolved.approval_id);
             tray_changed.notify_one();
         }
-        AgentEvent::RunStarted { .. }
+        // The window learns it from `run-event` (and `list_pending_approvals` after a reload).
+        AgentEvent::ApprovalExtended { .. }
+        | AgentEvent::RunStarted { .. }
         | AgentEvent::AssistantMessage { .. }
         | AgentEvent::AssistantDelta { .. }
         | AgentEvent::LogStatus { .. }

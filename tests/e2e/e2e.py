@@ -705,6 +705,37 @@ def test_parallel_cards_answered_out_of_order():
         assert states == ["succeeded", "denied"], states
 
 
+def test_answering_one_card_gives_a_card_running_late_more_time():
+    with App("extend", "two-writes.json", {"ASKFIRST_APPROVAL_TIMEOUT_SECS": "10"}) as app:
+        app.start_task("Write two files")
+        cards = wait_for("two cards", lambda: (lambda c: c if len(c) == 2 else None)(
+            app.wd.find_all('[data-testid="approval-card"]')))
+        shown_at = time.monotonic()
+        first_id, second_id = (app.wd.attr(c, "data-approval-id") for c in cards)
+        expiry = lambda: app.wd.execute(
+            "return [...document.querySelectorAll('[data-testid=\"approval-card\"]')]"
+            ".find(c => c.dataset.approvalId === arguments[0])?.querySelector('.countdown')?.textContent.trim()",
+            second_id)
+        # Less than half of the 10 s left: answering the first card gives the second 10 s again.
+        time.sleep(max(0.0, 5.6 - (time.monotonic() - shown_at)))
+        app.press(cards[0], "approve")
+        answered_at = time.monotonic()
+        wait_for("the first card to go", lambda: not app.wd.find_all(f'[data-approval-id="{first_id}"]'))
+        said = wait_for("the longer countdown", lambda: (lambda t: t if t and ("0:09" in t or "0:10" in t) else None)(expiry()))
+        print(f"  second card after the answer: {said!r}", flush=True)
+        # Past its first deadline (10 s after it appeared) it still waits…
+        time.sleep(max(0.0, 11.0 - (time.monotonic() - shown_at)))
+        assert app.wd.find_all(f'[data-approval-id="{second_id}"]'), "timed out at its first deadline"
+        # …and times out a whole timeout after the answer.
+        wait_for("the second card to time out", lambda: not app.wd.find_all(f'[data-approval-id="{second_id}"]'), timeout=15)
+        figure_s = round(time.monotonic() - answered_at, 1)
+        print(f"  timed out {figure_s} s after the answer", flush=True)
+        assert figure_s >= 9, figure_s
+        assert app.wait_finished() == "completed"
+        states = [app.wd.attr(c, "data-state") for c in app.wd.find_all('[data-testid="tool-call"]')]
+        assert states == ["succeeded", "denied"], states
+
+
 def test_no_answer_times_out_and_stop_cancels_a_waiting_card():
     with App("timeout", "write-hello.json", {"ASKFIRST_APPROVAL_TIMEOUT_SECS": "2"}) as app:
         app.start_task("Please greet me in a file")
@@ -1165,6 +1196,7 @@ TESTS = [test_approve_writes_the_file, test_deny_leaves_no_file_and_the_run_fini
          test_settings_choose_a_provider_and_sessions_reopen,
          test_parallel_cards_answered_out_of_order,
          test_no_answer_times_out_and_stop_cancels_a_waiting_card,
+         test_answering_one_card_gives_a_card_running_late_more_time,
          test_a_rule_allows_without_asking_and_can_be_removed_in_settings,
          test_a_late_click_after_the_timeout_says_it_was_too_late,
          test_closed_to_the_tray_it_notifies_and_the_tray_item_brings_the_card_back,

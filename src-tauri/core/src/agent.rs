@@ -1393,6 +1393,7 @@ fn replayable(events: Vec<AgentEvent>, facts: &LogFacts) -> Vec<AgentEvent> {
         match &event {
             AgentEvent::ApprovalRequired(_)
             | AgentEvent::ApprovalResolved(_)
+            | AgentEvent::ApprovalExtended { .. }
             | AgentEvent::AssistantDelta { .. }
             | AgentEvent::LogStatus { .. }
             | AgentEvent::SessionOpened { .. } => continue,

@@ -316,7 +316,65 @@ impl ApprovalRegistry {
                 reason: note.map(|n| n.trim().to_owned()).filter(|n| !n.is_empty()),
             },
         };
-        self.settle(id, outcome)
+        let run_id = self.lock().pending.get(&id).map(|p| p.request.run_id);
+        let settled = self.settle(id, outcome)?;
+        if let Some(run_id) = run_id {
+            self.extend_waiting(run_id);
+        }
+        Ok(settled)
+    }
+
+    /// The person just answered a card of `run_id`: they are there, answering one by one. The
+    /// run's other requests with less than half the timeout left get a whole timeout again
+    /// from now (recorded, and announced as `ApprovalExtended`), so a long list of cards read
+    /// with care is not refused for the time it takes. A request whose deadline has passed is
+    /// left to time out. Half, so a quick series of answers extends each card at most once
+    /// per half timeout.
+    fn extend_waiting(&self, run_id: RunId) {
+        let timeout = self.timeout();
+        let now = tokio::time::Instant::now();
+        let extended: Vec<(u64, ApprovalId, u64)> = {
+            let mut state = self.lock();
+            let mut extended = Vec::new();
+            for pending in state.pending.values_mut() {
+                let left = pending.deadline.saturating_duration_since(now);
+                if pending.request.run_id != run_id || left.is_zero() || left >= timeout / 2 {
+                    continue;
+                }
+                // `expires_at` moves by as much as the deadline, so the two stay one clock.
+                let moved = now + timeout - pending.deadline;
+                pending.deadline = now + timeout;
+                pending.request.expires_at = pending
+                    .request
+                    .expires_at
+                    .saturating_add(u64::try_from(moved.as_millis()).unwrap_or(u64::MAX));
+                extended.push((
+                    pending.seq,
+                    pending.request.approval_id,
+                    pending.request.expires_at,
+                ));
+            }
+            extended.sort_unstable();
+            extended
+        };
+        for (_, approval_id, expires_at) in extended {
+            // Best effort: a log that cannot be written refuses answers anyway.
+            let _ = self.audit.append(&AuditRecord::ApprovalExtended {
+                approval_id,
+                expires_at,
+                at: unix_millis_now(),
+            });
+            (self.events)(AgentEvent::ApprovalExtended {
+                approval_id,
+                run_id,
+                expires_at,
+            });
+        }
+    }
+
+    /// When `id` is denied for want of an answer, if it is still waiting.
+    fn deadline(&self, id: ApprovalId) -> Option<tokio::time::Instant> {
+        self.lock().pending.get(&id).map(|p| p.deadline)
     }
 
     /// Approves every waiting request that `covered` selects as covered by a grant the person
@@ -457,7 +515,18 @@ impl PendingApproval {
     /// `Cancelled` when the run or the app stops first. Never returns `Approved` unless the
     /// user approved.
     pub async fn wait(mut self) -> Outcome {
-        match tokio::time::timeout_at(self.deadline, &mut self.rx).await {
+        // The deadline may move later while waiting (see `ApprovalExtended`).
+        let mut deadline = self.deadline;
+        let waited = loop {
+            match tokio::time::timeout_at(deadline, &mut self.rx).await {
+                Err(elapsed) => match self.registry.deadline(self.request.approval_id) {
+                    Some(later) if later > deadline => deadline = later,
+                    _ => break Err(elapsed),
+                },
+                answered => break answered,
+            }
+        };
+        match waited {
             Ok(Ok(outcome)) => outcome,
             // The sender is only dropped after a send in `settle`, so this is unreachable in
             // practice; if it ever happens, fail closed.

@@ -53,6 +53,15 @@ pub enum AuditRecord {
         /// When it would time out, Unix milliseconds.
         expires_at: u64,
     },
+    /// A waiting approval got more time (see `AgentEvent::ApprovalExtended`).
+    ApprovalExtended {
+        /// The approval.
+        approval_id: ApprovalId,
+        /// Its new expiry, Unix milliseconds.
+        expires_at: u64,
+        /// Unix milliseconds.
+        at: u64,
+    },
     /// An approval ended (written before its outcome takes effect).
     ApprovalDecided {
         /// The approval.

@@ -136,7 +136,8 @@ pub struct ApprovalRequest {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub grant_scope: Option<String>,
     /// When the request times out and resolves as denied: Unix time in milliseconds. The backend
-    /// alone decides expiry; the UI's countdown is derived from this.
+    /// alone decides expiry; the UI's countdown is derived from this. It moves later only with
+    /// an [`AgentEvent::ApprovalExtended`].
     #[ts(type = "number")]
     pub expires_at: u64,
 }
@@ -357,6 +358,18 @@ pub enum AgentEvent {
     ApprovalRequired(ApprovalRequest),
     /// An approval ended; the same payload goes out as `approval-resolved`.
     ApprovalResolved(ApprovalResolvedEvent),
+    /// A waiting approval got more time: the person answered another card of the same run
+    /// while this one had less than half its timeout left, so it waits a whole timeout again
+    /// from now (someone who is answering cards one by one is not refused for being slow).
+    ApprovalExtended {
+        /// The approval.
+        approval_id: ApprovalId,
+        /// Its run.
+        run_id: RunId,
+        /// Its new expiry, Unix milliseconds (the card's countdown follows it).
+        #[ts(type = "number")]
+        expires_at: u64,
+    },
     /// A tool call starts running now (it was allowed or approved, and its turn came).
     ToolCallStarted {
         /// The run.

@@ -92,6 +92,20 @@ describe('approval cards', () => {
     vi.useRealTimers();
   });
 
+  it('follows a later expiry, from the event or a list, and never an earlier one', async () => {
+    const a = new Approvals();
+    const asked = request('A');
+    a.add(asked);
+    const first = asked.expires_at;
+    a.extended('A', first + 60_000);
+    expect(a.cards[0]?.request.expires_at).toBe(first + 60_000);
+    a.extended('A', first);
+    expect(a.cards[0]?.request.expires_at).toBe(first + 60_000);
+    vi.mocked(ipc.listPendingApprovals).mockResolvedValue([{ ...asked, expires_at: first + 90_000 }]);
+    await a.reconcile();
+    expect(a.cards.map((c) => c.request.expires_at)).toEqual([first + 90_000]);
+  });
+
   it('drops queued cards that a list taken after them no longer has', async () => {
     const a = new Approvals();
     for (const id of ['A', 'B', 'C']) a.add(request(id));

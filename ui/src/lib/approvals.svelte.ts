@@ -127,7 +127,12 @@ export class Approvals {
   add(request: ApprovalRequest): void {
     const id = request.approval_id;
     benchMark(id, 'received');
-    if (this.#resolved.has(id) || this.#byId.has(id) || this.#queue.has(id)) return;
+    if (this.#byId.has(id) || this.#queue.has(id)) {
+      // Listed again (a reconcile): it may have been given more time meanwhile.
+      this.extended(id, request.expires_at);
+      return;
+    }
+    if (this.#resolved.has(id)) return;
     const seq = ++this.#seq;
     if (this.#frameDue) {
       this.#queue.set(id, { request, seq });
@@ -136,6 +141,15 @@ export class Approvals {
     }
     this.#show(request, seq);
     this.#nextFrame();
+  }
+
+  /**
+   * The approval got more time (`approval_extended`: the person answered another card of its
+   * run while this one was running late): its countdown follows the later `expires_at`.
+   */
+  extended(approvalId: string, expiresAt: number): void {
+    const request = this.#byId.get(approvalId)?.request ?? this.#queue.get(approvalId)?.request;
+    if (request && expiresAt > request.expires_at) request.expires_at = expiresAt;
   }
 
   #show(request: ApprovalRequest, seq: number): void {

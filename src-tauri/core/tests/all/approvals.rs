@@ -303,3 +303,64 @@ async fn after_shutdown_new_requests_are_refused_and_closed_in_the_log() {
         }
     ));
 }
+
+#[tokio::test(start_paused = true)]
+async fn answering_a_card_gives_the_others_of_its_run_that_are_running_late_more_time() {
+    let events = Events::new();
+    let (registry, audit) = registry(Duration::from_secs(120), &events);
+    let run = RunId::new();
+    let early = registry.request(new_approval(run)).unwrap();
+    let later = registry.request(new_approval(run)).unwrap();
+    let waiting = registry.request(new_approval(run)).unwrap();
+    let elsewhere = registry.request(new_approval(RunId::new())).unwrap();
+    let id = |p: &askfirst_core::approvals::PendingApproval| p.request().approval_id;
+    let (early_id, later_id, waiting_id) = (id(&early), id(&later), id(&waiting));
+    let asked_expiry = waiting.request().expires_at;
+    let waiting = tokio::spawn(waiting.wait());
+    let elsewhere = tokio::spawn(elsewhere.wait());
+    let extended = || {
+        events
+            .all()
+            .into_iter()
+            .filter_map(|e| match e {
+                AgentEvent::ApprovalExtended { approval_id, .. } => Some(approval_id),
+                _ => None,
+            })
+            .collect::<Vec<_>>()
+    };
+    // 30 s in, 90 s are left of 120: an answer changes nothing.
+    tokio::time::sleep(Duration::from_secs(30)).await;
+    registry.resolve(early_id, Decision::Approve).unwrap();
+    assert_eq!(extended(), vec![]);
+    // 100 s in, 20 s are left: the person is answering, so the run's card waits 120 s more;
+    // the other run's does not.
+    tokio::time::sleep(Duration::from_secs(70)).await;
+    registry
+        .resolve(later_id, Decision::Deny { note: None })
+        .unwrap();
+    assert_eq!(extended(), vec![waiting_id]);
+    tokio::time::sleep(Duration::from_secs(21)).await;
+    let timed_out = Outcome::Denied {
+        source: DenialSource::Timeout,
+        reason: None,
+    };
+    assert_eq!(elsewhere.await.unwrap(), timed_out);
+    let still = registry.list_pending(None);
+    assert_eq!(still.len(), 1);
+    assert_eq!(still[0].approval_id, waiting_id);
+    assert!(still[0].expires_at > asked_expiry);
+    // It times out a whole timeout after that answer, and the log says it got the time.
+    tokio::time::sleep(Duration::from_secs(98)).await;
+    assert!(!waiting.is_finished());
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    assert_eq!(waiting.await.unwrap(), timed_out);
+    let extensions = audit
+        .all()
+        .into_iter()
+        .filter(|r| {
+            matches!(r, askfirst_core::audit::AuditRecord::ApprovalExtended { approval_id, .. } if *approval_id == waiting_id)
+        })
+        .count();
+    assert_eq!(extensions, 1);
+    drop((early, later));
+}

@@ -62,6 +62,7 @@ preview?: string,
 grant_scope?: string, 
 /**
  * When the request times out and resolves as denied: Unix time in milliseconds. The backend
- * alone decides expiry; the UI's countdown is derived from this.
+ * alone decides expiry; the UI's countdown is derived from this. It moves later only with
+ * an [`AgentEvent::ApprovalExtended`].
  */
 expires_at: number, };
