@@ -272,16 +272,8 @@ impl AgentRuntime {
             at: crate::unix_millis_now(),
         });
         if policy == SessionPolicy::Never {
-            for request in self.registry.list_pending(None) {
-                // One that ends meanwhile (answered, timed out) is simply not pending any more.
-                // The note says how the person said no (they may never have seen this card).
-                let _ = self.registry.resolve(
-                    request.approval_id,
-                    Decision::Deny {
-                        note: Some(DONT_ASK_ME_NOW.to_owned()),
-                    },
-                );
-            }
+            // The note says how the person said no (they may never have seen these cards).
+            self.registry.deny_all_waiting(DONT_ASK_ME_NOW);
         }
     }
 

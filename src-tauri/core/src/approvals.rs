@@ -110,6 +110,8 @@ struct Pending {
     grantable: bool,
     /// When it is denied for want of an answer (`expires_at`, on the monotonic clock).
     deadline: tokio::time::Instant,
+    /// The timeout it was asked with (a later change of the setting is for new requests).
+    timeout: Duration,
     tx: oneshot::Sender<Outcome>,
 }
 
@@ -249,6 +251,7 @@ impl ApprovalRegistry {
                     seq,
                     grantable,
                     deadline,
+                    timeout: Duration::from_millis(timeout_ms),
                     tx,
                 },
             );
@@ -325,18 +328,18 @@ impl ApprovalRegistry {
     }
 
     /// The person just answered a card of `run_id`: they are there, answering one by one. The
-    /// run's other requests with less than half the timeout left get a whole timeout again
-    /// from now (recorded, and announced as `ApprovalExtended`), so a long list of cards read
-    /// with care is not refused for the time it takes. A request whose deadline has passed is
-    /// left to time out. Half, so a quick series of answers extends each card at most once
-    /// per half timeout.
+    /// run's other requests with less than half their timeout left get their whole timeout
+    /// again from now (recorded, and announced as `ApprovalExtended`), so a long list of cards
+    /// read with care is not refused for the time it takes. Each keeps the timeout it was
+    /// asked with. A request whose deadline has passed is left to time out. Half, so a quick
+    /// series of answers extends each card at most once per half timeout.
     fn extend_waiting(&self, run_id: RunId) {
-        let timeout = self.timeout();
         let now = tokio::time::Instant::now();
         let extended: Vec<(u64, ApprovalId, u64)> = {
             let mut state = self.lock();
             let mut extended = Vec::new();
             for pending in state.pending.values_mut() {
+                let timeout = pending.timeout;
                 let left = pending.deadline.saturating_duration_since(now);
                 if pending.request.run_id != run_id || left.is_zero() || left >= timeout / 2 {
                     continue;
@@ -399,6 +402,32 @@ impl ApprovalRegistry {
         };
         ids.into_iter()
             .filter(|id| self.settle(*id, outcome.clone()).is_ok())
+            .count()
+    }
+
+    /// Denies every waiting request as the person's answer with `note` ("Don't ask me now":
+    /// they said they are away, so nothing is extended); returns how many.
+    pub fn deny_all_waiting(&self, note: &str) -> usize {
+        let ids: Vec<ApprovalId> = self
+            .list_pending(None)
+            .into_iter()
+            .map(|r| r.approval_id)
+            .collect();
+        let now = tokio::time::Instant::now();
+        ids.into_iter()
+            .filter(|id| {
+                // One past its deadline (its timer not yet fired) timed out, as in `resolve`.
+                let expired = self.deadline(*id).is_some_and(|d| now >= d);
+                let outcome = Outcome::Denied {
+                    source: if expired {
+                        DenialSource::Timeout
+                    } else {
+                        DenialSource::User
+                    },
+                    reason: (!expired).then(|| note.to_owned()),
+                };
+                self.settle(*id, outcome).is_ok()
+            })
             .count()
     }
 

@@ -5,6 +5,7 @@
 import { untrack } from 'svelte';
 import * as ipc from './ipc';
 import { benchMark } from './bench';
+import { clock } from './clock.svelte';
 import type { ApprovalRequest } from './bindings/ApprovalRequest';
 import type { ApprovalResolvedEvent } from './bindings/ApprovalResolvedEvent';
 import type { Decision } from './bindings/Decision';
@@ -149,7 +150,12 @@ export class Approvals {
    */
   extended(approvalId: string, expiresAt: number): void {
     const request = this.#byId.get(approvalId)?.request ?? this.#queue.get(approvalId)?.request;
-    if (request && expiresAt > request.expires_at) request.expires_at = expiresAt;
+    if (request && expiresAt > request.expires_at) {
+      request.expires_at = expiresAt;
+      // The shared clock ticks once a second: read the time now, so the countdown does not
+      // show more than the whole timeout for a moment.
+      clock.now = Date.now();
+    }
   }
 
   #show(request: ApprovalRequest, seq: number): void {

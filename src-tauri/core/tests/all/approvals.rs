@@ -316,6 +316,9 @@ async fn answering_a_card_gives_the_others_of_its_run_that_are_running_late_more
     let id = |p: &askfirst_core::approvals::PendingApproval| p.request().approval_id;
     let (early_id, later_id, waiting_id) = (id(&early), id(&later), id(&waiting));
     let asked_expiry = waiting.request().expires_at;
+    // A new timeout in the settings is for new requests: these keep the 120 s they were
+    // asked with, also when extended.
+    registry.set_timeout(Duration::from_secs(3600));
     let waiting = tokio::spawn(waiting.wait());
     let elsewhere = tokio::spawn(elsewhere.wait());
     let extended = || {

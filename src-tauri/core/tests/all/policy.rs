@@ -422,6 +422,38 @@ async fn dont_ask_me_now_also_refuses_what_already_waits() {
 }
 
 #[tokio::test]
+async fn dont_ask_me_now_gives_no_card_more_time() {
+    // Three cards running late (less than half of 2 s left): refusing them all at once is not
+    // answering them one by one, so none is given more time, and the log does not say so.
+    let write =
+        |path: &str| json!({"name": "write_file", "arguments": {"path": path, "content": "x"}});
+    let mut h = harness(
+        json!({"turns": [{"tool_calls": [write("a.txt"), write("b.txt"), write("c.txt")]}, {"say": "done"}]}),
+        Duration::from_secs(2),
+    );
+    h.runtime.start_run("three").unwrap();
+    for _ in 0..3 {
+        h.events.approval_required().await;
+    }
+    tokio::time::sleep(Duration::from_millis(1200)).await;
+    h.runtime.set_session_policy(SessionPolicy::Never);
+    h.events.run_finished().await;
+    assert!(!h
+        .events
+        .all()
+        .iter()
+        .any(|e| matches!(e, AgentEvent::ApprovalExtended { .. })));
+    assert!(!h.audit.all().iter().any(|r| matches!(
+        r,
+        askfirst_core::audit::AuditRecord::ApprovalExtended { .. }
+    )));
+    assert_eq!(
+        statuses(&h.events.all()),
+        vec![(ToolCallStatus::Denied, Some(PolicyLayer::ToolDefault)); 3]
+    );
+}
+
+#[tokio::test]
 async fn fail_closed_runs_deny_instead_of_waiting() {
     let mut h = harness_with(
         write_hello(),
