@@ -677,7 +677,17 @@ impl AgentRuntime {
                     },
                 );
                 let end = if token.is_cancelled() {
-                    Some((stopped(), cancelled_text(self.stop_cause())))
+                    let (status, message) = stopped();
+                    // Stop came while this call ran and it was let finish: said at the end,
+                    // where the person looks after pressing Stop (the call's line says "Done").
+                    let message = match (&result.finished_after_stop, message) {
+                        (Some(done), Some(why)) => Some(format!(
+                            "{why} What was already being done was finished, since stopping it \
+                             halfway could have left it half done: {done}."
+                        )),
+                        (_, message) => message,
+                    };
+                    Some(((status, message), cancelled_text(self.stop_cause())))
                 } else {
                     result.stop_run.map(|why| {
                         let text = "The run was stopped before this action; it was not performed.";
@@ -805,6 +815,7 @@ impl AgentRuntime {
                 content: previous.content.clone(),
                 layer: Some(previous.layer),
                 stop_run,
+                finished_after_stop: None,
             });
         }
         let main_arguments = tool.main_arguments(&call.arguments_json, ws);
@@ -872,6 +883,7 @@ impl AgentRuntime {
                             content: cancelled_text(CancelCause::AppShutdown),
                             layer: Some(layer),
                             stop_run: None,
+                            finished_after_stop: None,
                         })
                     }
                     Err(error) => {
@@ -955,6 +967,7 @@ impl AgentRuntime {
                         content: cancelled_text(cause),
                         layer: Some(layer),
                         stop_run: None,
+                        finished_after_stop: None,
                     }
                 }
             }
@@ -968,6 +981,7 @@ impl AgentRuntime {
                 content: cancelled_text(self.stop_cause()),
                 layer: Some(layer),
                 stop_run: None,
+                finished_after_stop: None,
             };
         }
         // What was shown (and approved) must still be what would happen: a file edited by the
@@ -1008,6 +1022,7 @@ impl AgentRuntime {
                     content,
                     layer: Some(layer),
                     stop_run: None,
+                    finished_after_stop: None,
                 };
                 match tool.on_stop() {
                     OnStop::Finish => {
@@ -1047,15 +1062,18 @@ impl AgentRuntime {
                 text
             }
         };
+        let finished_after_stop = stopped_while_running.then(|| summary.clone());
         match executed {
             Ok(output) => CallResult {
                 status: ToolCallStatus::Succeeded,
                 content: after_stop(output),
                 layer: Some(layer),
                 stop_run: None,
+                finished_after_stop,
             },
             Err(e) => CallResult {
                 layer: Some(layer),
+                finished_after_stop,
                 ..CallResult::failed(after_stop(e.to_string()))
             },
         }
@@ -1101,6 +1119,7 @@ fn remember_denial(
         content,
         layer: Some(layer),
         stop_run: None,
+        finished_after_stop: None,
     }
 }
 
@@ -1117,6 +1136,9 @@ struct CallResult {
     layer: Option<PolicyLayer>,
     /// Set when the run must stop after this call, with the reason shown to the person.
     stop_run: Option<String>,
+    /// The call's summary, when Stop came while it ran and it was let finish
+    /// ([`crate::tools::OnStop::Finish`]): the run's end says so to the person.
+    finished_after_stop: Option<String>,
 }
 
 impl CallResult {
@@ -1126,6 +1148,7 @@ impl CallResult {
             content,
             layer: None,
             stop_run: None,
+            finished_after_stop: None,
         }
     }
 }

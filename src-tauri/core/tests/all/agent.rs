@@ -403,7 +403,9 @@ impl Tool for Gated {
     }
 }
 
-async fn stop_while_gated_tool_runs(on_stop: OnStop) -> (Vec<(ToolCallStatus, String)>, bool) {
+async fn stop_while_gated_tool_runs(
+    on_stop: OnStop,
+) -> (Vec<(ToolCallStatus, String)>, bool, Option<String>) {
     let dir = tempfile::tempdir().unwrap();
     let gated = Arc::new(Gated {
         on_stop,
@@ -429,16 +431,28 @@ async fn stop_while_gated_tool_runs(on_stop: OnStop) -> (Vec<(ToolCallStatus, St
     // The work goes on after the Stop, as a blocking write would.
     tokio::time::sleep(Duration::from_millis(50)).await;
     gated.release.notify_one();
-    let (_, status, _) = h.events.run_finished().await;
+    let (_, status, message) = h.events.run_finished().await;
     assert_eq!(status, RunStatus::Cancelled);
     tokio::time::sleep(Duration::from_millis(50)).await;
-    (finished_outputs(&h.events.all()), gated.path.exists())
+    (
+        finished_outputs(&h.events.all()),
+        gated.path.exists(),
+        message,
+    )
 }
 
 #[tokio::test]
 async fn stop_while_a_file_is_being_written_lets_it_finish_and_says_so() {
-    let (outputs, written) = stop_while_gated_tool_runs(OnStop::Finish).await;
+    let (outputs, written, message) = stop_while_gated_tool_runs(OnStop::Finish).await;
     assert!(written);
+    // The run's end says it too, where the person looks after pressing Stop.
+    assert_eq!(
+        message.as_deref(),
+        Some(
+            "You stopped the agent. What was already being done was finished, since stopping \
+             it halfway could have left it half done: Write done.txt."
+        )
+    );
     assert_eq!(outputs.len(), 1);
     assert_eq!(outputs[0].0, ToolCallStatus::Succeeded, "{}", outputs[0].1);
     assert_eq!(
@@ -489,7 +503,8 @@ async fn quitting_while_a_file_is_being_written_waits_for_it_and_records_its_end
 
 #[tokio::test]
 async fn stop_while_an_mcp_like_call_runs_does_not_claim_it_was_not_done() {
-    let (outputs, _) = stop_while_gated_tool_runs(OnStop::Abandon).await;
+    let (outputs, _, message) = stop_while_gated_tool_runs(OnStop::Abandon).await;
+    assert_eq!(message.as_deref(), Some("You stopped the agent."));
     assert_eq!(
         outputs,
         vec![(
