@@ -154,16 +154,15 @@ mod linux {
     /// queued before it: notifications appear in the order the approvals came (one thread
     /// each raced, so a burst showed up shuffled), and a close never overtakes its show.
     fn in_order(job: Job) {
-        static QUEUE: OnceLock<Mutex<Option<mpsc::Sender<Job>>>> = OnceLock::new();
+        static QUEUE: OnceLock<Option<mpsc::Sender<Job>>> = OnceLock::new();
         let queue = QUEUE.get_or_init(|| {
             let (send, receive) = mpsc::channel::<Job>();
             let started = std::thread::Builder::new()
                 .name("notifications".into())
                 .spawn(move || receive.into_iter().for_each(|job| job()));
-            Mutex::new(started.ok().map(|_| send))
+            started.ok().map(|_| send)
         });
-        let queue = queue.lock().unwrap_or_else(|p| p.into_inner());
-        if let Some(send) = queue.as_ref() {
+        if let Some(send) = queue {
             let _ = send.send(job);
         }
     }

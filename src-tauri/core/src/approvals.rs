@@ -283,12 +283,7 @@ impl ApprovalRegistry {
         // Past its deadline the answer is no, even when the waiter's timer has not fired yet
         // (a busy machine runs it late): the card already says "Time is up · not run", so a
         // click then must not approve. The timeout is decided here instead, as the timer would.
-        let expired = self
-            .lock()
-            .pending
-            .get(&id)
-            .is_some_and(|p| tokio::time::Instant::now() >= p.deadline);
-        if expired {
+        if self.expired(id) {
             let _ = self.settle(
                 id,
                 Outcome::Denied {
@@ -386,7 +381,7 @@ impl ApprovalRegistry {
     /// past their deadline are left to time out. Returns how many were approved.
     pub fn approve_covered(&self, covered: impl Fn(&ApprovalRequest) -> bool) -> usize {
         let now = tokio::time::Instant::now();
-        let ids: Vec<ApprovalId> = {
+        let requests = {
             let state = self.lock();
             let mut waiting: Vec<&Pending> = state
                 .pending
@@ -394,41 +389,29 @@ impl ApprovalRegistry {
                 .filter(|p| now < p.deadline && covered(&p.request))
                 .collect();
             waiting.sort_by_key(|p| p.seq);
-            waiting.iter().map(|p| p.request.approval_id).collect()
+            waiting.into_iter().map(|p| p.request.clone()).collect()
         };
-        let outcome = Outcome::Approved {
+        self.settle_each(requests, |_| Outcome::Approved {
             scope: ApprovalScope::Session,
             source: ApprovalSource::Grant,
-        };
-        ids.into_iter()
-            .filter(|id| self.settle(*id, outcome.clone()).is_ok())
-            .count()
+        })
     }
 
     /// Denies every waiting request as the person's answer with `note` ("Don't ask me now":
     /// they said they are away, so nothing is extended); returns how many.
     pub fn deny_all_waiting(&self, note: &str) -> usize {
-        let ids: Vec<ApprovalId> = self
-            .list_pending(None)
-            .into_iter()
-            .map(|r| r.approval_id)
-            .collect();
-        let now = tokio::time::Instant::now();
-        ids.into_iter()
-            .filter(|id| {
-                // One past its deadline (its timer not yet fired) timed out, as in `resolve`.
-                let expired = self.deadline(*id).is_some_and(|d| now >= d);
-                let outcome = Outcome::Denied {
-                    source: if expired {
-                        DenialSource::Timeout
-                    } else {
-                        DenialSource::User
-                    },
-                    reason: (!expired).then(|| note.to_owned()),
-                };
-                self.settle(*id, outcome).is_ok()
-            })
-            .count()
+        self.settle_each(self.list_pending(None), |id| {
+            // One past its deadline (its timer not yet fired) timed out, as in `resolve`.
+            let expired = self.expired(id);
+            Outcome::Denied {
+                source: if expired {
+                    DenialSource::Timeout
+                } else {
+                    DenialSource::User
+                },
+                reason: (!expired).then(|| note.to_owned()),
+            }
+        })
     }
 
     /// The requests still waiting, oldest first; only those of `run` when given.
@@ -456,14 +439,26 @@ impl ApprovalRegistry {
     }
 
     fn settle_all(&self, run: Option<RunId>, cause: CancelCause) -> usize {
-        let ids: Vec<ApprovalId> = self
-            .list_pending(run)
+        self.settle_each(self.list_pending(run), |_| Outcome::Cancelled { cause })
+    }
+
+    /// Settles each of `requests` (still pending) with `outcome(id)`; returns how many were
+    /// still pending. One that ended meanwhile is simply skipped.
+    fn settle_each(
+        &self,
+        requests: Vec<ApprovalRequest>,
+        outcome: impl Fn(ApprovalId) -> Outcome,
+    ) -> usize {
+        requests
             .into_iter()
-            .map(|r| r.approval_id)
-            .collect();
-        ids.into_iter()
-            .filter(|id| self.settle(*id, Outcome::Cancelled { cause }).is_ok())
+            .filter(|r| self.settle(r.approval_id, outcome(r.approval_id)).is_ok())
             .count()
+    }
+
+    /// Whether `id` is pending past its deadline (its timer may not have fired yet).
+    fn expired(&self, id: ApprovalId) -> bool {
+        self.deadline(id)
+            .is_some_and(|d| tokio::time::Instant::now() >= d)
     }
 
     /// The single point where an outcome is decided: removes the entry, records the outcome,

@@ -40,6 +40,12 @@ function request(id: string): ApprovalRequest {
   };
 }
 
+/** The backend answers every click: the approval is not pending any more. */
+const answerNotPending = () =>
+  vi.mocked(ipc.resolveApproval).mockRejectedValue(
+    new ipc.IpcError('not_pending', 'No pending approval A.'),
+  );
+
 /** Lets the tasks queued so far run (cards of ended approvals leave in the next task). */
 const nextTask = () => new Promise((done) => setTimeout(done, 0));
 
@@ -153,9 +159,7 @@ describe('approval cards', () => {
     vi.useFakeTimers();
     const a = new Approvals();
     a.add(request('A'));
-    vi.mocked(ipc.resolveApproval).mockRejectedValue(
-      new ipc.IpcError('not_pending', 'No pending approval A.'),
-    );
+    answerNotPending();
     await a.decide('A', { kind: 'approve' });
     expect(a.cards[0]?.phase).toBe('ended');
     expect(a.cards[0]?.notice).toMatch(/already ended/);
@@ -204,9 +208,7 @@ describe('approval cards', () => {
     vi.useFakeTimers();
     const a = new Approvals();
     a.add(request('A'));
-    vi.mocked(ipc.resolveApproval).mockRejectedValue(
-      new ipc.IpcError('not_pending', 'No pending approval A.'),
-    );
+    answerNotPending();
     await a.decide('A', { kind: 'approve' });
     a.resolved({ ...resolvedEvent('A'), outcome: { kind: 'cancelled', cause: 'run_aborted' } });
     expect(a.cards[0]?.notice).toMatch(/the run was stopped/);

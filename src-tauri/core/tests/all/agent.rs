@@ -403,9 +403,16 @@ impl Tool for Gated {
     }
 }
 
-async fn stop_while_gated_tool_runs(
+/// A run whose one call (the gated tool) was approved and is running now: the temporary
+/// folder (kept alive), the tool, the harness and the run.
+async fn gated_call_running(
     on_stop: OnStop,
-) -> (Vec<(ToolCallStatus, String)>, bool, Option<String>) {
+) -> (
+    tempfile::TempDir,
+    Arc<Gated>,
+    super::support::Harness,
+    askfirst_protocol::RunId,
+) {
     let dir = tempfile::tempdir().unwrap();
     let gated = Arc::new(Gated {
         on_stop,
@@ -427,7 +434,14 @@ async fn stop_while_gated_tool_runs(
         .resolve_approval(request.approval_id, Decision::Approve)
         .unwrap();
     gated.started.notified().await;
-    assert!(h.runtime.cancel_run(started.run_id));
+    (dir, gated, h, started.run_id)
+}
+
+async fn stop_while_gated_tool_runs(
+    on_stop: OnStop,
+) -> (Vec<(ToolCallStatus, String)>, bool, Option<String>) {
+    let (_dir, gated, mut h, run_id) = gated_call_running(on_stop).await;
+    assert!(h.runtime.cancel_run(run_id));
     // The work goes on after the Stop, as a blocking write would.
     tokio::time::sleep(Duration::from_millis(50)).await;
     gated.release.notify_one();
@@ -464,27 +478,7 @@ async fn stop_while_a_file_is_being_written_lets_it_finish_and_says_so() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn quitting_while_a_file_is_being_written_waits_for_it_and_records_its_end() {
-    let dir = tempfile::tempdir().unwrap();
-    let gated = Arc::new(Gated {
-        on_stop: OnStop::Finish,
-        started: tokio::sync::Notify::new(),
-        release: tokio::sync::Notify::new(),
-        path: dir.path().join("done.txt"),
-    });
-    let mut h = harness_with_tool(
-        json!({"turns": [
-            {"tool_calls": [{"name": "gated_write", "arguments": {}}]},
-            {"say": "never"}
-        ]}),
-        TIMEOUT,
-        gated.clone(),
-    );
-    h.runtime.start_run("write").unwrap();
-    let request = h.events.approval_required().await;
-    h.runtime
-        .resolve_approval(request.approval_id, Decision::Approve)
-        .unwrap();
-    gated.started.notified().await;
+    let (_dir, gated, mut h, _) = gated_call_running(OnStop::Finish).await;
     h.runtime.shutdown();
     let runtime = h.runtime.clone();
     let waiting =
