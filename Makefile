@@ -11,9 +11,9 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := run
 .PHONY: run test setup setup-system setup-test-system ui build test-rust test-ui e2e survival survival-only lint bindings bench clean
 
-# Debian 12 packages: to build and run the app…
+# Debian 12 packages: to build and run the app (bubblewrap confines the commands the agent runs)…
 APT_BUILD := build-essential pkg-config curl file libwebkit2gtk-4.1-dev \
-	libayatana-appindicator3-dev librsvg2-dev libsoup-3.0-dev libxdo-dev
+	libayatana-appindicator3-dev librsvg2-dev libsoup-3.0-dev libxdo-dev bubblewrap
 # …and, for the end-to-end tests, an X server, D-Bus, WebKit's WebDriver, a tray host
 # (StatusNotifierWatcher) and Python's D-Bus bindings for the fake notification server.
 APT_TEST := xvfb xauth dbus dbus-x11 libglib2.0-bin webkit2gtk-driver python3 python3-dbus \

@@ -211,7 +211,8 @@ impl Settings {
             })?;
         }
         let workspace = Workspace::open(&self.workspace)
-            .with_context(|| format!("cannot open the workspace {}", self.workspace.display()))?;
+            .with_context(|| format!("cannot open the workspace {}", self.workspace.display()))?
+            .with_own_data(&self.data_dir);
         // Close what a previous run of the app left waiting, then open this session's log. Not
         // while another app runs on this data folder (a second launch, before the single-
         // instance guard hands over, or with no session bus for that guard): what it left

@@ -953,6 +953,7 @@ impl Tool for McpTool {
             risk: self.info.risk,
             preview: None,
             fingerprint: None,
+            effects: Vec::new(),
         })
     }
 

@@ -109,6 +109,7 @@ impl Tool for RunCommand {
             risk: Risk::High,
             preview: None,
             fingerprint: None,
+            effects: Vec::new(),
         })
     }
     fn main_arguments(&self, raw: &str, _ws: &Workspace) -> Vec<MainArgument> {

@@ -223,6 +223,7 @@ impl Tool for DeletePath {
             risk: Risk::High,
             preview: None,
             fingerprint: Some(target_fingerprint(&target, folder.as_ref())),
+            effects: Vec::new(),
         })
     }
     fn fingerprint(&self, raw: &str, ws: &Workspace) -> Option<String> {

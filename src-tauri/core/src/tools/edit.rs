@@ -210,6 +210,7 @@ impl Tool for EditFile {
             // The bytes the diff was made from (at most 10 MB): the same read, so the file
             // cannot change between showing the change and fingerprinting it.
             fingerprint: Some(super::fs::bytes_fingerprint(plan.before.as_bytes())),
+            effects: Vec::new(),
         })
     }
     fn main_arguments(&self, raw: &str, ws: &Workspace) -> Vec<MainArgument> {

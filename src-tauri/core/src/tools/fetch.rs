@@ -93,6 +93,7 @@ impl Tool for FetchUrl {
             risk: Risk::High,
             preview: None,
             fingerprint: None,
+            effects: Vec::new(),
         })
     }
     fn main_arguments(&self, raw: &str, _ws: &Workspace) -> Vec<MainArgument> {

@@ -65,6 +65,7 @@ impl Tool for ListDirectory {
             risk: Risk::Low,
             preview: None,
             fingerprint: None,
+            effects: Vec::new(),
         })
     }
     fn main_arguments(&self, raw: &str, ws: &Workspace) -> Vec<MainArgument> {
@@ -184,6 +185,7 @@ impl Tool for WriteFile {
             risk: Risk::Medium,
             preview,
             fingerprint: Some(fingerprint),
+            effects: Vec::new(),
         })
     }
     fn fingerprint(&self, raw: &str, ws: &Workspace) -> Option<String> {
@@ -498,6 +500,7 @@ impl Tool for MovePath {
             risk: Risk::Medium,
             preview: None,
             fingerprint: None,
+            effects: Vec::new(),
         })
     }
     fn main_arguments(&self, raw: &str, ws: &Workspace) -> Vec<MainArgument> {

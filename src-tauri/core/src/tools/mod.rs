@@ -89,6 +89,11 @@ pub struct CallDescription {
     /// for the preview on the card never applies to a file that changed since (edited by the
     /// person, or by an earlier call). `None`: nothing to check.
     pub fingerprint: Option<String>,
+    /// What the call will do that matters, one plain sentence each, shown on the card as a
+    /// list under the summary (for a command: "Deletes files for good (not to the trash).",
+    /// "Runs the script build.sh, whose steps Ask First cannot see.", whether it runs
+    /// confined). Empty when the summary says it all.
+    pub effects: Vec<String>,
 }
 
 /// Environment variables Ask First reads secrets or its own settings from. Commands and MCP

@@ -121,6 +121,7 @@ impl Tool for ReadFile {
             risk: Risk::Low,
             preview: None,
             fingerprint: None,
+            effects: Vec::new(),
         })
     }
     fn main_arguments(&self, raw: &str, ws: &Workspace) -> Vec<MainArgument> {

@@ -10,6 +10,7 @@ use std::path::{Component, Path, PathBuf};
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Workspace {
     root: PathBuf,
+    own_data: Option<PathBuf>,
 }
 
 impl Workspace {
@@ -25,7 +26,24 @@ impl Workspace {
                 format!("{} is not a folder", root.display()),
             ));
         }
-        Ok(Self { root })
+        Ok(Self {
+            root,
+            own_data: None,
+        })
+    }
+
+    /// The same workspace, knowing where Ask First's own data folder is (settings, rules,
+    /// session logs), which no tool may read or change, wherever it lies (inside the
+    /// workspace, around it, or elsewhere). A path that cannot be resolved is kept as given.
+    pub fn with_own_data(mut self, data_dir: &Path) -> Self {
+        self.own_data =
+            Some(std::fs::canonicalize(data_dir).unwrap_or_else(|_| data_dir.to_owned()));
+        self
+    }
+
+    /// Ask First's own data folder (canonical), when it was given with [`Self::with_own_data`].
+    pub fn own_data(&self) -> Option<&Path> {
+        self.own_data.as_deref()
     }
 
     /// The canonical path of the folder.

@@ -390,6 +390,7 @@ impl Tool for Gated {
             risk: askfirst_protocol::Risk::Medium,
             preview: None,
             fingerprint: None,
+            effects: Vec::new(),
         })
     }
     fn on_stop(&self) -> OnStop {
