@@ -826,6 +826,7 @@ impl AgentRuntime {
             main_arguments: &main_arguments,
             canonical_arguments: canonical.as_deref(),
             mcp_server: tool.mcp_server(),
+            fingerprint: description.fingerprint.as_deref(),
         });
         let layer = verdict.layer;
         let decided_without_asking = |allowed: bool, reason: &str| AuditRecord::PolicyDecided {
@@ -940,7 +941,12 @@ impl AgentRuntime {
                     if let (ApprovalScope::Session, ApprovalSource::User, Some(canonical)) =
                         (scope, source, &canonical)
                     {
-                        self.config.policy.grant(&call.name, canonical, &summary);
+                        self.config.policy.grant(
+                            &call.name,
+                            canonical,
+                            fingerprint.as_deref(),
+                            &summary,
+                        );
                         self.audit(AuditRecord::GrantCreated {
                             tool_name: call.name.clone(),
                             canonical_arguments: canonical.clone(),

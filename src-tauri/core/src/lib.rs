@@ -21,6 +21,7 @@ pub mod canonical;
 pub mod config;
 pub mod dangerous;
 pub mod history;
+pub mod identity;
 pub mod mcp;
 pub mod policy;
 pub mod provider;

@@ -16,6 +16,7 @@
 //! [`ToolError::McpServer`] naming it, never a hang; a server that stopped is started again the
 //! next time one of its tools is needed. [`McpClients::statuses`] says how each server is doing.
 
+use crate::policy::MainArgument;
 use crate::tools::{
     CallDescription, HeadTail, OnStop, Tool, ToolError, Workspace, OUTPUT_CAP_BYTES,
 };
@@ -930,6 +931,14 @@ impl Tool for McpTool {
 
     fn mcp_server(&self) -> Option<&str> {
         Some(&self.server.config.name)
+    }
+
+    /// Every text of the arguments that names a path: path rules (deny and ask) and the
+    /// own-files denial hold for MCP tools too, whatever the argument is called.
+    fn main_arguments(&self, arguments_json: &str, workspace: &Workspace) -> Vec<MainArgument> {
+        serde_json::from_str::<serde_json::Value>(arguments_json)
+            .map(|value| crate::tools::mentioned_paths(&value, workspace))
+            .unwrap_or_default()
     }
 
     fn describe(

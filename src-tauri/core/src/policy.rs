@@ -23,17 +23,27 @@ use std::sync::{Mutex, MutexGuard};
 pub const HARD_DENIALS: &[&str] = &[
     "A path outside the workspace folder (absolute, `..`, or a symlink that leads out) is \
      never used.",
-    "Ask First's own files (settings, rules, session logs) are never changed by the agent.",
+    "Ask First's own files (settings, rules, session logs) are never read or changed by the \
+     agent, however they are reached (another spelling, a link, a command, an MCP server).",
     "Commands that wipe or format disks, or stop the computer (`rm -rf /` or of your home \
      folder, `mkfs`, `dd` onto a device, `shutdown`, `reboot`, `poweroff`, a fork bomb) are \
      never run, also when hidden after `;`, `&&`, a pipe, `$(…)` or inside `sh -c`.",
 ];
+
+/// The reason given when a call would reach Ask First's own files.
+const OWN_FILES: &str = "The agent may not read or change Ask First's own files (settings, rules, \
+                         session logs).";
 
 /// What a tool's main argument is, which decides how globs match it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ArgumentKind {
     /// A path: matched relative to the workspace, `*` stays within one folder, `**` crosses.
     Path,
+    /// A text in the arguments of a tool Ask First does not know (an MCP tool) that names a
+    /// path: judged by deny and ask rules and by the own-files denial (refusing is safe), but
+    /// never the reason an allow rule applies, and not refused for lying outside the workspace
+    /// (the server may have folders of its own).
+    MentionedPath,
     /// A command line: `*` matches anything.
     Command,
     /// A URL: `*` matches anything.
@@ -45,9 +55,13 @@ pub enum ArgumentKind {
 pub struct MainArgument {
     /// What kind of argument it is.
     pub kind: ArgumentKind,
-    /// For paths: relative to the workspace with `/` separators (`.` for the workspace);
-    /// otherwise the text as given.
+    /// For paths: relative to the workspace with `/` separators (`.` for the workspace), each
+    /// existing part spelled as it is on disk ([`crate::identity::real_spelling`]); otherwise
+    /// the text as given.
     pub text: String,
+    /// For paths: the spelling the model used, where it differs from `text` (other case on a
+    /// case-insensitive file system). Deny and ask rules match either; allow rules need both.
+    pub alias: Option<String>,
     /// For paths: where it resolves on disk.
     pub resolved: Option<PathBuf>,
 }
@@ -67,6 +81,9 @@ pub struct CallFacts<'a> {
     pub canonical_arguments: Option<&'a str>,
     /// The MCP server that provides the tool, when it is not built in.
     pub mcp_server: Option<&'a str>,
+    /// What the call's target looked like when it was described
+    /// ([`crate::tools::CallDescription::fingerprint`]): a grant covers only this state.
+    pub fingerprint: Option<&'a str>,
 }
 
 /// The policy's answer.
@@ -179,6 +196,9 @@ pub struct Rule {
     for_text: Option<GlobMatcher>,
     /// For a pattern `folder/**`: the folder itself, which the pattern is about too.
     folder_itself: Option<GlobMatcher>,
+    /// For a pattern that names one folder or file without glob characters (`Taxes/**`,
+    /// `Taxes`, `Taxes/2024.pdf`): that path, compared by identity on disk.
+    literal_folder: Option<PathBuf>,
 }
 
 impl Rule {
@@ -212,30 +232,87 @@ impl Rule {
             ),
             _ => None,
         };
+        let literal_folder = pattern
+            .map(|p| p.strip_suffix("/**").unwrap_or(p))
+            .filter(|p| {
+                !p.is_empty()
+                    && !p.starts_with('/')
+                    && !p.contains(['*', '?', '[', ']', '{', '}', '\\'])
+                    && !p.split('/').any(|part| matches!(part, "" | "." | ".."))
+            })
+            .map(PathBuf::from);
         Ok(Self {
             tool: tool.to_owned(),
             pattern: pattern.map(str::to_owned),
             for_paths,
             for_text,
             folder_itself,
+            literal_folder,
         })
     }
 
-    fn matches_argument(&self, argument: &MainArgument) -> bool {
-        match argument.kind {
-            ArgumentKind::Path => {
-                self.for_paths
-                    .as_ref()
-                    .is_none_or(|m| m.is_match(&argument.text))
+    fn matches_text(&self, kind: ArgumentKind, text: &str) -> bool {
+        match kind {
+            ArgumentKind::Path | ArgumentKind::MentionedPath => {
+                self.for_paths.as_ref().is_none_or(|m| m.is_match(text))
                     || self
                         .folder_itself
                         .as_ref()
-                        .is_some_and(|m| m.is_match(&argument.text))
+                        .is_some_and(|m| m.is_match(text))
             }
-            ArgumentKind::Command | ArgumentKind::Url => self
-                .for_text
-                .as_ref()
-                .is_none_or(|m| m.is_match(&argument.text)),
+            ArgumentKind::Command | ArgumentKind::Url => {
+                self.for_text.as_ref().is_none_or(|m| m.is_match(text))
+            }
+        }
+    }
+
+    /// Whether the rule is about this argument: its spelling on disk or as given matches, or
+    /// (for a rule on a folder, `Taxes/**` or `Taxes`) the argument lies in that very folder,
+    /// however it is reached (another case, a bind mount).
+    fn matches_argument_any(&self, argument: &MainArgument) -> bool {
+        self.matches_text(argument.kind, &argument.text)
+            || argument
+                .alias
+                .as_deref()
+                .is_some_and(|alias| self.matches_text(argument.kind, alias))
+            || self.inside_named_folder(argument)
+    }
+
+    /// Whether every spelling of the argument matches (for allow rules).
+    fn matches_argument_all(&self, argument: &MainArgument) -> bool {
+        argument.kind != ArgumentKind::MentionedPath
+            && self.matches_text(argument.kind, &argument.text)
+            && argument
+                .alias
+                .as_deref()
+                .is_none_or(|alias| self.matches_text(argument.kind, alias))
+    }
+
+    /// For a rule whose pattern is a plain folder or file (`Taxes`, `Taxes/**`, no glob
+    /// characters before): whether the argument's file is that folder or file or lies inside
+    /// it, compared by identity on disk.
+    fn inside_named_folder(&self, argument: &MainArgument) -> bool {
+        let (Some(literal), Some(resolved)) = (&self.literal_folder, &argument.resolved) else {
+            return false;
+        };
+        if !matches!(
+            argument.kind,
+            ArgumentKind::Path | ArgumentKind::MentionedPath
+        ) {
+            return false;
+        }
+        // The workspace folder: `resolved` less as many parts as `text` has.
+        let depth = if argument.text == "." {
+            0
+        } else {
+            argument.text.split('/').count()
+        };
+        let Some(root) = resolved.ancestors().nth(depth) else {
+            return false;
+        };
+        match crate::identity::FileId::of(&root.join(literal)) {
+            Some(folder) => crate::identity::is_within(resolved, folder),
+            None => false,
         }
     }
 
@@ -250,7 +327,7 @@ impl Rule {
                 || facts
                     .main_arguments
                     .iter()
-                    .any(|a| self.matches_argument(a)))
+                    .any(|a| self.matches_argument_any(a)))
     }
 
     /// Allow rules: every main argument matches, and there is at least one when the rule has
@@ -262,7 +339,7 @@ impl Rule {
                     && facts
                         .main_arguments
                         .iter()
-                        .all(|a| self.matches_argument(a))))
+                        .all(|a| self.matches_argument_all(a))))
     }
 
     fn describe(&self) -> String {
@@ -448,7 +525,9 @@ pub struct Policy {
 struct PolicyState {
     session: SessionPolicy,
     rules: Rules,
-    grants: BTreeMap<(String, String), Grant>,
+    /// Each grant with the state of its target when the card showed it (see
+    /// [`CallFacts::fingerprint`]).
+    grants: BTreeMap<(String, String), (Grant, Option<String>)>,
 }
 
 impl Policy {
@@ -517,8 +596,17 @@ impl Policy {
         self.lock().session = policy;
     }
 
-    /// Adds a grant for this exact tool and canonical arguments; returns it.
-    pub fn grant(&self, tool_name: &str, canonical_arguments: &str, summary: &str) -> Grant {
+    /// Adds a grant for this exact tool and canonical arguments, and for its target as it was
+    /// when the card showed it (`fingerprint`, from
+    /// [`crate::tools::CallDescription::fingerprint`]): once the target changed (a folder
+    /// holds more files, a file has other content) the same call asks again. Returns it.
+    pub fn grant(
+        &self,
+        tool_name: &str,
+        canonical_arguments: &str,
+        fingerprint: Option<&str>,
+        summary: &str,
+    ) -> Grant {
         let grant = Grant {
             tool_name: tool_name.to_owned(),
             canonical_arguments: canonical_arguments.to_owned(),
@@ -527,7 +615,7 @@ impl Policy {
         };
         self.lock().grants.insert(
             (tool_name.to_owned(), canonical_arguments.to_owned()),
-            grant.clone(),
+            (grant.clone(), fingerprint.map(str::to_owned)),
         );
         grant
     }
@@ -547,35 +635,29 @@ impl Policy {
 
     /// The grants in force.
     pub fn grants(&self) -> Vec<Grant> {
-        self.lock().grants.values().cloned().collect()
+        self.lock()
+            .grants
+            .values()
+            .map(|(grant, _)| grant.clone())
+            .collect()
     }
 
     fn hard_denial(&self, facts: &CallFacts<'_>) -> Option<String> {
         for argument in facts.main_arguments {
             match argument.kind {
-                ArgumentKind::Path => {
+                ArgumentKind::Path | ArgumentKind::MentionedPath => {
                     let Some(resolved) = &argument.resolved else {
+                        if argument.kind == ArgumentKind::MentionedPath {
+                            continue;
+                        }
                         return Some(format!(
                             "{} is outside the workspace folder.",
                             argument.text
                         ));
                     };
-                    if let Some((data, workspace)) = &self.protected {
-                        // The demo workspace lives inside the data folder and is the agent's to
-                        // use; every other part of the data folder is protected, and so are
-                        // the folders that contain it (moving one would move it).
-                        let in_own_workspace = workspace != data
-                            && workspace.starts_with(data)
-                            && resolved.starts_with(workspace);
-                        let touches_data = (resolved.starts_with(data) && !in_own_workspace)
-                            || data.starts_with(resolved);
-                        if touches_data && !facts.read_only {
-                            return Some(
-                                "The agent may not change Ask First's own files (settings, \
-                                 rules, session logs)."
-                                    .to_owned(),
-                            );
-                        }
+                    let changes = !facts.read_only;
+                    if self.own_files(resolved, changes) {
+                        return Some(OWN_FILES.to_owned());
                     }
                 }
                 ArgumentKind::Command => {
@@ -587,6 +669,45 @@ impl Policy {
             }
         }
         None
+    }
+
+    /// Whether `resolved` is one of Ask First's own files or folders, compared by identity on
+    /// disk: inside the data folder (however it is spelled or reached: other case, a bind
+    /// mount, a second name of one of its files), or — when `changes` — a folder that holds
+    /// it (moving or deleting that would move or delete it). The demo workspace inside the
+    /// data folder is the agent's to use.
+    fn own_files(&self, resolved: &Path, changes: bool) -> bool {
+        use crate::identity::{contains_identity, first_ancestor_among, is_within, FileId};
+
+        let Some((data, workspace)) = &self.protected else {
+            return false;
+        };
+        let Some(data_id) = FileId::of(data) else {
+            return false;
+        };
+        let workspace_id = FileId::of(workspace);
+        // The workspace inside the data folder (the demo) is the agent's; the workspace as a
+        // whole when it *is* the data folder is not.
+        let own_workspace =
+            workspace_id.filter(|id| *id != data_id && is_within(workspace, data_id));
+        let wanted: Vec<FileId> = own_workspace.into_iter().chain([data_id]).collect();
+        if first_ancestor_among(resolved, &wanted) == Some(data_id) {
+            return true;
+        }
+        if changes {
+            if let Some(target) = FileId::of_link(resolved).or_else(|| FileId::of(resolved)) {
+                if is_within(data, target) {
+                    return true;
+                }
+            }
+        }
+        // A second name (hard link) of a file of the data folder, anywhere.
+        if crate::identity::has_other_names(resolved) {
+            if let Some(file) = FileId::of(resolved) {
+                return contains_identity(data, file, own_workspace, 3, 50_000);
+            }
+        }
+        false
     }
 
     /// Decides about one call.
@@ -639,10 +760,11 @@ impl Policy {
             }
         }
         if let Some(canonical) = facts.canonical_arguments {
-            if state
+            let granted = state
                 .grants
-                .contains_key(&(facts.tool_name.to_owned(), canonical.to_owned()))
-            {
+                .get(&(facts.tool_name.to_owned(), canonical.to_owned()))
+                .is_some_and(|(_, shown)| shown.as_deref() == facts.fingerprint);
+            if granted {
                 return Verdict::allow(
                     PolicyLayer::SessionGrant,
                     "Allowed for this session: you allowed exactly this action earlier.",

@@ -7,6 +7,7 @@ mod all {
     pub mod approvals;
     pub mod audit;
     pub mod history;
+    pub mod identity;
     pub mod mcp;
     pub mod policy;
     pub mod providers;

@@ -118,6 +118,7 @@ impl Tool for RunCommand {
                 vec![MainArgument {
                     kind: ArgumentKind::Command,
                     text: a.command,
+                    alias: None,
                     resolved: None,
                 }]
             })

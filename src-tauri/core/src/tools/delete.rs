@@ -2,8 +2,11 @@
 //! so the person can restore it. Nothing is ever deleted permanently: without a usable trash
 //! the call fails and the item stays where it is.
 
-use super::{parse_args, path_argument, CallDescription, OnStop, Tool, ToolError, Workspace};
-use crate::policy::{ArgumentKind, MainArgument};
+use super::{
+    parse_args, path_argument, resolved_path_argument, CallDescription, OnStop, Tool, ToolError,
+    Workspace,
+};
+use crate::policy::MainArgument;
 use askfirst_protocol::Risk;
 use async_trait::async_trait;
 use serde::Deserialize;
@@ -250,11 +253,7 @@ impl Tool for DeletePath {
                 }
                 paths
                     .into_iter()
-                    .map(|p| MainArgument {
-                        kind: ArgumentKind::Path,
-                        text: ws.display(&p).replace('\\', "/"),
-                        resolved: Some(p),
-                    })
+                    .map(|p| resolved_path_argument(p, ws))
                     .collect()
             }
             Err(_) => vec![path_argument(&args.path, ws)],

@@ -103,6 +103,7 @@ impl Tool for FetchUrl {
                 vec![MainArgument {
                     kind: ArgumentKind::Url,
                     text,
+                    alias: None,
                     resolved: None,
                 }]
             })

@@ -2,8 +2,8 @@
 //! helpers the other file tools share: atomic writes and change previews (unified diffs).
 
 use super::{
-    parse_args, path_argument, CallDescription, HeadTail, OnStop, Tool, ToolError, Workspace,
-    PREVIEW_CAP_BYTES,
+    parse_args, path_argument, resolved_path_argument, CallDescription, HeadTail, OnStop, Tool,
+    ToolError, Workspace, PREVIEW_CAP_BYTES,
 };
 use crate::policy::MainArgument;
 use askfirst_protocol::Risk;
@@ -511,11 +511,7 @@ impl Tool for MovePath {
         match self.targets(&args, ws) {
             Ok((from, to)) => [from, to]
                 .into_iter()
-                .map(|p| MainArgument {
-                    kind: crate::policy::ArgumentKind::Path,
-                    text: ws.display(&p).replace('\\', "/"),
-                    resolved: Some(p),
-                })
+                .map(|p| resolved_path_argument(p, ws))
                 .collect(),
             Err(_) => vec![path_argument(&args.from, ws), path_argument(&args.to, ws)],
         }

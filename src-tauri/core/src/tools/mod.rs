@@ -25,6 +25,7 @@ use askfirst_protocol::Risk;
 use async_trait::async_trait;
 use serde::de::DeserializeOwned;
 use std::collections::{BTreeMap, VecDeque};
+use std::path::PathBuf;
 use std::sync::Arc;
 
 /// The most text, in bytes, a tool hands the model from one call (a file's text, a command's
@@ -275,20 +276,172 @@ pub(crate) fn parse_args<T: DeserializeOwned>(tool: &str, raw: &str) -> Result<T
 }
 
 /// A path argument as the policy sees it: relative to the workspace where it resolves inside,
-/// with `resolved: None` where it does not.
+/// with `resolved: None` where it does not. Its `text` is spelled as the folders on disk name
+/// their entries ([`crate::identity::real_spelling`]), and `alias` keeps the spelling the model
+/// used where it differs (`TAXES/x` for `Taxes/x` on a case-insensitive file system), so that
+/// rules see both.
 pub(crate) fn path_argument(given: &str, workspace: &Workspace) -> MainArgument {
     match workspace.resolve(given) {
-        Ok(resolved) => MainArgument {
-            kind: ArgumentKind::Path,
-            text: workspace.display(&resolved).replace('\\', "/"),
-            resolved: Some(resolved),
-        },
+        Ok(resolved) => resolved_path_argument(resolved, workspace),
         Err(_) => MainArgument {
             kind: ArgumentKind::Path,
             text: given.to_owned(),
+            alias: None,
             resolved: None,
         },
     }
+}
+
+/// A path already resolved inside the workspace (by [`Workspace::resolve`]) as the policy
+/// sees it; see [`path_argument`].
+pub(crate) fn resolved_path_argument(resolved: PathBuf, workspace: &Workspace) -> MainArgument {
+    let as_given = workspace.display(&resolved);
+    let relative = resolved.strip_prefix(workspace.root()).unwrap_or(&resolved);
+    let text = crate::identity::real_spelling(workspace.root(), relative);
+    MainArgument {
+        kind: ArgumentKind::Path,
+        alias: (as_given != text).then_some(as_given),
+        text,
+        resolved: Some(resolved),
+    }
+}
+
+/// The most texts of one call's arguments that [`mentioned_paths`] looks at, and the longest.
+const MENTIONED_MAX_COUNT: usize = 256;
+const MENTIONED_MAX_LEN: usize = 4096;
+
+/// Every text in `arguments` (an MCP tool's arguments, any shape) that could name a path, as
+/// the policy sees it ([`ArgumentKind::MentionedPath`]): a path relative to the workspace, an
+/// absolute path, or a `file://` address. Inside the workspace its `text` is relative (so path
+/// rules apply to it); outside, `text` is the absolute path (no rule matches it, but the
+/// own-files denial still compares it). At most [`MENTIONED_MAX_COUNT`] texts of up to
+/// [`MENTIONED_MAX_LEN`] bytes are looked at; past that the call is judged as if it named the
+/// whole workspace (so a deny rule on any part of it refuses, and allow rules do not apply).
+pub(crate) fn mentioned_paths(arguments: &serde_json::Value, ws: &Workspace) -> Vec<MainArgument> {
+    let mut texts = Vec::new();
+    let mut too_many = false;
+    let mut stack = vec![arguments];
+    while let Some(value) = stack.pop() {
+        match value {
+            serde_json::Value::String(text) => {
+                if texts.len() >= MENTIONED_MAX_COUNT || text.len() > MENTIONED_MAX_LEN {
+                    too_many = true;
+                } else {
+                    texts.push(text.as_str());
+                }
+            }
+            serde_json::Value::Array(items) => stack.extend(items.iter()),
+            serde_json::Value::Object(map) => {
+                // Keys can name paths too (`{"Private/diary.txt": true}`).
+                for (key, item) in map {
+                    if texts.len() < MENTIONED_MAX_COUNT && key.len() <= MENTIONED_MAX_LEN {
+                        texts.push(key.as_str());
+                    } else {
+                        too_many = true;
+                    }
+                    stack.push(item);
+                }
+            }
+            serde_json::Value::Null | serde_json::Value::Bool(_) | serde_json::Value::Number(_) => {
+            }
+        }
+    }
+    let mut found: Vec<MainArgument> = texts
+        .into_iter()
+        .filter_map(|text| mentioned_path(text, ws))
+        .collect();
+    if too_many {
+        found.push(MainArgument {
+            kind: ArgumentKind::MentionedPath,
+            text: "**".to_owned(),
+            alias: None,
+            resolved: Some(ws.root().to_path_buf()),
+        });
+    }
+    found
+}
+
+/// One text as a path, if it can be one (see [`mentioned_paths`]).
+fn mentioned_path(text: &str, ws: &Workspace) -> Option<MainArgument> {
+    let trimmed = text.trim();
+    if trimmed.is_empty() || trimmed.contains(['\n', '\0']) {
+        return None;
+    }
+    let decoded;
+    let spelled = match trimmed.strip_prefix("file://") {
+        Some(rest) => {
+            decoded = percent_decoded(rest.strip_prefix("localhost").unwrap_or(rest));
+            decoded.as_str()
+        }
+        None => trimmed,
+    };
+    let given = std::path::Path::new(spelled);
+    let joined = if given.is_absolute() {
+        given.to_path_buf()
+    } else {
+        ws.root().join(given)
+    };
+    // Resolve `..` and symlinks as far as the path exists, like the operating system would.
+    let mut existing = joined.as_path();
+    let mut rest = Vec::new();
+    let mut resolved = loop {
+        if let Ok(real) = std::fs::canonicalize(existing) {
+            break real;
+        }
+        rest.push(existing.file_name()?.to_owned());
+        existing = existing.parent()?;
+    };
+    for name in rest.into_iter().rev() {
+        if name == ".." {
+            resolved.pop();
+        } else if name != "." {
+            resolved.push(name);
+        }
+    }
+    match resolved.strip_prefix(ws.root()) {
+        Ok(relative) => {
+            let text = crate::identity::real_spelling(ws.root(), relative);
+            Some(MainArgument {
+                kind: ArgumentKind::MentionedPath,
+                text,
+                alias: None,
+                resolved: Some(resolved),
+            })
+        }
+        Err(_) if given.is_absolute() => Some(MainArgument {
+            kind: ArgumentKind::MentionedPath,
+            text: resolved.display().to_string(),
+            alias: None,
+            resolved: Some(resolved),
+        }),
+        Err(_) => None,
+    }
+}
+
+/// `%XX` sequences of a `file://` address decoded (invalid ones kept as written).
+fn percent_decoded(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = |b: u8| (b as char).to_digit(16);
+        match (
+            bytes[i],
+            bytes.get(i + 1).copied(),
+            bytes.get(i + 2).copied(),
+        ) {
+            (b'%', Some(h), Some(l)) if hex(h).is_some() && hex(l).is_some() => {
+                let value = hex(h).unwrap_or(0) * 16 + hex(l).unwrap_or(0);
+                out.push(u8::try_from(value).unwrap_or(b'?'));
+                i += 3;
+            }
+            (b, _, _) => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
 }
 
 /// Bytes kept from text that may be huge: the first and the last `cap / 2` bytes, and how many

@@ -454,6 +454,7 @@ async fn a_read_only_tool_runs_without_asking_only_for_a_trusted_server() {
         let described = t.describe(&args, &ws).unwrap();
         policy
             .decide(&CallFacts {
+                fingerprint: None,
                 tool_name: name,
                 read_only: t.read_only(),
                 risk: described.risk,
@@ -876,4 +877,86 @@ async fn a_call_to_a_server_that_is_not_working_says_why() {
         ),
         "{output}"
     );
+}
+
+#[tokio::test]
+async fn path_rules_and_own_files_hold_for_mcp_tools_whatever_the_argument_is_called() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    let ws_dir = root.join("ws");
+    let data = root.join("data");
+    std::fs::create_dir_all(ws_dir.join("Private")).unwrap();
+    std::fs::create_dir_all(&data).unwrap();
+    std::fs::write(ws_dir.join("Private/diary.txt"), "dear diary").unwrap();
+    std::fs::write(ws_dir.join("plan.txt"), "step one").unwrap();
+    std::fs::write(data.join("settings.json"), "{\"api_key\": \"sk-x\"}").unwrap();
+    // A trusted server that may read the whole temporary folder, the data folder included.
+    let clients = McpClients::new(vec![filesystem("files", &root, true)]);
+    let tools = clients.tools().await;
+    let ws = Workspace::open(&ws_dir).unwrap().with_own_data(&data);
+    let policy = Policy::new(
+        Rules::parse(
+            "[[deny]]\ntool = \"*\"\nmatch = \"Private/**\"\n",
+            Path::new("rules.toml"),
+        ),
+        Some((data.as_path(), ws_dir.as_path())),
+    );
+    let decide = |name: &str, args: serde_json::Value| {
+        let t = tool(&tools, name);
+        let raw = args.to_string();
+        let described = t.describe(&raw, &ws).unwrap();
+        let v = policy.decide(&CallFacts {
+            fingerprint: None,
+            tool_name: name,
+            read_only: t.read_only(),
+            risk: described.risk,
+            main_arguments: &t.main_arguments(&raw, &ws),
+            canonical_arguments: None,
+            mcp_server: t.mcp_server(),
+        });
+        (v.decision, v.layer)
+    };
+    let diary = ws_dir.join("Private/diary.txt");
+    let refused_by_rule = [
+        json!({"path": diary}),
+        json!({"path": format!("file://{}", diary.display())}),
+        json!({"path": ws_dir.join("Private/../Private/diary.txt")}),
+        json!({"path": ws_dir.join("Private")}),
+    ];
+    for args in refused_by_rule {
+        let v = decide("files__read_text_file", args.clone());
+        assert!(
+            matches!(v, (PolicyDecision::Deny { .. }, PolicyLayer::UserRule)),
+            "{args}: {v:?}"
+        );
+    }
+    let v = decide(
+        "files__read_multiple_files",
+        json!({"paths": [ws_dir.join("plan.txt"), diary]}),
+    );
+    assert!(
+        matches!(v, (PolicyDecision::Deny { .. }, PolicyLayer::UserRule)),
+        "{v:?}"
+    );
+    for args in [
+        json!({"path": data.join("settings.json")}),
+        json!({"path": format!("file://{}", data.join("settings.json").display())}),
+        json!({"path": data}),
+    ] {
+        let v = decide("files__read_text_file", args.clone());
+        assert!(
+            matches!(v, (PolicyDecision::Deny { .. }, PolicyLayer::HardDenial)),
+            "{args}: {v:?}"
+        );
+    }
+    // What no rule is about still runs as before.
+    assert_eq!(
+        decide(
+            "files__read_text_file",
+            json!({"path": ws_dir.join("plan.txt")})
+        )
+        .0,
+        PolicyDecision::Allow
+    );
+    clients.shutdown().await;
 }

@@ -22,6 +22,7 @@ fn rules(text: &str) -> Rules {
 
 fn path(text: &str) -> MainArgument {
     MainArgument {
+        alias: None,
         kind: ArgumentKind::Path,
         text: text.into(),
         resolved: Some(text.into()),
@@ -35,6 +36,7 @@ fn decide(
     args: &[MainArgument],
 ) -> (PolicyDecision, PolicyLayer) {
     let v = policy.decide(&CallFacts {
+        fingerprint: None,
         tool_name: tool,
         read_only,
         risk: if read_only { Risk::Low } else { Risk::Medium },
@@ -161,6 +163,7 @@ fn hard_denials_beat_rules_and_session_never_turns_asks_into_denials() {
         Some((data.as_path(), workspace.as_path())),
     );
     let rules_file = MainArgument {
+        alias: None,
         kind: ArgumentKind::Path,
         text: "../rules.toml".into(),
         resolved: Some(std::fs::canonicalize(&data).unwrap().join("rules.toml")),
@@ -170,6 +173,7 @@ fn hard_denials_beat_rules_and_session_never_turns_asks_into_denials() {
         (PolicyDecision::Deny { .. }, PolicyLayer::HardDenial)
     ));
     let outside = MainArgument {
+        alias: None,
         kind: ArgumentKind::Path,
         text: "../x".into(),
         resolved: None,
@@ -187,6 +191,7 @@ fn hard_denials_beat_rules_and_session_never_turns_asks_into_denials() {
         "sh -c 'mkfs.ext4 /dev/sda1'",
     ] {
         let command = MainArgument {
+            alias: None,
             kind: ArgumentKind::Command,
             text: line.into(),
             resolved: None,
@@ -200,6 +205,7 @@ fn hard_denials_beat_rules_and_session_never_turns_asks_into_denials() {
         );
     }
     let fine = MainArgument {
+        alias: None,
         kind: ArgumentKind::Command,
         text: "rm -rf build/".into(),
         resolved: None,
@@ -581,6 +587,7 @@ fn the_data_folder_inside_the_workspace_is_still_protected() {
         Some((data.as_path(), workspace.as_path())),
     );
     let arg = |p: &Path| MainArgument {
+        alias: None,
         kind: ArgumentKind::Path,
         text: "x".into(),
         resolved: Some(p.to_owned()),

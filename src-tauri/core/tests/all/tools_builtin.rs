@@ -570,6 +570,7 @@ fn calls_with(path: &str) -> Vec<(&'static str, String)> {
 
 fn hard_denied(policy: &Policy, name: &str, arguments: &[MainArgument]) -> bool {
     let verdict = policy.decide(&CallFacts {
+        fingerprint: None,
         tool_name: name,
         read_only: tool(name).read_only(),
         risk: Risk::High,
@@ -751,6 +752,7 @@ async fn run_command_runs_in_the_workspace_and_reports_how_it_ended() {
     assert_eq!(
         run.main_arguments(raw, &ws),
         vec![MainArgument {
+            alias: None,
             kind: ArgumentKind::Command,
             text: "git status".into(),
             resolved: None
@@ -967,6 +969,7 @@ async fn fetch_url_returns_text_and_reports_a_redirect_to_another_host() {
     assert_eq!(
         fetch.main_arguments(&raw, &ws),
         vec![MainArgument {
+            alias: None,
             kind: ArgumentKind::Url,
             text: format!("http://127.0.0.1:{port}/hello"),
             resolved: None
