@@ -187,6 +187,11 @@ fn expand_line(line: &str, depth: usize, out: &mut Expansion) {
     for words in split.commands {
         expand_words(words, depth, out);
     }
+    // `bash <<< 'reboot'` runs it; read every here-string as commands (lenient: also for
+    // programs that only read it as text).
+    for text in split.here_strings {
+        expand_line(&text, depth + 1, out);
+    }
 }
 
 fn expand_words(words: Vec<String>, depth: usize, out: &mut Expansion) {
@@ -250,8 +255,10 @@ fn expand_words(words: Vec<String>, depth: usize, out: &mut Expansion) {
 enum Redirect {
     /// `>`, `>|`, `>>` (appends), `&>`, `<>`: writes the file.
     Write { appends: bool },
-    /// `<`, `<<<`: reads it.
+    /// `<`: reads it.
     Read,
+    /// `<<<`: the word is the input (to a shell: commands).
+    HereString,
     /// `>&N`, `<&N`: another descriptor (or a file, for `>&file`).
     Duplicate,
     /// `<<END`: the end marker of a here-document.
@@ -261,6 +268,7 @@ enum Redirect {
 struct Split {
     commands: Vec<Vec<String>>,
     writes: Vec<(String, bool)>,
+    here_strings: Vec<String>,
 }
 
 /// The lenient splitter's state while it reads one line.
@@ -274,6 +282,7 @@ struct Splitter {
     quoted: bool,
     pending: Option<Redirect>,
     writes: Vec<(String, bool)>,
+    here_strings: Vec<String>,
 }
 
 impl Splitter {
@@ -297,6 +306,7 @@ impl Splitter {
                     self.writes.push((word, false));
                 }
             }
+            Some(Redirect::HereString) => self.here_strings.push(word),
             Some(Redirect::Read | Redirect::HereDocument) => {}
         }
     }
@@ -429,7 +439,7 @@ fn split(line: &str) -> Split {
                     }
                 } else if chars.next_if_eq(&'<').is_some() {
                     if chars.next_if_eq(&'<').is_some() {
-                        Redirect::Read
+                        Redirect::HereString
                     } else {
                         chars.next_if_eq(&'-');
                         Redirect::HereDocument
@@ -458,6 +468,7 @@ fn split(line: &str) -> Split {
     Split {
         commands: s.commands,
         writes: s.writes,
+        here_strings: s.here_strings,
     }
 }
 
@@ -818,12 +829,13 @@ const FORK_BOMB: &str = "This command is a fork bomb: it would make the computer
 /// - stopping the computer: `shutdown`, `poweroff`, `reboot`, `halt`, `systemctl`/`loginctl
 ///   poweroff|reboot|halt|kexec`, `init 0|6`;
 /// - making or wiping file systems: `mkfs*`, `mke2fs`, `mkswap`, `wipefs`, `blkdiscard`;
-///   `dd of=/dev/…`, `shred /dev/…` or a redirection `> /dev/…` onto a device (`/dev/null`,
+///   `dd of=/dev/…`, `shred`/`tee`/`cp`/`truncate /dev/…` or `> /dev/…` onto a device (`/dev/null`,
 ///   `/dev/stdout`, `/dev/tty`, … are fine);
 /// - a recursive `rm` (`-r`, `-R`, `-fr`, `--recursive`, `--rec`, …) of any absolute path,
 ///   `~…`, anything with `$` (a variable) or `..`, or with `--no-preserve-root`; `find` from
-///   such a place with `-delete` or `-exec rm`; `rm -rf build`, `rm -rf ./node_modules` and
-///   `rm -r sub/dir` are fine;
+///   such a place with `-delete` or `-exec rm`; any of these after `cd` out of the workspace
+///   (`cd /; rm -rf usr`, `cd ..`, `cd` alone, `env -C /`); `rm -rf build`,
+///   `rm -rf ./node_modules` and `rm -r sub/dir` are fine;
 /// - `chmod -R`, `chown -R`, `chgrp -R` of `/`, `/*`, a top system folder or the home folder;
 /// - stopping every process: `kill` with pid `-1` (`kill -9 -1`, `kill -- -1`), `killall5`,
 ///   `pkill`/`killall` of a whole user (`-u` without a name) or with a pattern that has no
@@ -843,10 +855,41 @@ pub fn hard_denial(line: &str) -> Option<&'static str> {
     if expansion.writes.iter().any(|(target, _)| is_device(target)) {
         return Some(DEVICE);
     }
-    expansion.commands.iter().find_map(|words| judge(words))
+    let left = expansion
+        .commands
+        .iter()
+        .any(|words| leaves_workspace(words));
+    expansion
+        .commands
+        .iter()
+        .find_map(|words| judge(words, left))
 }
 
-fn judge(words: &[String]) -> Option<&'static str> {
+/// Whether a command changes the working folder to somewhere outside the workspace for the
+/// commands after it (`cd /`, `cd ..`, `cd` alone, `cd $X`, `pushd ~`), or runs its command
+/// elsewhere (`env -C /`, `sudo -D /`).
+fn leaves_workspace(words: &[String]) -> bool {
+    let Some((program, args)) = words.split_first() else {
+        return false;
+    };
+    let elsewhere = |t: &String| leads_out(t) || t.contains('$') || t == "-";
+    match base(program) {
+        "cd" | "pushd" | "chdir" => {
+            let targets = operands(args);
+            targets.is_empty() || targets.into_iter().any(elsewhere)
+        }
+        "env" | "sudo" | "run0" => args.iter().any(|a| {
+            matches!(a.as_str(), "-C" | "-D" | "--chdir")
+                || a.starts_with("--chdir=")
+                || (a.starts_with("-C") && a.len() > 2)
+        }),
+        _ => false,
+    }
+}
+
+/// Judges one simple command; `left`: an earlier command may have left the workspace folder,
+/// so even relative paths may lead out.
+fn judge(words: &[String], left: bool) -> Option<&'static str> {
     let (program, args) = words.split_first()?;
     let name = base(program);
     let any_arg = |f: &dyn Fn(&str) -> bool| args.iter().any(|a| f(a));
@@ -861,9 +904,9 @@ fn judge(words: &[String]) -> Option<&'static str> {
         "mke2fs" | "mkswap" | "wipefs" | "blkdiscard" => Some(WIPES),
         _ if name.starts_with("mkfs") => Some(WIPES),
         "dd" if any_arg(&|a| a.strip_prefix("of=").is_some_and(is_device)) => Some(DEVICE),
-        "shred" if any_arg(&is_device) => Some(DEVICE),
-        "rm" => rm_verdict(args),
-        "find" => find_verdict(args),
+        "shred" | "tee" | "cp" | "install" | "truncate" if any_arg(&is_device) => Some(DEVICE),
+        "rm" => rm_verdict(args, left),
+        "find" => find_verdict(args, left),
         "chmod" | "chown" | "chgrp" => {
             let recursive = args.iter().any(|a| {
                 a == "--recursive"
@@ -896,7 +939,7 @@ fn leads_out(target: &str) -> bool {
     target.starts_with('/') || target.starts_with('~') || target.contains("..")
 }
 
-fn rm_verdict(args: &[String]) -> Option<&'static str> {
+fn rm_verdict(args: &[String], left: bool) -> Option<&'static str> {
     let mut recursive = false;
     let mut options_done = false;
     let mut targets = Vec::new();
@@ -919,7 +962,7 @@ fn rm_verdict(args: &[String]) -> Option<&'static str> {
     if !recursive {
         return None;
     }
-    if targets.iter().any(|t| leads_out(t)) {
+    if targets.iter().any(|t| leads_out(t)) || (left && !targets.is_empty()) {
         Some(DELETES_OUTSIDE)
     } else if targets.iter().any(|t| t.contains('$')) {
         Some(DELETES_UNKNOWN)
@@ -928,7 +971,7 @@ fn rm_verdict(args: &[String]) -> Option<&'static str> {
     }
 }
 
-fn find_verdict(args: &[String]) -> Option<&'static str> {
+fn find_verdict(args: &[String], left: bool) -> Option<&'static str> {
     let starts: Vec<&String> = args
         .iter()
         .skip_while(|a| matches!(a.as_str(), "-H" | "-L" | "-P"))
@@ -943,7 +986,7 @@ fn find_verdict(args: &[String]) -> Option<&'static str> {
     if !deletes {
         return None;
     }
-    if starts.iter().any(|t| leads_out(t)) {
+    if left || starts.iter().any(|t| leads_out(t)) {
         Some(DELETES_OUTSIDE)
     } else if starts.iter().any(|t| t.contains('$')) {
         Some(DELETES_UNKNOWN)
@@ -1506,6 +1549,15 @@ mod tests {
             "timeout -s KILL 5 reboot",
             "exec -a x reboot",
             "chroot / reboot",
+            "bash <<< 'reboot'",
+            "sh <<< \"rm -rf /\"",
+            "cd / && rm -rf usr",
+            "cd ..; rm -rf x",
+            "cd; rm -rf Documents",
+            "cd $HOME && find . -delete",
+            "env -C / rm -rf usr",
+            "echo x | tee /dev/sda",
+            "cp disk.img /dev/sdb",
         ];
         for line in refused {
             assert!(hard_denial(line).is_some(), "should refuse: {line:?}");
@@ -1537,6 +1589,9 @@ mod tests {
             "shred secret.txt",
             "bash build.sh",
             "sudo apt install ripgrep",
+            "cd sub && rm -rf build",
+            "grep x <<< 'hello'",
+            "cp a.txt b.txt",
         ];
         for line in asked {
             assert_eq!(hard_denial(line), None, "should ask: {line:?}");
