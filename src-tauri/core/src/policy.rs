@@ -661,7 +661,7 @@ impl Policy {
                     }
                 }
                 ArgumentKind::Command => {
-                    if let Some(reason) = crate::dangerous::dangerous_command(&argument.text) {
+                    if let Some(reason) = crate::command_line::hard_denial(&argument.text) {
                         return Some(reason.to_owned());
                     }
                 }

@@ -109,7 +109,7 @@ impl Tool for RunCommand {
             risk: Risk::High,
             preview: None,
             fingerprint: None,
-            effects: Vec::new(),
+            effects: crate::command_line::effects(&args.command),
         })
     }
     fn main_arguments(&self, raw: &str, _ws: &Workspace) -> Vec<MainArgument> {
