@@ -166,7 +166,7 @@ fn of_name(name: &str) -> Destination {
 /// | `http://*.example.com/*` | `http://a.example.com@evil.net/` | ✗ (the host is `evil.net`) |
 /// | `*://example.com` | `https://EXAMPLE.com./docs?q=1` | ✓ |
 /// | `https://example.com/docs/*` | `https://example.com/docs/a/b` | ✓ |
-/// | `https://example.com/docs/*.html` | `https://example.com/docs/a/b.html` | ✗ (`*` stays in one segment) |
+/// | `https://example.com/docs/*.html` | `https://example.com/docs/a/b.html` | ✗ (one segment) |
 /// | `https://example.com/api?key=*` | `https://example.com/api` | ✗ (no query) |
 /// | `http://localhost:3000/*` | `http://localhost:3001/` | ✗ |
 /// | `http://127.0.0.1/*` | `http://2130706433/` | ✓ |

@@ -34,9 +34,12 @@ pub const FETCH_MAX_REDIRECTS: usize = 5;
 /// - Right before connecting, a host name is looked up and every address it gives must be
 ///   where the card said (a public-looking name that leads to `127.0.0.1` or `192.168.…` is
 ///   refused); the connection is then pinned to the addresses checked, so a second lookup
-///   (DNS rebinding) cannot move it.
-/// - Redirects: up to [`FETCH_MAX_REDIRECTS`] are followed while they stay on the same scheme, host
-///   and port. One that leads anywhere else (another host, another port, https → http) is
+///   (DNS rebinding) cannot move it. Addresses on this computer or the local network are
+///   reached directly, never through a proxy (which would reach its own). Through a proxy
+///   from the environment, an internet address is looked up and checked here, but the proxy
+///   makes its own lookup.
+/// - Redirects: up to [`FETCH_MAX_REDIRECTS`] are followed while they stay on the same
+///   scheme, host and port. One that leads anywhere else (another host, another port, https → http) is
 ///   not followed: the call fails with a message naming where it leads and saying that
 ///   `fetch_url` must be called again with that address, so a new card shows it.
 /// - Caps: the body is read up to [`FETCH_SIZE_CAP_BYTES`] within [`FETCH_TIMEOUT_SECS`]
@@ -277,6 +280,10 @@ async fn fetch(url: &Url, lookup: Lookup) -> Result<String, ToolError> {
     let mut client = reqwest::Client::builder()
         .redirect(reqwest::redirect::Policy::none())
         .user_agent(concat!("AskFirst/", env!("CARGO_PKG_VERSION")));
+    if destination(url) != Destination::Internet {
+        // A proxy would reach its own computer or network, not the one the card names.
+        client = client.no_proxy();
+    }
     if let Some(Host::Domain(name)) = url.host() {
         let port = url.port_or_known_default().unwrap_or(80);
         let addrs = match tokio::time::timeout(left(), lookup(name.to_owned(), port)).await {
