@@ -10,6 +10,7 @@
 //!   Anthropic services; [`scripted`] plays scenario files and the demo.
 //! - [`agent`]: the agent loop (model step → tool calls → policy → approval → result → next step).
 //! - [`history`]: the session's numbered event history, for a window that (re)loads late.
+//! - [`url_pattern`]: where a web address leads, and rules' address patterns matched by parts.
 //!
 //! The core reports everything through one [`EventSink`] of [`AgentEvent`]s; the desktop shell
 //! forwards them to the window, the tray and notifications.
@@ -28,6 +29,7 @@ pub mod provider;
 pub mod providers;
 pub mod scripted;
 pub mod tools;
+pub mod url_pattern;
 
 pub use askfirst_protocol as protocol;
 use askfirst_protocol::AgentEvent;

@@ -1,16 +1,21 @@
 //! `fetch_url` (asks first): reads one web address (HTTP GET) and returns its text, with caps
-//! on size and time, and a note when redirects led to a different site.
+//! on size and time. The card says where the address is; the connection goes only there
+//! (checked after the name lookup, pinned against rebinding), and a redirect elsewhere is
+//! handed back to be asked about, not followed.
 
 use super::OUTPUT_CAP_BYTES;
 use super::{error_chain, parse_args, CallDescription, HeadTail, Tool, ToolError, Workspace};
 use crate::policy::{ArgumentKind, MainArgument};
+use crate::url_pattern::{destination, Destination};
 use askfirst_protocol::Risk;
 use async_trait::async_trait;
-use reqwest::Url;
+use futures_util::future::BoxFuture;
 use serde::Deserialize;
 use serde_json::json;
-use std::sync::{Arc, Mutex};
+use std::net::{Ipv4Addr, Ipv6Addr, SocketAddr};
 use std::time::Duration;
+use tokio::time::Instant;
+use url::{Host, Url};
 
 /// The most bytes of a response body that are read; the rest is not downloaded.
 pub const FETCH_SIZE_CAP_BYTES: usize = 2 * 1024 * 1024;
@@ -18,17 +23,29 @@ pub const FETCH_SIZE_CAP_BYTES: usize = 2 * 1024 * 1024;
 /// The most seconds one fetch may take, from connecting to the last byte of the body.
 pub const FETCH_TIMEOUT_SECS: u64 = 20;
 
-/// The most redirects followed.
-const MAX_REDIRECTS: usize = 10;
+/// The most redirects followed, all on the address's own site (scheme, host and port).
+pub const FETCH_MAX_REDIRECTS: usize = 5;
 
 /// `fetch_url {url}`: an HTTP GET of an `http://` or `https://` address (TLS by rustls with
 /// the webpki roots, proxies from the environment).
 ///
+/// - The card names where the address is ([`Destination`]): on this computer, on the local
+///   network, or on the internet.
+/// - Right before connecting, a host name is looked up and every address it gives must be
+///   where the card said (a public-looking name that leads to `127.0.0.1` or `192.168.…` is
+///   refused); the connection is then pinned to the addresses checked, so a second lookup
+///   (DNS rebinding) cannot move it. Addresses on this computer or the local network are
+///   reached directly, never through a proxy (which would reach its own). Through a proxy
+///   from the environment, an internet address is looked up and checked here, but the proxy
+///   makes its own lookup.
+/// - Redirects: up to [`FETCH_MAX_REDIRECTS`] are followed while they stay on the same
+///   scheme, host and port. One that leads anywhere else (another host, another port, https → http) is
+///   not followed: the call fails with a message naming where it leads and saying that
+///   `fetch_url` must be called again with that address, so a new card shows it.
 /// - Caps: the body is read up to [`FETCH_SIZE_CAP_BYTES`] within [`FETCH_TIMEOUT_SECS`]
-///   (what arrived is kept, and the reply says it was cut); the text handed to the model is
-///   capped at [`super::OUTPUT_CAP_BYTES`], first and last halves kept, the cut stated.
-/// - Redirects: up to 10 are followed; when any leads to a different host than the one asked
-///   for, the reply says so and names where the text came from.
+///   (for the whole call, lookups and redirects included; what arrived is kept, and the reply
+///   says it was cut); the text handed to the model is capped at [`super::OUTPUT_CAP_BYTES`],
+///   first and last halves kept, the cut stated.
 /// - Result: a first line with the final address, the HTTP status and the content type, notes
 ///   in brackets, then the text (binary bodies are described, not shown). A status other than
 ///   2xx is a [`ToolError::Failed`] carrying the same reply.
@@ -59,8 +76,74 @@ fn checked_url(given: &str) -> Result<Url, ToolError> {
     Ok(url)
 }
 
-fn host_of(url: &Url) -> String {
-    url.host_str().unwrap_or_default().to_owned()
+/// Where an address is, in words that fit "… (here)" and "which is here".
+fn place(destination: Destination) -> &'static str {
+    match destination {
+        Destination::ThisComputer => "an address on this computer",
+        Destination::LocalNetwork => "an address on your local network",
+        Destination::Internet => "an address on the internet",
+    }
+}
+
+/// The well-known addresses where a cloud server hands out its own settings and keys.
+fn is_cloud_metadata(url: &Url) -> bool {
+    match url.host() {
+        Some(Host::Ipv4(ip)) => ip == Ipv4Addr::new(169, 254, 169, 254),
+        Some(Host::Ipv6(ip)) => {
+            ip == Ipv6Addr::new(0xfd00, 0xec2, 0, 0, 0, 0, 0, 0x254)
+                || ip.to_ipv4_mapped() == Some(Ipv4Addr::new(169, 254, 169, 254))
+        }
+        Some(Host::Domain(name)) => name.trim_end_matches('.') == "metadata.google.internal",
+        None => false,
+    }
+}
+
+fn describe_url(url: &Url) -> CallDescription {
+    let destination = destination(url);
+    let mut effects = Vec::new();
+    let summary = match destination {
+        Destination::ThisComputer => {
+            effects.push(
+                "The address is on this computer, not on the internet: it reaches a program \
+                 running here, which may hand out private information or act on the request."
+                    .to_owned(),
+            );
+            format!("Read the web page at {url} (an address on this computer)")
+        }
+        Destination::LocalNetwork => {
+            effects.push(
+                "The address is on your local network, not on the internet: a device such as \
+                 a router, a printer or another computer at home or at work."
+                    .to_owned(),
+            );
+            if is_cloud_metadata(url) {
+                effects.push(
+                    "On a cloud server, this address hands out the server's own settings and \
+                     access keys."
+                        .to_owned(),
+                );
+            }
+            format!("Read the web page at {url} (an address on your local network)")
+        }
+        Destination::Internet => {
+            format!("Read the web page at {url} (this goes on the internet)")
+        }
+    };
+    if !url.username().is_empty() || url.password().is_some() {
+        effects.push("The address contains a user name or password, which is sent along.".into());
+    }
+    effects.push(
+        "If the site sends the request on to a different address, Ask First does not follow \
+         it: you are asked again about that address."
+            .to_owned(),
+    );
+    CallDescription {
+        summary,
+        risk: Risk::High,
+        preview: None,
+        fingerprint: None,
+        effects,
+    }
 }
 
 #[async_trait]
@@ -71,7 +154,8 @@ impl Tool for FetchUrl {
     fn description(&self) -> &'static str {
         "Read a web page or file from the internet (HTTP GET of an http:// or https:// \
          address) and get its text. At most 2 MB are downloaded, within 20 seconds; long text \
-         shows its start and end. The user is asked first."
+         shows its start and end. Redirects to a different site are not followed: the result \
+         names the new address, to fetch again if needed. The user is asked first."
     }
     fn parameters_schema(&self) -> serde_json::Value {
         json!({
@@ -87,14 +171,7 @@ impl Tool for FetchUrl {
     }
     fn describe(&self, raw: &str, _ws: &Workspace) -> Result<CallDescription, ToolError> {
         let args: FetchUrlArgs = parse_args(self.name(), raw)?;
-        let url = checked_url(&args.url)?;
-        Ok(CallDescription {
-            summary: format!("Read the web page at {url} (this goes on the internet)"),
-            risk: Risk::High,
-            preview: None,
-            fingerprint: None,
-            effects: Vec::new(),
-        })
+        Ok(describe_url(&checked_url(&args.url)?))
     }
     fn main_arguments(&self, raw: &str, _ws: &Workspace) -> Vec<MainArgument> {
         parse_args::<FetchUrlArgs>(self.name(), raw)
@@ -112,40 +189,156 @@ impl Tool for FetchUrl {
     async fn execute(&self, raw: &str, _ws: &Workspace) -> Result<String, ToolError> {
         let args: FetchUrlArgs = parse_args(self.name(), raw)?;
         let url = checked_url(&args.url)?;
-        fetch(&url).await
+        fetch(&url, system_lookup).await
     }
 }
 
-async fn fetch(url: &Url) -> Result<String, ToolError> {
-    let limit = Duration::from_secs(FETCH_TIMEOUT_SECS);
-    // Every address a redirect led to, to report the ones on other hosts.
-    let hops: Arc<Mutex<Vec<Url>>> = Arc::default();
-    let policy = {
-        let hops = Arc::clone(&hops);
-        reqwest::redirect::Policy::custom(move |attempt| {
-            if attempt.previous().len() > MAX_REDIRECTS {
-                return attempt.error(format!("more than {MAX_REDIRECTS} redirects"));
-            }
-            hops.lock()
-                .unwrap_or_else(|poisoned| poisoned.into_inner())
-                .push(attempt.url().clone());
-            attempt.follow()
-        })
+/// Looks up a host name's addresses for a port: the system's resolver, or a test's.
+type Lookup = fn(String, u16) -> BoxFuture<'static, std::io::Result<Vec<SocketAddr>>>;
+
+fn system_lookup(host: String, port: u16) -> BoxFuture<'static, std::io::Result<Vec<SocketAddr>>> {
+    Box::pin(async move {
+        Ok(tokio::net::lookup_host((host.as_str(), port))
+            .await?
+            .collect())
+    })
+}
+
+/// Whether every address a host name led to is where the card said `url` is.
+fn check_resolved(url: &Url, addrs: &[SocketAddr]) -> Result<(), ToolError> {
+    let host = url.host_str().unwrap_or_default();
+    let shown = destination(url);
+    if addrs.is_empty() {
+        return Err(ToolError::Failed(format!(
+            "Could not fetch {url}: no address was found for {host}."
+        )));
+    }
+    match addrs
+        .iter()
+        .map(|a| (a.ip(), Destination::of_ip(a.ip())))
+        .find(|(_, actual)| *actual != shown)
+    {
+        None => Ok(()),
+        Some((ip, actual)) => {
+            let mut direct = url.clone();
+            let retry = match direct.set_ip_host(ip) {
+                Ok(()) => format!(
+                    " If that is meant, fetch_url must be called again with {direct}, so that \
+                     the approval card says where it goes."
+                ),
+                Err(()) => String::new(),
+            };
+            Err(ToolError::Failed(format!(
+                "Refused: {url} was shown for approval as {}, but the name {host} leads to {ip}, \
+                 {}. Ask First did not connect.{retry}",
+                place(shown),
+                place(actual)
+            )))
+        }
+    }
+}
+
+/// Whether a redirect from `from` to `to` stays on the same site: scheme, host and port.
+fn same_site(from: &Url, to: &Url) -> bool {
+    from.scheme() == to.scheme()
+        && from.host() == to.host()
+        && from.port_or_known_default() == to.port_or_known_default()
+}
+
+/// Why a redirect from `from` to `to` (on another site) was not followed.
+fn not_followed(from: &Url, to: &Url) -> ToolError {
+    if !matches!(to.scheme(), "http" | "https") {
+        return ToolError::Failed(format!(
+            "Not followed: {from} redirects to {to}, which is not a web address that can be \
+             fetched, so Ask First did not go there."
+        ));
+    }
+    let downgrade = if from.scheme() == "https" && to.scheme() == "http" {
+        " It would also leave the encrypted https connection for plain http."
+    } else {
+        ""
     };
-    let client = reqwest::Client::builder()
-        .timeout(limit)
-        .redirect(policy)
-        .user_agent(concat!("AskFirst/", env!("CARGO_PKG_VERSION")))
+    ToolError::Failed(format!(
+        "Not followed: {from} redirects to {to} ({}), which is not the address that was \
+         approved, so Ask First did not go there.{downgrade} To read it, fetch_url must be \
+         called again with {to}; a new approval card will show it.",
+        place(destination(to))
+    ))
+}
+
+fn could_not_fetch(url: &Url, e: &reqwest::Error) -> ToolError {
+    let why = if e.is_timeout() {
+        format!("it did not answer within {FETCH_TIMEOUT_SECS} seconds")
+    } else {
+        error_chain(e)
+    };
+    ToolError::Failed(format!("Could not fetch {url}: {why}."))
+}
+
+async fn fetch(url: &Url, lookup: Lookup) -> Result<String, ToolError> {
+    let deadline = Instant::now() + Duration::from_secs(FETCH_TIMEOUT_SECS);
+    let left = || deadline.saturating_duration_since(Instant::now());
+    let mut client = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .user_agent(concat!("AskFirst/", env!("CARGO_PKG_VERSION")));
+    if destination(url) != Destination::Internet {
+        // A proxy would reach its own computer or network, not the one the card names.
+        client = client.no_proxy();
+    }
+    if let Some(Host::Domain(name)) = url.host() {
+        let port = url.port_or_known_default().unwrap_or(80);
+        let addrs = match tokio::time::timeout(left(), lookup(name.to_owned(), port)).await {
+            Ok(Ok(addrs)) => addrs,
+            Ok(Err(e)) => {
+                return Err(ToolError::Failed(format!(
+                    "Could not fetch {url}: the address of {name} could not be found ({e})."
+                )))
+            }
+            Err(_) => {
+                return Err(ToolError::Failed(format!(
+                    "Could not fetch {url}: it did not answer within {FETCH_TIMEOUT_SECS} \
+                     seconds."
+                )))
+            }
+        };
+        check_resolved(url, &addrs)?;
+        // Redirects are followed on this same host only, so this one pin covers them all.
+        client = client.resolve_to_addrs(name, &addrs);
+    }
+    let client = client
         .build()
         .map_err(|e| ToolError::Failed(format!("Could not prepare the request: {e}")))?;
-    let mut response = client.get(url.clone()).send().await.map_err(|e| {
-        let why = if e.is_timeout() {
-            format!("it did not answer within {FETCH_TIMEOUT_SECS} seconds")
-        } else {
-            error_chain(&e)
+
+    let mut current = url.clone();
+    let mut redirects = 0;
+    let mut response = loop {
+        let response = client
+            .get(current.clone())
+            .timeout(left())
+            .send()
+            .await
+            .map_err(|e| could_not_fetch(&current, &e))?;
+        let status = response.status().as_u16();
+        let next = response
+            .headers()
+            .get(reqwest::header::LOCATION)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|location| current.join(location).ok());
+        let Some(next) = next.filter(|_| matches!(status, 301 | 302 | 303 | 307 | 308)) else {
+            break response;
         };
-        ToolError::Failed(format!("Could not fetch {url}: {why}."))
-    })?;
+        if !same_site(&current, &next) {
+            return Err(not_followed(&current, &next));
+        }
+        redirects += 1;
+        if redirects > FETCH_MAX_REDIRECTS {
+            return Err(ToolError::Failed(format!(
+                "Stopped: {url} redirected more than {FETCH_MAX_REDIRECTS} times (the last time to \
+                 {next}), so Ask First did not follow it further."
+            )));
+        }
+        current = next;
+    };
 
     let status = response.status();
     let final_url = response.url().clone();
@@ -192,29 +385,6 @@ async fn fetch(url: &Url) -> Result<String, ToolError> {
         }
     }
 
-    let asked_host = host_of(url);
-    let mut other_hosts: Vec<String> = Vec::new();
-    for hop in hops
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
-        .iter()
-    {
-        let host = host_of(hop);
-        if host != asked_host && !other_hosts.contains(&host) {
-            other_hosts.push(host);
-        }
-    }
-    if !other_hosts.is_empty() {
-        notes.insert(
-            0,
-            format!(
-                "Redirected: {asked_host} sent the request on to a different site ({}); the text \
-                 below comes from {final_url}.",
-                other_hosts.join(", ")
-            ),
-        );
-    }
-
     let kind = if content_type.is_empty() {
         String::new()
     } else {
@@ -248,5 +418,152 @@ async fn fetch(url: &Url) -> Result<String, ToolError> {
         Ok(reply)
     } else {
         Err(ToolError::Failed(reply))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+    use pretty_assertions::assert_eq;
+    use std::io::{Read, Write};
+
+    fn url(text: &str) -> Url {
+        Url::parse(text).unwrap()
+    }
+
+    fn addrs(ips: &[&str]) -> Vec<SocketAddr> {
+        ips.iter()
+            .map(|ip| SocketAddr::new(ip.parse().unwrap(), 80))
+            .collect()
+    }
+
+    #[test]
+    fn a_name_must_lead_where_the_card_said() {
+        let public = url("http://example.com/x");
+        assert_eq!(check_resolved(&public, &addrs(&["93.184.216.34"])), Ok(()));
+        // DNS rebinding: one of the answers is this computer.
+        assert_eq!(
+            check_resolved(&public, &addrs(&["93.184.216.34", "127.0.0.1"])),
+            Err(ToolError::Failed(
+                "Refused: http://example.com/x was shown for approval as an address on the \
+                 internet, but the name example.com leads to 127.0.0.1, an address on this \
+                 computer. Ask First did not connect. If that is meant, fetch_url must be \
+                 called again with http://127.0.0.1/x, so that the approval card says where it \
+                 goes."
+                    .to_owned()
+            ))
+        );
+        for (name, ip) in [
+            ("http://example.com/", "::ffff:127.0.0.1"),
+            ("http://example.com/", "169.254.169.254"),
+            ("http://example.com/", "fd00::1"),
+            ("http://printer.local/", "127.0.0.1"),
+            ("http://intranet/", "93.184.216.34"),
+            ("http://localhost/", "192.168.1.2"),
+        ] {
+            assert!(
+                check_resolved(&url(name), &addrs(&[ip])).is_err(),
+                "{name} -> {ip}"
+            );
+        }
+        assert_eq!(
+            check_resolved(&url("http://localhost:1/"), &addrs(&["127.0.0.1", "::1"])),
+            Ok(())
+        );
+        assert_eq!(
+            check_resolved(&url("http://printer.local/"), &addrs(&["192.168.1.9"])),
+            Ok(())
+        );
+        assert!(check_resolved(&public, &[]).is_err());
+    }
+
+    #[test]
+    fn only_the_same_scheme_host_and_port_is_the_same_site() {
+        let from = url("https://example.com/a");
+        for (to, same) in [
+            ("https://example.com/b?c", true),
+            ("https://EXAMPLE.com:443/b", true),
+            ("http://example.com/b", false),
+            ("https://example.com:8443/b", false),
+            ("https://www.example.com/b", false),
+            ("https://example.com./b", false),
+        ] {
+            assert_eq!((to, same_site(&from, &url(to))), (to, same));
+        }
+        assert_eq!(
+            not_followed(&from, &url("http://example.com/b")),
+            ToolError::Failed(
+                "Not followed: https://example.com/a redirects to http://example.com/b (an \
+                 address on the internet), which is not the address that was approved, so Ask \
+                 First did not go there. It would also leave the encrypted https connection for \
+                 plain http. To read it, fetch_url must be called again with \
+                 http://example.com/b; a new approval card will show it."
+                    .to_owned()
+            )
+        );
+    }
+
+    /// Answers one request on 127.0.0.1 with a short text; returns the port.
+    fn serve_once() -> u16 {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        std::thread::spawn(move || {
+            let Ok((mut stream, _)) = listener.accept() else {
+                return;
+            };
+            let mut request = Vec::new();
+            let mut byte = [0_u8; 1];
+            while !request.ends_with(b"\r\n\r\n") {
+                match stream.read(&mut byte) {
+                    Ok(1) => request.push(byte[0]),
+                    _ => return,
+                }
+            }
+            let _ = stream.write_all(
+                b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 3\r\n\
+                  Connection: close\r\n\r\nhi\n",
+            );
+        });
+        port
+    }
+
+    fn to_loopback(
+        _host: String,
+        port: u16,
+    ) -> BoxFuture<'static, std::io::Result<Vec<SocketAddr>>> {
+        Box::pin(async move { Ok(vec![SocketAddr::from(([127, 0, 0, 1], port))]) })
+    }
+
+    #[tokio::test]
+    async fn a_public_name_that_leads_to_this_computer_is_refused_before_connecting() {
+        let port = serve_once();
+        let address = url(&format!("http://rebind.example:{port}/"));
+        assert_eq!(destination(&address), Destination::Internet);
+        let err = fetch(&address, to_loopback).await.unwrap_err();
+        assert_eq!(
+            err,
+            ToolError::Failed(format!(
+                "Refused: http://rebind.example:{port}/ was shown for approval as an address on \
+                 the internet, but the name rebind.example leads to 127.0.0.1, an address on \
+                 this computer. Ask First did not connect. If that is meant, fetch_url must be \
+                 called again with http://127.0.0.1:{port}/, so that the approval card says \
+                 where it goes."
+            ))
+        );
+    }
+
+    #[tokio::test]
+    async fn the_connection_goes_to_the_checked_address() {
+        // `app.localhost` is on this computer on the card; the system resolver is never asked
+        // (it may not know the name), the checked address is used.
+        let port = serve_once();
+        let address = url(&format!("http://app.localhost:{port}/"));
+        assert_eq!(
+            fetch(&address, to_loopback).await,
+            Ok(format!(
+                "Fetched http://app.localhost:{port}/ (HTTP 200 OK, text/plain).\nhi\n"
+            ))
+        );
     }
 }

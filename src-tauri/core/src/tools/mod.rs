@@ -15,7 +15,7 @@ mod workspace;
 pub use command::{RunCommand, DEFAULT_COMMAND_TIMEOUT_SECS, MAX_COMMAND_TIMEOUT_SECS};
 pub use delete::DeletePath;
 pub use edit::EditFile;
-pub use fetch::{FetchUrl, FETCH_SIZE_CAP_BYTES, FETCH_TIMEOUT_SECS};
+pub use fetch::{FetchUrl, FETCH_MAX_REDIRECTS, FETCH_SIZE_CAP_BYTES, FETCH_TIMEOUT_SECS};
 pub use fs::{ListDirectory, MovePath, WriteFile};
 pub use read::ReadFile;
 pub use workspace::Workspace;
