@@ -12,6 +12,8 @@
 //! 4. **Session grants** from "Allow for this session": exact tool and canonical arguments.
 //! 5. **Tool defaults**: read-only tools run; everything else asks.
 
+use crate::command_line::CommandPattern;
+use crate::url_pattern::{Destination, UrlPattern};
 use askfirst_protocol::{Grant, PolicyLayer, Risk, SessionPolicy};
 use globset::{GlobBuilder, GlobMatcher};
 use serde::Deserialize;
@@ -24,10 +26,12 @@ pub const HARD_DENIALS: &[&str] = &[
     "A path outside the workspace folder (absolute, `..`, or a symlink that leads out) is \
      never used.",
     "Ask First's own files (settings, rules, session logs) are never read or changed by the \
-     agent, however they are reached (another spelling, a link, a command, an MCP server).",
-    "Commands that wipe or format disks, or stop the computer (`rm -rf /` or of your home \
-     folder, `mkfs`, `dd` onto a device, `shutdown`, `reboot`, `poweroff`, a fork bomb) are \
-     never run, also when hidden after `;`, `&&`, a pipe, `$(…)` or inside `sh -c`.",
+     agent, however they are reached (another spelling, a second name, a command, an MCP \
+     server).",
+    "Commands that wipe or format disks, stop the computer or every program, or delete a \
+     whole folder outside the workspace (`rm -rf /home/*`, `mkfs`, `dd` onto a device, \
+     `shutdown`, `reboot`, `kill -9 -1`, a fork bomb) are never run, also when hidden after \
+     `;`, `&&`, a pipe, `$(…)`, `sudo`, `xargs`, `find -exec` or inside `sh -c`.",
 ];
 
 /// The reason given when a call would reach Ask First's own files.
@@ -193,9 +197,17 @@ pub struct Rule {
     /// The glob on the main argument, as written.
     pub pattern: Option<String>,
     for_paths: Option<GlobMatcher>,
-    for_text: Option<GlobMatcher>,
     /// For a pattern `folder/**`: the folder itself, which the pattern is about too.
     folder_itself: Option<GlobMatcher>,
+    /// The pattern read as a command (words, each a glob; see
+    /// [`crate::command_line::CommandPattern`]), when it can be one.
+    for_command: Option<CommandPattern>,
+    /// The pattern read as a web address (scheme, host, port and path as parts; see
+    /// [`crate::url_pattern::UrlPattern`]), when it can be one.
+    for_url: Option<UrlPattern>,
+    /// Whether the pattern's host is a plain name or address (no `*`): only such a rule can
+    /// allow an address on this computer or the local network.
+    url_host_literal: bool,
     /// For a pattern that names one folder or file without glob characters (`Taxes/**`,
     /// `Taxes`, `Taxes/2024.pdf`): that path, compared by identity on disk.
     literal_folder: Option<PathBuf>,
@@ -207,19 +219,16 @@ impl Rule {
     /// # Errors
     /// The glob's error message when `pattern` is not a valid glob.
     pub fn new(tool: &str, pattern: Option<&str>) -> Result<Self, String> {
-        let (for_paths, for_text) = match pattern {
-            None => (None, None),
-            Some(p) => {
-                let build = |literal| {
-                    GlobBuilder::new(p)
-                        .literal_separator(literal)
-                        .backslash_escape(true)
-                        .build()
-                        .map(|g| g.compile_matcher())
-                        .map_err(|e| e.to_string())
-                };
-                (Some(build(true)?), Some(build(false)?))
-            }
+        let for_paths = match pattern {
+            None => None,
+            Some(p) => Some(
+                GlobBuilder::new(p)
+                    .literal_separator(true)
+                    .backslash_escape(true)
+                    .build()
+                    .map(|g| g.compile_matcher())
+                    .map_err(|e| e.to_string())?,
+            ),
         };
         let folder_itself = match pattern.and_then(|p| p.strip_suffix("/**")) {
             Some(folder) if !folder.is_empty() => Some(
@@ -241,27 +250,96 @@ impl Rule {
                     && !p.split('/').any(|part| matches!(part, "" | "." | ".."))
             })
             .map(PathBuf::from);
+        // A rule about one tool must make sense for it; a rule for every tool (`*`) is read
+        // in each way it can be.
+        let everything = pattern.is_some_and(|p| matches!(p.trim(), "*" | "**"));
+        let pattern_for_parts = pattern.filter(|_| !everything);
+        let for_command = match pattern_for_parts.map(CommandPattern::parse) {
+            Some(Err(e)) if tool == "run_command" => return Err(e),
+            Some(parsed) => parsed.ok(),
+            None => None,
+        };
+        let for_url = match pattern_for_parts.map(UrlPattern::parse) {
+            Some(Err(e)) if tool == "fetch_url" => return Err(e),
+            Some(parsed) => parsed.ok(),
+            None => None,
+        };
+        let url_host_literal = pattern
+            .and_then(|p| p.split_once("://"))
+            .map(|(_, rest)| rest.split(['/', '?']).next().unwrap_or(""))
+            .is_some_and(|host| !host.is_empty() && !host.contains('*'));
         Ok(Self {
             tool: tool.to_owned(),
             pattern: pattern.map(str::to_owned),
             for_paths,
-            for_text,
             folder_itself,
+            for_command,
+            for_url,
+            url_host_literal,
             literal_folder,
         })
     }
 
-    fn matches_text(&self, kind: ArgumentKind, text: &str) -> bool {
+    fn matches_path(&self, text: &str) -> bool {
+        self.for_paths.as_ref().is_none_or(|m| m.is_match(text))
+            || self
+                .folder_itself
+                .as_ref()
+                .is_some_and(|m| m.is_match(text))
+    }
+
+    /// Whether a pattern of `*` alone (or none) makes the rule about every argument.
+    fn about_everything(&self) -> bool {
+        self.pattern
+            .as_deref()
+            .is_none_or(|p| matches!(p.trim(), "*" | "**"))
+    }
+
+    /// Deny and ask rules on a command: any simple command of the line matches (also inside
+    /// `sh -c`, after `sudo`, …). On a web address: its scheme, host and path match as parts.
+    fn matches_text_any(&self, kind: ArgumentKind, text: &str) -> bool {
         match kind {
-            ArgumentKind::Path | ArgumentKind::MentionedPath => {
-                self.for_paths.as_ref().is_none_or(|m| m.is_match(text))
+            ArgumentKind::Path | ArgumentKind::MentionedPath => self.matches_path(text),
+            ArgumentKind::Command => {
+                self.about_everything()
                     || self
-                        .folder_itself
+                        .for_command
                         .as_ref()
-                        .is_some_and(|m| m.is_match(text))
+                        .is_some_and(|c| c.matches_any(text))
             }
-            ArgumentKind::Command | ArgumentKind::Url => {
-                self.for_text.as_ref().is_none_or(|m| m.is_match(text))
+            ArgumentKind::Url => {
+                self.about_everything()
+                    || self
+                        .for_url
+                        .as_ref()
+                        .is_some_and(|u| url::Url::parse(text).is_ok_and(|url| u.matches(&url)))
+            }
+        }
+    }
+
+    /// Allow rules on a command: the line is plain words only and every simple command
+    /// matches. On a web address: the parts match, and an address on this computer or the
+    /// local network is allowed only by a rule that names its host exactly.
+    fn matches_text_all(&self, kind: ArgumentKind, text: &str) -> bool {
+        match kind {
+            ArgumentKind::Path => self.matches_path(text),
+            ArgumentKind::MentionedPath => false,
+            ArgumentKind::Command => {
+                if self.about_everything() {
+                    return crate::command_line::plain_commands(text).is_some();
+                }
+                self.for_command.as_ref().is_some_and(|c| c.allows(text))
+            }
+            ArgumentKind::Url => {
+                let Ok(url) = url::Url::parse(text) else {
+                    return false;
+                };
+                let nearby = crate::url_pattern::destination(&url) != Destination::Internet;
+                if nearby && !self.url_host_literal {
+                    return false;
+                }
+                self.about_everything() && !nearby
+                    || self.for_url.as_ref().is_some_and(|u| u.matches(&url))
             }
         }
     }
@@ -270,22 +348,21 @@ impl Rule {
     /// (for a rule on a folder, `Taxes/**` or `Taxes`) the argument lies in that very folder,
     /// however it is reached (another case, a bind mount).
     fn matches_argument_any(&self, argument: &MainArgument) -> bool {
-        self.matches_text(argument.kind, &argument.text)
+        self.matches_text_any(argument.kind, &argument.text)
             || argument
                 .alias
                 .as_deref()
-                .is_some_and(|alias| self.matches_text(argument.kind, alias))
+                .is_some_and(|alias| self.matches_text_any(argument.kind, alias))
             || self.inside_named_folder(argument)
     }
 
     /// Whether every spelling of the argument matches (for allow rules).
     fn matches_argument_all(&self, argument: &MainArgument) -> bool {
-        argument.kind != ArgumentKind::MentionedPath
-            && self.matches_text(argument.kind, &argument.text)
+        self.matches_text_all(argument.kind, &argument.text)
             && argument
                 .alias
                 .as_deref()
-                .is_none_or(|alias| self.matches_text(argument.kind, alias))
+                .is_none_or(|alias| self.matches_text_all(argument.kind, alias))
     }
 
     /// For a rule whose pattern is a plain folder or file (`Taxes`, `Taxes/**`, no glob
@@ -298,7 +375,8 @@ impl Rule {
         if !matches!(
             argument.kind,
             ArgumentKind::Path | ArgumentKind::MentionedPath
-        ) {
+        ) || Path::new(&argument.text).is_absolute()
+        {
             return false;
         }
         // The workspace folder: `resolved` less as many parts as `text` has.
@@ -332,14 +410,18 @@ impl Rule {
 
     /// Allow rules: every main argument matches, and there is at least one when the rule has
     /// a pattern.
+    ///
+    /// Paths merely mentioned (in a command's words, an MCP tool's texts) are not what an
+    /// allow rule is about: they can only make deny and ask rules match.
     fn matches_all(&self, facts: &CallFacts<'_>) -> bool {
+        let mut judged = facts
+            .main_arguments
+            .iter()
+            .filter(|a| a.kind != ArgumentKind::MentionedPath)
+            .peekable();
         self.names(facts.tool_name)
             && (self.pattern.is_none()
-                || (!facts.main_arguments.is_empty()
-                    && facts
-                        .main_arguments
-                        .iter()
-                        .all(|a| self.matches_argument_all(a))))
+                || (judged.peek().is_some() && judged.all(|a| self.matches_argument_all(a))))
     }
 
     fn describe(&self) -> String {
@@ -382,9 +464,19 @@ pub const RULES_TEMPLATE: &str = r##"# Ask First rules: what the agent may do wi
 # the first rule that matches decides. Without a matching rule, reading runs and
 # everything else asks.
 #
-# `tool` is a tool name (or "*" for every tool). `match` is optional: a glob on the
-# call's main argument — a path relative to your workspace folder ("*" stays in one
-# folder, "**" goes into sub-folders), a command line, or a web address.
+# `tool` is a tool name (or "*" for every tool). `match` is optional:
+# - for files, a path relative to your workspace folder ("*" stays in one folder, "**"
+#   goes into sub-folders). A rule on a folder holds however the folder is reached
+#   (another spelling of its name, a command or an MCP tool that names it).
+# - for run_command, a command: words, each of which may hold "*" ("git status*" is
+#   `git status` with any further words). An allow rule allows a command line only when
+#   every command on it matches and it uses no other shell features (no `;` with another
+#   command, no `>`, no `$(…)`); a deny or ask rule matches any command on the line,
+#   also inside `sh -c`, after `sudo` or `xargs`.
+# - for fetch_url, a web address: scheme, host and path are matched each on its own
+#   ("http://*.example.com/*" is any page of example.com and its sub-domains, never
+#   another host). Addresses on this computer or your local network always ask, unless
+#   a rule names that address exactly ("http://localhost:3000/*").
 #
 # Examples (remove the "#" to use one):
 #
@@ -399,6 +491,10 @@ pub const RULES_TEMPLATE: &str = r##"# Ask First rules: what the agent may do wi
 # [[allow]]
 # tool = "write_file"
 # match = "Drafts/*.txt"
+#
+# [[allow]]
+# tool = "run_command"
+# match = "git status*"
 "##;
 
 impl Rules {

@@ -12,6 +12,7 @@ mod all {
     pub mod policy;
     pub mod providers;
     pub mod race;
+    pub mod rules_meaning;
     pub mod sessions;
     pub mod support;
     pub mod tools;

@@ -112,15 +112,25 @@ impl Tool for RunCommand {
             effects: crate::command_line::effects(&args.command),
         })
     }
-    fn main_arguments(&self, raw: &str, _ws: &Workspace) -> Vec<MainArgument> {
+    fn main_arguments(&self, raw: &str, ws: &Workspace) -> Vec<MainArgument> {
         parse_args::<RunCommandArgs>(self.name(), raw)
             .map(|a| {
-                vec![MainArgument {
-                    kind: ArgumentKind::Command,
-                    text: a.command,
-                    alias: None,
-                    resolved: None,
-                }]
+                // The paths its words name, so that a deny rule on a folder also refuses
+                // `cat Private/diary.txt` (the kernel's confinement is the first line; this
+                // is the second).
+                let commands = crate::command_line::all_simple_commands(&a.command);
+                let words = commands.iter().flatten().map(String::as_str);
+                let mut arguments = super::mentioned_paths_in(words, false, ws);
+                arguments.insert(
+                    0,
+                    MainArgument {
+                        kind: ArgumentKind::Command,
+                        text: a.command,
+                        alias: None,
+                        resolved: None,
+                    },
+                );
+                arguments
             })
             .unwrap_or_default()
     }

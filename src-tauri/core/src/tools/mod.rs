@@ -306,17 +306,18 @@ pub(crate) fn resolved_path_argument(resolved: PathBuf, workspace: &Workspace) -
     }
 }
 
-/// The most texts of one call's arguments that [`mentioned_paths`] looks at, and the longest.
-const MENTIONED_MAX_COUNT: usize = 256;
+/// The most texts of one call's arguments that [`mentioned_paths`] looks at.
+const MENTIONED_MAX_COUNT: usize = 1024;
+/// Texts longer than this cannot name a path (Linux's `PATH_MAX`) and are not looked at.
 const MENTIONED_MAX_LEN: usize = 4096;
 
 /// Every text in `arguments` (an MCP tool's arguments, any shape) that could name a path, as
 /// the policy sees it ([`ArgumentKind::MentionedPath`]): a path relative to the workspace, an
 /// absolute path, or a `file://` address. Inside the workspace its `text` is relative (so path
 /// rules apply to it); outside, `text` is the absolute path (no rule matches it, but the
-/// own-files denial still compares it). At most [`MENTIONED_MAX_COUNT`] texts of up to
-/// [`MENTIONED_MAX_LEN`] bytes are looked at; past that the call is judged as if it named the
-/// whole workspace (so a deny rule on any part of it refuses, and allow rules do not apply).
+/// own-files denial still compares it). At most [`MENTIONED_MAX_COUNT`] texts are looked at;
+/// past that one argument with an empty `text` and no `resolved` path says so, and every deny
+/// or ask rule with a pattern matches it (refusing is the safe side).
 pub(crate) fn mentioned_paths(arguments: &serde_json::Value, ws: &Workspace) -> Vec<MainArgument> {
     let mut texts = Vec::new();
     let mut too_many = false;
@@ -324,9 +325,9 @@ pub(crate) fn mentioned_paths(arguments: &serde_json::Value, ws: &Workspace) -> 
     while let Some(value) = stack.pop() {
         match value {
             serde_json::Value::String(text) => {
-                if texts.len() >= MENTIONED_MAX_COUNT || text.len() > MENTIONED_MAX_LEN {
+                if texts.len() >= MENTIONED_MAX_COUNT {
                     too_many = true;
-                } else {
+                } else if text.len() <= MENTIONED_MAX_LEN {
                     texts.push(text.as_str());
                 }
             }
@@ -334,10 +335,10 @@ pub(crate) fn mentioned_paths(arguments: &serde_json::Value, ws: &Workspace) -> 
             serde_json::Value::Object(map) => {
                 // Keys can name paths too (`{"Private/diary.txt": true}`).
                 for (key, item) in map {
-                    if texts.len() < MENTIONED_MAX_COUNT && key.len() <= MENTIONED_MAX_LEN {
-                        texts.push(key.as_str());
-                    } else {
+                    if texts.len() >= MENTIONED_MAX_COUNT {
                         too_many = true;
+                    } else if key.len() <= MENTIONED_MAX_LEN {
+                        texts.push(key.as_str());
                     }
                     stack.push(item);
                 }
@@ -346,16 +347,32 @@ pub(crate) fn mentioned_paths(arguments: &serde_json::Value, ws: &Workspace) -> 
             }
         }
     }
-    let mut found: Vec<MainArgument> = texts
-        .into_iter()
-        .filter_map(|text| mentioned_path(text, ws))
-        .collect();
+    mentioned_paths_in(texts, too_many, ws)
+}
+
+/// The texts of `texts` that could name a path, as in [`mentioned_paths`]; `too_many` says
+/// that some were left out (then the whole workspace counts as mentioned).
+pub(crate) fn mentioned_paths_in<'a>(
+    texts: impl IntoIterator<Item = &'a str>,
+    mut too_many: bool,
+    ws: &Workspace,
+) -> Vec<MainArgument> {
+    let mut found = Vec::new();
+    for (i, text) in texts.into_iter().enumerate() {
+        if i >= MENTIONED_MAX_COUNT {
+            too_many = true;
+            break;
+        }
+        if text.len() <= MENTIONED_MAX_LEN {
+            found.extend(mentioned_path(text, ws));
+        }
+    }
     if too_many {
         found.push(MainArgument {
             kind: ArgumentKind::MentionedPath,
-            text: "**".to_owned(),
+            text: String::new(),
             alias: None,
-            resolved: Some(ws.root().to_path_buf()),
+            resolved: None,
         });
     }
     found
@@ -376,6 +393,13 @@ fn mentioned_path(text: &str, ws: &Workspace) -> Option<MainArgument> {
         None => trimmed,
     };
     let given = std::path::Path::new(spelled);
+    // A bare word (`status`, `-la`) names a path only if something by that name exists.
+    if !given.is_absolute()
+        && !spelled.contains('/')
+        && std::fs::symlink_metadata(ws.root().join(given)).is_err()
+    {
+        return None;
+    }
     let joined = if given.is_absolute() {
         given.to_path_buf()
     } else {
@@ -408,13 +432,12 @@ fn mentioned_path(text: &str, ws: &Workspace) -> Option<MainArgument> {
                 resolved: Some(resolved),
             })
         }
-        Err(_) if given.is_absolute() => Some(MainArgument {
+        Err(_) => Some(MainArgument {
             kind: ArgumentKind::MentionedPath,
             text: resolved.display().to_string(),
             alias: None,
             resolved: Some(resolved),
         }),
-        Err(_) => None,
     }
 }
 
