@@ -11,6 +11,7 @@ mod all {
     pub mod policy;
     pub mod providers;
     pub mod race;
+    pub mod sandbox;
     pub mod sessions;
     pub mod support;
     pub mod tools;
