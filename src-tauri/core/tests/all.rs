@@ -13,6 +13,7 @@ mod all {
     pub mod providers;
     pub mod race;
     pub mod rules_meaning;
+    pub mod sandbox;
     pub mod sessions;
     pub mod support;
     pub mod tools;

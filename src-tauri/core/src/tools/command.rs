@@ -1,8 +1,11 @@
 //! `run_command` (asks first): runs one shell command line in the workspace folder, with a time
-//! limit and an output cap, in a process group of its own that is stopped as a whole when the
-//! command ends, times out, or the call is cancelled (its future dropped).
+//! limit and an output cap, shut in by the kernel where the machine allows (see [`super::sandbox`]:
+//! writes only to the workspace, no home folder or Ask First data, a clean environment, a PID
+//! namespace that dies with it), in a process group of its own that is stopped as a whole when
+//! the command ends, times out, or the call is cancelled (its future dropped).
 
 use super::fs::plural;
+use super::sandbox::Confinement;
 use super::{parse_args, CallDescription, Tool, ToolError, Workspace};
 use crate::policy::{ArgumentKind, MainArgument};
 use askfirst_protocol::Risk;
@@ -23,10 +26,15 @@ pub const MAX_COMMAND_TIMEOUT_SECS: u64 = 600;
 /// - Time: `timeout_secs` (1 to [`MAX_COMMAND_TIMEOUT_SECS`], default
 ///   [`DEFAULT_COMMAND_TIMEOUT_SECS`]); when it passes, every process of the command is killed.
 /// - Output: capped at [`super::OUTPUT_CAP_BYTES`], first and last halves kept, the cut stated.
-/// - Processes: the command runs in its own process group. When the shell ends, whatever it
-///   left running in the background is stopped; when the call times out or its future is
-///   dropped (the run was stopped), the whole group is killed with `SIGKILL`. A process that
-///   leaves the group on purpose (`setsid`) is out of reach.
+/// - Confinement: where [`Confinement::detected`] is bubblewrap, the command runs shut in (see
+///   [`super::sandbox`]); the card says whether it does. Its environment is always the clean
+///   one of [`super::sandbox::command_env`].
+/// - Processes: the command runs in its own process group (and, shut in, its own PID
+///   namespace). When the shell ends, whatever it left running in the background is stopped;
+///   when the call times out or its future is dropped (the run was stopped), the whole group is
+///   killed with `SIGKILL`, and with bwrap the kernel then kills the whole namespace, `setsid`
+///   and double forks included. Not shut in, a process that leaves the group on purpose
+///   (`setsid`) is out of reach.
 /// - Result: exit code 0 is a success; another exit code, a signal or the time limit is a
 ///   [`ToolError::Failed`] whose message carries the output too.
 ///
@@ -109,7 +117,11 @@ impl Tool for RunCommand {
             risk: Risk::High,
             preview: None,
             fingerprint: None,
-            effects: crate::command_line::effects(&args.command),
+            // Whether it runs shut in comes first; risk stays High either way (where the command
+            // cannot be shut in, the card says so). Then what its parts do.
+            effects: std::iter::once(Confinement::detected().card_sentence().to_owned())
+                .chain(crate::command_line::effects(&args.command))
+                .collect(),
         })
     }
     fn main_arguments(&self, raw: &str, ws: &Workspace) -> Vec<MainArgument> {
@@ -153,6 +165,7 @@ use unix::run;
 
 #[cfg(unix)]
 mod unix {
+    use super::super::sandbox::{self, Confinement};
     use super::super::{HeadTail, ToolError, Workspace, OUTPUT_CAP_BYTES};
     use super::plural;
     use nix::fcntl::OFlag;
@@ -160,6 +173,7 @@ mod unix {
     use nix::unistd::Pid;
     use std::io::Read;
     use std::os::unix::process::{CommandExt, ExitStatusExt};
+    use std::path::PathBuf;
     use std::process::{Command, Stdio};
     use std::sync::{Arc, Mutex, MutexGuard};
     use std::time::Duration;
@@ -212,21 +226,36 @@ mod unix {
         // (and keep it open).
         let (read_end, write_end) = nix::unistd::pipe2(OFlag::O_CLOEXEC).map_err(not_started)?;
         let write_end_too = write_end.try_clone().map_err(not_started)?;
-        let mut shell = Command::new("sh");
-        // The person's environment, without Ask First's API keys and settings.
-        for (name, _) in std::env::vars_os() {
-            if name
-                .to_str()
-                .is_some_and(crate::tools::is_own_secret_or_setting)
-            {
-                shell.env_remove(&name);
+        // Shut in by bwrap where the machine allows (see `sandbox`); its standard input is a
+        // pipe on which it says whether the command left programs running.
+        let (mut shell, left_report) = match Confinement::detected() {
+            Confinement::Bubblewrap {
+                program,
+                user_namespace,
+            } => {
+                let (report_read, report_write) =
+                    nix::unistd::pipe2(OFlag::O_CLOEXEC).map_err(not_started)?;
+                let mut bwrap = sandbox::confined_command(program, *user_namespace, command, ws)
+                    .map_err(not_started)?;
+                bwrap.stdin(Stdio::from(report_write));
+                (bwrap, Some(report_read))
             }
-        }
+            // The card said the command is not shut in. It still gets a clean environment.
+            Confinement::Unavailable { .. } => {
+                let home = std::env::var_os("HOME").map(PathBuf::from);
+                let tmp = std::env::var_os("TMPDIR").map(PathBuf::from);
+                let mut shell = Command::new("sh");
+                shell
+                    .arg("-c")
+                    .arg(command)
+                    .current_dir(&folder)
+                    .env_clear()
+                    .envs(sandbox::command_env(home.as_deref(), tmp.as_deref()))
+                    .stdin(Stdio::null());
+                (shell, None)
+            }
+        };
         shell
-            .arg("-c")
-            .arg(command)
-            .current_dir(&folder)
-            .stdin(Stdio::null())
             .stdout(Stdio::from(write_end))
             .stderr(Stdio::from(write_end_too))
             .process_group(0);
@@ -261,6 +290,16 @@ mod unix {
                 }
             })
         };
+        // Whether the confined command left programs running: read until every process of its
+        // PID namespace is gone (they hold the pipe's write end until then).
+        let left_reader = left_report.map(|report| {
+            let mut report = std::fs::File::from(report);
+            tokio::task::spawn_blocking(move || {
+                let mut said = Vec::new();
+                let _ = (&mut report).take(64).read_to_end(&mut said);
+                said.starts_with(b"left")
+            })
+        });
         // The shell is waited for (and reaped) on a blocking thread, which ends once the
         // shell does; a timeout or a drop below kills the group, so it always ends.
         let waiter = tokio::task::spawn_blocking(move || child.wait());
@@ -269,8 +308,14 @@ mod unix {
         // timeout, everything. (While any process of the group lives, the kernel does not hand
         // its id to a new process; an empty group's id could only be reused after the process
         // ids wrapped around, in the instant since the shell was reaped.)
-        let left_running = group.stop();
+        let mut left_running = group.stop();
         let _ = tokio::time::timeout(OUTPUT_GRACE, reader).await;
+        if let Some(left_reader) = left_reader {
+            left_running |= matches!(
+                tokio::time::timeout(OUTPUT_GRACE, left_reader).await,
+                Ok(Ok(true))
+            );
+        }
 
         let output = std::mem::replace(&mut *lock(&output), HeadTail::new(0));
         let printed = if output.total() == 0 {

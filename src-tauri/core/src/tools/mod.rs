@@ -10,6 +10,7 @@ mod edit;
 mod fetch;
 mod fs;
 mod read;
+pub mod sandbox;
 mod workspace;
 
 pub use command::{RunCommand, DEFAULT_COMMAND_TIMEOUT_SECS, MAX_COMMAND_TIMEOUT_SECS};

@@ -279,3 +279,50 @@ pub fn write_hello() -> serde_json::Value {
         {"say": "Finished."}
     ]})
 }
+
+/// A `sleep` duration no other process on the machine uses ("1000.<n><pid>" seconds), so a
+/// test can find a command's processes from outside by their command line, whatever process
+/// ids they see inside a PID namespace.
+pub fn unique_sleep() -> String {
+    static NEXT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(1);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    format!("1000.{n}0{}", std::process::id())
+}
+
+/// How many live processes (not zombies) have `needle` in their command line (arguments
+/// joined by spaces), this test process left aside.
+pub fn processes_with(needle: &str) -> usize {
+    let me = std::process::id().to_string();
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return 0;
+    };
+    entries
+        .filter_map(Result::ok)
+        .filter(|e| {
+            let name = e.file_name();
+            let name = name.to_string_lossy();
+            name.bytes().all(|b| b.is_ascii_digit()) && name != me
+        })
+        .filter(|e| {
+            let zombie = std::fs::read_to_string(e.path().join("stat")).map_or(true, |stat| {
+                stat.rsplit_once(") ")
+                    .is_none_or(|(_, rest)| rest.starts_with('Z'))
+            });
+            let cmdline = std::fs::read(e.path().join("cmdline")).unwrap_or_default();
+            let cmdline = String::from_utf8_lossy(&cmdline).replace('\0', " ");
+            !zombie && cmdline.contains(needle)
+        })
+        .count()
+}
+
+/// Waits (up to 20 s) until no process has `needle` in its command line; false if some stay.
+pub async fn all_gone(needle: &str) -> bool {
+    let deadline = std::time::Instant::now() + Duration::from_secs(20);
+    while processes_with(needle) > 0 {
+        if std::time::Instant::now() > deadline {
+            return false;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    true
+}

@@ -14,6 +14,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use super::support::{all_gone, processes_with, unique_sleep};
+
 fn tool(name: &str) -> Arc<dyn Tool> {
     ToolSet::builtin().get(name).unwrap()
 }
@@ -52,37 +54,10 @@ fn snapshot(dir: &Path) -> Vec<(String, String)> {
     found
 }
 
-/// Whether process `pid` still runs (a zombie counts as gone).
-fn alive(pid: u32) -> bool {
-    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
-        Ok(stat) => stat
-            .rsplit_once(") ")
-            .is_some_and(|(_, rest)| !rest.starts_with('Z')),
-        Err(_) => false,
-    }
-}
-
-/// Waits (up to 20 s) until `pid` is gone; false if it never goes.
-async fn gone(pid: u32) -> bool {
+/// Waits (up to 20 s) for a file a command writes.
+async fn file_appears(path: &Path) {
     let deadline = Instant::now() + Duration::from_secs(20);
-    while alive(pid) {
-        if Instant::now() > deadline {
-            return false;
-        }
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-    true
-}
-
-/// Waits (up to 20 s) for a file with a process id in it, written by a command.
-async fn pid_in(path: &Path) -> u32 {
-    let deadline = Instant::now() + Duration::from_secs(20);
-    loop {
-        if let Ok(text) = std::fs::read_to_string(path) {
-            if let Ok(pid) = text.trim().parse() {
-                return pid;
-            }
-        }
+    while !path.exists() {
         assert!(
             Instant::now() < deadline,
             "{} never appeared",
@@ -836,13 +811,20 @@ async fn run_command_output_is_capped_with_the_cut_stated() {
     );
 }
 
+// The command's processes are found from outside by a unique `sleep` duration: inside its PID
+// namespace they have process ids of their own.
+
 #[cfg(unix)]
 #[tokio::test]
 async fn run_command_timeout_kills_the_child_and_the_grandchild() {
-    let (dir, ws) = ws();
-    let raw =
-        r#"{"command": "echo $$ > shell.pid; sleep 100 & echo $! > pid; wait", "timeout_secs": 1}"#;
-    let err = tool("run_command").execute(raw, &ws).await.unwrap_err();
+    let (_dir, ws) = ws();
+    let sleep = unique_sleep();
+    let raw = serde_json::json!({
+        "command": format!("sh -c 'sleep {sleep}' & sleep {sleep}; wait"),
+        "timeout_secs": 1
+    })
+    .to_string();
+    let err = tool("run_command").execute(&raw, &ws).await.unwrap_err();
     assert_eq!(
         err,
         failed(
@@ -850,47 +832,47 @@ async fn run_command_timeout_kills_the_child_and_the_grandchild() {
              it started was stopped too.\nIt printed nothing."
         )
     );
-    let shell = pid_in(&dir.path().join("shell.pid")).await;
-    let sleeper = pid_in(&dir.path().join("pid")).await;
-    assert!(gone(shell).await, "the shell {shell} still runs");
-    assert!(gone(sleeper).await, "the grandchild {sleeper} still runs");
+    assert!(all_gone(&sleep).await, "some of its processes still run");
 }
 
 #[cfg(unix)]
 #[tokio::test]
 async fn run_command_cancelled_kills_the_child_and_the_grandchild() {
     let (dir, ws) = ws();
-    let raw = r#"{"command": "echo $$ > shell.pid; sleep 100 & echo $! > pid; wait", "timeout_secs": 600}"#;
+    let sleep = unique_sleep();
+    let raw = serde_json::json!({
+        "command": format!("sh -c 'sleep {sleep}' & sleep {sleep} & echo > started; wait"),
+        "timeout_secs": 600
+    })
+    .to_string();
     let running = {
         let ws = ws.clone();
-        tokio::spawn(async move { tool("run_command").execute(raw, &ws).await })
+        tokio::spawn(async move { tool("run_command").execute(&raw, &ws).await })
     };
-    let shell = pid_in(&dir.path().join("shell.pid")).await;
-    let sleeper = pid_in(&dir.path().join("pid")).await;
-    assert!(alive(sleeper));
+    file_appears(&dir.path().join("started")).await;
+    assert!(
+        processes_with(&sleep) >= 3,
+        "the shell, the child and the grandchild run"
+    );
     // Stop: the call's future is dropped.
     running.abort();
     assert!(running.await.unwrap_err().is_cancelled());
-    assert!(gone(shell).await, "the shell {shell} still runs");
-    assert!(gone(sleeper).await, "the grandchild {sleeper} still runs");
+    assert!(all_gone(&sleep).await, "some of its processes still run");
 }
 
 #[cfg(unix)]
 #[tokio::test]
 async fn run_command_stops_what_it_left_running_in_the_background() {
-    let (dir, ws) = ws();
-    let raw = r#"{"command": "sleep 100 & echo $! > pid; echo started"}"#;
-    let out = tool("run_command").execute(raw, &ws).await.unwrap();
+    let (_dir, ws) = ws();
+    let sleep = unique_sleep();
+    let raw = serde_json::json!({"command": format!("sleep {sleep} & echo started")}).to_string();
+    let out = tool("run_command").execute(&raw, &ws).await.unwrap();
     assert_eq!(
         out,
         "The command finished successfully (exit code 0). It left programs running in the \
          background; they were stopped.\nOutput:\nstarted\n"
     );
-    let sleeper = pid_in(&dir.path().join("pid")).await;
-    assert!(
-        gone(sleeper).await,
-        "the background process {sleeper} still runs"
-    );
+    assert!(all_gone(&sleep).await, "the background process still runs");
 }
 
 // ---------------------------------------------------------------- fetch_url

@@ -1,0 +1,301 @@
+//! Confinement of `run_command` by the kernel (DESIGN §7.2): whether this machine can shut a
+//! command in with bubblewrap (`bwrap`, user + mount + PID namespaces), the sentence the card
+//! says about it, the clean environment a command gets, and the `bwrap` command line that runs
+//! one command shut in.
+//!
+//! What a confined command gets:
+//! - the whole file system read-only (`--ro-bind / /`), with empty private folders over the
+//!   home folders (`$HOME`, `/home`, `/root`), removable drives (`/media`, `/mnt`), `/run`
+//!   (D-Bus, keyring, ssh-agent and docker sockets; only `/run/systemd/resolve` is shown again,
+//!   for DNS), `/tmp` and `/var/tmp` (a private temporary folder, gone when the command ends),
+//!   and Ask First's data folder; a fresh `/dev` and a `/proc` of its own PID namespace (so
+//!   `/proc/$PPID/environ` shows nothing of Ask First);
+//! - the workspace folder mounted read-write on top (and, when Ask First's data folder lies
+//!   inside the workspace, that folder hidden again on top of it: later mounts cover earlier);
+//! - no capabilities, no further user namespaces, its own IPC namespace, a new session (no
+//!   `TIOCSTI` into the terminal), and a clean environment ([`command_env`]);
+//! - its own PID namespace, whose first process is bwrap's reaper: when the shell ends, or
+//!   bwrap is killed (`--die-with-parent`), the kernel kills every process left in it,
+//!   `setsid` and double forks included.
+//! - the network, as before (the card says so).
+//!
+//! Where bwrap cannot run (not installed, user namespaces disabled) or `ASKFIRST_SANDBOX=off`
+//! is set when Ask First starts, commands run without this confinement (clean environment and
+//! process group only), and the card says so in words ([`Confinement::card_sentence`]).
+
+use super::Workspace;
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::OnceLock;
+
+/// The environment variable that turns confinement off (`ASKFIRST_SANDBOX=off`), read once,
+/// the first time a command is described or run. For machines where bwrap misbehaves, and for
+/// tests of what the card says then.
+pub const SANDBOX_SWITCH_ENV: &str = "ASKFIRST_SANDBOX";
+
+/// The card's sentence for a command that runs shut in.
+pub const CONFINED_SENTENCE: &str = "It runs shut in: it can change only files in your \
+     workspace folder, cannot see the rest of your home folder or Ask First's files, and \
+     everything it starts is stopped when it ends. It can use the internet.";
+
+/// The card's sentence for a command that cannot be shut in on this computer.
+pub const UNCONFINED_SENTENCE: &str = "It is not shut in on this computer: it can read and \
+     change any of your files, including Ask First's own, and anything it starts in the \
+     background may keep running. Approve it only if you trust this command.";
+
+/// The only variables of Ask First's environment a command inherits: what programs need to
+/// find themselves, their language and time zone, and the network proxy. `HOME` and `TMPDIR`
+/// are set by [`command_env`]; nothing else passes (no API keys, no `ASKFIRST_*`, no D-Bus,
+/// display or ssh-agent addresses).
+pub const COMMAND_INHERITED_ENV: &[&str] = &[
+    "PATH",
+    "USER",
+    "LOGNAME",
+    "SHELL",
+    "TERM",
+    "LANG",
+    "LANGUAGE",
+    "LC_ALL",
+    "LC_CTYPE",
+    "LC_MESSAGES",
+    "LC_COLLATE",
+    "LC_NUMERIC",
+    "LC_TIME",
+    "LC_MONETARY",
+    "TZ",
+    "HTTP_PROXY",
+    "HTTPS_PROXY",
+    "NO_PROXY",
+    "ALL_PROXY",
+    "http_proxy",
+    "https_proxy",
+    "no_proxy",
+    "all_proxy",
+    "SSL_CERT_FILE",
+    "SSL_CERT_DIR",
+    "NODE_EXTRA_CA_CERTS",
+];
+
+/// Whether commands can be shut in on this machine, found once per process.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Confinement {
+    /// bwrap ran a test command shut in.
+    Bubblewrap {
+        /// The bwrap program (absolute path, found on `PATH` once).
+        program: PathBuf,
+        /// Whether bwrap could make a user namespace of its own (then further user namespaces
+        /// are refused inside, `--disable-userns`); false with a setuid bwrap on a machine
+        /// without unprivileged user namespaces.
+        user_namespace: bool,
+    },
+    /// Commands cannot be shut in; why, for logs and the README's troubleshooting.
+    Unavailable {
+        /// What failed, e.g. "bwrap was not found on PATH".
+        reason: String,
+    },
+}
+
+impl Confinement {
+    /// The machine's answer, found the first time it is asked (running `bwrap … true` once,
+    /// a few milliseconds) and kept for the life of the process.
+    pub fn detected() -> &'static Confinement {
+        static DETECTED: OnceLock<Confinement> = OnceLock::new();
+        DETECTED.get_or_init(detect)
+    }
+
+    /// Whether commands run shut in.
+    pub fn is_confined(&self) -> bool {
+        match self {
+            Self::Bubblewrap { .. } => true,
+            Self::Unavailable { .. } => false,
+        }
+    }
+
+    /// The sentence for the card: [`CONFINED_SENTENCE`] or [`UNCONFINED_SENTENCE`].
+    pub fn card_sentence(&self) -> &'static str {
+        if self.is_confined() {
+            CONFINED_SENTENCE
+        } else {
+            UNCONFINED_SENTENCE
+        }
+    }
+}
+
+/// The options every confined command gets, before the mounts (see the module comment).
+fn isolation_args(user_namespace: bool) -> Vec<&'static str> {
+    let mut args = Vec::with_capacity(16);
+    if user_namespace {
+        args.extend(["--unshare-user", "--disable-userns"]);
+    }
+    args.extend([
+        "--unshare-pid",
+        "--unshare-ipc",
+        "--unshare-cgroup-try",
+        "--die-with-parent",
+        "--new-session",
+        "--cap-drop",
+        "ALL",
+        "--ro-bind",
+        "/",
+        "/",
+        "--dev",
+        "/dev",
+        "--proc",
+        "/proc",
+    ]);
+    args
+}
+
+fn detect() -> Confinement {
+    if std::env::var_os(SANDBOX_SWITCH_ENV).is_some_and(|v| v.eq_ignore_ascii_case("off")) {
+        return Confinement::Unavailable {
+            reason: format!("{SANDBOX_SWITCH_ENV}=off is set"),
+        };
+    }
+    let Some(program) = find_on_path("bwrap") else {
+        return Confinement::Unavailable {
+            reason: "bwrap was not found on PATH (Debian/Ubuntu package bubblewrap)".into(),
+        };
+    };
+    let mut last_error = String::new();
+    for user_namespace in [true, false] {
+        let probe = Command::new(&program)
+            .args(isolation_args(user_namespace))
+            .arg("--")
+            .arg("true")
+            .env_clear()
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .output();
+        match probe {
+            Ok(out) if out.status.success() => {
+                return Confinement::Bubblewrap {
+                    program,
+                    user_namespace,
+                }
+            }
+            Ok(out) => last_error = String::from_utf8_lossy(&out.stderr).trim().to_owned(),
+            Err(e) => last_error = e.to_string(),
+        }
+    }
+    Confinement::Unavailable {
+        reason: format!("bwrap could not run a test command: {last_error}"),
+    }
+}
+
+fn find_on_path(name: &str) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .filter(|dir| dir.is_absolute())
+        .map(|dir| dir.join(name))
+        .find(|candidate| candidate.is_file())
+}
+
+/// The clean environment of a command: the [`COMMAND_INHERITED_ENV`] variables Ask First has
+/// (never one of its secrets or settings), then `HOME` = `home` and `TMPDIR` = `tmp` when given.
+pub fn command_env(home: Option<&Path>, tmp: Option<&Path>) -> Vec<(OsString, OsString)> {
+    let mut env: Vec<(OsString, OsString)> = COMMAND_INHERITED_ENV
+        .iter()
+        .filter(|name| !super::is_own_secret_or_setting(name))
+        .filter_map(|name| std::env::var_os(name).map(|value| (OsString::from(name), value)))
+        .collect();
+    if let Some(home) = home {
+        env.push(("HOME".into(), home.into()));
+    }
+    if let Some(tmp) = tmp {
+        env.push(("TMPDIR".into(), tmp.into()));
+    }
+    env
+}
+
+/// The home folder of the person Ask First runs for (`$HOME`, resolved), if it exists.
+fn own_home() -> Option<PathBuf> {
+    let home = PathBuf::from(std::env::var_os("HOME")?);
+    std::fs::canonicalize(home).ok()
+}
+
+/// The shell script bwrap runs: the command (`$1`, with `sh -c`, input from `/dev/null`), then
+/// a look through this PID namespace's `/proc` for processes it left running (other than
+/// bwrap's reaper, pid 1, and this script), reported by writing `left` to standard input — the
+/// write end of a pipe only Ask First reads (the command's own input is `/dev/null`). Whatever
+/// it left is then killed by the kernel when the script ends. The script exits with the
+/// command's status (bwrap gives a signal's death as 128 + its number).
+const RUNNER: &str = r#"sh -c "$1" sh </dev/null
+s=$?
+for p in /proc/[0-9]*; do
+  case ${p#/proc/} in 1|$$) continue;; esac
+  { read -r stat < "$p/stat"; } 2>/dev/null || continue
+  case ${stat##*) } in Z*) continue;; esac
+  echo left >&0
+  break
+done
+exit $s"#;
+
+/// The process that runs `command` shut in, in the workspace folder, with a clean environment;
+/// its standard input must be the write end of a pipe whose other end tells whether the command
+/// left programs running (see [`RUNNER`]). Standard output and error are for the caller to set.
+///
+/// `bwrap` is given only when `confinement` is [`Confinement::Bubblewrap`].
+///
+/// # Errors
+/// The I/O error of creating Ask First's data folder inside the workspace (so that it can be
+/// hidden before a command could create it).
+pub(crate) fn confined_command(
+    program: &Path,
+    user_namespace: bool,
+    command: &str,
+    ws: &Workspace,
+) -> std::io::Result<Command> {
+    let root = ws.root();
+    let own_data = ws.own_data();
+    if let Some(data) = own_data {
+        if data.starts_with(root) && !data.exists() {
+            std::fs::create_dir_all(data)?;
+        }
+    }
+    let home = own_home();
+    let mut bwrap = Command::new(program);
+    bwrap.args(isolation_args(user_namespace));
+    let hide = |bwrap: &mut Command, path: &Path| {
+        if path.is_dir() {
+            bwrap.arg("--tmpfs").arg(path);
+        }
+    };
+    for fixed in ["/home", "/root", "/media", "/mnt", "/tmp", "/var/tmp"] {
+        hide(&mut bwrap, Path::new(fixed));
+    }
+    if let Some(home) = &home {
+        hide(&mut bwrap, home);
+    }
+    hide(&mut bwrap, Path::new("/run"));
+    bwrap.args([
+        "--ro-bind-try",
+        "/run/systemd/resolve",
+        "/run/systemd/resolve",
+    ]);
+    if let Some(data) = own_data {
+        hide(&mut bwrap, data);
+    }
+    bwrap.arg("--bind").arg(root).arg(root);
+    if let Some(data) = own_data.filter(|data| data.starts_with(root)) {
+        hide(&mut bwrap, data);
+    }
+    // Inside, the home folder is an empty private folder at the same place, so `~/…` paths to
+    // the workspace still work.
+    let inner_home = home.unwrap_or_else(|| PathBuf::from("/tmp"));
+    bwrap
+        .arg("--chdir")
+        .arg(root)
+        .arg("--")
+        .args(["sh", "-c", RUNNER, "askfirst-command"])
+        .arg(command)
+        // bwrap's own environment is clean too: its reaper (pid 1 inside) keeps it, and
+        // `/proc/1/environ` is readable from inside.
+        .env_clear()
+        .envs(command_env(Some(&inner_home), Some(Path::new("/tmp"))))
+        .current_dir(root);
+    Ok(bwrap)
+}

@@ -1,0 +1,417 @@
+//! `run_command` shut in by the kernel (DESIGN §7.2): what a hostile but approved command tried
+//! — writing outside the workspace, reading the home folder, changing Ask First's rules and
+//! session logs wherever its data folder lies, reading the API key from its environment or its
+//! parent's, leaving a `setsid` child behind that writes later, sharing /tmp — fails; a normal
+//! command still works; the card says whether the command runs shut in.
+//!
+//! These tests need bubblewrap (`make setup` installs it); without it they fail, on purpose.
+
+use super::support::{all_gone, processes_with, unique_sleep};
+use askfirst_core::tools::sandbox::{Confinement, CONFINED_SENTENCE, UNCONFINED_SENTENCE};
+use askfirst_core::tools::{Tool, ToolError, ToolSet, Workspace};
+use askfirst_protocol::Risk;
+use pretty_assertions::assert_eq;
+use serde_json::json;
+use std::path::Path;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+fn run_command() -> Arc<dyn Tool> {
+    ToolSet::builtin().get("run_command").unwrap()
+}
+
+/// Fails the test (instead of passing it unconfined) where bwrap cannot run.
+fn confined() {
+    assert!(
+        Confinement::detected().is_confined(),
+        "bubblewrap must work here for these tests: {:?}",
+        Confinement::detected()
+    );
+}
+
+/// Runs `command` and returns its result text, success or failure alike.
+async fn run(command: &str, ws: &Workspace) -> String {
+    let raw = json!({ "command": command }).to_string();
+    match run_command().execute(&raw, ws).await {
+        Ok(text) | Err(ToolError::Failed(text)) => text,
+        Err(other) => panic!("{other:?}"),
+    }
+}
+
+/// A workspace folder `work` inside a temporary folder, and the temporary folder.
+fn workspace() -> (tempfile::TempDir, Workspace) {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("work")).unwrap();
+    let ws = Workspace::open(&dir.path().join("work")).unwrap();
+    (dir, ws)
+}
+
+#[tokio::test]
+async fn a_normal_command_still_works_shut_in() {
+    confined();
+    let (_dir, ws) = workspace();
+    let out = run(
+        "echo hi > a.txt; cat a.txt; mkdir -p sub; echo x > sub/b",
+        &ws,
+    )
+    .await;
+    assert_eq!(
+        out,
+        "The command finished successfully (exit code 0).\nOutput:\nhi\n"
+    );
+    assert_eq!(
+        std::fs::read_to_string(ws.root().join("a.txt")).unwrap(),
+        "hi\n"
+    );
+    assert_eq!(
+        std::fs::read_to_string(ws.root().join("sub/b")).unwrap(),
+        "x\n"
+    );
+}
+
+#[tokio::test]
+async fn a_command_cannot_write_outside_the_workspace() {
+    confined();
+    let (dir, ws) = workspace();
+    let elsewhere = tempfile::tempdir().unwrap();
+    let sibling = dir.path().join("sibling.txt");
+    let far = elsewhere.path().join("far.txt");
+    for target in [
+        "../sibling.txt".to_owned(),
+        sibling.display().to_string(),
+        far.display().to_string(),
+    ] {
+        // It fails, or lands in the command's private /tmp (these lie under /tmp), gone after.
+        run(&format!("echo bad > '{target}'"), &ws).await;
+    }
+    assert!(!sibling.exists());
+    assert!(!far.exists());
+    // A folder outside /tmp that the host could write to: the command cannot.
+    let outside = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
+    let target = outside.path().join("escape.txt");
+    let out = run(&format!("echo bad > '{}'", target.display()), &ws).await;
+    assert!(
+        out.starts_with("The command failed with exit code 2."),
+        "{out}"
+    );
+    assert!(!target.exists());
+    // Nor anywhere else on the system it could otherwise write to.
+    let out = run("touch /usr/askfirst-escape /etc/askfirst-escape", &ws).await;
+    assert!(
+        out.starts_with("The command failed with exit code"),
+        "{out}"
+    );
+    assert!(!Path::new("/usr/askfirst-escape").exists());
+    assert!(!Path::new("/etc/askfirst-escape").exists());
+}
+
+#[tokio::test]
+async fn a_command_cannot_see_the_home_folder() {
+    confined();
+    let home = std::env::var_os("HOME").expect("HOME is set");
+    // A file in the real home folder of the user the tests run as, removed when dropped.
+    let mut secret = tempfile::Builder::new()
+        .prefix("askfirst-sandbox-test-")
+        .tempfile_in(&home)
+        .unwrap();
+    std::io::Write::write_all(&mut secret, b"home-secret-7f3a").unwrap();
+    let name = secret
+        .path()
+        .file_name()
+        .unwrap()
+        .to_string_lossy()
+        .into_owned();
+    let (_dir, ws) = workspace();
+    let out = run(
+        &format!(
+            "cat '{}'; cat ~/'{name}'; echo changed > '{}'",
+            secret.path().display(),
+            secret.path().display()
+        ),
+        &ws,
+    )
+    .await;
+    assert!(!out.contains("home-secret-7f3a"), "{out}");
+    let listed = run(&format!("ls -a ~ '{}'", Path::new(&home).display()), &ws).await;
+    assert!(!listed.contains(&name), "{listed}");
+    assert_eq!(
+        std::fs::read_to_string(secret.path()).unwrap(),
+        "home-secret-7f3a"
+    );
+}
+
+/// Ask First's data folder with a rules file and a session log in it.
+fn fill_data(data: &Path) {
+    std::fs::create_dir_all(data.join("sessions")).unwrap();
+    std::fs::write(data.join("rules.toml"), "# rules-secret-91b2\n").unwrap();
+    std::fs::write(data.join("sessions/s1.jsonl"), "log-secret-91b2\n").unwrap();
+}
+
+/// Tries to read, list and change the data folder at `data` (as the command would name it);
+/// returns what reading and what listing printed.
+async fn attack_data(data: &str, ws: &Workspace) -> (String, String) {
+    let read = run(
+        &format!(
+            "cat {data}/rules.toml {data}/sessions/s1.jsonl; \
+             printf '[[allow]]\\ntool = \"*\"\\n' >> {data}/rules.toml; \
+             echo forged > {data}/sessions/s1.jsonl; rm -f {data}/rules.toml"
+        ),
+        ws,
+    )
+    .await;
+    let listed = run(&format!("ls -a {data} {data}/*"), ws).await;
+    (read, listed)
+}
+
+fn assert_data_untouched(data: &Path, (read, listed): &(String, String)) {
+    assert!(!read.contains("secret-91b2"), "{read}");
+    assert!(!listed.contains("rules.toml"), "{listed}");
+    assert!(!listed.contains("s1.jsonl"), "{listed}");
+    assert_eq!(
+        std::fs::read_to_string(data.join("rules.toml")).unwrap(),
+        "# rules-secret-91b2\n"
+    );
+    assert_eq!(
+        std::fs::read_to_string(data.join("sessions/s1.jsonl")).unwrap(),
+        "log-secret-91b2\n"
+    );
+}
+
+#[tokio::test]
+async fn ask_first_data_folder_is_hidden_inside_the_workspace() {
+    confined();
+    let (_dir, ws) = workspace();
+    let data = ws.root().join(".askfirst");
+    fill_data(&data);
+    let ws = ws.with_own_data(&data);
+    let out = attack_data(".askfirst", &ws).await;
+    assert_data_untouched(&data, &out);
+    // The rest of the workspace stays writable.
+    run("echo ok > beside.txt", &ws).await;
+    assert!(ws.root().join("beside.txt").exists());
+}
+
+#[tokio::test]
+async fn ask_first_data_folder_not_yet_made_inside_the_workspace_cannot_be_planted() {
+    confined();
+    let (_dir, ws) = workspace();
+    let data = ws.root().join(".askfirst");
+    let ws = ws.with_own_data(&data);
+    run(
+        "mkdir -p .askfirst && echo '[[allow]]' > .askfirst/rules.toml",
+        &ws,
+    )
+    .await;
+    assert!(!data.join("rules.toml").exists());
+}
+
+#[tokio::test]
+async fn ask_first_data_folder_is_hidden_around_the_workspace() {
+    confined();
+    // As with the demo workspace: `<data dir>/Demo folder`.
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    fill_data(&data);
+    std::fs::create_dir(data.join("Demo folder")).unwrap();
+    let ws = Workspace::open(&data.join("Demo folder"))
+        .unwrap()
+        .with_own_data(&data);
+    let out = attack_data("..", &ws).await;
+    assert_data_untouched(&data, &out);
+    let out = attack_data(&format!("'{}'", data.display()), &ws).await;
+    assert_data_untouched(&data, &out);
+    // The workspace itself still works.
+    run("echo ok > inside.txt", &ws).await;
+    assert!(data.join("Demo folder/inside.txt").exists());
+}
+
+#[tokio::test]
+async fn ask_first_data_folder_is_hidden_elsewhere() {
+    confined();
+    let (_dir, ws) = workspace();
+    let elsewhere = tempfile::tempdir().unwrap();
+    let data = elsewhere.path().join("askfirst");
+    fill_data(&data);
+    let ws = ws.with_own_data(&data);
+    let out = attack_data(&format!("'{}'", data.display()), &ws).await;
+    assert_data_untouched(&data, &out);
+}
+
+#[tokio::test]
+async fn a_command_gets_a_clean_environment_and_no_secret_of_ask_first() {
+    confined();
+    // Names no other test uses; the first is one of Ask First's settings (ASKFIRST_*), the
+    // second an ordinary variable outside the allow list.
+    std::env::set_var("ASKFIRST_SANDBOX_TEST_KEY", "sk-sandbox-must-not-leak");
+    std::env::set_var("SANDBOX_TEST_UNLISTED", "unlisted-must-not-pass");
+    let (_dir, ws) = workspace();
+    let out = run(
+        "env; cat /proc/$PPID/environ /proc/1/environ; \
+         for p in /proc/[0-9]*; do cat $p/environ; done; echo; echo \"TMPDIR=$TMPDIR\"",
+        &ws,
+    )
+    .await;
+    assert!(!out.contains("must-not-leak"), "{out}");
+    assert!(!out.contains("must-not-pass"), "{out}");
+    assert!(out.contains("PATH="), "{out}");
+    assert!(out.contains("TMPDIR=/tmp\n"), "{out}");
+}
+
+#[tokio::test]
+async fn tmp_is_a_private_folder_of_each_command() {
+    confined();
+    let (_dir, ws) = workspace();
+    let name = format!("askfirst-sandbox-tmp-{}", unique_sleep());
+    let out = run(&format!("echo x > /tmp/{name} && cat /tmp/{name}"), &ws).await;
+    assert_eq!(
+        out,
+        "The command finished successfully (exit code 0).\nOutput:\nx\n"
+    );
+    assert!(!Path::new("/tmp").join(&name).exists());
+    // A second command does not see the first one's temporary files.
+    let out = run(&format!("ls /tmp/{name}"), &ws).await;
+    assert!(
+        out.starts_with("The command failed with exit code"),
+        "{out}"
+    );
+}
+
+/// Waits `for_how_long` and says whether `path` appeared meanwhile.
+async fn appears_within(path: &Path, for_how_long: Duration) -> bool {
+    let deadline = Instant::now() + for_how_long;
+    while Instant::now() < deadline {
+        if path.exists() {
+            return true;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    path.exists()
+}
+
+/// Starts a `setsid` child and a double-forked one, each writing a file 2 seconds later.
+fn escapers(sleep: &str) -> String {
+    format!(
+        "setsid sh -c 'sleep 2; touch escaped1; sleep {sleep}' >/dev/null 2>&1 & \
+         (sh -c 'sleep 2; touch escaped2; sleep {sleep}' >/dev/null 2>&1 &) ; "
+    )
+}
+
+#[tokio::test]
+async fn nothing_a_command_starts_outlives_it_setsid_included() {
+    confined();
+    let (_dir, ws) = workspace();
+    let sleep = unique_sleep();
+    let out = run(&format!("{}echo started", escapers(&sleep)), &ws).await;
+    assert_eq!(
+        out,
+        "The command finished successfully (exit code 0). It left programs running in the \
+         background; they were stopped.\nOutput:\nstarted\n"
+    );
+    assert!(!appears_within(&ws.root().join("escaped1"), Duration::from_secs(4)).await);
+    assert!(!ws.root().join("escaped2").exists());
+    assert!(all_gone(&sleep).await);
+}
+
+#[tokio::test]
+async fn nothing_a_command_starts_outlives_its_timeout() {
+    confined();
+    let (_dir, ws) = workspace();
+    let sleep = unique_sleep();
+    let raw = json!({ "command": format!("{}sleep {sleep}", escapers(&sleep)), "timeout_secs": 1 })
+        .to_string();
+    // The time limit passes before the children write (2 s after they start).
+    let _ = run_command().execute(&raw, &ws).await.unwrap_err();
+    assert!(!appears_within(&ws.root().join("escaped1"), Duration::from_secs(4)).await);
+    assert!(!ws.root().join("escaped2").exists());
+    assert!(all_gone(&sleep).await);
+}
+
+#[tokio::test]
+async fn nothing_a_command_starts_outlives_stop() {
+    confined();
+    let (_dir, ws) = workspace();
+    let sleep = unique_sleep();
+    let raw = json!({ "command": format!("{}echo > started; sleep {sleep}", escapers(&sleep)) })
+        .to_string();
+    let running = {
+        let ws = ws.clone();
+        tokio::spawn(async move { run_command().execute(&raw, &ws).await })
+    };
+    assert!(appears_within(&ws.root().join("started"), Duration::from_secs(20)).await);
+    assert!(processes_with(&sleep) > 0);
+    // Stop: the call's future is dropped.
+    running.abort();
+    assert!(running.await.unwrap_err().is_cancelled());
+    assert!(all_gone(&sleep).await, "some of its processes still run");
+    assert!(!appears_within(&ws.root().join("escaped1"), Duration::from_secs(3)).await);
+    assert!(!ws.root().join("escaped2").exists());
+}
+
+#[test]
+fn the_card_says_the_command_runs_shut_in() {
+    confined();
+    let (_dir, ws) = workspace();
+    let described = run_command()
+        .describe(r#"{"command": "make"}"#, &ws)
+        .unwrap();
+    // First what confinement it gets, then what its parts do (make runs steps of its own).
+    assert_eq!(
+        (
+            described.risk,
+            described.effects.first().map(String::as_str)
+        ),
+        (Risk::High, Some(CONFINED_SENTENCE))
+    );
+    assert_eq!(described.effects.len(), 2, "{:?}", described.effects);
+}
+
+/// Runs [`where_bwrap_is_unavailable_child`] in a test process of its own with
+/// `ASKFIRST_SANDBOX=off` (the detection is made once per process).
+#[test]
+fn the_card_says_so_where_commands_cannot_be_shut_in() {
+    let out = std::process::Command::new(std::env::current_exe().unwrap())
+        .args([
+            "--exact",
+            "all::sandbox::where_bwrap_is_unavailable_child",
+            "--ignored",
+            "--test-threads=1",
+        ])
+        .env("ASKFIRST_SANDBOX", "off")
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(text.contains("1 passed"), "{text}");
+}
+
+#[tokio::test]
+#[ignore = "run by the_card_says_so_where_commands_cannot_be_shut_in, with ASKFIRST_SANDBOX=off"]
+async fn where_bwrap_is_unavailable_child() {
+    assert_eq!(
+        Confinement::detected(),
+        &Confinement::Unavailable {
+            reason: "ASKFIRST_SANDBOX=off is set".into()
+        }
+    );
+    let (_dir, ws) = workspace();
+    let described = run_command()
+        .describe(r#"{"command": "make"}"#, &ws)
+        .unwrap();
+    // First what confinement it gets, then what its parts do (make runs steps of its own).
+    assert_eq!(
+        (
+            described.risk,
+            described.effects.first().map(String::as_str)
+        ),
+        (Risk::High, Some(UNCONFINED_SENTENCE))
+    );
+    assert_eq!(described.effects.len(), 2, "{:?}", described.effects);
+    // It still runs (the person approved it knowing), with a clean environment.
+    let out = run("echo hi; env", &ws).await;
+    assert!(out.contains("hi\n"), "{out}");
+    assert!(!out.contains("ASKFIRST_SANDBOX"), "{out}");
+}
