@@ -1,0 +1,205 @@
+//! A hostile model can neither flood nor freeze the app: caps on tool calls per turn, on
+//! output per call and per run, and special files (named pipes, devices, sockets) refused
+//! without ever blocking.
+
+use super::support::{harness, Harness};
+use askfirst_core::agent::{MAX_RUN_OUTPUT_BYTES, MAX_TOOL_CALLS_PER_TURN};
+use askfirst_core::audit::AuditRecord;
+use askfirst_core::provider::Message;
+use askfirst_protocol::{AgentEvent, RunStatus};
+use pretty_assertions::assert_eq;
+use serde_json::json;
+use std::time::Duration;
+
+const TIMEOUT: Duration = Duration::from_secs(120);
+
+/// A hang guard: a test that would block forever fails instead (never a timing assertion).
+const HANG_GUARD: Duration = Duration::from_secs(60);
+
+fn tool_results(messages: &[Message]) -> Vec<(String, String, bool)> {
+    messages
+        .iter()
+        .filter_map(|m| match m {
+            Message::ToolResult {
+                tool_call_id,
+                content,
+                is_error,
+            } => Some((tool_call_id.clone(), content.clone(), *is_error)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// How many bytes the session log would hold: every audit record, and every event as the
+/// app's logging sink writes it (streamed text pieces and the log's status excepted), one JSON
+/// line each.
+fn log_bytes(h: &Harness) -> usize {
+    let records = h.audit.all().into_iter().chain(
+        h.events
+            .all()
+            .into_iter()
+            .filter(|e| {
+                !matches!(
+                    e,
+                    AgentEvent::AssistantDelta { .. } | AgentEvent::LogStatus { .. }
+                )
+            })
+            .map(|event| AuditRecord::Event { event, at: 1 }),
+    );
+    records
+        .map(|r| serde_json::to_string(&r).unwrap().len() + 1)
+        .sum()
+}
+
+async fn finished(h: &mut Harness) -> (RunStatus, Option<String>) {
+    let (_, status, message) = tokio::time::timeout(HANG_GUARD, h.events.run_finished())
+        .await
+        .expect("the run did not end");
+    (status, message)
+}
+
+fn count(events: &[AgentEvent], pick: impl Fn(&AgentEvent) -> bool) -> usize {
+    events.iter().filter(|e| pick(e)).count()
+}
+
+/// 5,000 auto-allowed calls in one turn: each gets exactly one result, in order; at most the
+/// cap run; the person sees one line for the rest, not thousands; the log stays small.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn five_thousand_calls_in_one_turn_are_answered_in_order_but_not_run() {
+    const CALLS: usize = 5_000;
+    let calls: Vec<_> = (0..CALLS)
+        .map(|_| json!({"name": "read_file", "arguments": {"path": "a.txt"}}))
+        .collect();
+    let mut h = harness(
+        json!({"turns": [{"tool_calls": calls}, {"say": "Done."}]}),
+        TIMEOUT,
+    );
+    std::fs::write(h.dir.path().join("a.txt"), "x".repeat(1024)).unwrap();
+    h.runtime.start_run("Read it a lot").unwrap();
+    let (status, _) = finished(&mut h).await;
+    assert_eq!(status, RunStatus::Completed);
+
+    let requests = h.requests.lock().unwrap().clone();
+    let results = tool_results(&requests[1]);
+    let ids: Vec<_> = results.iter().map(|(id, _, _)| id.clone()).collect();
+    let expected: Vec<_> = (1..=CALLS).map(|n| format!("call_{n}")).collect();
+    assert_eq!(ids, expected, "exactly one result per call, in order");
+    for (id, content, is_error) in &results[..MAX_TOOL_CALLS_PER_TURN] {
+        assert_eq!((content.len(), *is_error), (1024, false), "{id}");
+    }
+    let limit = format!("limit {MAX_TOOL_CALLS_PER_TURN}");
+    for (id, content, is_error) in &results[MAX_TOOL_CALLS_PER_TURN..] {
+        assert!(*is_error, "{id}");
+        assert!(content.contains("Not performed"), "{id}: {content}");
+        assert!(content.contains(&limit), "{id}: {content}");
+        assert!(content.len() < 300, "{id}: a short result, {content}");
+    }
+
+    let events = h.events.all();
+    let started = count(&events, |e| matches!(e, AgentEvent::ToolCallStarted { .. }));
+    assert_eq!(started, MAX_TOOL_CALLS_PER_TURN, "at most the cap ran");
+    let proposed = count(&events, |e| {
+        matches!(e, AgentEvent::ToolCallProposed { .. })
+    });
+    let finished = count(&events, |e| {
+        matches!(e, AgentEvent::ToolCallFinished { .. })
+    });
+    assert_eq!(
+        (proposed, finished),
+        (MAX_TOOL_CALLS_PER_TURN + 1, MAX_TOOL_CALLS_PER_TURN + 1),
+        "one line in the transcript for all the calls past the cap"
+    );
+    let line = events
+        .iter()
+        .find_map(|e| match e {
+            AgentEvent::ToolCallFinished {
+                tool_call_id,
+                output,
+                ..
+            } if tool_call_id == &format!("call_{}", MAX_TOOL_CALLS_PER_TURN + 1) => {
+                Some(output.clone())
+            }
+            _ => None,
+        })
+        .expect("the line for the calls past the cap");
+    assert!(line.contains("5000") && line.contains("4936"), "{line}");
+    let policy_decisions = h
+        .audit
+        .all()
+        .iter()
+        .filter(|r| matches!(r, AuditRecord::PolicyDecided { .. }))
+        .count();
+    assert_eq!(
+        policy_decisions, MAX_TOOL_CALLS_PER_TURN,
+        "calls past the cap never reach the policy"
+    );
+    let bytes = log_bytes(&h);
+    eprintln!("session log for a {CALLS}-call turn: {bytes} bytes");
+    // Before the cap: 15.6 MB (about 3.1 KB a call: its proposal, policy record, start, end and
+    // result, each with the file's text). Now each call past the cap costs its entry in the
+    // model's turn and one short result, about 330 bytes.
+    assert!(bytes < 2_000_000, "the log stays small: {bytes} bytes");
+}
+
+/// A run whose tool output reaches the per-run limit ends there, with one end event saying
+/// why; the call that reached it tells the model the limit, the calls after it say they were
+/// not performed, and the model is not asked again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_run_past_its_output_limit_ends_with_one_clear_sentence() {
+    let turn = || {
+        let calls: Vec<_> = (0..MAX_TOOL_CALLS_PER_TURN)
+            .map(|_| json!({"name": "read_file", "arguments": {"path": "big.txt"}}))
+            .collect();
+        json!({ "tool_calls": calls })
+    };
+    let mut h = harness(
+        json!({"turns": [turn(), turn(), {"say": "Never said."}]}),
+        TIMEOUT,
+    );
+    // Each read gives about 100 KB (the per-call cap), so the 8 MB come in the second turn.
+    std::fs::write(h.dir.path().join("big.txt"), "y".repeat(300 * 1024)).unwrap();
+    h.runtime.start_run("Read it a lot").unwrap();
+    let (status, message) = finished(&mut h).await;
+    assert_eq!(status, RunStatus::Failed);
+    let message = message.unwrap();
+    assert!(message.contains("8 MB of output"), "{message}");
+
+    let events = h.events.all();
+    assert_eq!(
+        count(&events, |e| matches!(e, AgentEvent::RunFinished { .. })),
+        1,
+        "exactly one end event"
+    );
+    let requests = h.requests.lock().unwrap().clone();
+    assert_eq!(requests.len(), 2, "the model is not asked again");
+    // The second turn's results, as the next request would carry them.
+    let messages: Vec<Message> = h
+        .audit
+        .all()
+        .into_iter()
+        .filter_map(|r| match r {
+            AuditRecord::Message { message, .. } => Some(message),
+            _ => None,
+        })
+        .collect();
+    let results = tool_results(&messages);
+    assert_eq!(
+        results.len(),
+        2 * MAX_TOOL_CALLS_PER_TURN,
+        "one result per call"
+    );
+    let total: usize = results.iter().map(|(_, c, _)| c.len()).sum();
+    assert!(total < MAX_RUN_OUTPUT_BYTES + 200 * 1024, "{total}");
+    let last_run = results
+        .iter()
+        .position(|(_, c, _)| c.contains("so the task ends here."))
+        .expect("the call that reached the limit says so to the model");
+    assert!(last_run > MAX_TOOL_CALLS_PER_TURN, "{last_run}");
+    for (id, content, is_error) in &results[last_run + 1..] {
+        assert!(*is_error, "{id}");
+        assert!(content.contains("limit 8 MB"), "{id}: {content}");
+        assert!(content.contains("not performed"), "{id}: {content}");
+    }
+    let started = count(&events, |e| matches!(e, AgentEvent::ToolCallStarted { .. }));
+    assert_eq!(started, last_run + 1, "nothing ran after the limit");
+}
