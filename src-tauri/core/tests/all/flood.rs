@@ -203,3 +203,175 @@ async fn a_run_past_its_output_limit_ends_with_one_clear_sentence() {
     let started = count(&events, |e| matches!(e, AgentEvent::ToolCallStarted { .. }));
     assert_eq!(started, last_run + 1, "nothing ran after the limit");
 }
+
+// ------------------------------------------------------------ list_directory and special files
+
+use askfirst_core::tools::{Tool, ToolError, ToolSet, Workspace, LIST_ENTRIES_SHOWN};
+use std::path::Path;
+use std::sync::Arc;
+
+fn tool(name: &str) -> Arc<dyn Tool> {
+    ToolSet::builtin().get(name).unwrap()
+}
+
+/// Runs `job` on a thread of its own and gives its answer, or `None` when it blocked (the
+/// thread is then left behind, blocked, as the old code left the app's).
+fn without_blocking<T: Send + 'static>(job: impl FnOnce() -> T + Send + 'static) -> Option<T> {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(job());
+    });
+    rx.recv_timeout(HANG_GUARD).ok()
+}
+
+fn mkfifo(path: &Path) {
+    nix::unistd::mkfifo(path, nix::sys::stat::Mode::from_bits_truncate(0o600)).unwrap();
+}
+
+fn pipe_refusal(shown: &str) -> ToolError {
+    ToolError::Failed(format!(
+        "{shown} is not an ordinary file (it is a named pipe); Ask First does not open it."
+    ))
+}
+
+/// The arguments of each file tool aimed at `path`.
+fn calls_on(path: &str) -> Vec<(&'static str, String)> {
+    vec![
+        ("read_file", json!({ "path": path }).to_string()),
+        (
+            "write_file",
+            json!({ "path": path, "content": "new\n" }).to_string(),
+        ),
+        (
+            "edit_file",
+            json!({ "path": path, "old_text": "old", "new_text": "new" }).to_string(),
+        ),
+        ("delete_path", json!({ "path": path }).to_string()),
+        (
+            "move_path",
+            json!({ "from": path, "to": "moved.txt" }).to_string(),
+        ),
+    ]
+}
+
+#[tokio::test]
+async fn list_directory_of_a_huge_folder_shows_the_first_entries_and_counts_the_rest() {
+    let dir = tempfile::tempdir().unwrap();
+    let ws = Workspace::open(dir.path()).unwrap();
+    std::fs::create_dir(dir.path().join("many")).unwrap();
+    for n in 0..5_000 {
+        std::fs::write(dir.path().join(format!("many/f{n:04}.txt")), "").unwrap();
+    }
+    std::fs::create_dir(dir.path().join("many/zz folder")).unwrap();
+    let listing = tool("list_directory")
+        .execute(r#"{"path": "many"}"#, &ws)
+        .await
+        .unwrap();
+    let lines: Vec<&str> = listing.lines().collect();
+    assert_eq!(lines.len(), LIST_ENTRIES_SHOWN + 1, "{}", lines[0]);
+    // Folders first, then files by name, as for a small folder.
+    assert_eq!(lines[0], "zz folder/");
+    assert_eq!(lines[1], "f0000.txt (0 bytes)");
+    assert_eq!(lines[LIST_ENTRIES_SHOWN - 1], "f0998.txt (0 bytes)");
+    assert_eq!(
+        lines[LIST_ENTRIES_SHOWN],
+        "…and 4001 more entries not listed (Ask First lists at most 1000 entries of a folder; \
+         list a subfolder to see less at once)."
+    );
+}
+
+/// Every file tool refuses a named pipe when the call is described, from metadata alone,
+/// without waiting for a writer that never comes.
+#[test]
+fn every_file_tool_refuses_a_named_pipe_when_describing_without_blocking() {
+    let dir = tempfile::tempdir().unwrap();
+    let ws = Workspace::open(dir.path()).unwrap();
+    mkfifo(&dir.path().join("pipe"));
+    for (name, raw) in calls_on("pipe") {
+        let ws = ws.clone();
+        let described = without_blocking(move || tool(name).describe(&raw, &ws).map(|_| ()))
+            .unwrap_or_else(|| panic!("{name} blocked on a named pipe"));
+        assert_eq!(described, Err(pipe_refusal("pipe")), "{name}");
+    }
+    // A socket is refused alike.
+    let _socket = std::os::unix::net::UnixListener::bind(dir.path().join("sock")).unwrap();
+    let refused = tool("read_file").describe(r#"{"path": "sock"}"#, &ws);
+    assert_eq!(
+        refused.map(|_| ()),
+        Err(ToolError::Failed(
+            "sock is not an ordinary file (it is a socket); Ask First does not open it.".into()
+        ))
+    );
+}
+
+/// A named pipe swapped in after the call was described (an ordinary file then) is refused
+/// when the call runs, or by the check of what was shown, and nothing blocks.
+#[test]
+fn a_named_pipe_swapped_in_after_describing_is_refused_without_blocking() {
+    for (name, raw) in calls_on("target.txt") {
+        let dir = tempfile::tempdir().unwrap();
+        let ws = Workspace::open(dir.path()).unwrap();
+        let target = dir.path().join("target.txt");
+        std::fs::write(&target, "old\n").unwrap();
+        let described = tool(name).describe(&raw, &ws).unwrap();
+        std::fs::remove_file(&target).unwrap();
+        mkfifo(&target);
+        // What runs right before the tool: the check that the target is still as shown.
+        let (ws2, raw2) = (ws.clone(), raw.clone());
+        let now = without_blocking(move || tool(name).fingerprint(&raw2, &ws2))
+            .unwrap_or_else(|| panic!("{name}: checking the target blocked"));
+        if described.fingerprint.is_some() {
+            assert_ne!(
+                now, described.fingerprint,
+                "{name}: a pipe is not the file shown"
+            );
+        }
+        // Moving to the trash would touch the real trash of whoever runs the tests; the
+        // refusal comes before it, as the describe test shows.
+        if name == "delete_path" {
+            continue;
+        }
+        let ran = without_blocking(move || {
+            tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .unwrap()
+                .block_on(tool(name).execute(&raw, &ws))
+        })
+        .unwrap_or_else(|| panic!("{name} blocked on a named pipe"));
+        assert_eq!(ran, Err(pipe_refusal("target.txt")), "{name}");
+        let kind = std::fs::symlink_metadata(&target).unwrap().file_type();
+        assert!(
+            std::os::unix::fs::FileTypeExt::is_fifo(&kind),
+            "{name}: the pipe is left as it was"
+        );
+    }
+}
+
+/// A symlink in the workspace to a device (`/dev/zero`, endless) is refused: it leads outside
+/// the workspace, and that refusal, which names the path, comes first.
+#[test]
+fn a_symlink_to_a_device_is_refused_as_leading_outside() {
+    let dir = tempfile::tempdir().unwrap();
+    let ws = Workspace::open(dir.path()).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", dir.path().join("zero")).unwrap();
+    for (name, raw) in calls_on("zero") {
+        let ws = ws.clone();
+        let described = without_blocking(move || tool(name).describe(&raw, &ws).map(|_| ()))
+            .unwrap_or_else(|| panic!("{name} blocked on a device"));
+        assert_eq!(
+            described,
+            Err(ToolError::OutsideWorkspace {
+                path: "zero".into()
+            }),
+            "{name}"
+        );
+    }
+    assert_eq!(
+        ToolError::OutsideWorkspace {
+            path: "zero".into()
+        }
+        .to_string(),
+        "The path \"zero\" is outside the workspace folder; only paths inside it can be used."
+    );
+}
