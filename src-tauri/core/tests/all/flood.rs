@@ -375,3 +375,93 @@ fn a_symlink_to_a_device_is_refused_as_leading_outside() {
         "The path \"zero\" is outside the workspace folder; only paths inside it can be used."
     );
 }
+
+// ---------------------------------------------------------------------- provider streams
+
+use super::providers::{replay, Reply};
+use askfirst_core::provider::{Provider, ProviderError, MAX_REPLY_BYTES, MAX_STREAMED_TOOL_CALLS};
+use askfirst_core::providers::anthropic::AnthropicProvider;
+use askfirst_core::providers::openai::OpenAiProvider;
+use askfirst_core::providers::HttpSettings;
+
+async fn step(
+    provider: &dyn Provider,
+) -> Result<askfirst_core::provider::ModelTurn, ProviderError> {
+    let conversation = vec![Message::User { text: "hi".into() }];
+    provider
+        .step(&conversation, &ToolSet::builtin().specs(), &|_: &str| {})
+        .await
+}
+
+fn bad_reply_detail(result: Result<askfirst_core::provider::ModelTurn, ProviderError>) -> String {
+    match result {
+        Err(ProviderError::BadReply { detail, .. }) => detail,
+        other => panic!("{other:?}"),
+    }
+}
+
+/// A stream may not make the app hold more calls than it takes, nor more bytes: the step fails
+/// with a sentence before the agent sees any of them.
+#[tokio::test]
+async fn a_provider_stream_with_too_many_calls_or_bytes_fails_the_step() {
+    let call = |n: usize| {
+        json!({"choices": [{"index": 0, "delta": {"tool_calls": [
+            {"index": n, "id": format!("c{n}"), "function": {"name": "read_file", "arguments": "{}"}}
+        ]}}]})
+    };
+    let mut body: String = (0..=MAX_STREAMED_TOOL_CALLS)
+        .map(|n| format!("data: {}\n\n", call(n)))
+        .collect();
+    body.push_str("data: [DONE]\n\n");
+    let server = replay(vec![Reply::sse(&body, 64 * 1024)]).await;
+    let openai = OpenAiProvider::new(HttpSettings::new(&server.base, None, "m"));
+    let detail = bad_reply_detail(step(&openai).await);
+    assert_eq!(
+        detail,
+        format!(
+            "the model asked for more than {MAX_STREAMED_TOOL_CALLS} actions in one reply, \
+             more than Ask First takes at once"
+        )
+    );
+
+    // A reply that never ends: text in pieces of 64 KB, past the byte bound.
+    let piece = format!(
+        "data: {}\n\n",
+        json!({"choices": [{"index": 0, "delta": {"content": "a".repeat(64 * 1024)}}]})
+    );
+    let huge = piece.repeat(MAX_REPLY_BYTES / (64 * 1024) + 2);
+    let server = replay(vec![Reply::sse(&huge, 1024 * 1024)]).await;
+    let openai = OpenAiProvider::new(HttpSettings::new(&server.base, None, "m"));
+    let too_large =
+        "the reply was larger than 16 MB, more than Ask First takes from a model at once";
+    assert_eq!(bad_reply_detail(step(&openai).await), too_large);
+
+    let blocks: String = (0..=MAX_STREAMED_TOOL_CALLS)
+        .map(|n| {
+            format!(
+                "event: content_block_start\ndata: {}\n\n",
+                json!({"type": "content_block_start", "index": n, "content_block":
+                    {"type": "tool_use", "id": format!("t{n}"), "name": "read_file", "input": {}}})
+            )
+        })
+        .collect();
+    let body = format!("{blocks}event: message_stop\ndata: {{\"type\": \"message_stop\"}}\n\n");
+    let server = replay(vec![Reply::sse(&body, 64 * 1024)]).await;
+    let anthropic = AnthropicProvider::new(HttpSettings::new(&server.base, None, "m"));
+    let detail = bad_reply_detail(step(&anthropic).await);
+    assert!(
+        detail.contains(&format!("more than {MAX_STREAMED_TOOL_CALLS} actions")),
+        "{detail}"
+    );
+    let start = "event: content_block_start\ndata: {\"type\": \"content_block_start\", \
+                 \"index\": 0, \"content_block\": {\"type\": \"text\", \"text\": \"\"}}\n\n";
+    let piece = format!(
+        "event: content_block_delta\ndata: {}\n\n",
+        json!({"type": "content_block_delta", "index": 0,
+               "delta": {"type": "text_delta", "text": "a".repeat(64 * 1024)}})
+    );
+    let huge = format!("{start}{}", piece.repeat(MAX_REPLY_BYTES / (64 * 1024) + 2));
+    let server = replay(vec![Reply::sse(&huge, 1024 * 1024)]).await;
+    let anthropic = AnthropicProvider::new(HttpSettings::new(&server.base, None, "m"));
+    assert_eq!(bad_reply_detail(step(&anthropic).await), too_large);
+}
