@@ -47,6 +47,41 @@ pub enum RunError {
 /// run is stopped.
 pub const MAX_DENIED_REPEATS: usize = 3;
 
+/// The most tool calls of one model turn that Ask First describes, asks about and runs; the
+/// calls past it are answered, in order, with [`too_many_calls_text`] and shown to the person
+/// as one line. Why 64: models make a handful of parallel calls (a few dozen at the very most),
+/// a person cannot weigh more cards than that at once, and 64 results of at most
+/// [`crate::tools::OUTPUT_CAP_BYTES`] each (6.4 MB) stay under [`MAX_RUN_OUTPUT_BYTES`]. Without
+/// it a hostile model's turn of 5,000 auto-allowed calls wrote 15.6 MB of session log in
+/// seconds (see `tests/all/flood.rs`).
+pub const MAX_TOOL_CALLS_PER_TURN: usize = 64;
+
+/// The most bytes of tool results (what the model is told) one run may gather; the call that
+/// reaches it is the run's last, and the run ends saying so. Why 8 MiB: the whole conversation
+/// is sent again at every model step, and 8 MiB of text (about two million tokens) is more
+/// than any model's context holds, so a run past it could not go on usefully anyway; it also
+/// bounds what one run adds to the session log.
+pub const MAX_RUN_OUTPUT_BYTES: usize = 8 * 1024 * 1024;
+
+/// What the model is told for each call past [`MAX_TOOL_CALLS_PER_TURN`] in one turn.
+pub fn too_many_calls_text() -> String {
+    format!(
+        "Not performed: too many actions at once (limit {MAX_TOOL_CALLS_PER_TURN} per reply). \
+         Ask for fewer at a time."
+    )
+}
+
+/// What the model is told, and the person sees, when the run's tool output reached
+/// [`MAX_RUN_OUTPUT_BYTES`].
+fn output_limit_text() -> String {
+    format!(
+        "The actions of this task have produced {} MB of output, the most Ask First passes on \
+         in one task (limit {} MB), so the task ends here; this action was not performed.",
+        MAX_RUN_OUTPUT_BYTES / (1024 * 1024),
+        MAX_RUN_OUTPUT_BYTES / (1024 * 1024)
+    )
+}
+
 /// What the model is told when a call was denied by the user.
 pub const USER_DENIAL_TAIL: &str = "The action was not performed. Do not retry the same call; \
      take a different approach or explain what you need in the final answer.";
@@ -628,6 +663,8 @@ impl AgentRuntime {
         };
         let specs = tools.specs();
         let mut denied: HashMap<(String, String), DeniedCall> = HashMap::new();
+        // Bytes of tool results so far in this run (see `MAX_RUN_OUTPUT_BYTES`).
+        let mut run_output = 0usize;
         for _step in 0..self.config.max_steps {
             let turn: ModelTurn = tokio::select! {
                 biased;
@@ -643,11 +680,15 @@ impl AgentRuntime {
                     text: text.to_owned(),
                 });
             }
-            let calls = turn.tool_calls.clone();
+            let mut calls = turn.tool_calls.clone();
             self.push_message(messages, Message::Assistant { turn });
             if calls.is_empty() {
                 return (RunStatus::Completed, None);
             }
+            // The calls past the cap are neither described, nor asked about, nor run; the
+            // person sees them as one line, and each gets its short result after the others.
+            let too_many = calls.split_off(calls.len().min(MAX_TOOL_CALLS_PER_TURN));
+            self.show_too_many(run_id, calls.len() + too_many.len(), &too_many);
             // Every call of the turn is proposed (and, where the policy asks, shown as a card)
             // before any runs, so the person sees them all and can answer in any order; they
             // then run in the model's order.
@@ -659,7 +700,10 @@ impl AgentRuntime {
                 let Some(this) = prepared[index].take() else {
                     continue;
                 };
-                let result = self.complete_call(call, this, token, &mut denied).await;
+                let mut result = self.complete_call(call, this, token, &mut denied).await;
+                // Every tool keeps to the cap itself; this holds it for any tool (an MCP
+                // server's, a new one) and for error messages that quote what they were given.
+                result.content = capped_output(result.content);
                 let is_error = result.status != ToolCallStatus::Succeeded;
                 self.emit(AgentEvent::ToolCallFinished {
                     run_id,
@@ -668,11 +712,24 @@ impl AgentRuntime {
                     policy_layer: result.layer,
                     output: for_person(result.status, &result.content),
                 });
+                run_output = run_output.saturating_add(result.content.len());
+                let over_limit = run_output >= MAX_RUN_OUTPUT_BYTES;
+                let content = if over_limit {
+                    // Said to the model where it looks: in the last result it gets.
+                    format!(
+                        "{}\n[Ask First: the actions of this task have now produced the most \
+                         output it passes on in one task (limit {} MB), so the task ends here.]",
+                        result.content,
+                        MAX_RUN_OUTPUT_BYTES / (1024 * 1024)
+                    )
+                } else {
+                    result.content
+                };
                 self.push_message(
                     messages,
                     Message::ToolResult {
                         tool_call_id: call.id.clone(),
-                        content: result.content,
+                        content,
                         is_error,
                     },
                 );
@@ -688,6 +745,14 @@ impl AgentRuntime {
                         (_, message) => message,
                     };
                     Some(((status, message), cancelled_text(self.stop_cause())))
+                } else if over_limit {
+                    let why = format!(
+                        "The agent was stopped: its actions in this task produced more than {} \
+                         MB of output, the most Ask First allows in one task. Send a new \
+                         message to go on.",
+                        MAX_RUN_OUTPUT_BYTES / (1024 * 1024)
+                    );
+                    Some(((RunStatus::Failed, Some(why)), output_limit_text()))
                 } else {
                     result.stop_run.map(|why| {
                         let text = "The run was stopped before this action; it was not performed.";
@@ -715,9 +780,11 @@ impl AgentRuntime {
                             },
                         );
                     }
+                    self.answer_too_many(messages, &too_many);
                     return finish;
                 }
             }
+            self.answer_too_many(messages, &too_many);
         }
         (
             RunStatus::Failed,
@@ -726,6 +793,53 @@ impl AgentRuntime {
                 self.config.max_steps
             )),
         )
+    }
+
+    /// Shows the calls of a turn past [`MAX_TOOL_CALLS_PER_TURN`] as one line: the first of
+    /// them, as the model sent it, standing for all (`asked` is how many the turn had).
+    fn show_too_many(&self, run_id: RunId, asked: usize, too_many: &[ToolCall]) {
+        let Some(first) = too_many.first() else {
+            return;
+        };
+        let summary = format!(
+            "The agent asked for {asked} actions at once; the {} after the first \
+             {MAX_TOOL_CALLS_PER_TURN} were not done",
+            too_many.len()
+        );
+        self.emit(AgentEvent::ToolCallProposed {
+            run_id,
+            tool_call_id: first.id.clone(),
+            tool_name: first.name.clone(),
+            arguments_json: first.arguments_json.clone(),
+            summary: summary.clone(),
+        });
+        self.emit(AgentEvent::ToolCallFinished {
+            run_id,
+            tool_call_id: first.id.clone(),
+            status: ToolCallStatus::Denied,
+            policy_layer: None,
+            output: format!(
+                "Not done: the agent asked for {asked} actions at once, and Ask First does at \
+                 most {MAX_TOOL_CALLS_PER_TURN} at a time, so the other {} were not looked at, \
+                 asked about or performed. It was told to ask for fewer.",
+                too_many.len()
+            ),
+        });
+    }
+
+    /// Gives each call past [`MAX_TOOL_CALLS_PER_TURN`] its one short result, in order.
+    fn answer_too_many(&self, messages: &mut Vec<Message>, too_many: &[ToolCall]) {
+        let content = too_many_calls_text();
+        for call in too_many {
+            self.push_message(
+                messages,
+                Message::ToolResult {
+                    tool_call_id: call.id.clone(),
+                    content: content.clone(),
+                    is_error: true,
+                },
+            );
+        }
     }
 
     /// The tools of one run: the built-in ones and those of the MCP servers that run or start
@@ -1254,6 +1368,17 @@ pub fn cancelled_text(cause: CancelCause) -> String {
         CancelCause::AppShutdown => "The app was closed; this action was not performed.",
     }
     .to_owned()
+}
+
+/// `text` cut to [`crate::tools::OUTPUT_CAP_BYTES`] (first and last halves kept, the cut
+/// stated), as the tools cut their own output.
+fn capped_output(text: String) -> String {
+    if text.len() <= crate::tools::OUTPUT_CAP_BYTES {
+        return text;
+    }
+    let mut capped = crate::tools::HeadTail::new(crate::tools::OUTPUT_CAP_BYTES);
+    capped.push(text.as_bytes());
+    capped.into_text()
 }
 
 fn shorten(text: &str, max: usize) -> String {

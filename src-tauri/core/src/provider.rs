@@ -5,6 +5,20 @@
 use crate::tools::ToolSpec;
 use async_trait::async_trait;
 
+/// The most tool calls a provider assembles from one streamed reply; a reply with more fails
+/// the step ([`ProviderError::BadReply`]) before the agent sees any of them, so memory stays
+/// bounded. Eight times [`crate::agent::MAX_TOOL_CALLS_PER_TURN`]: a turn a little over the
+/// agent's cap still reaches it and is answered in order (the calls past the cap are told to
+/// ask for fewer); one of hundreds of calls is no model's honest work.
+pub const MAX_STREAMED_TOOL_CALLS: usize = 512;
+
+/// The most bytes of one streamed reply as received (its text and every call's arguments,
+/// with the wire format around them); past it the reply is dropped and the step fails. This
+/// also bounds one call's arguments. 16 MiB is some hundred times the longest reply a model
+/// writes (output limits are tens of thousands of tokens), and a `write_file` of a few
+/// megabytes still fits.
+pub const MAX_REPLY_BYTES: usize = 16 * 1024 * 1024;
+
 /// One tool call the model asked for.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct ToolCall {

@@ -140,7 +140,10 @@ impl Provider for AnthropicProvider {
             host: host.clone(),
             detail,
         };
-        let mut events = response.bytes_stream().eventsource();
+        let over = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let mut events =
+            http::bounded(response.bytes_stream(), std::sync::Arc::clone(&over)).eventsource();
+        let mut calls = 0usize;
         let mut blocks: BTreeMap<u64, Block> = BTreeMap::new();
         let mut stopped = false;
         while let Some(event) = events.next().await {
@@ -155,6 +158,13 @@ impl Provider for AnthropicProvider {
             match kind {
                 "content_block_start" => {
                     let block = &data["content_block"];
+                    let is_call = block["type"].as_str() == Some("tool_use");
+                    if is_call && !blocks.contains_key(&index) {
+                        calls += 1;
+                        if calls > crate::provider::MAX_STREAMED_TOOL_CALLS {
+                            return Err(bad(http::too_many_calls_detail()));
+                        }
+                    }
                     let new = match block["type"].as_str() {
                         Some("tool_use") => Block::ToolUse {
                             id: block["id"].as_str().unwrap_or_default().to_owned(),
@@ -199,6 +209,9 @@ impl Provider for AnthropicProvider {
                 }
                 _ => {} // message_start, content_block_stop, message_delta, ping
             }
+        }
+        if over.load(std::sync::atomic::Ordering::SeqCst) {
+            return Err(bad(http::too_large_detail()));
         }
         if !stopped {
             return Err(bad("the reply stopped before it was complete".to_owned()));

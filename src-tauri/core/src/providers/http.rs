@@ -79,6 +79,46 @@ pub fn client() -> reqwest::Client {
         .unwrap_or_default()
 }
 
+/// `stream` (a response body) ending early, with `over` set, once more than
+/// [`crate::provider::MAX_REPLY_BYTES`] came: nothing past the bound is buffered or parsed.
+pub fn bounded<S, B, E>(
+    stream: S,
+    over: std::sync::Arc<std::sync::atomic::AtomicBool>,
+) -> impl futures_util::Stream<Item = Result<B, E>>
+where
+    S: futures_util::Stream<Item = Result<B, E>>,
+    B: AsRef<[u8]>,
+{
+    use futures_util::StreamExt;
+    stream.scan(0usize, move |seen, item| {
+        if let Ok(bytes) = &item {
+            *seen = seen.saturating_add(bytes.as_ref().len());
+            if *seen > crate::provider::MAX_REPLY_BYTES {
+                over.store(true, std::sync::atomic::Ordering::SeqCst);
+                return std::future::ready(None);
+            }
+        }
+        std::future::ready(Some(item))
+    })
+}
+
+/// What a reply that broke one of the bounds on replies is told to the person as.
+pub fn too_large_detail() -> String {
+    format!(
+        "the reply was larger than {} MB, more than Ask First takes from a model at once",
+        crate::provider::MAX_REPLY_BYTES / (1024 * 1024)
+    )
+}
+
+/// What a reply with too many tool calls is told to the person as.
+pub fn too_many_calls_detail() -> String {
+    format!(
+        "the model asked for more than {} actions in one reply, more than Ask First takes at \
+         once",
+        crate::provider::MAX_STREAMED_TOOL_CALLS
+    )
+}
+
 /// The service's error message from a JSON error body (`{"error": {"message": …}}`,
 /// `{"error": "…"}`, `{"message": …}`), or the start of the body.
 pub fn error_message(body: &str) -> String {

@@ -96,6 +96,8 @@ pub(crate) struct Assembler {
     text: String,
     calls: BTreeMap<u64, PartialCall>,
     finished: bool,
+    /// Set when the reply asked for more than [`crate::provider::MAX_STREAMED_TOOL_CALLS`].
+    too_many_calls: bool,
 }
 
 impl Assembler {
@@ -122,6 +124,12 @@ impl Assembler {
                     .get("index")
                     .and_then(Value::as_u64)
                     .unwrap_or(position as u64);
+                if !self.calls.contains_key(&index)
+                    && self.calls.len() >= crate::provider::MAX_STREAMED_TOOL_CALLS
+                {
+                    self.too_many_calls = true;
+                    return Ok(new_text);
+                }
                 let entry = self.calls.entry(index).or_default();
                 if let Some(id) = call
                     .get("id")
@@ -211,7 +219,9 @@ impl Provider for OpenAiProvider {
             host: host.clone(),
             detail,
         };
-        let mut events = response.bytes_stream().eventsource();
+        let over = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let mut events =
+            http::bounded(response.bytes_stream(), std::sync::Arc::clone(&over)).eventsource();
         let mut assembler = Assembler::default();
         let mut done = false;
         while let Some(event) = events.next().await {
@@ -236,6 +246,12 @@ impl Provider for OpenAiProvider {
             if !text.is_empty() {
                 deltas(&text);
             }
+            if assembler.too_many_calls {
+                return Err(bad(http::too_many_calls_detail()));
+            }
+        }
+        if over.load(std::sync::atomic::Ordering::SeqCst) {
+            return Err(bad(http::too_large_detail()));
         }
         if !done && !assembler.finished {
             return Err(bad("the reply stopped before it was complete".to_owned()));

@@ -90,6 +90,8 @@ fn target(given: &str, ws: &Workspace) -> Result<Target, ToolError> {
             )))
         }
     };
+    // From `lstat` alone (a symlink to one is trashed as the link, which opens nothing).
+    super::special::refuse_special(&meta, &ws.display(&entry))?;
     let kind = if meta.file_type().is_symlink() {
         Kind::Symlink
     } else if meta.is_dir() {

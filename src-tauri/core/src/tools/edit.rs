@@ -127,6 +127,7 @@ fn plan(args: &EditFileArgs, ws: &Workspace) -> Result<Plan, ToolError> {
             "{shown} is a folder, not a file."
         )));
     }
+    super::special::refuse_special(&meta, &shown)?;
     if meta.len() > EDIT_MAX_BYTES {
         return Err(ToolError::Failed(format!(
             "{shown} is too large to edit ({} bytes; the limit is 10 MB).",

@@ -23,8 +23,13 @@ pub(super) fn io_failed(what: &str, path: &str, e: &std::io::Error) -> ToolError
     ToolError::Failed(format!("Could not {what} {path}: {e}"))
 }
 
+/// The most entries `list_directory` shows of one folder; the rest are counted. 1,000 names of
+/// a typical length (about 30 bytes with the size) fit well within
+/// [`super::OUTPUT_CAP_BYTES`], and nobody reads more in one go.
+pub const LIST_ENTRIES_SHOWN: usize = 1_000;
+
 /// `list_directory {path}`: the names in a folder, folders first marked with `/`, files with
-/// their size in bytes.
+/// their size in bytes; at most [`LIST_ENTRIES_SHOWN`], then a line saying how many more.
 pub struct ListDirectory;
 
 #[derive(Deserialize)]
@@ -79,30 +84,49 @@ impl Tool for ListDirectory {
         let mut reader = tokio::fs::read_dir(&path)
             .await
             .map_err(|e| io_failed("list", &args.path, &e))?;
-        let mut folders = Vec::new();
-        let mut files = Vec::new();
+        // The first LIST_ENTRIES_SHOWN entries in the order shown (folders first, then by
+        // name), kept in a heap of that size, so a folder of a million entries is read in
+        // bounded memory; the others are only counted.
+        let mut kept: std::collections::BinaryHeap<(bool, String)> =
+            std::collections::BinaryHeap::new();
+        let mut total = 0usize;
         while let Some(entry) = reader
             .next_entry()
             .await
             .map_err(|e| io_failed("list", &args.path, &e))?
         {
+            total += 1;
             let name = entry.file_name().to_string_lossy().into_owned();
-            match entry.metadata().await {
-                Ok(meta) if meta.is_dir() => folders.push(format!("{name}/")),
-                Ok(meta) => files.push(format!("{name} ({} bytes)", meta.len())),
-                Err(_) => files.push(name),
+            // `DirEntry::metadata` does not follow symlinks and opens nothing.
+            let line = match entry.metadata().await {
+                Ok(meta) if meta.is_dir() => (false, format!("{name}/")),
+                Ok(meta) => (true, format!("{name} ({} bytes)", meta.len())),
+                Err(_) => (true, name),
+            };
+            if kept.len() < LIST_ENTRIES_SHOWN {
+                kept.push(line);
+            } else if kept.peek().is_some_and(|last| line < *last) {
+                kept.pop();
+                kept.push(line);
             }
         }
-        folders.sort();
-        files.sort();
-        if folders.is_empty() && files.is_empty() {
+        if total == 0 {
             return Ok(format!("The folder {} is empty.", ws.display(&path)));
         }
-        Ok(folders
+        let mut lines: Vec<String> = kept
+            .into_sorted_vec()
             .into_iter()
-            .chain(files)
-            .collect::<Vec<_>>()
-            .join("\n"))
+            .map(|(_, line)| line)
+            .collect();
+        let more = total - lines.len();
+        if more > 0 {
+            lines.push(format!(
+                "…and {} not listed (Ask First lists at most {LIST_ENTRIES_SHOWN} entries of a \
+                 folder; list a subfolder to see less at once).",
+                plural(more, "more entry", "more entries")
+            ));
+        }
+        Ok(lines.join("\n"))
     }
 }
 
@@ -169,6 +193,7 @@ impl Tool for WriteFile {
                     "{shown} is a folder, not a file."
                 )))
             }
+            Current::Special(kind) => return Err(super::special::refusal(&shown, kind)),
             Current::Absent => (
                 format!("Create the file {shown} ({lines})"),
                 Some(unified_diff(None, &args.content, &shown.replace('\\', "/"))),
@@ -205,6 +230,9 @@ impl Tool for WriteFile {
         let args: WriteFileArgs = parse_args(self.name(), raw)?;
         let path = ws.resolve(&args.path)?;
         let shown = ws.display(&path);
+        if let Some(kind) = super::special::special_at(&path) {
+            return Err(super::special::refusal(&shown, kind));
+        }
         create_parent_dirs(ws, &path)
             .await
             .map_err(|e| io_failed("create the folder for", &shown, &e))?;
@@ -234,6 +262,10 @@ pub(super) fn file_fingerprint(path: &Path) -> String {
     if meta.is_dir() {
         return "folder".to_owned();
     }
+    // Never opened: a named pipe would wait for a writer (see `super::special`).
+    if let Some(kind) = super::special::special_kind(meta.file_type()) {
+        return format!("special:{kind}");
+    }
     if meta.len() > HASHED_UP_TO {
         let modified = meta
             .modified()
@@ -243,7 +275,7 @@ pub(super) fn file_fingerprint(path: &Path) -> String {
             .unwrap_or_default();
         return format!("large:{}:{modified}", meta.len());
     }
-    match std::fs::File::open(path) {
+    match super::special::open_regular(path) {
         Ok(mut file) => {
             let mut hasher = Sha256::new();
             match std::io::copy(&mut file, &mut hasher) {
@@ -251,7 +283,8 @@ pub(super) fn file_fingerprint(path: &Path) -> String {
                 Err(e) => format!("unreadable:{:?}", e.kind()),
             }
         }
-        Err(e) => format!("unreadable:{:?}", e.kind()),
+        Err(super::special::OpenRefused::NotRegular(kind)) => format!("special:{kind}"),
+        Err(super::special::OpenRefused::Io(e)) => format!("unreadable:{:?}", e.kind()),
     }
 }
 
@@ -266,6 +299,8 @@ pub(super) fn bytes_fingerprint(bytes: &[u8]) -> String {
 enum Current {
     Absent,
     Folder,
+    /// A named pipe, device or socket (see `super::special`), never opened.
+    Special(&'static str),
     /// A file (or something that cannot be read): its text for the preview when it is UTF-8
     /// text of at most [`PREVIEW_SOURCE_MAX_BYTES`] without NUL, and its fingerprint as
     /// [`file_fingerprint`] gives it.
@@ -289,13 +324,31 @@ fn current_file(path: &Path) -> Current {
     if meta.is_dir() {
         return Current::Folder;
     }
+    if let Some(kind) = super::special::special_kind(meta.file_type()) {
+        return Current::Special(kind);
+    }
     if meta.len() > PREVIEW_SOURCE_MAX_BYTES {
         return Current::File {
             text: None,
             fingerprint: file_fingerprint(path),
         };
     }
-    match std::fs::read(path) {
+    let read = super::special::open_regular(path).and_then(|file| {
+        use std::io::Read;
+        let mut bytes = Vec::new();
+        // No more than the size checked (plus one byte, so a file that grew meanwhile still
+        // gets a fingerprint of its own rather than one of a prefix).
+        file.take(PREVIEW_SOURCE_MAX_BYTES + 1)
+            .read_to_end(&mut bytes)
+            .map(|_| bytes)
+            .map_err(super::special::OpenRefused::Io)
+    });
+    match read {
+        Err(super::special::OpenRefused::NotRegular(kind)) => Current::Special(kind),
+        Ok(bytes) if bytes.len() as u64 > PREVIEW_SOURCE_MAX_BYTES => Current::File {
+            text: None,
+            fingerprint: file_fingerprint(path),
+        },
         Ok(bytes) => {
             let fingerprint = bytes_fingerprint(&bytes);
             let text = String::from_utf8(bytes)
@@ -303,7 +356,7 @@ fn current_file(path: &Path) -> Current {
                 .filter(|text| !text.contains('\0'));
             Current::File { text, fingerprint }
         }
-        Err(e) => Current::File {
+        Err(super::special::OpenRefused::Io(e)) => Current::File {
             text: None,
             fingerprint: format!("unreadable:{:?}", e.kind()),
         },
@@ -404,6 +457,14 @@ pub(super) async fn write_atomically(
     run_blocking(move || {
         use std::io::Write;
         let root = open_root(&ws)?;
+        // Checked beneath the root, right before: a special file is never replaced or opened.
+        if let Some(kind) = root
+            .metadata(&target)
+            .ok()
+            .and_then(|meta| super::special::special_kind_beneath(meta.file_type()))
+        {
+            return Err(not_ordinary(kind));
+        }
         let result = (|| {
             let mut options = cap_std::fs::OpenOptions::new();
             options.write(true).create_new(true);
@@ -422,6 +483,14 @@ pub(super) async fn write_atomically(
         result
     })
     .await
+}
+
+/// The I/O error for a special file found at the last moment (see `super::special`).
+fn not_ordinary(kind: &str) -> std::io::Error {
+    std::io::Error::new(
+        std::io::ErrorKind::InvalidInput,
+        format!("it is not an ordinary file (it is {kind}); Ask First does not open it"),
+    )
 }
 
 /// `move_path {from, to}`: moves or renames a file or folder inside the workspace. `to` is the
@@ -448,8 +517,10 @@ impl MovePath {
                 "The workspace folder itself cannot be moved.".into(),
             ));
         }
-        if std::fs::symlink_metadata(&from).is_err() {
-            return Err(ToolError::Failed(format!("{} does not exist.", args.from)));
+        match std::fs::symlink_metadata(&from) {
+            Err(_) => return Err(ToolError::Failed(format!("{} does not exist.", args.from))),
+            // From `lstat` alone: a named pipe, device or socket is not moved.
+            Ok(meta) => super::special::refuse_special(&meta, &ws.display(&from))?,
         }
         let mut to = ws.resolve(&args.to)?;
         if args.to.ends_with('/') || to.is_dir() {
@@ -534,6 +605,13 @@ impl Tool for MovePath {
         let root_ws = ws.clone();
         run_blocking(move || {
             let root = open_root(&root_ws)?;
+            if let Some(kind) = root
+                .symlink_metadata(&from_inside)
+                .ok()
+                .and_then(|meta| super::special::special_kind_beneath(meta.file_type()))
+            {
+                return Err(not_ordinary(kind));
+            }
             // Never overwrite: the target must not exist (checked beneath the root, at once).
             if root.symlink_metadata(&to_inside).is_ok() {
                 return Err(std::io::Error::new(

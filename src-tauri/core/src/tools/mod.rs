@@ -11,13 +11,14 @@ mod fetch;
 mod fs;
 mod read;
 pub mod sandbox;
+mod special;
 mod workspace;
 
 pub use command::{RunCommand, DEFAULT_COMMAND_TIMEOUT_SECS, MAX_COMMAND_TIMEOUT_SECS};
 pub use delete::DeletePath;
 pub use edit::EditFile;
 pub use fetch::{FetchUrl, FETCH_MAX_REDIRECTS, FETCH_SIZE_CAP_BYTES, FETCH_TIMEOUT_SECS};
-pub use fs::{ListDirectory, MovePath, WriteFile};
+pub use fs::{ListDirectory, MovePath, WriteFile, LIST_ENTRIES_SHOWN};
 pub use read::ReadFile;
 pub use workspace::Workspace;
 

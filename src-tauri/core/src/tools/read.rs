@@ -33,7 +33,11 @@ fn existing_file(given: &str, ws: &Workspace) -> Result<PathBuf, ToolError> {
         Ok(meta) if meta.is_dir() => Err(ToolError::Failed(format!(
             "{shown} is a folder, not a file; use list_directory to see what is in it."
         ))),
-        Ok(_) => Ok(path),
+        Ok(meta) => {
+            // From metadata alone: a named pipe is never opened (that could wait forever).
+            super::special::refuse_special(&meta, &shown)?;
+            Ok(path)
+        }
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err(ToolError::Failed(format!(
             "The file {shown} does not exist."
         ))),
@@ -57,13 +61,15 @@ pub(super) fn opened_inside(file: &std::fs::File, ws: &Workspace) -> bool {
     true
 }
 
-/// Opens `path` for reading and checks where the open file really is.
+/// Opens `path` for reading, never blocking and only if it is an ordinary file (see
+/// [`super::special::open_regular`]: a named pipe swapped in after the check is refused, not
+/// waited on), and checks where the open file really is.
 pub(super) fn open_inside(
     path: &Path,
     given: &str,
     ws: &Workspace,
 ) -> Result<std::fs::File, ToolError> {
-    let file = std::fs::File::open(path).map_err(|e| io_failed("read", given, &e))?;
+    let file = super::special::open_regular(path).map_err(|e| e.into_tool_error("read", given))?;
     if !opened_inside(&file, ws) {
         return Err(ToolError::OutsideWorkspace {
             path: given.to_owned(),
