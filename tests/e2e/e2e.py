@@ -1208,6 +1208,10 @@ TESTS = [test_approve_writes_the_file, test_deny_leaves_no_file_and_the_run_fini
          test_a_card_sliding_up_from_below_the_fold_is_not_armed_either,
          test_a_broken_settings_file_opens_the_window_and_says_so]
 
+# The promise's attacks in the real window (tests/e2e/promise.py).
+import promise  # noqa: E402
+TESTS += promise.tests(sys.modules[__name__])
+
 
 def main():
     os.makedirs(ARTIFACTS, exist_ok=True)
