@@ -57,6 +57,7 @@ fn new_approval(run_id: RunId, i: usize) -> NewApproval {
         policy_layer: PolicyLayer::ToolDefault,
         grant_scope: Some("Until you close Ask First, this exact action will run again.".into()),
         preview: None,
+        effects: Vec::new(),
     }
 }
 

@@ -990,6 +990,7 @@ impl AgentRuntime {
                     policy_layer: layer,
                     grant_scope,
                     preview: description.preview.clone(),
+                    effects: description.effects.clone(),
                 }) {
                     Ok(pending) => Some(pending),
                     Err(ApprovalError::ShuttingDown) => {

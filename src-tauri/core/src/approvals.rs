@@ -100,6 +100,9 @@ pub struct NewApproval {
     pub grant_scope: Option<String>,
     /// A unified diff of what the call will change, for the card.
     pub preview: Option<String>,
+    /// What the call will do that matters, one plain sentence each, for the card
+    /// ([`crate::tools::CallDescription::effects`]); empty when the summary says it all.
+    pub effects: Vec<String>,
 }
 
 struct Pending {
@@ -202,6 +205,7 @@ impl ApprovalRegistry {
             policy_layer: new.policy_layer,
             grant_scope: new.grant_scope,
             preview: new.preview,
+            effects: new.effects,
             expires_at,
         };
         // `expires_at` is the clock: the waiter's deadline is derived from it.
@@ -219,6 +223,7 @@ impl ApprovalRegistry {
                 risk: request.risk,
                 reason: request.reason.clone(),
                 policy_layer: request.policy_layer,
+                effects: request.effects.clone(),
                 at: now,
                 expires_at,
             })

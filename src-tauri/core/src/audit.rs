@@ -48,6 +48,10 @@ pub enum AuditRecord {
         reason: String,
         /// The policy layer that decided to ask.
         policy_layer: PolicyLayer,
+        /// What the card said the call would do that matters, one sentence each. Left out
+        /// when empty; logs written before it was recorded read as empty.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        effects: Vec<String>,
         /// Unix milliseconds.
         at: u64,
         /// When it would time out, Unix milliseconds.

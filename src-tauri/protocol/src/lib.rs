@@ -126,10 +126,21 @@ pub struct ApprovalRequest {
     pub risk: Risk,
     /// Which policy layer decided to ask.
     pub policy_layer: PolicyLayer,
-    /// For file writes and edits: a unified diff of what will change (capped, the cut stated).
+    /// For file writes and edits: a unified diff of what will change, one file: the `--- `
+    /// and `+++ ` headers only before the first `@@`; after it every line starts with ` `,
+    /// `+`, `-` or `\`, or is another `@@` header. Capped at whole lines: where lines were
+    /// left out stands one unprefixed line `[… N lines not shown: A added, R removed …]`.
     #[ts(optional)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub preview: Option<String>,
+    /// What the call will do that matters, one plain sentence each (e.g. "Deletes files for
+    /// good (not to the trash).", "This is an address on this computer."), made by the tool
+    /// from exactly these arguments. The card lists them under the summary, always visible.
+    /// Empty (and left out of the JSON) when the summary says it all.
+    // No `#[ts(optional)]`: ts-rs allows it on `Option` only; `default` with
+    // `skip_serializing_if` makes the field optional in TypeScript all the same.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub effects: Vec<String>,
     /// What "Allow for this session" would allow, in plain words; `None` when this call cannot
     /// be granted (its arguments have no canonical form), and then the option is not offered.
     #[ts(optional)]

@@ -2,8 +2,8 @@
 //! helpers the other file tools share: atomic writes and change previews (unified diffs).
 
 use super::{
-    parse_args, path_argument, resolved_path_argument, CallDescription, HeadTail, OnStop, Tool,
-    ToolError, Workspace, PREVIEW_CAP_BYTES,
+    parse_args, path_argument, resolved_path_argument, CallDescription, OnStop, Tool, ToolError,
+    Workspace, PREVIEW_CAP_BYTES,
 };
 use crate::policy::MainArgument;
 use askfirst_protocol::Risk;
@@ -365,8 +365,20 @@ fn current_file(path: &Path) -> Current {
 
 /// A unified diff (3 lines of context) from `old` to `new` for the file `shown` (relative to
 /// the workspace, `/` separators): headers `a/<shown>` and `b/<shown>`, or `/dev/null` for a
-/// file that does not exist yet (`old` is `None`). Capped at [`PREVIEW_CAP_BYTES`] with the cut
-/// stated; an unchanged file gives an empty string.
+/// file that does not exist yet (`old` is `None`); an unchanged file gives an empty string.
+///
+/// Every line of the result ends with exactly one `\n`, so its lines are the diff's lines
+/// whatever the file holds: the two headers `--- …` and `+++ …` come first and only there;
+/// after the first `@@` hunk header every line starts with ` `, `+` or `-` (a line of the
+/// file, its line break taken off; a `\r` of a CRLF or CR line ending stays in it, so a change
+/// of line endings shows) or `\` (the file's last line has no line break), or is a further
+/// `@@` header. A line of a file that ends in a lone `\r` is a line of its own here too.
+///
+/// Capped at [`PREVIEW_CAP_BYTES`] at whole lines: when longer, the start and the end are
+/// kept and one unprefixed line `[… N lines not shown: A added, R removed …]` stands where
+/// the middle was (N counts the file's lines left out, added, removed and unchanged). It is
+/// the only line after the headers that does not start with one of the four marks, so no line
+/// of the file can be taken for it.
 pub(super) fn unified_diff(old: Option<&str>, new: &str, shown: &str) -> String {
     // A header is one line: a path with a line break in it must not look like file content.
     let shown = &shown
@@ -380,14 +392,93 @@ pub(super) fn unified_diff(old: Option<&str>, new: &str, shown: &str) -> String 
     let diff = similar::TextDiff::configure()
         .timeout(DIFF_TIME_LIMIT)
         .diff_lines(old.unwrap_or(""), new);
-    let text = diff
-        .unified_diff()
-        .context_radius(3)
-        .header(&old_name, &format!("b/{shown}"))
-        .to_string();
-    let mut capped = HeadTail::new(PREVIEW_CAP_BYTES);
-    capped.push(text.as_bytes());
-    capped.into_text()
+    let mut lines: Vec<DiffLine> = Vec::new();
+    for hunk in diff.unified_diff().context_radius(3).iter_hunks() {
+        lines.push(DiffLine::new(hunk.header().to_string(), None));
+        for change in hunk.iter_changes() {
+            let value = change.value();
+            let text = value.strip_suffix('\n').unwrap_or(value);
+            let mut line = DiffLine::new(format!("{}{text}", change.tag()), Some(change.tag()));
+            if change.missing_newline() {
+                line.text.push_str("\n\\ No newline at end of file");
+            }
+            lines.push(line);
+        }
+    }
+    if lines.is_empty() {
+        return String::new();
+    }
+    let header = format!("--- {old_name}\n+++ b/{shown}\n");
+    cap_at_whole_lines(header, &lines, PREVIEW_CAP_BYTES)
+}
+
+/// One line of a diff as [`unified_diff`] writes it (with the `\ No newline at end of file`
+/// marker that belongs to it, if any, so a cut never separates them), without its final line
+/// break; `tag` is `None` for a hunk header.
+struct DiffLine {
+    text: String,
+    tag: Option<similar::ChangeTag>,
+}
+
+impl DiffLine {
+    fn new(text: String, tag: Option<similar::ChangeTag>) -> Self {
+        Self { text, tag }
+    }
+
+    /// Its size in the diff, line breaks included.
+    fn bytes(&self) -> usize {
+        self.text.len() + 1
+    }
+}
+
+/// `header` then `lines`, each ending in `\n`; if that is more than `cap` bytes, as many whole
+/// lines from the start and from the end as fit in about half of `cap` each, and between them
+/// one line saying how many lines of the file were left out.
+fn cap_at_whole_lines(header: String, lines: &[DiffLine], cap: usize) -> String {
+    let total = header.len() + lines.iter().map(DiffLine::bytes).sum::<usize>();
+    let mut out = header;
+    if total <= cap {
+        for line in lines {
+            out.push_str(&line.text);
+            out.push('\n');
+        }
+        return out;
+    }
+    // The note is short; this leaves room for it (and for the header) inside the cap.
+    let room = cap.saturating_sub(out.len() + 100);
+    let mut head = 0;
+    let mut used = 0;
+    while head < lines.len() && used + lines[head].bytes() <= room / 2 {
+        used += lines[head].bytes();
+        head += 1;
+    }
+    let mut tail = lines.len();
+    while tail > head && used + lines[tail - 1].bytes() <= room {
+        used += lines[tail - 1].bytes();
+        tail -= 1;
+    }
+    let (mut added, mut removed, mut same) = (0usize, 0usize, 0usize);
+    for line in &lines[head..tail] {
+        match line.tag {
+            Some(similar::ChangeTag::Insert) => added += 1,
+            Some(similar::ChangeTag::Delete) => removed += 1,
+            Some(similar::ChangeTag::Equal) => same += 1,
+            None => {}
+        }
+    }
+    for line in &lines[..head] {
+        out.push_str(&line.text);
+        out.push('\n');
+    }
+    let left_out = plural(added + removed + same, "line", "lines");
+    out.push_str(&format!(
+        "[… {left_out} not shown: {added} added, {removed} removed …]\n"
+    ));
+    for line in &lines[tail..] {
+        out.push_str(&line.text);
+        out.push('\n');
+    }
+    out
 }
 
 /// The workspace folder opened as a capability: every path under it is then resolved beneath
@@ -709,6 +800,61 @@ mod tests {
             EditFile.fingerprint(&raw, &ws),
             "a changed file must not match"
         );
+    }
+
+    /// Lines of a file that look like diff syntax are lines of the file: each is one diff
+    /// line with its own mark, and only the two headers come before the first `@@`.
+    #[test]
+    fn file_lines_that_look_like_diff_syntax_stay_prefixed_content() {
+        let old = "keep\n-- sql comment\n--- not a header\nlast";
+        let new = "keep\n+\n-\n++\n--\n+++ x\n--- x\n@@ -1 +1 @@\n\\ No newline at end of file\n\
+                   cr\rcrlf\r\nlast";
+        assert_eq!(
+            unified_diff(Some(old), new, "f.txt"),
+            "--- a/f.txt\n+++ b/f.txt\n@@ -1,4 +1,12 @@\n keep\n--- sql comment\n---- not a header\n\
+             ++\n+-\n+++\n+--\n++++ x\n+--- x\n+@@ -1 +1 @@\n+\\ No newline at end of file\n\
+             +cr\r\n+crlf\r\n last\n\\ No newline at end of file\n"
+        );
+    }
+
+    /// A diff over the cap keeps whole lines from its start and end, and says how many lines
+    /// of the file it leaves out; every line is still a header, a marked line or that note.
+    #[test]
+    fn a_long_diff_is_cut_at_whole_lines_and_says_how_many() {
+        let old: String = (0..20_000).map(|i| format!("old line {i}\n")).collect();
+        let new: String = (0..30_000).map(|i| format!("new line {i}\n")).collect();
+        let diff = unified_diff(Some(&old), &new, "big.txt");
+        assert!(diff.len() <= PREVIEW_CAP_BYTES, "{}", diff.len());
+        let lines: Vec<&str> = diff.lines().collect();
+        let notes: Vec<&&str> = lines.iter().filter(|l| l.starts_with("[… ")).collect();
+        assert_eq!(notes.len(), 1, "{notes:?}");
+        let shown_file_lines = lines[2..]
+            .iter()
+            .filter(|l| l.starts_with(['+', '-', ' ']))
+            .count();
+        let added = lines[2..].iter().filter(|l| l.starts_with('+')).count();
+        let removed = lines[2..].iter().filter(|l| l.starts_with('-')).count();
+        assert_eq!(
+            *notes[0],
+            format!(
+                "[… {} lines not shown: {} added, {} removed …]",
+                50_000 - shown_file_lines,
+                30_000 - added,
+                20_000 - removed
+            )
+        );
+        for line in &lines[2..] {
+            assert!(
+                line.starts_with(['+', '-', ' ', '@', '\\']) || line == notes[0],
+                "{line}"
+            );
+        }
+        // Whole lines only: the last kept line before the note and the first after it are
+        // lines of the file as they are.
+        let at = lines.iter().position(|l| l == notes[0]).unwrap();
+        assert!(lines[at - 1].starts_with("-old line "), "{}", lines[at - 1]);
+        assert!(lines[at + 1].starts_with("+new line "), "{}", lines[at + 1]);
+        assert_eq!(lines.last(), Some(&"+new line 29999"));
     }
 
     #[test]

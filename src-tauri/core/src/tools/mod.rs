@@ -36,7 +36,8 @@ use std::sync::Arc;
 pub const OUTPUT_CAP_BYTES: usize = 100 * 1024;
 
 /// The most text, in bytes, of a change preview (a unified diff) on the approval card; longer
-/// diffs keep their start and end with the cut stated the same way.
+/// diffs keep whole lines from their start and end, with one line saying how many lines of
+/// the file were left out between them.
 pub const PREVIEW_CAP_BYTES: usize = 100 * 1024;
 
 /// Why a tool call could not be described or run. The message is what the model is told, so it
@@ -83,7 +84,8 @@ pub struct CallDescription {
     pub risk: Risk,
     /// For `write_file` and `edit_file`: a unified diff of what will change (`---`/`+++`
     /// headers, `@@` hunks with 3 lines of context; a new file is diffed against `/dev/null`),
-    /// capped at [`PREVIEW_CAP_BYTES`]. `None` for other tools, and when the current file is
+    /// capped at [`PREVIEW_CAP_BYTES`] at whole lines, a line `[… N lines not shown: …]`
+    /// where the middle was left out. `None` for other tools, and when the current file is
     /// too large or not text.
     pub preview: Option<String>,
     /// What the call's target looked like when it was described (opaque, from

@@ -21,6 +21,7 @@ fn new_approval(run_id: RunId) -> NewApproval {
         policy_layer: PolicyLayer::ToolDefault,
         grant_scope: Some("this exact call".into()),
         preview: None,
+        effects: Vec::new(),
     }
 }
 
@@ -366,4 +367,44 @@ async fn answering_a_card_gives_the_others_of_its_run_that_are_running_late_more
         .count();
     assert_eq!(extensions, 1);
     drop((early, later));
+}
+
+/// What the call does that matters goes onto the card and into the log's `approval_asked`
+/// record as it is; a call with none leaves the field out of both.
+#[tokio::test]
+async fn the_effects_reach_the_card_and_the_log() {
+    use askfirst_core::audit::AuditRecord;
+    let events = Events::new();
+    let (registry, audit) = registry(Duration::from_secs(120), &events);
+    let effects = vec![
+        "Deletes files for good (not to the trash).".to_owned(),
+        "This is an address on this computer.".to_owned(),
+    ];
+    let pending = registry
+        .request(NewApproval {
+            effects: effects.clone(),
+            ..new_approval(RunId::new())
+        })
+        .unwrap();
+    let request = pending.request().clone();
+    assert_eq!(request.effects, effects);
+    assert_eq!(
+        events.all(),
+        vec![AgentEvent::ApprovalRequired(request.clone())]
+    );
+    let json = serde_json::to_value(&request).unwrap();
+    assert_eq!(json["effects"], serde_json::json!(effects));
+    let recorded: Vec<Vec<String>> = audit
+        .all()
+        .iter()
+        .filter_map(|r| match r {
+            AuditRecord::ApprovalAsked { effects, .. } => Some(effects.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(recorded, vec![effects]);
+
+    let plain = registry.request(new_approval(RunId::new())).unwrap();
+    let json = serde_json::to_value(plain.request()).unwrap();
+    assert_eq!(json.get("effects"), None, "{json}");
 }

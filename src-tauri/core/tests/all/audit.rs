@@ -17,6 +17,7 @@ fn asked(id: ApprovalId, run: RunId) -> AuditRecord {
         risk: Risk::Medium,
         reason: "r".into(),
         policy_layer: PolicyLayer::ToolDefault,
+        effects: Vec::new(),
         at: 1,
         expires_at: 2,
     }
@@ -183,4 +184,61 @@ fn session_logs_are_readable_by_their_owner_only() {
     assert_eq!(mode(&path), 0o600);
     assert_eq!(mode(&dir.path().join("data/sessions")), 0o700);
     assert_eq!(mode(&dir.path().join("data")), 0o700);
+}
+
+/// An `approval_asked` record keeps the card's effects; one written before effects were
+/// recorded still reads, with none.
+#[test]
+fn an_asked_record_keeps_its_effects_and_older_records_still_read() {
+    let (id, run) = (ApprovalId::new(), RunId::new());
+    let AuditRecord::ApprovalAsked {
+        approval_id,
+        run_id,
+        tool_call_id,
+        tool_name,
+        arguments_json,
+        arguments_sha256,
+        summary,
+        risk,
+        reason,
+        policy_layer,
+        at,
+        expires_at,
+        ..
+    } = asked(id, run)
+    else {
+        unreachable!()
+    };
+    let with_effects = AuditRecord::ApprovalAsked {
+        approval_id,
+        run_id,
+        tool_call_id,
+        tool_name,
+        arguments_json,
+        arguments_sha256,
+        summary,
+        risk,
+        reason,
+        policy_layer,
+        effects: vec!["Runs shut in: it can change only the workspace folder.".into()],
+        at,
+        expires_at,
+    };
+    let json = serde_json::to_value(&with_effects).unwrap();
+    assert_eq!(
+        json["effects"],
+        serde_json::json!(["Runs shut in: it can change only the workspace folder."])
+    );
+    assert_eq!(
+        serde_json::from_value::<AuditRecord>(json).unwrap(),
+        with_effects
+    );
+
+    let mut older = serde_json::to_value(asked(id, run)).unwrap();
+    assert_eq!(older.get("effects"), None, "left out when empty: {older}");
+    older.as_object_mut().unwrap().remove("effects");
+    assert_eq!(
+        serde_json::from_value::<AuditRecord>(older).unwrap(),
+        asked(id, run)
+    );
 }

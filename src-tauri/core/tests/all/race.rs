@@ -54,6 +54,7 @@ async fn racing_answers_give_exactly_one_outcome_each() {
                 policy_layer: PolicyLayer::ToolDefault,
                 grant_scope: None,
                 preview: None,
+                effects: Vec::new(),
             })
             .unwrap();
         let id = pending.request().approval_id;

@@ -313,6 +313,7 @@ fn write_cut_short_log(sessions: &Path, gap: bool) -> SessionId {
                 risk: Risk::Medium,
                 reason: "r".into(),
                 policy_layer: PolicyLayer::ToolDefault,
+                effects: Vec::new(),
                 at: 1,
                 expires_at: 2,
             })

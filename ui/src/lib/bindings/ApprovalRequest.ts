@@ -52,9 +52,19 @@ risk: Risk,
  */
 policy_layer: PolicyLayer, 
 /**
- * For file writes and edits: a unified diff of what will change (capped, the cut stated).
+ * For file writes and edits: a unified diff of what will change, one file: the `--- `
+ * and `+++ ` headers only before the first `@@`; after it every line starts with ` `,
+ * `+`, `-` or `\`, or is another `@@` header. Capped at whole lines: where lines were
+ * left out stands one unprefixed line `[… N lines not shown: A added, R removed …]`.
  */
 preview?: string, 
+/**
+ * What the call will do that matters, one plain sentence each (e.g. "Deletes files for
+ * good (not to the trash).", "This is an address on this computer."), made by the tool
+ * from exactly these arguments. The card lists them under the summary, always visible.
+ * Empty (and left out of the JSON) when the summary says it all.
+ */
+effects?: Array<string>, 
 /**
  * What "Allow for this session" would allow, in plain words; `None` when this call cannot
  * be granted (its arguments have no canonical form), and then the option is not offered.

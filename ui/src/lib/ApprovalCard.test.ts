@@ -1,0 +1,89 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { flushSync, mount, unmount } from 'svelte';
+import ApprovalCard from './ApprovalCard.svelte';
+import type { ApprovalRequest } from './bindings/ApprovalRequest';
+import type { Card } from './approvals.svelte';
+
+let mounted: ReturnType<typeof mount> | undefined;
+afterEach(() => {
+  if (mounted) unmount(mounted);
+  mounted = undefined;
+  document.body.replaceChildren();
+});
+
+function request(extra: Partial<ApprovalRequest>): ApprovalRequest {
+  return {
+    approval_id: 'a1',
+    run_id: 'run-1',
+    tool_call_id: 'call_1',
+    tool_name: 'run_command',
+    arguments_json: '{"command":"rm -r build"}',
+    arguments_sha256: '00',
+    summary: 'Run the command rm -r build',
+    reason: 'needs your OK',
+    risk: 'high',
+    policy_layer: 'tool_default',
+    expires_at: Date.now() + 120_000,
+    ...extra,
+  };
+}
+
+function show(req: ApprovalRequest): HTMLElement {
+  const target = document.createElement('div');
+  document.body.append(target);
+  const card: Card = { request: req, phase: 'waiting', notice: null, seq: 0 };
+  mounted = mount(ApprovalCard, { target, props: { card, position: 0, ondecide: () => {} } });
+  flushSync();
+  return target;
+}
+
+describe('ApprovalCard', () => {
+  it('lists what the call does that matters under the summary, as text, never folded', () => {
+    const target = show(
+      request({
+        effects: [
+          'Deletes files for good (not to the trash).',
+          'Runs shut in: it can change only your workspace folder.',
+          '<img src=x onerror="window.__pwned=1"> \u202Egnp.exe',
+        ],
+      }),
+    );
+    const list = target.querySelector('[data-testid="approval-effects"]');
+    expect(list).not.toBeNull();
+    expect([...list!.querySelectorAll('li')].map((li) => li.textContent)).toEqual([
+      'Deletes files for good (not to the trash).',
+      'Runs shut in: it can change only your workspace folder.',
+      '<img src=x onerror="window.__pwned=1"> \\u202Egnp.exe',
+    ]);
+    expect(target.querySelector('img')).toBeNull();
+    // Right after the summary, and not inside the folded exact details.
+    expect(list!.previousElementSibling?.getAttribute('data-testid')).toBe('approval-summary');
+    expect(list!.closest('details')).toBeNull();
+  });
+
+  it('shows no list when the summary says it all', () => {
+    expect(show(request({})).querySelector('[data-testid="approval-effects"]')).toBeNull();
+    expect(
+      show(request({ effects: [] })).querySelector('[data-testid="approval-effects"]'),
+    ).toBeNull();
+  });
+
+  it('says in words when part of a change is not shown, and keeps the exact details', () => {
+    const preview =
+      '--- /dev/null\n+++ b/big.txt\n@@ -0,0 +1,9000 @@\n+one\n' +
+      '[… 8998 lines not shown: 8998 added, 0 removed …]\n+last\n';
+    const target = show(
+      request({
+        tool_name: 'write_file',
+        arguments_json: '{"path":"big.txt","content":"…"}',
+        summary: 'Create the file big.txt (9,000 lines)',
+        preview,
+      }),
+    );
+    expect(target.querySelector('[data-testid="approval-diff-cut"]')?.textContent).toBe(
+      'This change is too long to show in full: 8,998 lines of it are not shown below. ' +
+        'Open "Exact details" to see everything the agent sent.',
+    );
+    expect(target.querySelector('details summary')?.textContent).toContain('Exact details');
+  });
+});
