@@ -79,8 +79,17 @@ pub fn client() -> reqwest::Client {
         .unwrap_or_default()
 }
 
+/// The longest line of a streamed reply, in bytes. The SSE parser (`eventsource-stream`) scans
+/// its whole buffer again for each piece that arrives, so one line with no line break costs
+/// time that grows with the square of its length (a 16 MB line took minutes): lines are cut
+/// off here first. Providers send each delta as a short event; 2 MiB leaves room for a server
+/// that sends a whole large tool call in one event.
+pub const MAX_LINE_BYTES: usize = 2 * 1024 * 1024;
+
 /// `stream` (a response body) ending early, with `over` set, once more than
-/// [`crate::provider::MAX_REPLY_BYTES`] came: nothing past the bound is buffered or parsed.
+/// [`crate::provider::MAX_REPLY_BYTES`] came in all or one line grew past [`MAX_LINE_BYTES`]:
+/// nothing past the bound is buffered or parsed, and the parser's work stays linear in the
+/// reply's size.
 pub fn bounded<S, B, E>(
     stream: S,
     over: std::sync::Arc<std::sync::atomic::AtomicBool>,
@@ -90,10 +99,15 @@ where
     B: AsRef<[u8]>,
 {
     use futures_util::StreamExt;
-    stream.scan(0usize, move |seen, item| {
+    stream.scan((0usize, 0usize), move |(seen, line), item| {
         if let Ok(bytes) = &item {
-            *seen = seen.saturating_add(bytes.as_ref().len());
-            if *seen > crate::provider::MAX_REPLY_BYTES {
+            let bytes = bytes.as_ref();
+            *seen = seen.saturating_add(bytes.len());
+            *line = match bytes.iter().rposition(|b| *b == b'\n' || *b == b'\r') {
+                Some(end) => bytes.len() - end - 1,
+                None => line.saturating_add(bytes.len()),
+            };
+            if *seen > crate::provider::MAX_REPLY_BYTES || *line > MAX_LINE_BYTES {
                 over.store(true, std::sync::atomic::Ordering::SeqCst);
                 return std::future::ready(None);
             }
@@ -105,8 +119,10 @@ where
 /// What a reply that broke one of the bounds on replies is told to the person as.
 pub fn too_large_detail() -> String {
     format!(
-        "the reply was larger than {} MB, more than Ask First takes from a model at once",
-        crate::provider::MAX_REPLY_BYTES / (1024 * 1024)
+        "the reply was larger than {} MB (or one line of it larger than {} MB), more than Ask \
+         First takes from a model at once",
+        crate::provider::MAX_REPLY_BYTES / (1024 * 1024),
+        MAX_LINE_BYTES / (1024 * 1024)
     )
 }
 

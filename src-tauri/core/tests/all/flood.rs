@@ -432,8 +432,18 @@ async fn a_provider_stream_with_too_many_calls_or_bytes_fails_the_step() {
     let huge = piece.repeat(MAX_REPLY_BYTES / (64 * 1024) + 2);
     let server = replay(vec![Reply::sse(&huge, 1024 * 1024)]).await;
     let openai = OpenAiProvider::new(HttpSettings::new(&server.base, None, "m"));
-    let too_large =
-        "the reply was larger than 16 MB, more than Ask First takes from a model at once";
+    let too_large = "the reply was larger than 16 MB (or one line of it larger than 2 MB), \
+                     more than Ask First takes from a model at once";
+    assert_eq!(bad_reply_detail(step(&openai).await), too_large);
+
+    // One line that never ends (no line break), sent in small pieces: cut off at the line
+    // bound, before the SSE parser's work on it grows with the square of its length.
+    let endless = format!(
+        "data: {}",
+        "a".repeat(askfirst_core::providers::http::MAX_LINE_BYTES + 1)
+    );
+    let server = replay(vec![Reply::sse(&endless, 8 * 1024)]).await;
+    let openai = OpenAiProvider::new(HttpSettings::new(&server.base, None, "m"));
     assert_eq!(bad_reply_detail(step(&openai).await), too_large);
 
     let blocks: String = (0..=MAX_STREAMED_TOOL_CALLS)
