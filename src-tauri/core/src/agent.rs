@@ -976,7 +976,8 @@ impl AgentRuntime {
                 let grantable = canonical.is_some() && layer == PolicyLayer::ToolDefault;
                 let grant_scope = grantable.then(|| {
                     "Until you close Ask First, this exact action (same tool, same details) \
-                     will run again without asking. Anything different still asks."
+                     will run again without asking, as long as what it works on is as shown \
+                     here or as this action leaves it. Anything different still asks."
                         .to_owned()
                 });
                 match self.registry.request(NewApproval {
@@ -1184,6 +1185,16 @@ impl AgentRuntime {
             }
         };
         let finished_after_stop = stopped_while_running.then(|| summary.clone());
+        // A grant covers the state its card showed, and the state this very action left: the
+        // same write again (now changing nothing) still runs without asking, but a file or
+        // folder changed by anything else asks again.
+        if let (Ok(_), Some(canonical)) = (&executed, &canonical) {
+            self.config.policy.grant_state_now(
+                &call.name,
+                canonical,
+                tool.fingerprint(&call.arguments_json, ws).as_deref(),
+            );
+        }
         match executed {
             Ok(output) => CallResult {
                 status: ToolCallStatus::Succeeded,

@@ -716,6 +716,24 @@ impl Policy {
         grant
     }
 
+    /// After a call with this exact tool and canonical arguments ran: a grant for it (if there
+    /// is one) now covers the state the call left (`fingerprint`) instead of the one before,
+    /// so repeating it runs without asking while anything else that changed its target asks.
+    pub fn grant_state_now(
+        &self,
+        tool_name: &str,
+        canonical_arguments: &str,
+        fingerprint: Option<&str>,
+    ) {
+        if let Some((_, shown)) = self
+            .lock()
+            .grants
+            .get_mut(&(tool_name.to_owned(), canonical_arguments.to_owned()))
+        {
+            *shown = fingerprint.map(str::to_owned);
+        }
+    }
+
     /// Removes a grant; returns whether there was one.
     pub fn revoke(&self, tool_name: &str, canonical_arguments: &str) -> bool {
         self.lock()

@@ -318,3 +318,38 @@ fn a_bind_mounted_alias_is_the_folder_it_shows() {
     );
     assert!(is_hard_denial(&own_verdict), "{own_verdict:?}");
 }
+
+#[test]
+fn a_grant_follows_the_state_its_own_action_left() {
+    let place = Place::new(false);
+    let ws = place.workspace();
+    let policy = place.policy("");
+    let write = builtin("write_file");
+    let arguments = json!({"path": "date.txt", "content": "today"});
+    let raw = arguments.to_string();
+    let canonical = askfirst_core::canonical::canonical_json(&raw).unwrap();
+    let shown = write.describe(&raw, &ws).unwrap();
+    policy.grant(
+        "write_file",
+        &canonical,
+        shown.fingerprint.as_deref(),
+        &shown.summary,
+    );
+    // The granted write ran and created the file: repeating it runs without asking…
+    std::fs::write(place.ws.join("date.txt"), "today").unwrap();
+    policy.grant_state_now(
+        "write_file",
+        &canonical,
+        write.fingerprint(&raw, &ws).as_deref(),
+    );
+    assert_eq!(
+        verdict(&policy, &ws, &*write, &arguments).1,
+        PolicyLayer::SessionGrant
+    );
+    // …but once someone else changed the file, it asks again.
+    std::fs::write(place.ws.join("date.txt"), "the person's own notes").unwrap();
+    assert_eq!(
+        verdict(&policy, &ws, &*write, &arguments).1,
+        PolicyLayer::ToolDefault
+    );
+}
