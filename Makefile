@@ -15,9 +15,10 @@ SHELL := /bin/bash
 APT_BUILD := build-essential pkg-config curl file libwebkit2gtk-4.1-dev \
 	libayatana-appindicator3-dev librsvg2-dev libsoup-3.0-dev libxdo-dev bubblewrap
 # …and, for the end-to-end tests, an X server, D-Bus, WebKit's WebDriver, a tray host
-# (StatusNotifierWatcher) and Python's D-Bus bindings for the fake notification server.
+# (StatusNotifierWatcher) and Python's D-Bus bindings for the fake notification server; for the
+# core's tests, fusepy for the case-insensitive test file system (tests/fs).
 APT_TEST := xvfb xauth dbus dbus-x11 libglib2.0-bin webkit2gtk-driver python3 python3-dbus \
-	python3-gi python3-xlib haskell-status-notifier-item-utils procps
+	python3-gi python3-xlib haskell-status-notifier-item-utils procps python3-fusepy
 
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 # Installs the Debian packages in $(1) that are not installed yet (apt-get only when needed).

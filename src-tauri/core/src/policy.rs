@@ -148,6 +148,20 @@ impl Verdict {
     }
 }
 
+/// The states of a grant's target that the grant covers: the one its card showed, and the one
+/// the granted action itself last left (a created file, now holding what was written).
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct GrantedStates {
+    shown: Option<String>,
+    left: Option<Option<String>>,
+}
+
+impl GrantedStates {
+    fn covers(&self, now: Option<&str>) -> bool {
+        self.shown.as_deref() == now || self.left.as_ref().is_some_and(|l| l.as_deref() == now)
+    }
+}
+
 /// Errors of the rules file. The message names the file and what is wrong.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
@@ -621,9 +635,8 @@ pub struct Policy {
 struct PolicyState {
     session: SessionPolicy,
     rules: Rules,
-    /// Each grant with the state of its target when the card showed it (see
-    /// [`CallFacts::fingerprint`]).
-    grants: BTreeMap<(String, String), (Grant, Option<String>)>,
+    /// Each grant with the states of its target it covers (see [`CallFacts::fingerprint`]).
+    grants: BTreeMap<(String, String), (Grant, GrantedStates)>,
 }
 
 impl Policy {
@@ -711,26 +724,33 @@ impl Policy {
         };
         self.lock().grants.insert(
             (tool_name.to_owned(), canonical_arguments.to_owned()),
-            (grant.clone(), fingerprint.map(str::to_owned)),
+            (
+                grant.clone(),
+                GrantedStates {
+                    shown: fingerprint.map(str::to_owned),
+                    left: None,
+                },
+            ),
         );
         grant
     }
 
     /// After a call with this exact tool and canonical arguments ran: a grant for it (if there
-    /// is one) now covers the state the call left (`fingerprint`) instead of the one before,
-    /// so repeating it runs without asking while anything else that changed its target asks.
+    /// is one) now also covers the state the call left (`fingerprint`), besides the one its
+    /// card showed, so repeating it runs without asking while anything else that changed its
+    /// target asks.
     pub fn grant_state_now(
         &self,
         tool_name: &str,
         canonical_arguments: &str,
         fingerprint: Option<&str>,
     ) {
-        if let Some((_, shown)) = self
+        if let Some((_, states)) = self
             .lock()
             .grants
             .get_mut(&(tool_name.to_owned(), canonical_arguments.to_owned()))
         {
-            *shown = fingerprint.map(str::to_owned);
+            states.left = Some(fingerprint.map(str::to_owned));
         }
     }
 
@@ -877,7 +897,7 @@ impl Policy {
             let granted = state
                 .grants
                 .get(&(facts.tool_name.to_owned(), canonical.to_owned()))
-                .is_some_and(|(_, shown)| shown.as_deref() == facts.fingerprint);
+                .is_some_and(|(_, states)| states.covers(facts.fingerprint));
             if granted {
                 return Verdict::allow(
                     PolicyLayer::SessionGrant,

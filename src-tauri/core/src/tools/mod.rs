@@ -382,11 +382,14 @@ pub(crate) fn mentioned_paths_in<'a>(
     found
 }
 
-/// One text as a path, if it can be one (see [`mentioned_paths`]).
-fn mentioned_path(text: &str, ws: &Workspace) -> Option<MainArgument> {
+/// One text as a path, if it can be one (see [`mentioned_paths`]): where it leads when `..`
+/// is resolved as the kernel does (after symlinks) and, where that differs, as the letters say
+/// (`a/../b` is `b`, as Node's `path.resolve` and many MCP servers do), so that rules about
+/// either apply.
+fn mentioned_path(text: &str, ws: &Workspace) -> Vec<MainArgument> {
     let trimmed = text.trim();
     if trimmed.is_empty() || trimmed.contains(['\n', '\0']) {
-        return None;
+        return Vec::new();
     }
     let decoded;
     let spelled = match trimmed.strip_prefix("file://") {
@@ -402,21 +405,61 @@ fn mentioned_path(text: &str, ws: &Workspace) -> Option<MainArgument> {
         && !spelled.contains('/')
         && std::fs::symlink_metadata(ws.root().join(given)).is_err()
     {
-        return None;
+        return Vec::new();
     }
     let joined = if given.is_absolute() {
         given.to_path_buf()
     } else {
         ws.root().join(given)
     };
-    // Resolve `..` and symlinks as far as the path exists, like the operating system would.
-    let mut existing = joined.as_path();
+    let mut found: Vec<MainArgument> = Vec::new();
+    for candidate in [
+        resolved_as_far_as_it_exists(&joined),
+        Some(lexical(&joined)),
+    ] {
+        let Some(resolved) = candidate else {
+            continue;
+        };
+        let argument = match resolved.strip_prefix(ws.root()) {
+            Ok(relative) => MainArgument {
+                kind: ArgumentKind::MentionedPath,
+                text: crate::identity::real_spelling(ws.root(), relative),
+                alias: None,
+                resolved: Some(resolved),
+            },
+            // Outside the workspace (`../data/rules.toml`): no rule is about it, but the
+            // own-files denial still compares it.
+            Err(_) => MainArgument {
+                kind: ArgumentKind::MentionedPath,
+                text: resolved.display().to_string(),
+                alias: None,
+                resolved: Some(resolved),
+            },
+        };
+        if !found.contains(&argument) {
+            found.push(argument);
+        }
+    }
+    found
+}
+
+/// `path` with `..` and symlinks resolved as far as it exists, like the operating system
+/// would, and the rest (which does not exist) appended with its `..` taken away by the letters.
+fn resolved_as_far_as_it_exists(path: &std::path::Path) -> Option<PathBuf> {
+    use std::path::Component;
+    let mut existing = path;
     let mut rest = Vec::new();
     let mut resolved = loop {
         if let Ok(real) = std::fs::canonicalize(existing) {
             break real;
         }
-        rest.push(existing.file_name()?.to_owned());
+        // Not `file_name()`: it has none for `a/..`, and a missing `a` must not hide the text.
+        match existing.components().next_back() {
+            Some(Component::Normal(name)) => rest.push(name.to_owned()),
+            Some(Component::ParentDir) => rest.push("..".into()),
+            Some(Component::CurDir) => {}
+            Some(Component::RootDir | Component::Prefix(_)) | None => return None,
+        }
         existing = existing.parent()?;
     };
     for name in rest.into_iter().rev() {
@@ -426,23 +469,23 @@ fn mentioned_path(text: &str, ws: &Workspace) -> Option<MainArgument> {
             resolved.push(name);
         }
     }
-    match resolved.strip_prefix(ws.root()) {
-        Ok(relative) => {
-            let text = crate::identity::real_spelling(ws.root(), relative);
-            Some(MainArgument {
-                kind: ArgumentKind::MentionedPath,
-                text,
-                alias: None,
-                resolved: Some(resolved),
-            })
+    Some(resolved)
+}
+
+/// `path` (absolute) with `.` and `..` taken away by the letters, not following symlinks.
+fn lexical(path: &std::path::Path) -> PathBuf {
+    use std::path::Component;
+    let mut out = PathBuf::new();
+    for component in path.components() {
+        match component {
+            Component::ParentDir => {
+                out.pop();
+            }
+            Component::CurDir => {}
+            other => out.push(other),
         }
-        Err(_) => Some(MainArgument {
-            kind: ArgumentKind::MentionedPath,
-            text: resolved.display().to_string(),
-            alias: None,
-            resolved: Some(resolved),
-        }),
     }
+    out
 }
 
 /// `%XX` sequences of a `file://` address decoded (invalid ones kept as written).

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 /// A workspace and a data folder under one temporary folder; `data_inside` puts the data
 /// folder inside the workspace (as `ws/data`).
 pub struct Place {
-    _dir: tempfile::TempDir,
+    _dir: Option<tempfile::TempDir>,
     pub ws: PathBuf,
     pub data: PathBuf,
 }
@@ -20,7 +20,14 @@ pub struct Place {
 impl Place {
     pub fn new(data_inside: bool) -> Place {
         let dir = tempfile::tempdir().unwrap();
-        let root = dir.path().canonicalize().unwrap();
+        let mut place = Place::under(dir.path(), data_inside);
+        place._dir = Some(dir);
+        place
+    }
+
+    /// The same, made in the folder `root` (which must exist and outlive the place).
+    pub fn under(root: &Path, data_inside: bool) -> Place {
+        let root = root.canonicalize().unwrap();
         let ws = root.join("ws");
         let data = if data_inside {
             ws.join("data")
@@ -32,7 +39,7 @@ impl Place {
         std::fs::write(data.join("settings.json"), "{\"api_key\": \"sk-secret\"}").unwrap();
         std::fs::write(data.join("rules.toml"), "").unwrap();
         Place {
-            _dir: dir,
+            _dir: None,
             ws,
             data,
         }

@@ -24,7 +24,7 @@ use std::time::Duration;
 const APPROVAL_TIMEOUT: Duration = Duration::from_secs(120);
 
 /// The program `bin` of the test servers, or a failure saying how to install them.
-fn server_program(bin: &str) -> String {
+pub fn server_program(bin: &str) -> String {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/mcp");
     let program = dir.join("node_modules/.bin").join(bin);
     assert!(
@@ -47,7 +47,7 @@ fn everything(name: &str, trusted: bool) -> McpServerConfig {
     }
 }
 
-fn filesystem(name: &str, dir: &Path, trusted: bool) -> McpServerConfig {
+pub fn filesystem(name: &str, dir: &Path, trusted: bool) -> McpServerConfig {
     McpServerConfig {
         name: name.to_owned(),
         command: server_program("mcp-server-filesystem"),
