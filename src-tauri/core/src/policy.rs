@@ -629,6 +629,9 @@ pub struct Policy {
     /// Ask First's own folder (settings, rules, logs), which the agent may never change, and
     /// the workspace inside it (if any), which it may.
     protected: Option<(PathBuf, PathBuf)>,
+    /// The data folder's identity when the policy was made: still Ask First's own folder if
+    /// something renamed it since (its path then leads elsewhere, or nowhere).
+    data_id_at_start: Option<crate::identity::FileId>,
 }
 
 #[derive(Debug)]
@@ -647,7 +650,11 @@ impl Policy {
             let canon = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_owned());
             (canon(data), canon(workspace))
         });
+        let data_id_at_start = protected
+            .as_ref()
+            .and_then(|(data, _)| crate::identity::FileId::of(data));
         Self {
+            data_id_at_start,
             state: Mutex::new(PolicyState {
                 session: SessionPolicy::Ask,
                 rules,
@@ -816,16 +823,25 @@ impl Policy {
         let Some((data, workspace)) = &self.protected else {
             return false;
         };
-        let Some(data_id) = FileId::of(data) else {
+        // The data folder as its path leads now, and as it was at start (if it was moved).
+        let data_ids: Vec<FileId> = FileId::of(data)
+            .into_iter()
+            .chain(self.data_id_at_start)
+            .collect();
+        let Some(&data_id) = data_ids.first() else {
             return false;
         };
         let workspace_id = FileId::of(workspace);
         // The workspace inside the data folder (the demo) is the agent's; the workspace as a
         // whole when it *is* the data folder is not.
         let own_workspace =
-            workspace_id.filter(|id| *id != data_id && is_within(workspace, data_id));
-        let wanted: Vec<FileId> = own_workspace.into_iter().chain([data_id]).collect();
-        if first_ancestor_among(resolved, &wanted) == Some(data_id) {
+            workspace_id.filter(|id| !data_ids.contains(id) && is_within(workspace, data_id));
+        let wanted: Vec<FileId> = own_workspace
+            .iter()
+            .copied()
+            .chain(data_ids.clone())
+            .collect();
+        if first_ancestor_among(resolved, &wanted).is_some_and(|id| data_ids.contains(&id)) {
             return true;
         }
         if changes {

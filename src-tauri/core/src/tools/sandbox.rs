@@ -280,7 +280,20 @@ pub(crate) fn confined_command(
         hide(&mut bwrap, data);
     }
     bwrap.arg("--bind").arg(root).arg(root);
-    if let Some(data) = own_data.filter(|data| data.starts_with(root)) {
+    if let Some(data) = own_data.filter(|data| data.starts_with(root) && *data != root) {
+        // Every folder between the workspace and the data folder becomes a mount point of its
+        // own (bound onto itself, still writable): a mount point cannot be renamed or removed,
+        // so `mv .local elsewhere` cannot carry the real data folder out from under its hiding
+        // place (and let a command read it, or plant a rules file where it was).
+        let mut between: Vec<&Path> = data
+            .ancestors()
+            .skip(1)
+            .take_while(|folder| *folder != root && folder.starts_with(root))
+            .collect();
+        between.reverse();
+        for folder in between {
+            bwrap.arg("--bind").arg(folder).arg(folder);
+        }
         hide(&mut bwrap, data);
     }
     // Inside, the home folder is an empty private folder at the same place, so `~/…` paths to

@@ -360,3 +360,19 @@ fn a_grant_follows_the_state_its_own_action_left() {
         PolicyLayer::ToolDefault
     );
 }
+
+#[test]
+fn the_data_folder_moved_away_is_still_ask_firsts_own() {
+    let place = Place::new(true);
+    let ws = place.workspace();
+    let policy = place.policy("");
+    // Something (not the agent's tools) renamed the data folder after start.
+    std::fs::rename(&place.data, place.ws.join("old")).unwrap();
+    let v = verdict(
+        &policy,
+        &ws,
+        &*builtin("read_file"),
+        &json!({"path": "old/settings.json"}),
+    );
+    assert!(is_hard_denial(&v), "{v:?}");
+}

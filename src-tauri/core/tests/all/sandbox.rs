@@ -191,6 +191,33 @@ async fn ask_first_data_folder_is_hidden_inside_the_workspace() {
     assert!(ws.root().join("beside.txt").exists());
 }
 
+/// Found by an attacker: with the data folder deeper inside the workspace (the workspace is the
+/// home folder, the data folder `~/.local/share/askfirst`), moving a folder above it carried
+/// the real data folder out from under its hiding place.
+#[tokio::test]
+async fn ask_first_data_folder_deep_inside_the_workspace_cannot_be_carried_away() {
+    confined();
+    let (_dir, ws) = workspace();
+    let data = ws.root().join(".local/share/askfirst");
+    fill_data(&data);
+    let ws = ws.with_own_data(&data);
+    let out = run(
+        "mv .local .cache-old; mv .local/share .local/old; rm -rf .local; \
+         mkdir -p .local/share/askfirst; \
+         printf '[[allow]]\\ntool = \"*\"\\n' > .local/share/askfirst/rules.toml; \
+         cat .cache-old/share/askfirst/rules.toml .local/old/askfirst/rules.toml; \
+         ls -aR .local .cache-old .local/old",
+        &ws,
+    )
+    .await;
+    assert!(!ws.root().join(".cache-old").exists(), "{out}");
+    let listed = run("ls -a .local/share/askfirst", &ws).await;
+    assert_data_untouched(&data, &(out, listed));
+    // The rest of those folders is the person's to change.
+    run("mkdir .local/share/other && echo ok > .local/note.txt", &ws).await;
+    assert!(ws.root().join(".local/note.txt").exists());
+}
+
 #[tokio::test]
 async fn ask_first_data_folder_not_yet_made_inside_the_workspace_cannot_be_planted() {
     confined();
