@@ -259,10 +259,17 @@ mod unix {
             .stdout(Stdio::from(write_end))
             .stderr(Stdio::from(write_end_too))
             .process_group(0);
-        let spawned = shell.spawn();
-        // Closes this side's copies of the write end: reading ends once the command's own
-        // processes have all closed theirs.
-        drop(shell);
+        // Confined commands start from the sandbox's own thread (Landlock's scopes); that
+        // thread drops `shell` once it started, closing this side's copies of the write end:
+        // reading ends once the command's own processes have all closed theirs.
+        let confined = left_report.is_some();
+        let spawned = if confined {
+            sandbox::spawn_scoped(shell)
+        } else {
+            let spawned = shell.spawn();
+            drop(shell);
+            spawned
+        };
         let mut child = spawned.map_err(not_started)?;
         let Ok(id) = i32::try_from(child.id()) else {
             let _ = child.kill();

@@ -17,7 +17,11 @@
 //! - its own PID namespace, whose first process is bwrap's reaper: when the shell ends, or
 //!   bwrap is killed (`--die-with-parent`), the kernel kills every process left in it,
 //!   `setsid` and double forks included.
-//! - the network, as before (the card says so).
+//! - the network, as before (the card says so), but, where the kernel has Landlock's scopes
+//!   (ABI 6, Linux 6.12), no abstract Unix sockets of programs outside the command (the X
+//!   display's `@/tmp/.X11-unix/X0`, which would let it read the screen and type into other
+//!   windows) and no signals to them: bwrap is started from one long-lived thread restricted
+//!   that way ([`spawn_scoped`]), and everything it starts inherits the restriction.
 //!
 //! Where bwrap cannot run (not installed, user namespaces disabled) or `ASKFIRST_SANDBOX=off`
 //! is set when Ask First starts, commands run without this confinement (clean environment and
@@ -26,8 +30,89 @@
 use super::Workspace;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::sync::OnceLock;
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc::{channel, Sender};
+use std::sync::{Mutex, OnceLock};
+
+/// A command to start, and where to send the started child.
+type SpawnRequest = (Command, Sender<std::io::Result<Child>>);
+
+/// The thread that starts confined commands (see [`spawn_scoped`]), and whether Landlock's
+/// scopes restrict it.
+struct Spawner {
+    requests: Mutex<Sender<SpawnRequest>>,
+    scoped: bool,
+}
+
+fn spawner() -> &'static Spawner {
+    static SPAWNER: OnceLock<Spawner> = OnceLock::new();
+    SPAWNER.get_or_init(|| {
+        let (requests, incoming) = channel::<SpawnRequest>();
+        let (ready, scoped) = channel::<bool>();
+        let started = std::thread::Builder::new()
+            .name("askfirst-sandbox".into())
+            .spawn(move || {
+                let _ = ready.send(restrict_scopes());
+                // Lives as long as the app: a child's parent-death signal (bwrap's
+                // `--die-with-parent`) follows the thread that started it.
+                for (mut command, reply) in incoming {
+                    let child = command.spawn();
+                    // Closes this side's copies of the pipes it was given before the answer.
+                    drop(command);
+                    let _ = reply.send(child);
+                }
+            });
+        let scoped = started.is_ok() && scoped.recv().unwrap_or(false);
+        Spawner {
+            requests: Mutex::new(requests),
+            scoped,
+        }
+    })
+}
+
+/// Restricts the calling thread (and what it starts) with Landlock's scopes: no connecting to
+/// abstract Unix sockets and no signals outside its domain. Returns whether the kernel
+/// enforced both (Linux 6.12 and later); elsewhere nothing changes.
+fn restrict_scopes() -> bool {
+    #[cfg(target_os = "linux")]
+    {
+        use landlock::{Ruleset, RulesetAttr, RulesetStatus, Scope};
+        let status = Ruleset::default()
+            .scope(Scope::AbstractUnixSocket | Scope::Signal)
+            .and_then(|ruleset| ruleset.create())
+            .and_then(|created| created.restrict_self());
+        matches!(status, Ok(s) if s.ruleset == RulesetStatus::FullyEnforced)
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        false
+    }
+}
+
+/// Starts `command` from the sandbox's own thread, which Landlock's scopes restrict where the
+/// kernel has them (see the module comment), so the started program cannot reach the abstract
+/// sockets of programs outside it (the X display) nor signal them. The thread lives as long as
+/// the app, since a child's parent-death signal follows the thread that started it.
+///
+/// # Errors
+/// The error of starting the program, or `Other` when the sandbox's thread is gone.
+pub fn spawn_scoped(command: Command) -> std::io::Result<Child> {
+    let (reply, answer) = channel();
+    let gone = || std::io::Error::other("the thread that starts commands has stopped");
+    spawner()
+        .requests
+        .lock()
+        .map_err(|_| gone())?
+        .send((command, reply))
+        .map_err(|_| gone())?;
+    answer.recv().map_err(|_| gone())?
+}
+
+/// Whether confined commands are also kept from abstract Unix sockets and signals outside
+/// them (Landlock's scopes, Linux 6.12 and later).
+pub fn scopes_enforced() -> bool {
+    spawner().scoped
+}
 
 /// The environment variable that turns confinement off (`ASKFIRST_SANDBOX=off`), read once,
 /// the first time a command is described or run. For machines where bwrap misbehaves, and for
@@ -161,15 +246,17 @@ fn detect() -> Confinement {
     };
     let mut last_error = String::new();
     for user_namespace in [true, false] {
-        let probe = Command::new(&program)
+        let mut probe = Command::new(&program);
+        probe
             .args(isolation_args(user_namespace))
             .arg("--")
             .arg("true")
             .env_clear()
             .stdin(Stdio::null())
             .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .output();
+            .stderr(Stdio::piped());
+        // Started as commands are, so a kernel on which the two do not go together says so.
+        let probe = spawn_scoped(probe).and_then(Child::wait_with_output);
         match probe {
             Ok(out) if out.status.success() => {
                 return Confinement::Bubblewrap {

@@ -442,3 +442,41 @@ async fn where_bwrap_is_unavailable_child() {
     assert!(out.contains("hi\n"), "{out}");
     assert!(!out.contains("ASKFIRST_SANDBOX"), "{out}");
 }
+
+/// Found by an attacker: the network is kept, and with it the abstract Unix sockets of
+/// programs outside (the X display's `@/tmp/.X11-unix/X0`: a command could read the screen and
+/// type into other windows). Landlock's scopes close them where the kernel has them.
+#[cfg(target_os = "linux")]
+#[tokio::test]
+async fn a_command_cannot_reach_the_abstract_sockets_of_programs_outside() {
+    use std::os::linux::net::SocketAddrExt;
+    confined();
+    assert!(
+        askfirst_core::tools::sandbox::scopes_enforced(),
+        "this kernel has no Landlock scopes (ABI 6): the test cannot show anything here"
+    );
+    let name = format!("askfirst-test-{}", std::process::id());
+    let address = std::os::unix::net::SocketAddr::from_abstract_name(name.as_bytes()).unwrap();
+    let listener = std::os::unix::net::UnixListener::bind_addr(&address).unwrap();
+    listener.set_nonblocking(true).unwrap();
+    let (_dir, ws) = workspace();
+    let out = run(
+        &format!(
+            "python3 -c \"import socket; s = socket.socket(socket.AF_UNIX); \
+             s.connect('\\0{name}'); print('connected')\""
+        ),
+        &ws,
+    )
+    .await;
+    assert!(!out.contains("connected"), "{out}");
+    assert!(listener.accept().is_err(), "the command reached the socket");
+    // Inside, a command's own programs still talk over abstract sockets with each other.
+    let own = run(
+        "python3 -c \"import socket, threading; l = socket.socket(socket.AF_UNIX); \
+         l.bind('\\0inner'); l.listen(1); c = socket.socket(socket.AF_UNIX); \
+         c.connect('\\0inner'); print('inner ok')\"",
+        &ws,
+    )
+    .await;
+    assert!(own.contains("inner ok"), "{own}");
+}
