@@ -1185,10 +1185,13 @@ impl AgentRuntime {
             }
         };
         let finished_after_stop = stopped_while_running.then(|| summary.clone());
-        // A grant covers the state its card showed, and the state this very action left: the
-        // same write again (now changing nothing) still runs without asking, but a file or
-        // folder changed by anything else asks again.
-        if let (Ok(_), Some(canonical)) = (&executed, &canonical) {
+        // A grant covers the state its card showed, and, for a call whose repeat changes
+        // nothing (a write), the state this very action left: the same write again still runs
+        // without asking, but a file changed by anything else asks again, and so does an edit
+        // whose text would match again (found by an attacker: 1 → 10 → 100 → 1000).
+        if let (Ok(_), Some(canonical), true) =
+            (&executed, &canonical, tool.repeat_changes_nothing())
+        {
             self.config.policy.grant_state_now(
                 &call.name,
                 canonical,

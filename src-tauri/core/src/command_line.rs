@@ -753,11 +753,19 @@ impl CommandPattern {
         if texts.last() == Some(&"*") {
             texts.pop();
             open = true;
-        } else if let Some(last) = texts.last() {
-            // `status*` (but not `status\*`, a literal star).
-            let stars = last.len() - last.trim_end_matches('*').len();
-            let escaped = last.trim_end_matches('*').ends_with('\\') && stars == 1;
+        } else if let Some(&last) = texts.last() {
+            // `status*` (but not `status\*`, a literal star) is `status` followed by any
+            // further words: never `statusx` (`ls*` must not allow `lsof` or `lsblk`). A last
+            // word with other glob characters stays a glob on that word.
+            let stem = last.trim_end_matches('*');
+            let stars = last.len() - stem.len();
+            let escaped = stem.ends_with('\\') && stars == 1;
             open = stars > 0 && !escaped;
+            if open && !stem.is_empty() && !stem.contains(['*', '?', '[', ']', '{', '}', '\\']) {
+                if let Some(slot) = texts.last_mut() {
+                    *slot = stem;
+                }
+            }
         }
         let words = texts.into_iter().map(glob).collect::<Result<Vec<_>, _>>()?;
         Ok(CommandPattern {
@@ -1714,7 +1722,8 @@ mod tests {
         let status = pattern("git status*");
         assert!(status.matches(&words("git status")));
         assert!(status.matches(&words("git status --short")));
-        assert!(status.matches(&words("git statusx")));
+        // `status*` is `status` and further words, never a longer name (`ls*` is not `lsof`).
+        assert!(!status.matches(&words("git statusx")));
         assert!(!status.matches(&words("git log")));
         assert!(!status.matches(&words("git")));
         let spaced = pattern("git status *");

@@ -38,6 +38,11 @@ pub const HARD_DENIALS: &[&str] = &[
 const OWN_FILES: &str = "The agent may not read or change Ask First's own files (settings, rules, \
                          session logs).";
 
+/// The reason given when a call names more texts than are checked for paths.
+const TOO_MANY_TEXTS: &str = "This action names more texts (or longer ones) than Ask First can \
+                              check for paths it may not touch, so it is not done. Ask for it \
+                              in smaller parts.";
+
 /// What a tool's main argument is, which decides how globs match it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ArgumentKind {
@@ -295,6 +300,18 @@ impl Rule {
     }
 
     fn matches_path(&self, text: &str) -> bool {
+        self.matches_path_spelled(text) || {
+            // The same name in the other Unicode form (`é` as one character or as `e` and an
+            // accent), which a normalising file system or server treats as the same.
+            use unicode_normalization::UnicodeNormalization;
+            let composed: String = text.nfc().collect();
+            let decomposed: String = text.nfd().collect();
+            (composed != text && self.matches_path_spelled(&composed))
+                || (decomposed != text && self.matches_path_spelled(&decomposed))
+        }
+    }
+
+    fn matches_path_spelled(&self, text: &str) -> bool {
         self.for_paths.as_ref().is_none_or(|m| m.is_match(text))
             || self
                 .folder_itself
@@ -402,10 +419,16 @@ impl Rule {
         let Some(root) = resolved.ancestors().nth(depth) else {
             return false;
         };
-        match crate::identity::FileId::of(&root.join(literal)) {
-            Some(folder) => crate::identity::is_within(resolved, folder),
-            None => false,
-        }
+        let named = root.join(literal);
+        let Some(folder) = crate::identity::FileId::of(&named) else {
+            return false;
+        };
+        crate::identity::is_within(resolved, folder)
+            // A second name (hard link), elsewhere, of a file inside the folder.
+            || (crate::identity::has_other_names(resolved)
+                && crate::identity::FileId::of(resolved).is_some_and(|file| {
+                    crate::identity::contains_identity(&named, file, None, 16, 50_000)
+                }))
     }
 
     fn names(&self, tool: &str) -> bool {
@@ -789,6 +812,9 @@ impl Policy {
                 ArgumentKind::Path | ArgumentKind::MentionedPath => {
                     let Some(resolved) = &argument.resolved else {
                         if argument.kind == ArgumentKind::MentionedPath {
+                            if argument.text.is_empty() {
+                                return Some(TOO_MANY_TEXTS.to_owned());
+                            }
                             continue;
                         }
                         return Some(format!(

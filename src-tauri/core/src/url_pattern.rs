@@ -68,6 +68,10 @@ fn of_ipv4(ip: Ipv4Addr) -> Destination {
         || (a == 192 && b == 168)
         || (a == 169 && b == 254)
         || (a == 100 && (64..=127).contains(&b))
+        // Benchmarking networks (198.18/15) and IETF protocol assignments (192.0.0/24) are
+        // not on the internet either.
+        || (a == 198 && (18..=19).contains(&b))
+        || (a == 192 && b == 0 && ip.octets()[2] == 0)
         || a >= 224
     {
         Destination::LocalNetwork
@@ -88,6 +92,14 @@ fn of_ipv6(ip: Ipv6Addr) -> Destination {
     // carry an IPv4 address in their last 32 bits.
     if s[..6] == [0; 6] || s[..6] == [0x64, 0xff9b, 0, 0, 0, 0] {
         return of_ipv4(Ipv4Addr::from((u32::from(s[6]) << 16) | u32::from(s[7])));
+    }
+    // 6to4 (RFC 3056) carries an IPv4 address in bits 16..48.
+    if s[0] == 0x2002 {
+        return of_ipv4(Ipv4Addr::from((u32::from(s[1]) << 16) | u32::from(s[2])));
+    }
+    // The NAT64 local-use prefix (RFC 8215) leads to this site's own network.
+    if s[..3] == [0x64, 0xff9b, 1] {
+        return Destination::LocalNetwork;
     }
     let unique_local = s[0] & 0xfe00 == 0xfc00;
     let link_local = s[0] & 0xffc0 == 0xfe80;

@@ -222,6 +222,9 @@ impl Tool for WriteFile {
             .map(|a| vec![path_argument(&a.path, ws)])
             .unwrap_or_default()
     }
+    fn repeat_changes_nothing(&self) -> bool {
+        true
+    }
     fn on_stop(&self) -> OnStop {
         // The write runs on a blocking thread that dropping the future does not stop.
         OnStop::Finish

@@ -192,6 +192,12 @@ pub trait Tool: Send + Sync {
     fn fingerprint(&self, _arguments_json: &str, _workspace: &Workspace) -> Option<String> {
         None
     }
+    /// Whether doing the same call again on what it left changes nothing (`write_file`: the
+    /// file already holds that content). Only then does a grant also cover the state the call
+    /// left; an edit, whose text may match again, asks again instead.
+    fn repeat_changes_nothing(&self) -> bool {
+        false
+    }
     /// What Stop does to a call of this tool that is already running (see [`OnStop`]).
     fn on_stop(&self) -> OnStop {
         OnStop::Interrupt
@@ -312,8 +318,13 @@ pub(crate) fn resolved_path_argument(resolved: PathBuf, workspace: &Workspace) -
 
 /// The most texts of one call's arguments that [`mentioned_paths`] looks at.
 const MENTIONED_MAX_COUNT: usize = 1024;
-/// Texts longer than this cannot name a path (Linux's `PATH_MAX`) and are not looked at.
+/// The longest path the kernel takes (Linux's `PATH_MAX`). A longer text may still name one
+/// once `./` and `a/..` are taken away by the letters (as Node's `path.resolve` does), so texts
+/// up to [`MENTIONED_MAX_SCANNED`] are normalised so before they are judged.
 const MENTIONED_MAX_LEN: usize = 4096;
+/// Texts without a line break longer than this are not looked at, and the call is refused as
+/// naming more than can be checked; texts with a line break are not paths.
+const MENTIONED_MAX_SCANNED: usize = 1024 * 1024;
 
 /// Every text in `arguments` (an MCP tool's arguments, any shape) that could name a path, as
 /// the policy sees it ([`ArgumentKind::MentionedPath`]): a path relative to the workspace, an
@@ -331,8 +342,10 @@ pub(crate) fn mentioned_paths(arguments: &serde_json::Value, ws: &Workspace) -> 
             serde_json::Value::String(text) => {
                 if texts.len() >= MENTIONED_MAX_COUNT {
                     too_many = true;
-                } else if text.len() <= MENTIONED_MAX_LEN {
+                } else if text.len() <= MENTIONED_MAX_SCANNED || text.contains('\n') {
                     texts.push(text.as_str());
+                } else {
+                    too_many = true;
                 }
             }
             serde_json::Value::Array(items) => stack.extend(items.iter()),
@@ -341,8 +354,10 @@ pub(crate) fn mentioned_paths(arguments: &serde_json::Value, ws: &Workspace) -> 
                 for (key, item) in map {
                     if texts.len() >= MENTIONED_MAX_COUNT {
                         too_many = true;
-                    } else if key.len() <= MENTIONED_MAX_LEN {
+                    } else if key.len() <= MENTIONED_MAX_SCANNED || key.contains('\n') {
                         texts.push(key.as_str());
+                    } else {
+                        too_many = true;
                     }
                     stack.push(item);
                 }
@@ -367,8 +382,10 @@ pub(crate) fn mentioned_paths_in<'a>(
             too_many = true;
             break;
         }
-        if text.len() <= MENTIONED_MAX_LEN {
+        if text.len() <= MENTIONED_MAX_SCANNED {
             found.extend(mentioned_path(text, ws));
+        } else if !text.contains('\n') {
+            too_many = true;
         }
     }
     if too_many {
@@ -399,6 +416,18 @@ fn mentioned_path(text: &str, ws: &Workspace) -> Vec<MainArgument> {
         }
         None => trimmed,
     };
+    // `~/…` and `$HOME/…`, as a server or a shell would read them.
+    let home_expanded;
+    let spelled = match home_relative(spelled) {
+        Some(rest) => match std::env::var_os("HOME") {
+            Some(home) => {
+                home_expanded = std::path::Path::new(&home).join(rest);
+                home_expanded.to_str().unwrap_or(spelled)
+            }
+            None => spelled,
+        },
+        None => spelled,
+    };
     let given = std::path::Path::new(spelled);
     // A bare word (`status`, `-la`) names a path only if something by that name exists.
     if !given.is_absolute()
@@ -413,10 +442,34 @@ fn mentioned_path(text: &str, ws: &Workspace) -> Vec<MainArgument> {
         ws.root().join(given)
     };
     let mut found: Vec<MainArgument> = Vec::new();
-    for candidate in [
-        resolved_as_far_as_it_exists(&joined),
-        Some(lexical(&joined)),
-    ] {
+    // Where the kernel would lead it (only for what it could take), where the letters lead it
+    // and, for a relative text, where it leads from each folder above the workspace and the
+    // data folder: a server resolves relative paths against folders of its own.
+    let mut candidates = vec![Some(lexical(&joined))];
+    if spelled.len() <= MENTIONED_MAX_LEN {
+        candidates.insert(0, resolved_as_far_as_it_exists(&joined));
+    }
+    if !given.is_absolute() {
+        let above = ws
+            .root()
+            .ancestors()
+            .skip(1)
+            .chain(
+                ws.own_data()
+                    .into_iter()
+                    .flat_map(|d| d.ancestors().skip(1)),
+            )
+            .take(64);
+        for folder in above {
+            let from_there = lexical(&folder.join(given));
+            let lands_inside = from_there.starts_with(ws.root())
+                || ws.own_data().is_some_and(|d| from_there.starts_with(d));
+            if lands_inside {
+                candidates.push(Some(from_there));
+            }
+        }
+    }
+    for candidate in candidates {
         let Some(resolved) = candidate else {
             continue;
         };
@@ -436,11 +489,24 @@ fn mentioned_path(text: &str, ws: &Workspace) -> Vec<MainArgument> {
                 resolved: Some(resolved),
             },
         };
-        if !found.contains(&argument) {
+        if argument.text.len() <= MENTIONED_MAX_LEN && !found.contains(&argument) {
             found.push(argument);
         }
     }
     found
+}
+
+/// What follows `~/`, `$HOME/` or `${HOME}/` (or `""` for the home folder itself), if `text`
+/// starts so.
+fn home_relative(text: &str) -> Option<&str> {
+    ["~", "$HOME", "${HOME}"].iter().find_map(|prefix| {
+        let rest = text.strip_prefix(prefix)?;
+        if rest.is_empty() {
+            Some("")
+        } else {
+            rest.strip_prefix('/')
+        }
+    })
 }
 
 /// `path` with `..` and symlinks resolved as far as it exists, like the operating system

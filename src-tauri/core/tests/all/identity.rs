@@ -376,3 +376,52 @@ fn the_data_folder_moved_away_is_still_ask_firsts_own() {
     );
     assert!(is_hard_denial(&v), "{v:?}");
 }
+
+#[test]
+fn a_second_name_of_a_file_in_a_denied_folder_is_denied_too() {
+    let place = Place::new(false);
+    std::fs::create_dir_all(place.ws.join("Private")).unwrap();
+    std::fs::write(place.ws.join("Private/diary.txt"), "dear diary").unwrap();
+    std::fs::hard_link(place.ws.join("Private/diary.txt"), place.ws.join("pub.txt")).unwrap();
+    let ws = place.workspace();
+    let policy = place.policy("[[deny]]\ntool = \"*\"\nmatch = \"Private/**\"\n");
+    let v = verdict(
+        &policy,
+        &ws,
+        &*builtin("read_file"),
+        &json!({"path": "pub.txt"}),
+    );
+    assert!(
+        matches!(v, (PolicyDecision::Deny { .. }, PolicyLayer::UserRule)),
+        "{v:?}"
+    );
+    // A file of its own beside it is not.
+    std::fs::write(place.ws.join("mine.txt"), "x").unwrap();
+    assert_eq!(
+        verdict(
+            &policy,
+            &ws,
+            &*builtin("read_file"),
+            &json!({"path": "mine.txt"})
+        )
+        .0,
+        PolicyDecision::Allow
+    );
+}
+
+#[test]
+fn a_decomposed_spelling_of_a_denied_folder_is_denied() {
+    let place = Place::new(false);
+    std::fs::create_dir_all(place.ws.join("Priv\u{e9}")).unwrap();
+    let ws = place.workspace();
+    let policy = place.policy("[[deny]]\ntool = \"*\"\nmatch = \"Priv\u{e9}/**\"\n");
+    // On a file system that does not normalise, `Prive\u{301}` is another (new) folder; a
+    // server that normalises reads the denied one. Refusing is the safe side.
+    let v = verdict(
+        &policy,
+        &ws,
+        &*builtin("write_file"),
+        &json!({"path": "Prive\u{301}/diary.txt", "content": "x"}),
+    );
+    assert!(matches!(v.0, PolicyDecision::Deny { .. }), "{v:?}");
+}

@@ -949,6 +949,40 @@ async fn path_rules_and_own_files_hold_for_mcp_tools_whatever_the_argument_is_ca
             "{args}: {v:?}"
         );
     }
+    // Found by a second attacker: spellings the server reads as the same file.
+    let padded = format!(
+        "{}/{}Private/diary.txt",
+        ws_dir.display(),
+        "./".repeat(2100)
+    );
+    let padded_key = format!("{}/{}data/settings.json", root.display(), "./".repeat(2100));
+    for (args, layer) in [
+        (json!({"path": padded}), PolicyLayer::UserRule),
+        (json!({"path": padded_key}), PolicyLayer::HardDenial),
+        // Relative to the server's own folder (`root`), not to the workspace.
+        (
+            json!({"path": "ws/Private/diary.txt"}),
+            PolicyLayer::UserRule,
+        ),
+        (
+            json!({"path": "data/settings.json"}),
+            PolicyLayer::HardDenial,
+        ),
+    ] {
+        let v = decide("files__read_text_file", args.clone());
+        assert!(
+            matches!(&v, (PolicyDecision::Deny { .. }, l) if *l == layer),
+            "{v:?}"
+        );
+    }
+    // More texts than are checked: refused, whichever of them names what.
+    let mut many = vec![json!(data.join("settings.json"))];
+    many.extend(std::iter::repeat_n(json!(ws_dir.join("plan.txt")), 1999));
+    let v = decide("files__read_multiple_files", json!({ "paths": many }));
+    assert!(
+        matches!(v, (PolicyDecision::Deny { .. }, PolicyLayer::HardDenial)),
+        "{v:?}"
+    );
     // What no rule is about still runs as before.
     assert_eq!(
         decide(

@@ -666,3 +666,34 @@ fn removing_a_rule_keeps_the_rest_of_the_file() {
         vec![r#"allow write_file "Drafts/*.txt""#]
     );
 }
+
+/// Found by an attacker: a grant on an edit renewed itself (1 -> 10 -> 100 -> 1000) because the
+/// edit's text matched again in what it left.
+#[tokio::test]
+async fn a_grant_on_an_edit_does_not_cover_the_edit_again_on_what_it_left() {
+    let edit = json!({"name": "edit_file", "arguments":
+        {"path": "conf.txt", "old_text": "limit = 1", "new_text": "limit = 10"}});
+    let scenario = json!({"turns": [
+        {"tool_calls": [edit.clone()]},
+        {"tool_calls": [edit]},
+        {"say": "done"}
+    ]});
+    let mut h = harness(scenario, TIMEOUT);
+    std::fs::write(h.dir.path().join("conf.txt"), "limit = 1\n").unwrap();
+    h.runtime.start_run("raise the limit").unwrap();
+    let first = h.events.approval_required().await;
+    h.runtime
+        .resolve_approval(first.approval_id, Decision::ApproveForSession)
+        .unwrap();
+    // The same edit on `limit = 10` would make `limit = 100`, which no card showed: it asks.
+    let second = h.events.approval_required().await;
+    assert_eq!(second.tool_name, "edit_file");
+    h.runtime
+        .resolve_approval(second.approval_id, Decision::Deny { note: None })
+        .unwrap();
+    h.events.run_finished().await;
+    assert_eq!(
+        std::fs::read_to_string(h.dir.path().join("conf.txt")).unwrap(),
+        "limit = 10\n"
+    );
+}

@@ -64,6 +64,8 @@ fn an_allow_rule_on_a_command_allows_only_that_command() {
         "git status #; rm x",
         "git stash drop",
         "gitx status",
+        "git statusx",
+        "git status-x",
     ];
     for line in smuggled {
         let v = command(&place, ALLOW_GIT_STATUS, line);
@@ -195,5 +197,33 @@ fn a_rule_that_cannot_mean_anything_for_its_tool_is_a_mistake_in_the_file() {
             ),
             "{text}"
         );
+    }
+}
+
+#[test]
+fn a_star_at_the_end_of_a_command_rule_means_further_words_not_a_longer_name() {
+    let place = Place::new(false);
+    let rules = "[[allow]]\ntool = \"run_command\"\nmatch = \"ls*\"\n";
+    for line in ["ls", "ls -la", "ls Docs"] {
+        assert!(allowed(&command(&place, rules, line)), "{line}");
+    }
+    for line in ["lsof -i", "lsblk", "lsattr x", "ls_x"] {
+        let v = command(&place, rules, line);
+        assert!(asks(&v), "{line:?} must ask, got {v:?}");
+    }
+}
+
+#[test]
+fn addresses_that_embed_a_local_address_are_named_local() {
+    let place = Place::new(false);
+    let allow_all = "[[allow]]\ntool = \"fetch_url\"\nmatch = \"*\"\n";
+    for url in [
+        "http://[64:ff9b:1::7f00:1]/",
+        "http://[2002:7f00:1::]/",
+        "http://198.18.0.1/",
+        "http://192.0.0.1/",
+    ] {
+        let v = fetch(&place, allow_all, url);
+        assert!(asks(&v), "{url} must ask, got {v:?}");
     }
 }
