@@ -1128,6 +1128,17 @@ impl AgentRuntime {
         // Stop while a tool runs: what happens, and what is said, depends on the tool
         // (`OnStop`): a command's whole process group is killed; a file write is let finish
         // and reported as it ended; an MCP server's answer is no longer waited for.
+        // A command is shut in without what the person's deny rules name (read now: the rules
+        // in force for this run).
+        let for_commands;
+        let ws = if call.name == "run_command" {
+            for_commands = ws
+                .clone()
+                .hiding_from_commands(self.config.policy.denied_for_commands(ws.root()));
+            &for_commands
+        } else {
+            ws
+        };
         let execution = tool.execute(&call.arguments_json, ws);
         tokio::pin!(execution);
         let mut stopped_while_running = false;

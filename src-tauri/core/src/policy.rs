@@ -717,6 +717,24 @@ impl Policy {
         }
     }
 
+    /// The folders and files inside `workspace` that a deny rule for every tool (`*`) or for
+    /// `run_command` names plainly (`Private/**`, `Taxes`), as they are on disk: a command is
+    /// shut in without them (the kernel's line; a command whose words name them is refused
+    /// before that). Rules with glob characters before the end cannot be listed and are not.
+    pub fn denied_for_commands(&self, workspace: &Path) -> Vec<PathBuf> {
+        let state = self.lock();
+        let Rules::Loaded(set) = &state.rules else {
+            return Vec::new();
+        };
+        set.deny
+            .iter()
+            .filter(|rule| rule.tool == "*" || rule.tool == "run_command")
+            .filter_map(|rule| rule.literal_folder.as_ref())
+            .filter_map(|literal| std::fs::canonicalize(workspace.join(literal)).ok())
+            .filter(|real| real.starts_with(workspace) && real != workspace)
+            .collect()
+    }
+
     /// The rules file's problem, if it has one.
     pub fn rules_error(&self) -> Option<RulesError> {
         match &self.lock().rules {

@@ -383,6 +383,27 @@ pub(crate) fn confined_command(
         }
         hide(&mut bwrap, data);
     }
+    // What the person's deny rules name inside the workspace: hidden the same way, with the
+    // folders above it made mount points (so it cannot be carried away and reached later).
+    for denied in ws.hidden_from_commands() {
+        if !denied.starts_with(root) || denied == root {
+            continue;
+        }
+        let mut between: Vec<&Path> = denied
+            .ancestors()
+            .skip(1)
+            .take_while(|folder| *folder != root && folder.starts_with(root))
+            .collect();
+        between.reverse();
+        for folder in between {
+            bwrap.arg("--bind").arg(folder).arg(folder);
+        }
+        if denied.is_dir() {
+            bwrap.arg("--tmpfs").arg(denied);
+        } else if denied.exists() {
+            bwrap.arg("--ro-bind").arg("/dev/null").arg(denied);
+        }
+    }
     // Inside, the home folder is an empty private folder at the same place, so `~/…` paths to
     // the workspace still work.
     let inner_home = home.unwrap_or_else(|| PathBuf::from("/tmp"));

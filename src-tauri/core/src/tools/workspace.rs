@@ -11,6 +11,7 @@ use std::path::{Component, Path, PathBuf};
 pub struct Workspace {
     root: PathBuf,
     own_data: Option<PathBuf>,
+    hidden_from_commands: Vec<PathBuf>,
 }
 
 impl Workspace {
@@ -29,6 +30,7 @@ impl Workspace {
         Ok(Self {
             root,
             own_data: None,
+            hidden_from_commands: Vec::new(),
         })
     }
 
@@ -39,6 +41,19 @@ impl Workspace {
         self.own_data =
             Some(std::fs::canonicalize(data_dir).unwrap_or_else(|_| data_dir.to_owned()));
         self
+    }
+
+    /// The same workspace, with folders or files inside it (canonical paths) that a command
+    /// shut in must not see: what the person's deny rules name
+    /// ([`crate::policy::Policy::denied_for_commands`]).
+    pub fn hiding_from_commands(mut self, paths: Vec<PathBuf>) -> Self {
+        self.hidden_from_commands = paths;
+        self
+    }
+
+    /// What [`Self::hiding_from_commands`] gave.
+    pub fn hidden_from_commands(&self) -> &[PathBuf] {
+        &self.hidden_from_commands
     }
 
     /// Ask First's own data folder (canonical), when it was given with [`Self::with_own_data`].

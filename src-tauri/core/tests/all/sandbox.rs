@@ -480,3 +480,54 @@ async fn a_command_cannot_reach_the_abstract_sockets_of_programs_outside() {
     .await;
     assert!(own.contains("inner ok"), "{own}");
 }
+
+/// A deny rule on a folder holds inside a command too, however the command reaches it (a glob,
+/// `cd`): the folder is not there for it. (A command whose words name it is refused before.)
+#[tokio::test]
+async fn a_folder_a_deny_rule_names_is_not_there_for_a_command() {
+    use askfirst_core::approvals::AnswerMode;
+    use askfirst_core::policy::Rules;
+    use askfirst_protocol::{Decision, RunStatus};
+    confined();
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    std::fs::create_dir_all(root.join("Private")).unwrap();
+    std::fs::write(root.join("Private/diary.txt"), "dear diary").unwrap();
+    std::fs::write(root.join("Taxes.pdf"), "tax secret").unwrap();
+    let line = "cat Priv*/diary.txt > out.txt; (cd Priv?te && cat *) >> out.txt; \
+                cat Tax*.pdf >> out.txt; mv Priv* moved; echo done >> out.txt";
+    let scenario = json!({"turns": [
+        {"tool_calls": [{"name": "run_command", "arguments": {"command": line}}]},
+        {"say": "done"}
+    ]});
+    let rules = Rules::parse(
+        "[[deny]]\ntool = \"*\"\nmatch = \"Private/**\"\n\n[[deny]]\ntool = \"*\"\nmatch = \"Taxes.pdf\"\n",
+        Path::new("rules.toml"),
+    );
+    let mut h = super::support::harness_in(
+        dir,
+        scenario,
+        Duration::from_secs(120),
+        rules,
+        AnswerMode::Interactive,
+        None,
+    );
+    h.runtime.start_run("look").unwrap();
+    let request = h.events.approval_required().await;
+    h.runtime
+        .resolve_approval(request.approval_id, Decision::Approve)
+        .unwrap();
+    let (_, status, _) = h.events.run_finished().await;
+    assert_eq!(status, RunStatus::Completed);
+    let out = std::fs::read_to_string(root.join("out.txt")).unwrap();
+    assert!(out.contains("done"), "{out}");
+    assert!(
+        !out.contains("dear diary") && !out.contains("tax secret"),
+        "{out}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(root.join("Private/diary.txt")).unwrap(),
+        "dear diary"
+    );
+    assert!(!root.join("moved").exists());
+}
