@@ -281,6 +281,22 @@ fn find_on_path(name: &str) -> Option<PathBuf> {
         .find(|candidate| candidate.is_file())
 }
 
+/// Makes every folder between `root` and `hidden` (inside it) a mount point of its own, bound
+/// onto itself and still writable: a mount point cannot be renamed or removed, so `mv .local
+/// elsewhere` cannot carry what is hidden out from under its hiding place (and let a later
+/// command read it, or plant a file where it was). Outermost first, as bwrap mounts in order.
+fn pin_folders_above(bwrap: &mut Command, hidden: &Path, root: &Path) {
+    let mut between: Vec<&Path> = hidden
+        .ancestors()
+        .skip(1)
+        .take_while(|folder| *folder != root && folder.starts_with(root))
+        .collect();
+    between.reverse();
+    for folder in between {
+        bwrap.arg("--bind").arg(folder).arg(folder);
+    }
+}
+
 /// The clean environment of a command: the [`COMMAND_INHERITED_ENV`] variables Ask First has
 /// (never one of its secrets or settings), then `HOME` = `home` and `TMPDIR` = `tmp` when given.
 pub fn command_env(home: Option<&Path>, tmp: Option<&Path>) -> Vec<(OsString, OsString)> {
@@ -368,36 +384,15 @@ pub(crate) fn confined_command(
     }
     bwrap.arg("--bind").arg(root).arg(root);
     if let Some(data) = own_data.filter(|data| data.starts_with(root) && *data != root) {
-        // Every folder between the workspace and the data folder becomes a mount point of its
-        // own (bound onto itself, still writable): a mount point cannot be renamed or removed,
-        // so `mv .local elsewhere` cannot carry the real data folder out from under its hiding
-        // place (and let a command read it, or plant a rules file where it was).
-        let mut between: Vec<&Path> = data
-            .ancestors()
-            .skip(1)
-            .take_while(|folder| *folder != root && folder.starts_with(root))
-            .collect();
-        between.reverse();
-        for folder in between {
-            bwrap.arg("--bind").arg(folder).arg(folder);
-        }
+        pin_folders_above(&mut bwrap, data, root);
         hide(&mut bwrap, data);
     }
-    // What the person's deny rules name inside the workspace: hidden the same way, with the
-    // folders above it made mount points (so it cannot be carried away and reached later).
+    // What the person's deny rules name inside the workspace: hidden the same way.
     for denied in ws.hidden_from_commands() {
         if !denied.starts_with(root) || denied == root {
             continue;
         }
-        let mut between: Vec<&Path> = denied
-            .ancestors()
-            .skip(1)
-            .take_while(|folder| *folder != root && folder.starts_with(root))
-            .collect();
-        between.reverse();
-        for folder in between {
-            bwrap.arg("--bind").arg(folder).arg(folder);
-        }
+        pin_folders_above(&mut bwrap, denied, root);
         if denied.is_dir() {
             bwrap.arg("--tmpfs").arg(denied);
         } else if denied.exists() {

@@ -18,18 +18,17 @@ pub(crate) fn special_kind(file_type: FileType) -> Option<&'static str> {
     #[cfg(unix)]
     {
         use std::os::unix::fs::FileTypeExt;
-        if file_type.is_fifo() {
-            return Some("a named pipe");
-        }
-        if file_type.is_char_device() || file_type.is_block_device() {
-            return Some("a device");
-        }
-        if file_type.is_socket() {
-            return Some("a socket");
-        }
+        kind_in_words(
+            file_type.is_fifo(),
+            file_type.is_char_device() || file_type.is_block_device(),
+            file_type.is_socket(),
+        )
     }
-    let _ = file_type;
-    None
+    #[cfg(not(unix))]
+    {
+        let _ = file_type;
+        None
+    }
 }
 
 /// [`special_kind`] for a file type seen beneath the workspace capability (cap-std).
@@ -37,18 +36,31 @@ pub(crate) fn special_kind_beneath(file_type: cap_std::fs::FileType) -> Option<&
     #[cfg(unix)]
     {
         use cap_std::fs::FileTypeExt;
-        if file_type.is_fifo() {
-            return Some("a named pipe");
-        }
-        if file_type.is_char_device() || file_type.is_block_device() {
-            return Some("a device");
-        }
-        if file_type.is_socket() {
-            return Some("a socket");
-        }
+        kind_in_words(
+            file_type.is_fifo(),
+            file_type.is_char_device() || file_type.is_block_device(),
+            file_type.is_socket(),
+        )
     }
-    let _ = file_type;
-    None
+    #[cfg(not(unix))]
+    {
+        let _ = file_type;
+        None
+    }
+}
+
+/// The words for a special file of one of these kinds.
+#[cfg(unix)]
+fn kind_in_words(fifo: bool, device: bool, socket: bool) -> Option<&'static str> {
+    if fifo {
+        Some("a named pipe")
+    } else if device {
+        Some("a device")
+    } else if socket {
+        Some("a socket")
+    } else {
+        None
+    }
 }
 
 /// The refusal of a special file: "`shown` is not an ordinary file (it is a named pipe); Ask
