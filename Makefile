@@ -57,6 +57,11 @@ tests/mcp/node_modules/.package-lock.json: tests/mcp/package-lock.json
 	cd tests/mcp && npm ci --no-audit --no-fund
 	@touch $@
 
+# axe-core, the accessibility engine the end-to-end tests inject into the window (from npm).
+tests/e2e/node_modules/.package-lock.json: tests/e2e/package-lock.json
+	cd tests/e2e && npm ci --no-audit --no-fund
+	@touch $@
+
 test: setup-test-system ui/node_modules/.package-lock.json ui test-rust test-ui e2e
 
 test-rust: ui tests/mcp/node_modules/.package-lock.json
@@ -65,14 +70,14 @@ test-rust: ui tests/mcp/node_modules/.package-lock.json
 test-ui: ui/node_modules/.package-lock.json
 	cd ui && npm run check && npm test
 
-e2e: ui tests/mcp/node_modules/.package-lock.json
+e2e: ui tests/mcp/node_modules/.package-lock.json tests/e2e/node_modules/.package-lock.json
 	cargo build --locked
 	xvfb-run -a -s "-screen 0 1280x860x24" dbus-run-session -- tests/e2e/run.sh
 	$(MAKE) --no-print-directory survival-only
 
 # The survival suite alone (kill -9, full and read-only data folder, no D-Bus, hostile input):
 # it starts its own D-Bus sessions (and one run without any), so only the X server is shared.
-survival: ui tests/mcp/node_modules/.package-lock.json
+survival: ui tests/mcp/node_modules/.package-lock.json tests/e2e/node_modules/.package-lock.json
 	cargo build --locked
 	$(MAKE) --no-print-directory survival-only
 
@@ -104,4 +109,4 @@ bindings:
 
 clean:
 	cargo clean
-	rm -rf ui/dist ui/node_modules tests/mcp/node_modules .e2e-artifacts
+	rm -rf ui/dist ui/node_modules tests/mcp/node_modules tests/e2e/node_modules .e2e-artifacts

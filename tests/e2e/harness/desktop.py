@@ -1,0 +1,135 @@
+"""The desktop around the window, as a person meets it: X11 windows (close, hidden or shown),
+notifications (what the fake server in fake_notifyd.py received, and clicking one) and the tray
+menu (read and clicked over D-Bus by tray_probe.py)."""
+import json
+import os
+import subprocess
+
+from .env import HERE, NOTIFY_LOG, PYTHON
+from .wait import wait_for
+
+
+def notifications():
+    """Every notification sent so far in this run of the suite: the fake server's records
+    ({"method", "app_name", "summary", "body", "actions", "id", …}), oldest first."""
+    try:
+        with open(NOTIFY_LOG, encoding="utf-8") as f:
+            return [json.loads(line) for line in f if line.strip()]
+    except FileNotFoundError:
+        return []
+
+
+def closed_notifications():
+    """The ids of the notifications the app closed (CloseNotification), oldest first."""
+    try:
+        with open(NOTIFY_LOG + ".closed", encoding="utf-8") as f:
+            return [json.loads(line)["id"] for line in f if line.strip()]
+    except FileNotFoundError:
+        return []
+
+
+def click_notification(nid, action="default"):
+    """Clicks a notification as a person would (the fake server's test hook)."""
+    import dbus
+    bus = dbus.SessionBus()
+    server = bus.get_object("org.freedesktop.Notifications", "/org/freedesktop/Notifications")
+    server.Click(dbus.UInt32(nid), action, dbus_interface="dev.askfirst.TestNotifications")
+
+
+def tray(*args):
+    """The tray menu ({"title", "labels": [...]}) or, with ("click", label), clicks an item;
+    {"error": …} if the probe could not reach it."""
+    out = subprocess.run([PYTHON, os.path.join(HERE, "tray_probe.py"), *args], capture_output=True,
+                         text=True, timeout=20)
+    return json.loads(out.stdout) if out.stdout.strip() else {"error": out.stderr}
+
+
+def close_window(title="Ask First"):
+    """Asks the window to close as a window manager's close button does: a WM_DELETE_WINDOW
+    message (ICCCM §4.2.8.1) to the top-level window with that title."""
+    from Xlib import X, display, protocol
+    d = display.Display()
+    try:
+        delete = d.intern_atom("WM_DELETE_WINDOW")
+        protocols = d.intern_atom("WM_PROTOCOLS")
+
+        def find(window):
+            try:
+                # Mapped only: GTK's unmapped client-leader window carries the app's name too.
+                if (window.get_wm_name() == title and delete in (window.get_wm_protocols() or [])
+                        and window.get_attributes().map_state == X.IsViewable):
+                    return window
+            except Exception:
+                pass
+            for child in window.query_tree().children:
+                found = find(child)
+                if found:
+                    return found
+            return None
+
+        window = find(d.screen().root)
+        assert window, f"no window titled {title!r}"
+        event = protocol.event.ClientMessage(window=window, client_type=protocols,
+                                             data=(32, [delete, X.CurrentTime, 0, 0, 0]))
+        window.send_event(event, event_mask=X.NoEventMask)
+        d.flush()
+    finally:
+        d.close()
+
+
+def hide_by_closing(title="Ask First"):
+    """Closes the window (it should hide) and waits until it is hidden; returns how many
+    closes it took. A close sent in the first second or so after the window appeared is
+    sometimes lost before it reaches the app (its close handler never runs; with or without
+    WebDriver, and most often on a loaded machine), so the close is sent again, as a person
+    would click again. When the app handles a close, the window is gone within a fraction
+    of a second."""
+    for attempt in range(1, 11):
+        close_window(title)
+        try:
+            wait_for("the window to hide", lambda: not window_viewable(title), timeout=2)
+            return attempt
+        except AssertionError:
+            print(f"  (the window did not hide after close {attempt}; closing again)", flush=True)
+            continue
+    raise AssertionError(f"the window did not hide: {x_windows(title)}")
+
+
+def x_windows(title="Ask First"):
+    """(id, map state, has WM_DELETE_WINDOW) of every window with that title, for messages."""
+    from Xlib import display
+    d = display.Display()
+    try:
+        delete = d.intern_atom("WM_DELETE_WINDOW")
+        found = []
+
+        def walk(window):
+            try:
+                if window.get_wm_name() == title:
+                    found.append((hex(window.id), window.get_attributes().map_state,
+                                  delete in (window.get_wm_protocols() or [])))
+            except Exception:
+                pass
+            for child in window.query_tree().children:
+                walk(child)
+        walk(d.screen().root)
+        return found
+    finally:
+        d.close()
+
+
+def window_viewable(title="Ask First"):
+    """Whether a top-level window with that title is mapped and viewable."""
+    from Xlib import X, display
+    d = display.Display()
+    try:
+        def walk(window):
+            try:
+                if window.get_wm_name() == title and window.get_attributes().map_state == X.IsViewable:
+                    return True
+            except Exception:
+                pass
+            return any(walk(c) for c in window.query_tree().children)
+        return walk(d.screen().root)
+    finally:
+        d.close()

@@ -1,0 +1,327 @@
+"""Approving and denying in the real window: a card per risky call, the file written only after
+Approve, Allow for this session, Refuse every change, parallel cards answered in any order,
+timeouts and their extension, Stop, a click that comes too late, and double clicks that must
+answer only the card they were aimed at."""
+import json
+import os
+import time
+
+from harness.a11y import audit
+from harness.app import App, armed
+from harness.desktop import notifications, tray
+from harness.env import ARTIFACTS
+from harness.wait import wait_for
+from harness.webdriver import ELEMENT
+
+
+def test_approve_writes_the_file():
+    before = len(notifications())
+    with App("approve", "write-hello.json") as app:
+        app.start_task("Please greet me in a file")
+        card = app.card()
+        approval_id = app.wd.attr(card, "data-approval-id")
+        summary = app.card_field(card, "approval-summary")
+        assert summary == "Create the file hello.txt (2 lines)", summary
+        assert app.card_field(card, "approval-tool") == "write_file"
+        assert "needs your OK" in app.card_field(card, "approval-reason")
+        args = app.card_field(card, "approval-args")
+        assert '"path": "hello.txt"' in args, args
+        diff = app.card_field(card, "approval-diff")
+        assert "+Hello from Ask First!" in diff and "+Second line." in diff, diff
+        assert not os.path.exists(os.path.join(app.workspace, "hello.txt")), "written before the click"
+
+        # The notification names what is waiting, without the raw arguments.
+        note = wait_for("the notification", lambda: notifications()[before:])[0]
+        assert note["summary"] == "Ask First needs your OK", note
+        assert note["body"] == summary, note
+        assert "Hello from Ask First" not in note["body"]
+
+        # The tray shows one approval waiting.
+        menu = wait_for("the tray to count 1", lambda: (lambda t: t if "1 approval waiting" in t.get("labels", []) else None)(tray()))
+        assert "Show Ask First" in menu["labels"] and "Quit" in menu["labels"], menu
+        assert menu["title"] == "Ask First", menu
+
+        app.wd.screenshot(os.path.join(ARTIFACTS, "approve-card.png"))
+        audit(app, "a card")
+        app.press(card, "approve")
+        wait_for("the card to go", lambda: not app.wd.find_all(f'[data-approval-id="{approval_id}"]'))
+        assert app.wait_finished() == "completed"
+        with open(os.path.join(app.workspace, "hello.txt"), encoding="utf-8") as f:
+            assert f.read() == "Hello from Ask First!\nSecond line.\n"
+        wait_for("the tray to count 0", lambda: "No approvals waiting" in tray().get("labels", []))
+        calls = app.wd.find_all('[data-testid="tool-call"]')
+        assert [app.wd.attr(c, "data-state") for c in calls] == ["succeeded"]
+        app.wd.screenshot(os.path.join(ARTIFACTS, "approve-done.png"))
+        audit(app, "the transcript of an approved call")
+
+
+def test_deny_leaves_no_file_and_the_run_finishes():
+    with App("deny", "write-hello.json") as app:
+        app.start_task("Please greet me in a file")
+        card = app.card()
+        approval_id = app.wd.attr(card, "data-approval-id")
+        app.press(card, "deny")
+        wait_for("the card to go", lambda: not app.wd.find_all(f'[data-approval-id="{approval_id}"]'))
+        assert app.wait_finished() == "completed"
+        assert not os.path.exists(os.path.join(app.workspace, "hello.txt"))
+        messages = [app.wd.text(m) for m in app.wd.find_all('[data-testid="assistant-message"]')]
+        assert messages and messages[-1].endswith("That was all I had to do."), messages
+        calls = app.wd.find_all('[data-testid="tool-call"]')
+        assert [app.wd.attr(c, "data-state") for c in calls] == ["denied"]
+
+
+def test_reload_keeps_the_card_and_the_transcript():
+    with App("reload", "write-hello.json") as app:
+        app.start_task("Please greet me in a file")
+        card = app.card()
+        approval_id = app.wd.attr(card, "data-approval-id")
+        for _ in range(3):
+            app.wd.execute("location.reload()")
+            wait_for("the page to reload", lambda: app.wd.execute("return document.readyState") == "complete"
+                     and app.wd.find_all('[data-testid="approval-card"]'))
+        cards = app.wd.find_all('[data-testid="approval-card"]')
+        assert [app.wd.attr(c, "data-approval-id") for c in cards] == [approval_id]
+        # The reloaded page asks for the cards and for the transcript separately: the card can
+        # be back before the transcript, which comes all at once (one list_run_events answer).
+        status = wait_for("the transcript to be fetched again",
+                          lambda: (lambda s: s if s != "idle" else None)(app.run_status()))
+        assert status == "running", status
+        assert len(app.wd.find_all('[data-testid="assistant-message"]')) == 1
+        app.press(cards[0], "approve")
+        assert app.wait_finished() == "completed"
+        assert os.path.exists(os.path.join(app.workspace, "hello.txt"))
+
+
+def test_allow_for_this_session_covers_exactly_the_same_call():
+    with App("session", "write-twice.json") as app:
+        app.start_task("Note the date")
+        card = app.card()
+        first = app.wd.attr(card, "data-approval-id")
+        app.wd.screenshot(os.path.join(ARTIFACTS, "session-card.png"))
+        app.press(card, "approve-session")
+        # The identical second write runs without a card; the different third one asks.
+        card = wait_for("the card for other.txt", lambda: [
+            c for c in app.wd.find_all('[data-testid="approval-card"]')
+            if app.wd.attr(c, "data-approval-id") != first])[0]
+        assert "other.txt" in app.card_field(card, "approval-summary")
+        states = [app.wd.attr(c, "data-state") for c in app.wd.find_all('[data-testid="tool-call"]')]
+        assert states == ["succeeded", "succeeded", "waiting"], states
+        texts = [app.wd.text(c) for c in app.wd.find_all('[data-testid="tool-call"]')]
+        assert "allowed for this session" in texts[1], texts
+        # The grants are listed by a list_grants call of their own, made when the approval
+        # for the session arrives: the next card can be shown before its answer.
+        grants = wait_for("the grant to be listed", lambda: app.wd.find_all('[data-testid="grant"]'))
+        assert len(grants) == 1 and "date.txt" in app.wd.text(grants[0]), grants
+        app.wd.screenshot(os.path.join(ARTIFACTS, "session-granted.png"))
+        audit(app, "a card beside a grant for this session")
+        # Deny with a note: the note reaches the agent.
+        app.press(card, "add-note")
+        note = wait_for("the note box", lambda: app.wd.find_in(card, '[data-testid="deny-note"]'))[0]
+        app.wd.type(note, "Not that file, please")
+        app.press(card, "deny-with-note")
+        assert app.wait_finished() == "completed"
+        assert not os.path.exists(os.path.join(app.workspace, "other.txt"))
+        texts = [app.wd.text(c) for c in app.wd.find_all('[data-testid="tool-call"]')]
+        assert "Not that file, please" in texts[2], texts
+        # The grant is also listed in Settings, and stopping it there ends it everywhere.
+        app.wd.click(app.wd.find_all('[data-testid="settings"]')[0])
+        listed = wait_for("the grant in settings", lambda: app.wd.find_all('[data-testid="settings-grant"]'))
+        assert len(listed) == 1 and "date.txt" in app.wd.text(listed[0]), listed
+        app.wd.click(app.wd.find_all('[data-testid="settings-revoke-grant"]')[0])
+        wait_for("the grant to go", lambda: not app.wd.find_all('[data-testid="grant"]')
+                 and not app.wd.find_all('[data-testid="settings-grant"]'))
+        assert app.wd.execute("return window.__TAURI_INTERNALS__.invoke('list_grants')") == []
+
+
+def test_refuse_every_change_denies_without_a_card():
+    with App("never", "write-hello.json") as app:
+        app.wd.click(app.wd.find_all('[data-testid="refuse-all"]')[0])
+        app.start_task("Please greet me in a file")
+        assert app.wait_finished() == "completed"
+        assert not app.wd.find_all('[data-testid="approval-card"]')
+        assert not os.path.exists(os.path.join(app.workspace, "hello.txt"))
+        calls = app.wd.find_all('[data-testid="tool-call"]')
+        assert [app.wd.attr(c, "data-state") for c in calls] == ["denied"]
+        assert "not to be asked" in app.wd.text(calls[0]), app.wd.text(calls[0])
+
+
+def test_parallel_cards_answered_out_of_order():
+    before = len(notifications())
+    with App("parallel", "two-writes.json") as app:
+        app.start_task("Write two files")
+        cards = wait_for("two cards", lambda: (lambda c: c if len(c) == 2 else None)(
+            app.wd.find_all('[data-testid="approval-card"]')))
+        summaries = [app.card_field(c, "approval-summary") for c in cards]
+        assert summaries == ["Create the file one.txt (1 line)", "Create the file two.txt (1 line)"], summaries
+        # One notification each, in the order the cards came.
+        notes = wait_for("two notifications", lambda: (lambda n: n if len(n) >= 2 else None)(
+            [n for n in notifications()[before:] if n.get("method", "Notify") == "Notify"]))
+        assert [n["body"] for n in notes] == summaries, notes
+        app.wd.screenshot(os.path.join(ARTIFACTS, "parallel-cards.png"))
+        second_id = app.wd.attr(cards[1], "data-approval-id")
+        app.press(cards[1], "deny")
+        wait_for("the second card to go", lambda: not app.wd.find_all(f'[data-approval-id="{second_id}"]'))
+        assert len(app.wd.find_all('[data-testid="approval-card"]')) == 1
+        app.press(app.wd.find_all('[data-testid="approval-card"]')[0], "approve")
+        assert app.wait_finished() == "completed"
+        assert os.path.exists(os.path.join(app.workspace, "one.txt"))
+        assert not os.path.exists(os.path.join(app.workspace, "two.txt"))
+        states = [app.wd.attr(c, "data-state") for c in app.wd.find_all('[data-testid="tool-call"]')]
+        assert states == ["succeeded", "denied"], states
+
+
+def test_no_answer_times_out_and_stop_cancels_a_waiting_card():
+    with App("timeout", "write-hello.json", {"ASKFIRST_APPROVAL_TIMEOUT_SECS": "2"}) as app:
+        app.start_task("Please greet me in a file")
+        app.card()
+        wait_for("the card to time out", lambda: not app.wd.find_all('[data-testid="approval-card"]'), timeout=15)
+        assert app.wait_finished() == "completed"
+        calls = app.wd.find_all('[data-testid="tool-call"]')
+        assert [app.wd.attr(c, "data-state") for c in calls] == ["denied"]
+        assert "did not answer" in app.wd.text(calls[0]), app.wd.text(calls[0])
+        assert not os.path.exists(os.path.join(app.workspace, "hello.txt"))
+    with App("stop", "write-hello.json") as app:
+        app.start_task("Please greet me in a file")
+        app.card()
+        app.wd.click(app.wd.find_all('[data-testid="cancel-run"]')[0])
+        wait_for("the card to go", lambda: not app.wd.find_all('[data-testid="approval-card"]'))
+        assert app.wait_finished() == "cancelled"
+        assert not os.path.exists(os.path.join(app.workspace, "hello.txt"))
+
+
+def test_answering_one_card_gives_a_card_running_late_more_time():
+    with App("extend", "two-writes.json", {"ASKFIRST_APPROVAL_TIMEOUT_SECS": "10"}) as app:
+        app.start_task("Write two files")
+        cards = wait_for("two cards", lambda: (lambda c: c if len(c) == 2 else None)(
+            app.wd.find_all('[data-testid="approval-card"]')))
+        shown_at = time.monotonic()
+        first_id, second_id = (app.wd.attr(c, "data-approval-id") for c in cards)
+        expiry = lambda: app.wd.execute(
+            "return [...document.querySelectorAll('[data-testid=\"approval-card\"]')]"
+            ".find(c => c.dataset.approvalId === arguments[0])?.querySelector('.countdown')?.textContent.trim()",
+            second_id)
+        # Less than half of the 10 s left: answering the first card gives the second 10 s again.
+        time.sleep(max(0.0, 5.6 - (time.monotonic() - shown_at)))
+        app.press(cards[0], "approve")
+        answered_at = time.monotonic()
+        wait_for("the first card to go", lambda: not app.wd.find_all(f'[data-approval-id="{first_id}"]'))
+        said = wait_for("the longer countdown", lambda: (lambda t: t if t and ("0:09" in t or "0:10" in t) else None)(expiry()))
+        print(f"  second card after the answer: {said!r}", flush=True)
+        # Past its first deadline (10 s after it appeared) it still waits…
+        time.sleep(max(0.0, 11.0 - (time.monotonic() - shown_at)))
+        assert app.wd.find_all(f'[data-approval-id="{second_id}"]'), "timed out at its first deadline"
+        # …and times out a whole timeout after the answer.
+        wait_for("the second card to time out", lambda: not app.wd.find_all(f'[data-approval-id="{second_id}"]'), timeout=15)
+        figure_s = round(time.monotonic() - answered_at, 1)
+        print(f"  timed out {figure_s} s after the answer", flush=True)
+        assert figure_s >= 9, figure_s
+        assert app.wait_finished() == "completed"
+        states = [app.wd.attr(c, "data-state") for c in app.wd.find_all('[data-testid="tool-call"]')]
+        assert states == ["succeeded", "denied"], states
+
+
+def test_a_late_click_after_the_timeout_says_it_was_too_late():
+    with App("late-click", "write-hello.json", {"ASKFIRST_APPROVAL_TIMEOUT_SECS": "3"}) as app:
+        app.start_task("Please greet me in a file")
+        card = app.card()
+        button = app.wd.find_in(card, '[data-testid="approve"]')[0]
+        wait_for("Approve to be armed", lambda: armed(app.wd, button))
+        # The person clicks just after the deadline, while the timeout's approval-resolved is
+        # still on its way: the page is kept busy past the deadline so the event waits behind
+        # the click (the page runs one task at a time), as on a slow machine.
+        app.wd.execute("""
+            const card = arguments[0];
+            const id = card.getAttribute('data-approval-id');
+            return window.__TAURI_INTERNALS__.invoke('list_pending_approvals').then((pending) => {
+              const expires = pending.find((p) => p.approval_id === id).expires_at;
+              while (Date.now() < expires + 700) {}
+              card.querySelector('[data-testid="approve"]').click();
+            });""", {ELEMENT: card})
+        # The click's not_pending answer and the timeout's approval-resolved may come in
+        # either order: the first gives a general notice, the second says exactly what ended it.
+        notice = wait_for("the card to say it had timed out", lambda: [
+            n for n in app.wd.find_in(card, ".notice")
+            if "Too late: this request had already timed out" in app.wd.text(n)])[0]
+        text = app.wd.text(notice)
+        assert "did not run" in text, text
+        app.wd.screenshot(os.path.join(ARTIFACTS, "late-click.png"))
+        wait_for("the card to go", lambda: not app.wd.find_all('[data-testid="approval-card"]'), timeout=10)
+        assert app.wait_finished() == "completed"
+        calls = app.wd.find_all('[data-testid="tool-call"]')
+        assert [app.wd.attr(c, "data-state") for c in calls] == ["denied"]
+        assert not os.path.exists(os.path.join(app.workspace, "hello.txt"))
+        logs = [os.path.join(app.data, "sessions", f) for f in os.listdir(os.path.join(app.data, "sessions"))]
+        records = [json.loads(line) for path in logs for line in open(path, encoding="utf-8") if line.strip()]
+        decided = [r["outcome"] for r in records if r["type"] == "approval_decided"]
+        assert decided == [{"kind": "denied", "source": "timeout"}], decided
+
+
+def double_click_the_first_of_two_cards(name, second_below_the_fold, gap_ms=300):
+    """Double-clicks Approve on the first of two cards (gap_ms between the clicks, the pointer
+    still): only the first may be answered."""
+    with App(name, "two-writes.json") as app:
+        app.start_task("Write two files")
+        cards = wait_for("two cards", lambda: (lambda c: c if len(c) == 2 else None)(
+            app.wd.find_all('[data-testid="approval-card"]')))
+        buttons = [app.wd.find_in(c, '[data-testid="approve"]')[0] for c in cards]
+        wait_for("both cards to arm", lambda: all(armed(app.wd, b) for b in buttons))
+        if second_below_the_fold:
+            # Push the second card below the bottom of the window (as a tall first card would).
+            below = app.wd.execute("""
+                const [first, second] = arguments;
+                first.style.marginBottom = (window.innerHeight + 200) + 'px';
+                return second.getBoundingClientRect().top > window.innerHeight;""",
+                {ELEMENT: cards[0]}, {ELEMENT: cards[1]})
+            assert below, "the second card should start off screen"
+            time.sleep(0.3)  # let the page note that it is off screen
+        first_id = app.wd.attr(cards[0], "data-approval-id")
+        second_id = app.wd.attr(cards[1], "data-approval-id")
+        # The second click comes after the first card has gone and the second slid up under
+        # the pointer: it must find that card not armed yet.
+        app.wd.click_twice(buttons[0], gap_ms)
+        wait_for("one.txt", lambda: os.path.exists(os.path.join(app.workspace, "one.txt")))
+        # The file is written after the approval's approval-resolved left, but the page may
+        # take it in later (a loaded machine): wait for the first card to go.
+        wait_for("the first card to go", lambda: not app.wd.find_all(f'[data-approval-id="{first_id}"]'))
+        time.sleep(1)
+        left = app.wd.find_all('[data-testid="approval-card"]')
+        assert [app.wd.attr(c, "data-approval-id") for c in left] == [second_id], "the second card was answered"
+        assert not os.path.exists(os.path.join(app.workspace, "two.txt"))
+        app.press(left[0], "deny")
+        assert app.wait_finished() == "completed"
+        # However late a stray second click would have landed, the deny is what answered it.
+        assert not os.path.exists(os.path.join(app.workspace, "two.txt"))
+        records = [json.loads(line) for name in os.listdir(os.path.join(app.data, "sessions"))
+                   for line in open(os.path.join(app.data, "sessions", name), encoding="utf-8") if line.strip()]
+        decided = [r["outcome"] for r in records if r["type"] == "approval_decided" and r["approval_id"] == second_id]
+        assert decided == [{"kind": "denied", "source": "user"}], decided
+
+
+def test_a_double_click_answers_only_the_card_it_was_aimed_at():
+    double_click_the_first_of_two_cards("double-click", second_below_the_fold=False)
+
+
+def test_a_slow_double_click_answers_only_the_card_it_was_aimed_at():
+    # 900 ms between the clicks: longer than the usual arming delay (600 ms), as some people
+    # double-click; the pointer has not moved, so the card that slid under it waits longer.
+    double_click_the_first_of_two_cards("slow-double-click", second_below_the_fold=False, gap_ms=900)
+
+
+def test_a_card_sliding_up_from_below_the_fold_is_not_armed_either():
+    # Cards off screen do not re-arm when they move (so answering the top one of 1,000 stays
+    # cheap); one that comes onto the screen because it moved must still re-arm.
+    double_click_the_first_of_two_cards("double-click-fold", second_below_the_fold=True)
+
+
+TESTS = [test_approve_writes_the_file,
+         test_deny_leaves_no_file_and_the_run_finishes,
+         test_reload_keeps_the_card_and_the_transcript,
+         test_allow_for_this_session_covers_exactly_the_same_call,
+         test_refuse_every_change_denies_without_a_card,
+         test_parallel_cards_answered_out_of_order,
+         test_no_answer_times_out_and_stop_cancels_a_waiting_card,
+         test_answering_one_card_gives_a_card_running_late_more_time,
+         test_a_late_click_after_the_timeout_says_it_was_too_late,
+         test_a_double_click_answers_only_the_card_it_was_aimed_at,
+         test_a_slow_double_click_answers_only_the_card_it_was_aimed_at,
+         test_a_card_sliding_up_from_below_the_fold_is_not_armed_either]

@@ -1,0 +1,146 @@
+"""End-to-end tests of the promise (issue "Keep the promise"), in the real window: what a
+hostile model tries through the scripted provider does not happen unless the card showed it."""
+import http.server
+import os
+import threading
+import time
+
+from harness.app import App, scenario_file
+from harness.env import ARTIFACTS
+from harness.wait import wait_for
+
+
+class _Server:
+    """A small HTTP server on 127.0.0.1 in a thread; `routes` maps a path to
+    (status, headers, body). Counts the requests it got."""
+
+    def __init__(self, routes):
+        self.hits = []
+        server = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_GET(self):
+                server.hits.append(self.path)
+                status, headers, body = routes.get(self.path, (404, {}, b"not here"))
+                self.send_response(status)
+                for k, v in headers.items():
+                    self.send_header(k, v)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *args):
+                pass
+
+        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.port = self.httpd.server_address[1]
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+
+    def close(self):
+        self.httpd.shutdown()
+
+
+def card_text(app, card):
+    return app.wd.text(card)
+
+
+def test_stop_ends_everything_a_command_started_setsid_included():
+    # The hostile command leaves a child in a session of its own that writes a file later,
+    # and looks for the API key; the person approves it and then presses Stop.
+    line = ("setsid sh -c 'sleep 4; echo escaped > escaped.txt' & "
+            "env > env.txt; cat /proc/$PPID/environ >> env.txt 2>/dev/null; sleep 60")
+    path = scenario_file([
+        {"say": "Running it.", "tool_calls": [
+            {"name": "run_command", "arguments": {"command": line}}]},
+        {"say": "Done."},
+    ])
+    with App("stop-setsid", path, {"OPENAI_API_KEY": "sk-e2e-secret-never-shown"}) as app:
+        app.start_task("Run the command")
+        card = app.card()
+        text = card_text(app, card)
+        # The card says it runs shut in, and that part of it runs in the background.
+        assert "shut in" in text, text
+        app.wd.screenshot(os.path.join(ARTIFACTS, "promise-command-card.png"))
+        app.press(card, "approve")
+        wait_for("the command to run", lambda: [
+            c for c in app.wd.find_all('[data-testid="tool-call"]')
+            if app.wd.attr(c, "data-state") == "running"])
+        wait_for("env.txt", lambda: os.path.exists(os.path.join(app.workspace, "env.txt")))
+        app.wd.click(app.wd.find_all('[data-testid="cancel-run"]')[0])
+        assert app.wait_finished() == "cancelled"
+        time.sleep(6)
+        assert not os.path.exists(os.path.join(app.workspace, "escaped.txt")), \
+            "a process the command started outlived Stop"
+        with open(os.path.join(app.workspace, "env.txt"), encoding="utf-8") as f:
+            env = f.read()
+        assert "sk-e2e-secret" not in env and "ASKFIRST_" not in env, env
+
+
+def test_a_redirect_to_another_host_is_not_followed_and_the_card_names_this_computer():
+    target = _Server({"/secret": (200, {}, b"the secret")})
+    start = _Server({"/start": (302, {"Location": f"http://localhost:{target.port}/secret"}, b"")})
+    path = scenario_file([
+        {"say": "Fetching.", "tool_calls": [
+            {"name": "fetch_url", "arguments": {"url": f"http://127.0.0.1:{start.port}/start"}}]},
+        {"say": "Done."},
+    ])
+    try:
+        with App("redirect", path) as app:
+            app.start_task("Fetch the page")
+            card = app.card()
+            summary = app.card_field(card, "approval-summary")
+            assert "on this computer" in summary, summary
+            assert "internet" not in summary, summary
+            app.press(card, "approve")
+            assert app.wait_finished() == "completed"
+            calls = app.wd.find_all('[data-testid="tool-call"]')
+            shown = app.wd.text(calls[0])
+            assert f"localhost:{target.port}" in shown, shown
+            assert start.hits == ["/start"], start.hits
+            assert target.hits == [], "the redirect to another host was followed"
+    finally:
+        start.close()
+        target.close()
+
+
+def test_a_diff_line_starting_with_plus_or_minus_is_on_the_card():
+    # (the card helper's fuller diff test covers every kind; this one is the attack.)
+    content = "print('hi')\n++__import__('os').system('echo PWNED')\n--quiet\n"
+    path = scenario_file([
+        {"say": "Writing.", "tool_calls": [
+            {"name": "write_file", "arguments": {"path": "run.py", "content": content}}]},
+        {"say": "Done."},
+    ])
+    with App("diff-attack", path) as app:
+        app.start_task("Write the script")
+        card = app.card()
+        diff = app.card_field(card, "approval-diff")
+        assert "++__import__('os').system('echo PWNED')" in diff, diff
+        assert "--quiet" in diff, diff
+        app.press(card, "deny")
+        assert app.wait_finished() == "completed"
+        assert not os.path.exists(os.path.join(app.workspace, "run.py"))
+
+
+def test_a_flood_of_calls_in_one_turn_is_bounded():
+    calls = [{"name": "list_directory", "arguments": {"path": "."}} for _ in range(2000)]
+    path = scenario_file([
+        {"say": "Looking a lot.", "tool_calls": calls},
+        {"say": "Done."},
+    ])
+    with App("flood", path) as app:
+        app.start_task("Look around")
+        assert app.wait_finished() == "completed"
+        entries = app.wd.find_all('[data-testid="tool-call"]')
+        assert len(entries) <= 100, len(entries)
+        sessions = os.path.join(app.data, "sessions")
+        size = sum(os.path.getsize(os.path.join(sessions, n)) for n in os.listdir(sessions))
+        assert size < 8 * 1024 * 1024, f"session logs hold {size} bytes"
+        page = app.wd.execute("return document.body.innerText")
+        assert "64" in page, "the limit is not stated"
+
+
+TESTS = [test_stop_ends_everything_a_command_started_setsid_included,
+         test_a_redirect_to_another_host_is_not_followed_and_the_card_names_this_computer,
+         test_a_diff_line_starting_with_plus_or_minus_is_on_the_card,
+         test_a_flood_of_calls_in_one_turn_is_bounded]

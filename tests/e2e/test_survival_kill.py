@@ -1,0 +1,146 @@
+"""Survival: kill -9 with approvals waiting, and start again on the same data. Nothing written
+before the kill is lost or rewritten, the waiting approvals are recorded as cancelled by the
+closing (no phantom cards), the session goes on, and a torn last line (a power cut) counts for
+nothing."""
+import os
+import shutil
+import signal
+import tempfile
+import time
+
+from harness.app import App
+from harness.sessions import decided, parse_log, session_logs
+from harness.survival import figure, replayed, scenario_path, shot, write_call
+from harness.wait import wait_for
+
+
+def test_kill_9_with_two_cards_waiting_then_start_again():
+    first = scenario_path("kill-first", [
+        {"say": "First a note.", "tool_calls": [write_call("first.txt", "kept\n")]},
+        {"say": "Now two more files.", "tool_calls": [write_call("one.txt", "1\n"), write_call("two.txt", "2\n")]},
+        {"say": "Both handled."},
+    ])
+    second = scenario_path("kill-second", [
+        {"say": "Writing after the restart.", "tool_calls": [write_call("after.txt", "after the kill\n")]},
+        {"say": "Done after the restart."},
+    ])
+    keep = tempfile.mkdtemp(prefix="askfirst-survival-kill-")
+    data, workspace = os.path.join(keep, "data"), os.path.join(keep, "workspace")
+    try:
+        app = App("kill", first, data=data, workspace=workspace, prefix="survival")
+        with app:
+            app.start_task("Write three files")
+            first_card = app.card()
+            first_id = app.wd.attr(first_card, "data-approval-id")
+            app.press(first_card, "approve")
+            # The approved card leaves when its resolution arrives, maybe after the next ones.
+            waiting = wait_for("the two next cards", lambda: (lambda c: c if len(c) == 2 else None)(
+                [c for c in app.cards() if app.wd.attr(c, "data-approval-id") != first_id]))
+            ids = [app.wd.attr(c, "data-approval-id") for c in waiting]
+            assert os.path.exists(os.path.join(workspace, "first.txt"))
+            shot(app, "kill-before")
+            before = session_logs(data)
+            assert len(before) == 1, before.keys()
+            pid = app.pid
+            killed_at = time.monotonic()
+            os.kill(pid, signal.SIGKILL)
+            wait_for("the app to die", lambda: not app.running(), timeout=10)
+            after_kill = session_logs(data)
+        # Nothing was lost by the kill itself, and nothing half-written: every line parses.
+        assert after_kill == before, "the log changed between the snapshot and the kill"
+        (name, raw_before), = before.items()
+        records, damaged = parse_log(raw_before)
+        assert not damaged, damaged
+        asked = [r["approval_id"] for r in records if r["type"] == "approval_asked"]
+        assert set(ids) <= set(asked), (ids, asked)
+        assert all(decided(records, i) == [] for i in ids), ("the waiting ones had no decision yet", [decided(records, i) for i in ids])
+        figure("kill_log_lines_before", raw_before.count(b"\n"))
+        figure("kill_log_bytes_before", len(raw_before))
+        app = App("kill-again", second, data=data, workspace=workspace, prefix="survival")
+        with app:
+            figure("kill_restart_to_usable_window_s", round(time.monotonic() - killed_at, 2))
+            # No phantom cards: nothing waits after a restart.
+            time.sleep(1.0)
+            assert not app.cards(), "a card from before the kill came back"
+            assert app.wd.execute("return document.querySelectorAll('[data-testid=\"approval-card\"]').length") == 0
+            now = session_logs(data)
+            raw_now = now[name]
+            # Every byte written before the kill is still there, in place; the torn line is
+            # ended before anything new is written, so nothing is glued to it.
+            assert raw_now.startswith(raw_before), "the old log was rewritten"
+            records, damaged = parse_log(raw_now)
+            assert not damaged, damaged
+            for i in ids:
+                assert decided(records, i) == [{"kind": "cancelled", "cause": "app_shutdown"}], (i, decided(records, i))
+            added = raw_now[len(raw_before):].count(b"\n")
+            figure("kill_lines_added_on_restart", added)
+            assert added == len(ids), raw_now[len(raw_before):]
+            # Reopen the old session: its calls show as stopped by the closing, not waiting.
+            app.wd.click(app.wd.find_all('[data-testid="sessions"]')[0])
+            opener = wait_for("the old session", lambda: app.wd.find_all('[data-testid="open-session"]'))[0]
+            app.wd.click(opener)
+            states = replayed(app, 3)
+            assert states == ["succeeded", "cancelled", "cancelled"], states
+            texts = [app.wd.text(c) for _, c in app.tool_calls()]
+            assert all("The app was closed; this action was not performed." in t for t in texts[1:]), texts
+            transcript = app.wd.text(app.wd.find_all('section.transcript')[0])
+            assert "Ask First was closed while the agent was working." in transcript, transcript
+            assert app.run_status() == "cancelled", app.run_status()
+            assert not app.cards()
+            shot(app, "kill-reopened")
+            # The session goes on: a new task, a card, approve, the file is written.
+            app.start_task("Write one more file")
+            card = app.card()
+            app.press(card, "approve")
+            assert app.wait_finished() == "completed"
+            with open(os.path.join(workspace, "after.txt"), encoding="utf-8") as f:
+                assert f.read() == "after the kill\n"
+            assert not os.path.exists(os.path.join(workspace, "one.txt"))
+            assert not os.path.exists(os.path.join(workspace, "two.txt"))
+            # …in the same session log, which still starts with what was there before the kill.
+            raw_end = session_logs(data)[name]
+            assert raw_end.startswith(raw_now)
+            records, damaged = parse_log(raw_end)
+            assert not damaged, damaged
+            # The conversation continued: the task after the kill is in the same log.
+            tasks = [r["message"].get("text") for r in records if r["type"] == "message" and r["message"].get("role") == "user"]
+            assert tasks == ["Write three files", "Write one more file"], tasks
+            shot(app, "kill-continued")
+            assert "panicked" not in app.stderr()
+        # kill -9 cannot tear a record (each is one write(2)); a power cut can. Add the torn
+        # start of an *approving* decision for the first card, with no newline, as one would
+        # look: it must count for nothing, nothing may be glued to it, and the reopened session
+        # no longer claims to be the whole story.
+        run_id = next(r["run_id"] for r in records if r["type"] == "approval_asked" and r["approval_id"] == ids[0])
+        torn = ('{"type":"approval_decided","approval_id":"%s","run_id":"%s","outcome":{"kind":"appro'
+                % (ids[0], run_id)).encode()
+        with open(os.path.join(data, "sessions", name), "ab") as f:
+            f.write(torn)
+        app = App("kill-torn", second, data=data, workspace=workspace, prefix="survival")
+        with app:
+            app.wd.click(app.wd.find_all('[data-testid="sessions"]')[0])
+            opener = wait_for("the old session", lambda: app.wd.find_all('[data-testid="open-session"]'))[0]
+            app.wd.click(opener)
+            states = replayed(app, 4)
+            assert len(states) == 4, states
+            raw_torn = session_logs(data)[name]
+            assert raw_torn == raw_end + torn + b"\n", raw_torn[len(raw_end):]
+            records, damaged = parse_log(raw_torn)
+            assert [line for _, line in damaged] == [torn], damaged
+            for i in ids:
+                assert decided(records, i) == [{"kind": "cancelled", "cause": "app_shutdown"}], decided(records, i)
+            texts = [app.wd.text(c) for _, c in app.tool_calls()]
+            assert all("This action was not performed." in t for t in texts[1:3]), texts
+            transcript = app.wd.text(app.wd.find_all('section.transcript')[0])
+            assert "Part of this task could not be saved" in transcript, transcript
+            # The killed run ends where the next one starts; the last one completed.
+            assert transcript.index("could not be saved") < transcript.index("Write one more file"), transcript
+            assert app.run_status() == "completed", app.run_status()
+            assert not app.cards()
+            shot(app, "kill-torn-reopened")
+            assert "panicked" not in app.stderr()
+    finally:
+        shutil.rmtree(keep, ignore_errors=True)
+
+
+TESTS = [test_kill_9_with_two_cards_waiting_then_start_again]
