@@ -10,6 +10,7 @@
   sessions    reading the session logs (JSON Lines) the app writes
   a11y        the accessibility audit (axe-core, WCAG 2.2 AA) and the focus-ring probe
   runner      runs tests with retries and prints the "N passed, N failed" line
+  survival    what the survival tests share: the part, figures, screenshots, replays
 
 Test files (test_*.py) import from here; e2e.py and survival.py are the suites run.sh runs.
 """
