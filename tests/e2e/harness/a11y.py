@@ -22,7 +22,8 @@ return axe.run(context || document, {runOnly: {type: 'tag', values: tags}, resul
     violations: r.violations.map((v) => ({id: v.id, impact: v.impact, help: v.help,
       nodes: v.nodes.map((n) => ({target: n.target.join(' '), html: n.html.slice(0, 160)}))})),
     passes: r.passes.map((p) => p.id),
-    incomplete: r.incomplete.map((i) => ({id: i.id, nodes: i.nodes.map((n) => n.target.join(' '))})),
+    incomplete: r.incomplete.map((i) => ({id: i.id, nodes: i.nodes.map((n) => ({target: n.target.join(' '),
+      why: [...n.any, ...n.all, ...n.none].map((c) => c.message).filter(Boolean).join('; ')}))})),
   }));
 """
 
@@ -36,7 +37,7 @@ def _axe_source():
 def axe(app, context=None):
     """Runs axe-core on the page (or only inside element `context`) with the WCAG 2.2 AA rules;
     returns {"violations": [{id, impact, help, nodes: [{target, html}]}], "passes": [rule ids],
-    "incomplete": [{id, nodes: [selectors]}]} (with resultTypes
+    "incomplete": [{id, nodes: [{target, why}]}]} (with resultTypes
     ['violations'], axe gives one node of the other kinds). axe is injected into the page first if it is not there
     (a reload drops it)."""
     if not app.wd.execute("return typeof window.axe === 'object'"):
