@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { flushSync, mount, unmount } from 'svelte';
 import ApprovalCard from './ApprovalCard.svelte';
 import type { ApprovalRequest } from './bindings/ApprovalRequest';
@@ -85,5 +85,34 @@ describe('ApprovalCard', () => {
         'Open "Exact details" to see everything the agent sent.',
     );
     expect(target.querySelector('details summary')?.textContent).toContain('Exact details');
+  });
+
+  it('keeps the exact details open once opened, when the card arms', () => {
+    vi.useFakeTimers();
+    try {
+      const target = show(
+        request({
+          tool_name: 'write_file',
+          arguments_json: '{"path":"a.txt","content":"x"}',
+          summary: 'Create the file a.txt (1 line)',
+          preview: '--- /dev/null\n+++ b/a.txt\n@@ -0,0 +1 @@\n+x\n',
+        }),
+      );
+      const details = target.querySelector('details')!;
+      const approve = target.querySelector('[data-testid="approve"]')!;
+      // A diff shows the change, so the exact details start folded; the person opens them.
+      expect(details.open).toBe(false);
+      expect(approve.getAttribute('aria-disabled')).toBe('true');
+      details.open = true;
+      details.dispatchEvent(new Event('toggle'));
+      flushSync();
+      // The card arms (its buttons change): what the person opened stays open.
+      vi.advanceTimersByTime(2_000);
+      flushSync();
+      expect(approve.getAttribute('aria-disabled')).toBe('false');
+      expect(details.open).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
