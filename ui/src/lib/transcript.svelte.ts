@@ -78,7 +78,12 @@ export class Transcript {
     for (let next = this.#early.get(this.#nextSeq); next; next = this.#early.get(this.#nextSeq)) {
       this.#early.delete(this.#nextSeq);
       this.#nextSeq++;
-      this.apply(next);
+      try {
+        this.apply(next);
+      } catch (error) {
+        // One event this window cannot show must not stop the ones after it.
+        console.error('could not apply a run event', error);
+      }
     }
   }
 
