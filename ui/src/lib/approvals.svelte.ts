@@ -99,15 +99,18 @@ export function endedNotice(outcome: Outcome): string {
       : `Too late: the run was stopped, so this request was cancelled. ${unchanged}`;
   }
   if (outcome.kind === 'denied') {
-    switch (outcome.source) {
+    const source = outcome.source;
+    switch (source) {
       case 'timeout':
         return `Too late: this request had already timed out and was refused. ${unchanged}`;
       case 'unavailable':
         return `This request was refused because your answer could not be recorded. ${unchanged}`;
       case 'policy':
         return `This request was refused by your settings. ${unchanged}`;
-      default:
+      case 'user':
         return `This request had already been refused. ${unchanged}`;
+      default:
+        return assertNever(source);
     }
   }
   return 'This request had already been allowed, so the action ran.';
