@@ -2,6 +2,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { flushSync, mount, unmount } from 'svelte';
 
+let pending: unknown[] = [];
+const resolvedHandlers: ((e: unknown) => void)[] = [];
 vi.mock('./ipc', () => {
   class IpcError extends Error {}
   const off = async () => () => {};
@@ -13,10 +15,13 @@ vi.mock('./ipc', () => {
     startRun: vi.fn(),
     cancelRun: vi.fn(),
     onApprovalRequired: vi.fn(off),
-    onApprovalResolved: vi.fn(off),
+    onApprovalResolved: vi.fn(async (handler: (e: unknown) => void) => {
+      resolvedHandlers.push(handler);
+      return () => {};
+    }),
     onFocusApproval: vi.fn(off),
     onRunEvent: vi.fn(off),
-    listPendingApprovals: vi.fn(async () => []),
+    listPendingApprovals: vi.fn(async () => pending),
     listRunEvents: vi.fn(async () => []),
     listGrants: vi.fn(async () => []),
     getSessionPolicy: vi.fn(async () => 'ask'),
@@ -192,5 +197,42 @@ describe('App', () => {
       await settle();
       expect(toggle.getAttribute('aria-expanded')).toBe('false');
     }
+  });
+
+  it('gives the keyboard to the task box when the last card leaves with the focus', async () => {
+    pending = [
+      {
+        approval_id: 'a1',
+        run_id: 'r',
+        tool_call_id: 'c1',
+        tool_name: 'write_file',
+        arguments_json: '{}',
+        arguments_sha256: '00',
+        summary: 'Write a.txt',
+        reason: 'asks',
+        risk: 'medium',
+        policy_layer: 'tool_default',
+        expires_at: Date.now() + 60_000,
+      },
+    ];
+    const target = show(App as never, {});
+    await settle();
+    await settle();
+    const deny = all(target, 'deny')[0] as HTMLButtonElement;
+    deny.focus();
+    expect(document.activeElement).toBe(deny);
+    for (const handler of resolvedHandlers) {
+      handler({
+        approval_id: 'a1',
+        run_id: 'r',
+        tool_call_id: 'c1',
+        outcome: { kind: 'denied', source: 'timeout' },
+      });
+    }
+    await settle();
+    await settle();
+    expect(all(target, 'approval-card')).toEqual([]);
+    expect(document.activeElement).toBe(all(target, 'task-input')[0]);
+    pending = [];
   });
 });
