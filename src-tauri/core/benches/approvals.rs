@@ -58,6 +58,7 @@ fn new_approval(run_id: RunId, i: usize) -> NewApproval {
         grant_scope: Some("Until you close Ask First, this exact action will run again.".into()),
         preview: None,
         effects: Vec::new(),
+        detail: None,
     }
 }
 

@@ -992,6 +992,7 @@ impl AgentRuntime {
                     grant_scope,
                     preview: description.preview.clone(),
                     effects: description.effects.clone(),
+                    detail: description.detail.clone(),
                 }) {
                     Ok(pending) => Some(pending),
                     Err(ApprovalError::ShuttingDown) => {

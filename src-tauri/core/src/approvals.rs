@@ -16,7 +16,7 @@ use crate::audit::{AuditRecord, AuditSink};
 use crate::{unix_millis_now, EventSink};
 use askfirst_protocol::{
     AgentEvent, ApprovalId, ApprovalRequest, ApprovalResolvedEvent, ApprovalScope, ApprovalSource,
-    CancelCause, Decision, DenialSource, Outcome, PolicyLayer, Risk, RunId,
+    CallDetail, CancelCause, Decision, DenialSource, Outcome, PolicyLayer, Risk, RunId,
 };
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
@@ -103,6 +103,8 @@ pub struct NewApproval {
     /// What the call will do that matters, one plain sentence each, for the card
     /// ([`crate::tools::CallDescription::effects`]); empty when the summary says it all.
     pub effects: Vec<String>,
+    /// What else the card shows, typed ([`crate::tools::CallDescription::detail`]).
+    pub detail: Option<CallDetail>,
 }
 
 struct Pending {
@@ -206,6 +208,7 @@ impl ApprovalRegistry {
             grant_scope: new.grant_scope,
             preview: new.preview,
             effects: new.effects,
+            detail: new.detail,
             expires_at,
         };
         // `expires_at` is the clock: the waiter's deadline is derived from it.

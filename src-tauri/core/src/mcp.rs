@@ -958,6 +958,7 @@ impl Tool for McpTool {
             }
         }
         Ok(CallDescription {
+            detail: None,
             summary,
             risk: self.info.risk,
             preview: None,

@@ -6,6 +6,7 @@ mod all {
     pub mod agent;
     pub mod approvals;
     pub mod audit;
+    pub mod call_detail;
     pub mod case_insensitive;
     pub mod flood;
     pub mod history;

@@ -100,6 +100,30 @@ pub enum SessionPolicy {
     Never,
 }
 
+// --- Typed call details (the card shows them; the UI never special-cases a tool by name) ---
+
+/// What the card shows of one call beyond its summary, effects and diff, in a form made for it
+/// by the tool from exactly the arguments that will run (DESIGN.md §7, "the card is the whole
+/// truth"). The UI renders each kind the same way whichever tool made it, so a new tool with a
+/// command line needs no UI change.
+///
+/// JSON: an object tagged by `kind`, e.g.
+/// `{"kind":"command","line":"ls -la","working_folder":"/home/ann/Workspace"}`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum CallDetail {
+    /// A shell command line, run as it stands (e.g. `sh -c <line>` by `run_command`).
+    Command {
+        /// The whole command line exactly as the shell will get it (not trimmed, not quoted).
+        line: String,
+        /// The folder it runs in: the workspace folder's absolute path, as the operating
+        /// system spells it (lossily converted to UTF-8 where it is not valid UTF-8).
+        working_folder: String,
+    },
+}
+
+// --- end of typed call details ---
+
 /// A request for the user's OK before one tool call runs.
 ///
 /// Sent with the `approval-required` event and returned by `list_pending_approvals`.
@@ -141,6 +165,11 @@ pub struct ApprovalRequest {
     // `skip_serializing_if` makes the field optional in TypeScript all the same.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub effects: Vec<String>,
+    /// What else the card shows of this call, typed (see [`CallDetail`]); `None` (and left
+    /// out of the JSON) when the summary, effects and preview say it all.
+    #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub detail: Option<CallDetail>,
     /// What "Allow for this session" would allow, in plain words; `None` when this call cannot
     /// be granted (its arguments have no canonical form), and then the option is not offered.
     #[ts(optional)]
@@ -695,6 +724,7 @@ pub fn export_bindings(dir: &std::path::Path) -> Result<(), ts_rs::ExportError> 
         RemoveMcpServerRequest,
         SessionPolicy,
         PolicyLayer,
+        CallDetail,
     );
     Ok(())
 }

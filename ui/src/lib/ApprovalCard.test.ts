@@ -3,6 +3,8 @@ import { flushSync, mount, unmount } from 'svelte';
 import ApprovalCard from './ApprovalCard.svelte';
 import type { ApprovalRequest } from './bindings/ApprovalRequest';
 import type { Card } from './approvals.svelte';
+import type { Decision } from './bindings/Decision';
+import { ARM_MS } from './approvals/arming.svelte';
 
 let mounted: ReturnType<typeof mount> | undefined;
 afterEach(() => {
@@ -28,14 +30,17 @@ function request(extra: Partial<ApprovalRequest>): ApprovalRequest {
   };
 }
 
-function show(req: ApprovalRequest): HTMLElement {
+function show(req: ApprovalRequest, ondecide: (d: Decision) => void = () => {}): HTMLElement {
   const target = document.createElement('div');
   document.body.append(target);
   const card: Card = { request: req, phase: 'waiting', notice: null, seq: 0 };
-  mounted = mount(ApprovalCard, { target, props: { card, position: 0, ondecide: () => {} } });
+  mounted = mount(ApprovalCard, { target, props: { card, position: 0, ondecide } });
   flushSync();
   return target;
 }
+
+const byTestId = (target: HTMLElement, id: string) =>
+  target.querySelector<HTMLElement>(`[data-testid="${id}"]`);
 
 describe('ApprovalCard', () => {
   it('lists what the call does that matters under the summary, as text, never folded', () => {
@@ -114,5 +119,59 @@ describe('ApprovalCard', () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+
+  it('shows the command line the backend gave, whatever the tool is called', () => {
+    const line = `  rm -r 'my build'  &&  echo "done"`;
+    const target = show(
+      request({
+        tool_name: 'shell_of_some_mcp_server',
+        arguments_json: '{"cmd":"something else"}',
+        detail: { kind: 'command', line, working_folder: '/home/ann/Workspace' },
+      }),
+    );
+    const command = byTestId(target, 'approval-command');
+    expect(command?.textContent).toBe(line);
+    expect(command?.closest('.change')?.getAttribute('title')).toBe(
+      'It runs in /home/ann/Workspace',
+    );
+    // The command shows the change: the exact details start folded.
+    expect(target.querySelector('details')?.open).toBe(false);
+  });
+
+  it('does not guess a command from the tool name and the arguments', () => {
+    const target = show(request({ tool_name: 'run_command', detail: undefined }));
+    expect(byTestId(target, 'approval-command')).toBeNull();
+    // Nothing else shows the change: the exact details start open.
+    expect(target.querySelector('details')?.open).toBe(true);
+  });
+});
+
+describe('ApprovalCard arming', () => {
+  afterEach(() => vi.useRealTimers());
+
+  it('keeps its buttons aria-disabled but focusable until armed, then answers', () => {
+    vi.useFakeTimers();
+    const decided: Decision[] = [];
+    const target = show(request({ grant_scope: 'this exact call' }), (d) => decided.push(d));
+    const buttons = ['deny', 'approve-session', 'approve', 'add-note'].map(
+      (id) => byTestId(target, id) as HTMLButtonElement,
+    );
+    for (const button of buttons) {
+      expect(button.getAttribute('aria-disabled')).toBe('true');
+      // Still in the Tab order: not disabled.
+      expect(button.disabled).toBe(false);
+      button.focus();
+      expect(document.activeElement).toBe(button);
+    }
+    byTestId(target, 'approve')?.click();
+    flushSync();
+    expect(decided).toEqual([]);
+
+    vi.advanceTimersByTime(ARM_MS);
+    flushSync();
+    for (const button of buttons) expect(button.getAttribute('aria-disabled')).toBe('false');
+    byTestId(target, 'approve')?.click();
+    expect(decided).toEqual([{ kind: 'approve' }]);
   });
 });

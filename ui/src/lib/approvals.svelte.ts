@@ -4,10 +4,14 @@
 
 import { untrack } from 'svelte';
 import * as ipc from './ipc';
+import { assertNever } from './assert';
 import { benchMark } from './bench';
 import { clock } from './clock.svelte';
+import type { ApprovalId } from './bindings/ApprovalId';
 import type { ApprovalRequest } from './bindings/ApprovalRequest';
 import type { ApprovalResolvedEvent } from './bindings/ApprovalResolvedEvent';
+import type { ApprovalSource } from './bindings/ApprovalSource';
+import type { DenialSource } from './bindings/DenialSource';
 import type { Decision } from './bindings/Decision';
 import type { Outcome } from './bindings/Outcome';
 
@@ -51,8 +55,39 @@ function atNextFrame(fn: () => void, fallbackMs = 50): void {
 
 /** Whether the person's own answer (or a grant they gave) ended the approval. */
 function answeredByUser(outcome: Outcome): boolean {
-  return outcome.kind !== 'cancelled' && outcome.source !== 'timeout' && outcome.source !== 'policy'
-    && outcome.source !== 'unavailable';
+  switch (outcome.kind) {
+    case 'cancelled':
+      return false;
+    case 'approved':
+      return approvedByUser(outcome.source);
+    case 'denied':
+      return deniedByUser(outcome.source);
+    default:
+      return assertNever(outcome);
+  }
+}
+
+function approvedByUser(source: ApprovalSource): boolean {
+  switch (source) {
+    case 'user':
+    case 'grant':
+      return true;
+    default:
+      return assertNever(source);
+  }
+}
+
+function deniedByUser(source: DenialSource): boolean {
+  switch (source) {
+    case 'user':
+      return true;
+    case 'timeout':
+    case 'policy':
+    case 'unavailable':
+      return false;
+    default:
+      return assertNever(source);
+  }
 }
 
 /** What a card says when the request had ended before the person's answer arrived. */
@@ -64,15 +99,18 @@ export function endedNotice(outcome: Outcome): string {
       : `Too late: the run was stopped, so this request was cancelled. ${unchanged}`;
   }
   if (outcome.kind === 'denied') {
-    switch (outcome.source) {
+    const source = outcome.source;
+    switch (source) {
       case 'timeout':
         return `Too late: this request had already timed out and was refused. ${unchanged}`;
       case 'unavailable':
         return `This request was refused because your answer could not be recorded. ${unchanged}`;
       case 'policy':
         return `This request was refused by your settings. ${unchanged}`;
-      default:
+      case 'user':
         return `This request had already been refused. ${unchanged}`;
+      default:
+        return assertNever(source);
     }
   }
   return 'This request had already been allowed, so the action ran.';
@@ -86,22 +124,22 @@ export class Approvals {
    * window walk them all (BENCHMARKS.md, "1,000 approvals at once").
    */
   endedCount = $state(0);
-  #resolved = new Set<string>();
+  #resolved = new Set<ApprovalId>();
   /** The cards by approval id, so finding one of many waiting cards need not walk them all. */
-  #byId = new Map<string, Card>();
+  #byId = new Map<ApprovalId, Card>();
   #seq = 0;
   /**
    * Cards whose approval ended, to be removed together in the next task: a burst of
    * `approval-resolved` events (a Stop, or many answers at once) then costs the window one
    * update of the list instead of one per card (BENCHMARKS.md, "1,000 approvals at once").
    */
-  #leaving = new Set<string>();
+  #leaving = new Set<ApprovalId>();
   /**
    * Requests of a burst not yet in `cards`, in order of arrival: the first request of a burst
    * gets its card at once, the ones after it join `cards` CARDS_PER_FRAME at a time, one group
    * per frame.
    */
-  #queue = new Map<string, { request: ApprovalRequest; seq: number }>();
+  #queue = new Map<ApprovalId, { request: ApprovalRequest; seq: number }>();
   /** How many requests wait in the queue, for the counts the window shows. */
   queuedCount = $state(0);
   /** Whether a frame will add queued cards (until then, new requests queue up behind). */
@@ -148,7 +186,7 @@ export class Approvals {
    * The approval got more time (`approval_extended`: the person answered another card of its
    * run while this one was running late): its countdown follows the later `expires_at`.
    */
-  extended(approvalId: string, expiresAt: number): void {
+  extended(approvalId: ApprovalId, expiresAt: number): void {
     const request = this.#byId.get(approvalId)?.request ?? this.#queue.get(approvalId)?.request;
     if (request && expiresAt > request.expires_at) {
       request.expires_at = expiresAt;
@@ -189,7 +227,7 @@ export class Approvals {
    * Makes sure the card of `approvalId` is in the list now (the tray asked to show it), with
    * every card that arrived before it.
    */
-  showNow(approvalId: string): void {
+  showNow(approvalId: ApprovalId): void {
     if (!this.#queue.has(approvalId)) return;
     let count = 0;
     for (const id of this.#queue.keys()) {
@@ -199,7 +237,7 @@ export class Approvals {
     this.#showQueued(count);
   }
 
-  #leaveSoon(id: string): void {
+  #leaveSoon(id: ApprovalId): void {
     this.#leaving.add(id);
     if (this.#leaving.size === 1) setTimeout(() => this.#keep(() => true), 0);
   }
@@ -246,7 +284,7 @@ export class Approvals {
     this.#leaveSoon(id);
   }
 
-  #removeLater(id: string): void {
+  #removeLater(id: ApprovalId): void {
     setTimeout(() => this.#keep((c) => c.request.approval_id !== id), ENDED_NOTICE_MS);
   }
 
@@ -268,7 +306,7 @@ export class Approvals {
   }
 
   /** Sends the user's decision; the card shows "sending…" until the backend answers. */
-  async decide(approvalId: string, decision: Decision): Promise<void> {
+  async decide(approvalId: ApprovalId, decision: Decision): Promise<void> {
     const card = this.#byId.get(approvalId);
     if (!card || card.phase !== 'waiting' || this.#leaving.has(approvalId)) return;
     benchMark(approvalId, 'clicked');

@@ -1,9 +1,10 @@
 // The only module that talks to the Tauri backend (and the seam unit tests mock).
-// Commands and events are those of src-tauri/src/commands.rs and bridge.rs; their payload
-// types are generated from askfirst-protocol into ./bindings.
+// Commands and events are those of src-tauri/src/commands.rs and bridge.rs (event names in
+// ./events.ts); their payload types are generated from askfirst-protocol into ./bindings.
 
 import { invoke } from '@tauri-apps/api/core';
 import { listen, type UnlistenFn } from '@tauri-apps/api/event';
+import { EVENT_NAMES } from './events';
 import type { ApprovalId } from './bindings/ApprovalId';
 import type { ApprovalRequest } from './bindings/ApprovalRequest';
 import type { ApprovalResolvedEvent } from './bindings/ApprovalResolvedEvent';
@@ -14,6 +15,7 @@ import type { Grant } from './bindings/Grant';
 import type { Outcome } from './bindings/Outcome';
 import type { RunId } from './bindings/RunId';
 import type { SequencedEvent } from './bindings/SequencedEvent';
+import type { SessionId } from './bindings/SessionId';
 import type { SessionPolicy } from './bindings/SessionPolicy';
 import type { SessionSummary } from './bindings/SessionSummary';
 import type { SaveMcpServerRequest } from './bindings/SaveMcpServerRequest';
@@ -68,13 +70,13 @@ export function cancelRun(runId: RunId): Promise<boolean> {
 }
 
 export function onApprovalRequired(handler: (r: ApprovalRequest) => void): Promise<UnlistenFn> {
-  return listen<ApprovalRequest>('approval-required', (e) => handler(e.payload));
+  return listen<ApprovalRequest>(EVENT_NAMES.approvalRequired, (e) => handler(e.payload));
 }
 
 export function onApprovalResolved(
   handler: (r: ApprovalResolvedEvent) => void,
 ): Promise<UnlistenFn> {
-  return listen<ApprovalResolvedEvent>('approval-resolved', (e) => handler(e.payload));
+  return listen<ApprovalResolvedEvent>(EVENT_NAMES.approvalResolved, (e) => handler(e.payload));
 }
 
 export function listGrants(): Promise<Grant[]> {
@@ -99,11 +101,11 @@ export function listSessions(): Promise<SessionSummary[]> {
   return call('list_sessions');
 }
 
-export function openSession(sessionId: string): Promise<void> {
+export function openSession(sessionId: SessionId): Promise<void> {
   return call('open_session', { request: { session_id: sessionId } });
 }
 
-export function newSession(): Promise<string> {
+export function newSession(): Promise<SessionId> {
   return call('new_session');
 }
 
@@ -112,12 +114,12 @@ export function listRunEvents(): Promise<SequencedEvent[]> {
 }
 
 export function onRunEvent(handler: (e: SequencedEvent) => void): Promise<UnlistenFn> {
-  return listen<SequencedEvent>('run-event', (e) => handler(e.payload));
+  return listen<SequencedEvent>(EVENT_NAMES.runEvent, (e) => handler(e.payload));
 }
 
 /** The person picked an approval in the tray: payload its id. */
-export function onFocusApproval(handler: (approvalId: string) => void): Promise<UnlistenFn> {
-  return listen<string>('focus-approval', (e) => handler(e.payload));
+export function onFocusApproval(handler: (approvalId: ApprovalId) => void): Promise<UnlistenFn> {
+  return listen<ApprovalId>(EVENT_NAMES.focusApproval, (e) => handler(e.payload));
 }
 
 export function getSettings(): Promise<SettingsView> {

@@ -3,10 +3,13 @@
 // is applied exactly once and in order, whether it comes live or from the history that a
 // (re)loaded window fetches with list_run_events.
 
+import { assertNever } from './assert';
 import type { AgentEvent } from './bindings/AgentEvent';
 import type { PolicyLayer } from './bindings/PolicyLayer';
+import type { RunId } from './bindings/RunId';
 import type { RunStatus } from './bindings/RunStatus';
 import type { SequencedEvent } from './bindings/SequencedEvent';
+import type { SessionId } from './bindings/SessionId';
 import type { ToolCallStatus } from './bindings/ToolCallStatus';
 
 /**
@@ -18,11 +21,11 @@ export type ToolCallState = ToolCallStatus | 'queued' | 'waiting' | 'approved' |
 
 export type Entry =
   | { kind: 'task'; key: string; text: string; provider: string }
-  | { kind: 'assistant'; key: string; text: string; runId: string; streaming: boolean }
+  | { kind: 'assistant'; key: string; text: string; runId: RunId; streaming: boolean }
   | {
       kind: 'tool';
       key: string;
-      runId: string;
+      runId: RunId;
       toolCallId: string;
       toolName: string;
       summary: string;
@@ -33,14 +36,17 @@ export type Entry =
     }
   | { kind: 'finished'; key: string; status: RunStatus; message: string | null };
 
+/** A tool call's entry. */
+export type ToolEntry = Extract<Entry, { kind: 'tool' }>;
+
 export class Transcript {
   entries = $state<Entry[]>([]);
   /** The run in progress, if any. */
-  runId = $state<string | null>(null);
+  runId = $state<RunId | null>(null);
   /** idle before the first run; then the latest run's status. */
   status = $state<RunStatus | 'idle'>('idle');
   /** The session shown, once known (a `session_opened` or a run told it). */
-  sessionId = $state<string | null>(null);
+  sessionId = $state<SessionId | null>(null);
   /** Its title, when it was reopened. */
   title = $state<string | null>(null);
   /**
@@ -57,7 +63,7 @@ export class Transcript {
    * The latest entry of each tool call (providers may reuse ids across steps), by run and call
    * id, so that an event about one call of 1,000 need not walk the transcript.
    */
-  #tools = new Map<string, Extract<Entry, { kind: 'tool' }>>();
+  #tools = new Map<string, ToolEntry>();
 
   /** Takes one numbered event (live or from history); duplicates are ignored. */
   receive(sequenced: SequencedEvent): void {
@@ -72,7 +78,12 @@ export class Transcript {
     for (let next = this.#early.get(this.#nextSeq); next; next = this.#early.get(this.#nextSeq)) {
       this.#early.delete(this.#nextSeq);
       this.#nextSeq++;
-      this.apply(next);
+      try {
+        this.apply(next);
+      } catch (error) {
+        // One event this window cannot show must not stop the ones after it.
+        console.error('could not apply a run event', error);
+      }
     }
   }
 
@@ -81,7 +92,7 @@ export class Transcript {
     return this.#early.size > 0;
   }
 
-  #tool(runId: string, toolCallId: string) {
+  #tool(runId: RunId, toolCallId: string) {
     return this.#tools.get(JSON.stringify([runId, toolCallId]));
   }
 
@@ -162,6 +173,10 @@ export class Transcript {
         }
         return;
       }
+      case 'approval_extended':
+        // Only the card's countdown changes (AppState passes it to the approvals); the
+        // transcript line still waits for the person.
+        return;
       case 'tool_call_started': {
         const entry = this.#tool(event.run_id, event.tool_call_id);
         if (entry) entry.state = 'running';
@@ -190,6 +205,9 @@ export class Transcript {
           message: event.message ?? null,
         });
         return;
+      default:
+        // A new kind of event is a type error here rather than silently ignored.
+        assertNever(event);
     }
   }
 }

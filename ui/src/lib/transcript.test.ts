@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { Transcript } from './transcript.svelte';
 import type { AgentEvent } from './bindings/AgentEvent';
 
@@ -148,5 +148,22 @@ describe('tool calls', () => {
     t.apply({ type: 'session_opened', session_id: 's2' } as AgentEvent);
     t.apply(finished('r', 'late'));
     expect(t.entries).toHaveLength(0);
+  });
+
+  it('refuses an event it does not know instead of dropping it silently', () => {
+    const t = new Transcript();
+    expect(() => t.apply({ type: 'something_new', run_id: 'r' } as unknown as AgentEvent)).toThrow(
+      /something_new/,
+    );
+  });
+
+  it('applies the events after one it cannot show', () => {
+    const t = new Transcript();
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
+    t.receive({ seq: 0, event: { type: 'something_new' } as unknown as AgentEvent });
+    t.receive({ seq: 1, event: events[0]! });
+    expect(t.entries.map((e) => e.kind)).toEqual(['task']);
+    expect(logged).toHaveBeenCalledOnce();
+    logged.mockRestore();
   });
 });

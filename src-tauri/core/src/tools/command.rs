@@ -6,7 +6,7 @@
 
 use super::fs::plural;
 use super::sandbox::Confinement;
-use super::{parse_args, CallDescription, Tool, ToolError, Workspace};
+use super::{parse_args, CallDescription, CallDetail, Tool, ToolError, Workspace};
 use crate::policy::{ArgumentKind, MainArgument};
 use askfirst_protocol::Risk;
 use async_trait::async_trait;
@@ -99,7 +99,7 @@ impl Tool for RunCommand {
     fn read_only(&self) -> bool {
         false
     }
-    fn describe(&self, raw: &str, _ws: &Workspace) -> Result<CallDescription, ToolError> {
+    fn describe(&self, raw: &str, ws: &Workspace) -> Result<CallDescription, ToolError> {
         let args: RunCommandArgs = parse_args(self.name(), raw)?;
         let limit = args.checked_limit()?;
         let mut summary = format!(
@@ -122,6 +122,11 @@ impl Tool for RunCommand {
             effects: std::iter::once(Confinement::detected().card_sentence().to_owned())
                 .chain(crate::command_line::effects(&args.command))
                 .collect(),
+            // The card shows the line itself as the shell gets it (`sh -c`, in the root).
+            detail: Some(CallDetail::Command {
+                working_folder: ws.root().to_string_lossy().into_owned(),
+                line: args.command,
+            }),
         })
     }
     fn main_arguments(&self, raw: &str, ws: &Workspace) -> Vec<MainArgument> {

@@ -224,6 +224,7 @@ impl Tool for DeletePath {
             ),
         };
         Ok(CallDescription {
+            detail: None,
             summary,
             risk: Risk::High,
             preview: None,

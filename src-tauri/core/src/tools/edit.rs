@@ -201,6 +201,7 @@ impl Tool for EditFile {
         let args: EditFileArgs = parse_args(self.name(), raw)?;
         let plan = plan(&args, ws)?;
         Ok(CallDescription {
+            detail: None,
             summary: plan.words(false),
             risk: Risk::Medium,
             preview: Some(unified_diff(

@@ -138,6 +138,7 @@ fn describe_url(url: &Url) -> CallDescription {
             .to_owned(),
     );
     CallDescription {
+        detail: None,
         summary,
         risk: Risk::High,
         preview: None,

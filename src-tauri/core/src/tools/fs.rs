@@ -66,6 +66,7 @@ impl Tool for ListDirectory {
             shown => format!("Look at the list of files in the folder {shown}"),
         };
         Ok(CallDescription {
+            detail: None,
             summary,
             risk: Risk::Low,
             preview: None,
@@ -206,6 +207,7 @@ impl Tool for WriteFile {
             ),
         };
         Ok(CallDescription {
+            detail: None,
             summary,
             risk: Risk::Medium,
             preview,
@@ -661,6 +663,7 @@ impl Tool for MovePath {
         let (from, to) = self.targets(&args, ws)?;
         let what = if from.is_dir() { "the folder " } else { "" };
         Ok(CallDescription {
+            detail: None,
             summary: format!("Move {what}{} to {}", ws.display(&from), ws.display(&to)),
             risk: Risk::Medium,
             preview: None,

@@ -23,6 +23,7 @@ pub use read::ReadFile;
 pub use workspace::Workspace;
 
 use crate::policy::{ArgumentKind, MainArgument};
+pub use askfirst_protocol::CallDetail;
 use askfirst_protocol::Risk;
 use async_trait::async_trait;
 use serde::de::DeserializeOwned;
@@ -99,6 +100,10 @@ pub struct CallDescription {
     /// "Runs the script build.sh, whose steps Ask First cannot see.", whether it runs
     /// confined). Empty when the summary says it all.
     pub effects: Vec<String>,
+    /// What else the card shows, typed, so that the UI renders it without knowing the tool
+    /// (for `run_command`: [`CallDetail::Command`] with the line and the folder it runs in).
+    /// `None` when the summary, effects and preview say it all.
+    pub detail: Option<CallDetail>,
 }
 
 /// Environment variables Ask First reads secrets or its own settings from. Commands and MCP

@@ -123,6 +123,7 @@ impl Tool for ReadFile {
         let args: ReadFileArgs = parse_args(self.name(), raw)?;
         let path = existing_file(&args.path, ws)?;
         Ok(CallDescription {
+            detail: None,
             summary: format!("Read the file {}", ws.display(&path)),
             risk: Risk::Low,
             preview: None,

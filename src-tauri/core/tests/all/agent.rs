@@ -391,6 +391,7 @@ impl Tool for Gated {
             preview: None,
             fingerprint: None,
             effects: Vec::new(),
+            detail: None,
         })
     }
     fn on_stop(&self) -> OnStop {

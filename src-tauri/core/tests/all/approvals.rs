@@ -22,6 +22,7 @@ fn new_approval(run_id: RunId) -> NewApproval {
         grant_scope: Some("this exact call".into()),
         preview: None,
         effects: Vec::new(),
+        detail: None,
     }
 }
 

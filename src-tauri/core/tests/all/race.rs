@@ -55,6 +55,7 @@ async fn racing_answers_give_exactly_one_outcome_each() {
                 grant_scope: None,
                 preview: None,
                 effects: Vec::new(),
+                detail: None,
             })
             .unwrap();
         let id = pending.request().approval_id;

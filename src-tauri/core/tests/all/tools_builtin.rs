@@ -1079,6 +1079,7 @@ fn fetch_url_cards_say_where_an_address_is() {
         preview: None,
         fingerprint: None,
         effects: effects.iter().map(|e| (*e).to_owned()).collect(),
+        detail: None,
     };
     let here = "(an address on this computer)";
     let near = "(an address on your local network)";

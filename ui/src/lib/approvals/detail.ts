@@ -1,0 +1,33 @@
+// How the card shows a call's typed detail (bindings' CallDetail), one rendering per kind,
+// whichever tool made it. A new kind of detail is a type error here until it has one.
+
+import { assertNever } from '../assert';
+import type { CallDetail } from '../bindings/CallDetail';
+
+/** What the card's "change" block shows for one detail. */
+export interface DetailView {
+  /** The block's heading, in plain words. */
+  title: string;
+  /** The exact text, shown as code (never folded, never parsed again). */
+  text: string;
+  /** More about it, as the block's tooltip. */
+  tooltip: string;
+  /** The block's test id (the automation contract). */
+  testId: string;
+}
+
+/** The card's rendering of `detail`. */
+export function detailView(detail: CallDetail): DetailView {
+  switch (detail.kind) {
+    case 'command':
+      return {
+        title: 'The command it will run in your workspace folder',
+        text: detail.line,
+        tooltip: `It runs in ${detail.working_folder}`,
+        testId: 'approval-command',
+      };
+    default:
+      // `detail.kind`, not `detail`: a union of one kind does not narrow to never.
+      return assertNever(detail.kind);
+  }
+}
