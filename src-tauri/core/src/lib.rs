@@ -11,6 +11,8 @@
 //! - [`agent`]: the agent loop (model step → tool calls → policy → approval → result → next step).
 //! - [`history`]: the session's numbered event history, for a window that (re)loads late.
 //! - [`url_pattern`]: where a web address leads, and rules' address patterns matched by parts.
+//! - [`text`]: the one sanitiser for untrusted text on one line, and small phrases
+//!   (`plural`, `seconds`); [`sync`]: locking a mutex a panic poisoned.
 //!
 //! The core reports everything through one [`EventSink`] of [`AgentEvent`]s; the desktop shell
 //! forwards them to the window, the tray and notifications.
@@ -28,6 +30,8 @@ pub mod policy;
 pub mod provider;
 pub mod providers;
 pub mod scripted;
+pub mod sync;
+pub mod text;
 pub mod tools;
 pub mod url_pattern;
 

@@ -4,10 +4,10 @@
 //! namespace that dies with it), in a process group of its own that is stopped as a whole when
 //! the command ends, times out, or the call is cancelled (its future dropped).
 
-use super::fs::plural;
 use super::sandbox::Confinement;
 use super::{parse_args, CallDescription, Tool, ToolError, Workspace};
 use crate::policy::{ArgumentKind, MainArgument};
+use crate::text::plural;
 use askfirst_protocol::Risk;
 use async_trait::async_trait;
 use serde::Deserialize;

@@ -23,9 +23,69 @@ use std::time::Duration;
 
 const APPROVAL_TIMEOUT: Duration = Duration::from_secs(120);
 
-/// The program `bin` of the test servers, or a failure saying how to install them.
+/// The folder of the npm test servers.
+fn servers_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/mcp")
+}
+
+/// The npm programs the tests start.
+const SERVER_PROGRAMS: [&str; 2] = ["mcp-server-everything", "mcp-server-filesystem"];
+
+/// Set (to anything but `0`) where a missing npm test server must fail the tests instead of
+/// skipping them: `make test` sets it, after installing them.
+const REQUIRE_MCP_TESTS: &str = "ASKFIRST_REQUIRE_MCP_TESTS";
+
+/// Why the npm test servers cannot run here, or `None` when they can: `node` must be on `PATH`
+/// (the programs are Node scripts) and `tests/mcp/node_modules` installed.
+fn npm_servers_missing() -> Option<String> {
+    let node_found = std::env::var_os("PATH").is_some_and(|path| {
+        std::env::split_paths(&path).any(|dir| {
+            std::fs::metadata(dir.join("node")).is_ok_and(|m| {
+                use std::os::unix::fs::PermissionsExt;
+                m.is_file() && m.permissions().mode() & 0o111 != 0
+            })
+        })
+    });
+    if !node_found {
+        return Some("Node.js (`node`) is not on PATH".to_owned());
+    }
+    let bin = servers_dir().join("node_modules/.bin");
+    SERVER_PROGRAMS
+        .iter()
+        .map(|program| bin.join(program))
+        .find(|program| !program.exists())
+        .map(|program| {
+            format!(
+                "{} is missing (run `npm ci --prefix tests/mcp` from the repository root)",
+                program.display()
+            )
+        })
+}
+
+/// Whether the test `test`, which starts the npm test servers, can run. When they cannot, it
+/// says so on stderr (past the test harness's capture, so a plain `cargo test` shows it) and
+/// the test is skipped, unless [`REQUIRE_MCP_TESTS`] is set: then the test fails.
+pub fn npm_servers_ready(test: &str) -> bool {
+    let Some(why) = npm_servers_missing() else {
+        return true;
+    };
+    let required = std::env::var_os(REQUIRE_MCP_TESTS).is_some_and(|v| v != "0");
+    assert!(
+        !required,
+        "{test} needs the MCP test servers, and {REQUIRE_MCP_TESTS} is set: {why}."
+    );
+    use std::io::Write;
+    let _ = writeln!(
+        std::io::stderr(),
+        "SKIPPED {test}: {why}; the test needs the MCP test servers from npm (`make test` \
+         installs them; set {REQUIRE_MCP_TESTS}=1 to fail instead of skipping)."
+    );
+    false
+}
+
+/// The program `bin` of the test servers (after [`npm_servers_ready`]).
 pub fn server_program(bin: &str) -> String {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/mcp");
+    let dir = servers_dir();
     let program = dir.join("node_modules/.bin").join(bin);
     assert!(
         program.exists(),
@@ -125,6 +185,9 @@ fn kill(pid: i32) {
 
 #[tokio::test]
 async fn tools_are_listed_with_their_annotations_and_safe_names() {
+    if !npm_servers_ready("tools_are_listed_with_their_annotations_and_safe_names") {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     let clients = McpClients::new(vec![
         everything("everything", false),
@@ -237,6 +300,9 @@ async fn tools_are_listed_with_their_annotations_and_safe_names() {
 
 #[tokio::test]
 async fn arguments_that_could_mean_something_else_than_shown_are_refused() {
+    if !npm_servers_ready("arguments_that_could_mean_something_else_than_shown_are_refused") {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     let clients = McpClients::new(vec![everything("everything", false)]);
     let tools = clients.tools().await;
@@ -270,6 +336,9 @@ async fn arguments_that_could_mean_something_else_than_shown_are_refused() {
 
 #[tokio::test]
 async fn a_failing_tool_gives_a_tool_error() {
+    if !npm_servers_ready("a_failing_tool_gives_a_tool_error") {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     let clients = McpClients::new(vec![everything("everything", true)]);
     let tools = clients.tools().await;
@@ -342,6 +411,9 @@ fn approvals_asked(events: &[AgentEvent]) -> Vec<String> {
 
 #[tokio::test]
 async fn a_destructive_tool_asks_and_runs_once_approved() {
+    if !npm_servers_ready("a_destructive_tool_asks_and_runs_once_approved") {
+        return;
+    }
     let (mut h, clients, root) = mcp_harness(
         |root| vec![filesystem("files", root, true)],
         |root| {
@@ -393,6 +465,9 @@ async fn a_destructive_tool_asks_and_runs_once_approved() {
 
 #[tokio::test]
 async fn a_read_only_tool_runs_without_asking_only_for_a_trusted_server() {
+    if !npm_servers_ready("a_read_only_tool_runs_without_asking_only_for_a_trusted_server") {
+        return;
+    }
     let (mut h, clients, root) = mcp_harness(
         |root| {
             vec![
@@ -478,6 +553,10 @@ async fn a_read_only_tool_runs_without_asking_only_for_a_trusted_server() {
 
 #[tokio::test]
 async fn killing_a_server_mid_run_fails_that_call_and_the_next_call_restarts_it() {
+    if !npm_servers_ready("killing_a_server_mid_run_fails_that_call_and_the_next_call_restarts_it")
+    {
+        return;
+    }
     let pid_dir = tempfile::tempdir().unwrap();
     let pid_file = pid_dir.path().join("server.pid");
     let pid_path = pid_file.clone();
@@ -536,6 +615,11 @@ async fn killing_a_server_mid_run_fails_that_call_and_the_next_call_restarts_it(
 
 #[tokio::test]
 async fn a_call_that_takes_too_long_stops_the_server_and_the_next_call_restarts_it() {
+    if !npm_servers_ready(
+        "a_call_that_takes_too_long_stops_the_server_and_the_next_call_restarts_it",
+    ) {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     let pid_file = dir.path().join("server.pid");
     let clients = McpClients::with_timeouts(
@@ -712,6 +796,10 @@ fn settings_list_mcp_servers_and_never_show_their_secrets() {
 
 #[tokio::test]
 async fn a_server_that_stops_between_runs_shows_it_and_starts_again_when_needed() {
+    if !npm_servers_ready("a_server_that_stops_between_runs_shows_it_and_starts_again_when_needed")
+    {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     let pid_file = dir.path().join("server.pid");
     let clients = McpClients::new(vec![everything_with_pid_file("everything", &pid_file)]);
@@ -747,6 +835,9 @@ async fn a_server_that_stops_between_runs_shows_it_and_starts_again_when_needed(
 
 #[tokio::test]
 async fn reconfiguring_keeps_unchanged_servers_running_and_stops_the_others() {
+    if !npm_servers_ready("reconfiguring_keeps_unchanged_servers_running_and_stops_the_others") {
+        return;
+    }
     let pid_dir = tempfile::tempdir().unwrap();
     let kept_pid = pid_dir.path().join("kept.pid");
     let changed_pid = pid_dir.path().join("changed.pid");
@@ -805,6 +896,9 @@ async fn reconfiguring_keeps_unchanged_servers_running_and_stops_the_others() {
 
 #[tokio::test]
 async fn mcp_servers_get_a_small_environment_and_their_own_variables_only() {
+    if !npm_servers_ready("mcp_servers_get_a_small_environment_and_their_own_variables_only") {
+        return;
+    }
     std::env::set_var("ANTHROPIC_API_KEY", "sk-ant-must-not-leak");
     std::env::set_var("ASKFIRST_DATA_DIR_FOR_TEST", "must-not-leak");
     let mut config = everything("everything", true);
@@ -881,6 +975,11 @@ async fn a_call_to_a_server_that_is_not_working_says_why() {
 
 #[tokio::test]
 async fn path_rules_and_own_files_hold_for_mcp_tools_whatever_the_argument_is_called() {
+    if !npm_servers_ready(
+        "path_rules_and_own_files_hold_for_mcp_tools_whatever_the_argument_is_called",
+    ) {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path().canonicalize().unwrap();
     let ws_dir = root.join("ws");
