@@ -8,19 +8,25 @@ mod command;
 mod delete;
 mod edit;
 mod fetch;
-mod fs;
+mod files;
+mod list;
+mod move_path;
+mod preview;
 mod read;
 pub mod sandbox;
 mod special;
 mod workspace;
+mod write;
 
 pub use command::{RunCommand, DEFAULT_COMMAND_TIMEOUT_SECS, MAX_COMMAND_TIMEOUT_SECS};
 pub use delete::DeletePath;
 pub use edit::EditFile;
 pub use fetch::{FetchUrl, FETCH_MAX_REDIRECTS, FETCH_SIZE_CAP_BYTES, FETCH_TIMEOUT_SECS};
-pub use fs::{ListDirectory, MovePath, WriteFile, LIST_ENTRIES_SHOWN};
+pub use list::{ListDirectory, LIST_ENTRIES_SHOWN};
+pub use move_path::MovePath;
 pub use read::ReadFile;
 pub use workspace::Workspace;
+pub use write::WriteFile;
 
 use crate::policy::{ArgumentKind, MainArgument};
 use askfirst_protocol::Risk;

@@ -667,6 +667,32 @@ fn removing_a_rule_keeps_the_rest_of_the_file() {
     );
 }
 
+/// A rule whose tool name has spaces around it is listed without them, and the line listed is
+/// the line that removes it (the listing trimmed the name but the removal did not, so such a
+/// rule could be seen in Settings and never removed).
+#[test]
+fn a_rule_listed_with_its_tool_name_trimmed_can_be_removed_by_that_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("rules.toml");
+    let text = "[[deny]]\ntool = \" write_file \"\nmatch = \"Taxes/**\"\n\n[[ask]]\ntool = \"\trun_command \"\n";
+    std::fs::write(&path, text).unwrap();
+    let listed = Policy::new(Rules::load(&path), None).rules_summary();
+    assert_eq!(
+        listed,
+        vec![r#"deny write_file "Taxes/**""#, "ask run_command"]
+    );
+    for line in &listed {
+        assert!(
+            askfirst_core::policy::remove_rule(&path, line).unwrap(),
+            "{line}"
+        );
+    }
+    assert_eq!(
+        Policy::new(Rules::load(&path), None).rules_summary(),
+        Vec::<String>::new()
+    );
+}
+
 /// Found by an attacker: a grant on an edit renewed itself (1 -> 10 -> 100 -> 1000) because the
 /// edit's text matched again in what it left.
 #[tokio::test]
