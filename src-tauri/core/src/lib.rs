@@ -1,7 +1,7 @@
 //! Ask First's agent runtime, free of any UI toolkit.
 //!
 //! - [`approvals`]: the registry of pending approvals, the one place an outcome is decided.
-//! - [`audit`]: the session's append-only JSONL audit log.
+//! - [`audit`]: the session's append-only JSONL audit log; [`data_dir`]: the data folder's lock.
 //! - [`canonical`]: canonical JSON, to compare tool calls exactly.
 //! - [`policy`]: whether a tool call runs, asks or is refused.
 //! - [`tools`]: the tools the agent may call, each confined to the workspace folder.
@@ -23,6 +23,7 @@ pub mod audit;
 pub mod canonical;
 pub mod command_line;
 pub mod config;
+pub mod data_dir;
 pub mod history;
 pub mod identity;
 pub mod mcp;

@@ -11,6 +11,8 @@ mod all {
     pub mod history;
     pub mod identity;
     pub mod mcp;
+    pub mod mcp_runs;
+    pub mod mcp_supervision;
     pub mod policy;
     pub mod providers;
     pub mod race;

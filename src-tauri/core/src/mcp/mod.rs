@@ -13,9 +13,9 @@
 //! quoted, one-line name or title.
 //!
 //! A server that fails to start, stops, or does not answer in time gives a
-//! [`crate::tools::ToolError::McpServer`] naming it, never a hang; a server that stopped is started again the
-//! next time one of its tools is needed. [`McpClients::statuses`] says how each server is doing.
-
+//! [`crate::tools::ToolError::McpServer`] naming it, never a hang; a server that stopped is
+//! started again the next time one of its tools is needed. [`McpClients::statuses`] says how
+//! each server is doing.
 //!
 //! Where things are: [`config`] (the settings of a server and their checks), `server` (starting,
 //! supervising and calling one server), `stderr` (what a server said), `naming` (the tool

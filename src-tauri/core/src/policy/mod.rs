@@ -19,6 +19,7 @@
 mod grants;
 mod hard;
 pub mod rules;
+mod template;
 
 pub use hard::HARD_DENIALS;
 pub use rules::{remove_rule, Rule, RuleKind, RuleSet, Rules, RulesError, RULES_TEMPLATE};

@@ -206,9 +206,7 @@ mod unix {
     }
 
     fn lock(output: &Mutex<HeadTail>) -> MutexGuard<'_, HeadTail> {
-        output
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
+        crate::sync::MutexExt::lock_or_recover(output)
     }
 
     fn not_started(e: impl std::fmt::Display) -> ToolError {
