@@ -685,7 +685,7 @@ def one_line(text, limit):
     cleaned = "".join(ch for ch in cleaned if not (ord(ch) < 0x20 or 0x7F <= ord(ch) <= 0x9F or ord(ch) in INVISIBLE))
     joined = " ".join(cleaned.split(" "))
     joined = " ".join(p for p in joined.split(" ") if p)
-    return joined if len(joined) <= limit else joined[:limit] + "…"
+    return joined if len(joined) <= limit else joined[:limit].rstrip(" ") + "…"
 
 
 def sanitize(name):

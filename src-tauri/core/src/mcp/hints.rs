@@ -22,23 +22,6 @@ pub struct McpHints {
     pub open_world: Option<bool>,
 }
 
-/// One tool of a running server, as listed and as Ask First treats it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct McpToolInfo {
-    /// The name offered to the model: `server__tool`, only `[A-Za-z0-9_-]`, at most
-    /// [`MAX_TOOL_NAME_LEN`] characters.
-    pub name: String,
-    /// The tool's own name on its server.
-    pub server_tool: String,
-    /// Its annotations.
-    pub hints: McpHints,
-    /// Whether the policy sees it as read-only: only for a trusted server and
-    /// `readOnlyHint: true`.
-    pub read_only: bool,
-    /// The risk every call of it carries.
-    pub risk: Risk,
-}
-
 /// How a tool with these hints is treated, for a server that is or is not `trusted`:
 /// whether it counts as read-only, and its risk.
 ///
