@@ -339,3 +339,39 @@ async fn a_servers_own_secrets_are_hidden_in_what_it_said() {
     assert!(!message.contains("SUPERSECRET"), "{message}");
     assert!(message.contains("login failed for token •••"), "{message}");
 }
+
+/// A server's name is shown on one line without the characters that could hide or reorder it
+/// (here a right-to-left override and a line break), the same way the tray and notifications
+/// clean a card's summary.
+#[test]
+fn a_servers_name_is_shown_without_bidi_overrides_or_line_breaks() {
+    let config = |name: &str, command: &str| McpServerConfig {
+        name: name.into(),
+        command: command.into(),
+        args: vec![],
+        env: BTreeMap::new(),
+        trusted: false,
+    };
+    let clients = McpClients::new(vec![
+        config("evil\u{202E}txt.exe\nsecond line", ""),
+        config("ok", "true"),
+        config("o\u{200B}k\u{2066}", ""),
+    ]);
+    let messages: Vec<McpServerStatus> = clients.statuses().into_iter().map(|s| s.status).collect();
+    assert_eq!(
+        messages,
+        vec![
+            McpServerStatus::Failed {
+                message: "The MCP server \"eviltxt.exe second line\" has no command in the \
+                          settings, so it cannot be started."
+                    .into()
+            },
+            McpServerStatus::NotStarted,
+            McpServerStatus::Failed {
+                message: "The MCP server \"ok\" has no command in the settings, so it cannot be \
+                          started."
+                    .into()
+            },
+        ]
+    );
+}
