@@ -64,8 +64,10 @@ tests/e2e/node_modules/.package-lock.json: tests/e2e/package-lock.json
 
 test: setup-test-system ui/node_modules/.package-lock.json ui test-rust test-ui e2e
 
+# The MCP servers are installed first, so their tests must run: a plain `cargo test` skips them
+# (with a message) where Node or tests/mcp/node_modules is missing; here that is a failure.
 test-rust: ui tests/mcp/node_modules/.package-lock.json
-	cargo test --locked --workspace
+	ASKFIRST_REQUIRE_MCP_TESTS=1 cargo test --locked --workspace
 
 test-ui: ui/node_modules/.package-lock.json
 	cd ui && npm run check && npm test

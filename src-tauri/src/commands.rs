@@ -244,89 +244,6 @@ fn mcp_views(
         .collect()
 }
 
-/// The longest MCP server name, in characters (tool names are `name__tool`, at most 64).
-const MAX_MCP_NAME_CHARS: usize = 40;
-
-/// Checks a [`SaveMcpServerRequest`] against the servers saved now and builds the server's
-/// settings (environment values left out of the request are taken from `saved`).
-///
-/// # Errors
-/// A sentence for the person: a bad or taken name, an empty or unbalanced command line, a bad
-/// variable name, or a kept value that was never saved.
-pub fn mcp_server_config(
-    request: SaveMcpServerRequest,
-    saved: &[askfirst_core::mcp::McpServerConfig],
-) -> Result<askfirst_core::mcp::McpServerConfig, String> {
-    let name = request.name.trim().to_owned();
-    if name.is_empty() || name.chars().count() > MAX_MCP_NAME_CHARS {
-        return Err(format!(
-            "Give the server a name of 1 to {MAX_MCP_NAME_CHARS} characters."
-        ));
-    }
-    if !name
-        .chars()
-        .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
-    {
-        return Err(
-            "A server name may use only letters (without accents), digits, \"-\" and \"_\" (it becomes part of its tools' names).".into(),
-        );
-    }
-    let previous = request
-        .previous_name
-        .as_deref()
-        .map(|previous| {
-            saved
-                .iter()
-                .find(|s| s.name == previous)
-                .ok_or_else(|| format!("There is no MCP server named \"{previous}\" any more."))
-        })
-        .transpose()?;
-    let taken = saved
-        .iter()
-        .find(|s| s.name.eq_ignore_ascii_case(&name) && previous.is_none_or(|p| p.name != s.name));
-    if let Some(other) = taken {
-        return Err(format!(
-            "Another MCP server is already named \"{}\"; names may not differ only in capitals.",
-            other.name
-        ));
-    }
-    let words = shell_words::split(request.command_line.trim())
-        .map_err(|_| "The command has a quote that is not closed.".to_owned())?;
-    let Some((command, args)) = words.split_first() else {
-        return Err("Say which program starts the server (for example: npx -y @modelcontextprotocol/server-filesystem ~/Documents).".into());
-    };
-    let mut env = std::collections::BTreeMap::new();
-    for entry in request.env {
-        let var = entry.name.trim().to_owned();
-        let valid = var
-            .chars()
-            .next()
-            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-            && var.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
-        if !valid {
-            return Err(format!(
-                "\"{var}\" cannot be an environment variable's name: use letters, digits and \"_\", not starting with a digit."
-            ));
-        }
-        let value = match entry.value {
-            Some(value) => value,
-            None => previous
-                .and_then(|p| p.env.get(&var).cloned())
-                .ok_or_else(|| format!("Give the variable {var} a value."))?,
-        };
-        if env.insert(var.clone(), value).is_some() {
-            return Err(format!("The variable {var} is listed twice."));
-        }
-    }
-    Ok(askfirst_core::mcp::McpServerConfig {
-        name,
-        command: command.clone(),
-        args: args.to_vec(),
-        env,
-        trusted: request.trusted,
-    })
-}
-
 /// Reads `settings.json` for a change; a file that cannot be read is an `internal` error (so
 /// it is never overwritten).
 fn load_settings_file(path: &std::path::Path) -> Result<SettingsFile, CommandError> {
@@ -367,7 +284,7 @@ fn edit_mcp_servers(
 /// applies it to the next task (a server whose settings did not change keeps running).
 ///
 /// # Errors
-/// `invalid_request` for a bad name, command line or variable (see [`mcp_server_config`]);
+/// `invalid_request` for a bad name, command line or variable (see [`askfirst_core::mcp::validated_server`]);
 /// `internal` when the settings file cannot be read or written (nothing changes then).
 #[tauri::command]
 pub fn save_mcp_server(
@@ -378,7 +295,8 @@ pub fn save_mcp_server(
 ) -> Result<SettingsView, CommandError> {
     edit_mcp_servers(&runtime, &settings, &notify, |servers| {
         let previous = request.previous_name.clone();
-        let config = mcp_server_config(request, servers)?;
+        let config =
+            askfirst_core::mcp::validated_server(request, servers).map_err(|e| e.to_string())?;
         match previous.and_then(|p| servers.iter().position(|s| s.name == p)) {
             Some(at) => servers[at] = config,
             None => servers.push(config),

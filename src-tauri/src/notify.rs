@@ -382,37 +382,22 @@ impl ServiceCheck {
     }
 }
 
-/// The summary made safe for a notification body: control, bidi and zero-width characters are
-/// dropped so the text cannot hide or reorder itself; long text is cut at 200 characters with
-/// an ellipsis (the card shows it whole); and for a service that reads markup in the body
+/// The summary made safe for a notification body by [`askfirst_core::text::display_label`]:
+/// one line, control, bidi and zero-width characters dropped so the text cannot hide or reorder
+/// itself, long text cut at 200 characters with an ellipsis (the card shows it whole); and for a service that reads markup in the body
 /// (`markup`: it has the `body-markup` capability, or that is not known), `&`, `<` and `>` are
 /// escaped so nothing in it becomes a link or formatting.
 ///
 /// Source: Desktop Notifications Specification 1.2, "Markup" and "GetCapabilities".
 pub fn body_text(summary: &str, markup: bool) -> String {
     const MAX_CHARS: usize = 200;
-    let clean: String = summary
-        .chars()
-        .map(|c| if c.is_control() { ' ' } else { c })
-        .filter(|c| !is_invisible_format(*c))
-        .collect();
-    let mut cut: String = clean.chars().take(MAX_CHARS).collect();
-    if clean.chars().count() > MAX_CHARS {
-        cut.push('…');
-    }
+    let cut = askfirst_core::text::display_label(summary, MAX_CHARS);
     if !markup {
         return cut;
     }
     cut.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
-}
-
-/// Bidi controls and zero-width characters (Unicode general category Cf that matter here).
-pub fn is_invisible_format(c: char) -> bool {
-    matches!(c,
-        '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{2064}'
-        | '\u{2066}'..='\u{2069}' | '\u{FEFF}' | '\u{061C}' | '\u{00AD}')
 }
 
 /// Tells the person, once per launch, that closing the window left Ask First running in the

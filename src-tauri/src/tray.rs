@@ -43,19 +43,11 @@ pub fn more_label(count: usize) -> Option<String> {
     (count > MAX_LISTED).then(|| format!("…and {} more in the window", count - MAX_LISTED))
 }
 
-/// A menu label for one waiting approval: its summary, cut to 60 characters, with control,
-/// bidi and zero-width characters dropped (the card shows everything).
+/// A menu label for one waiting approval: its summary as one line of at most 60 characters,
+/// control, bidi and zero-width characters dropped ([`askfirst_core::text::display_label`];
+/// the card shows everything).
 pub fn approval_label(request: &ApprovalRequest) -> String {
-    let clean: String = request
-        .summary
-        .chars()
-        .map(|c| if c.is_control() { ' ' } else { c })
-        .filter(|c| !crate::notify::is_invisible_format(*c))
-        .collect();
-    let mut label: String = clean.chars().take(60).collect();
-    if clean.chars().count() > 60 {
-        label.push('…');
-    }
+    let label = askfirst_core::text::display_label(&request.summary, 60);
     // GTK menus read "&" as the mark of a keyboard shortcut; "&&" shows one "&".
     format!("Review: {label}").replace('&', "&&")
 }

@@ -4,7 +4,7 @@ a hostile MCP server's names and errors, 10 MB): each is shown as the exact text
 runs in the page, nothing is fetched, and only what was approved is written.
 
 The expected card text comes from an oracle: the window's JSON view (ui/src/lib/json.ts) and
-the core's one_line (src-tauri/core/src/mcp.rs), re-implemented here."""
+the core's display_label (src-tauri/core/src/text.rs), re-implemented here."""
 import http.server
 import json
 import os
@@ -100,14 +100,19 @@ WHITESPACE = set([*range(0x09, 0x0E), 0x20, 0x85, 0xA0, 0x1680, *range(0x2000, 0
                   0x202F, 0x205F, 0x3000])
 
 
+INVISIBLE = set([0xAD, 0x61C, 0x180E, *range(0x200B, 0x2010), *range(0x202A, 0x202F), *range(0x2060, 0x2065),
+                 *range(0x2066, 0x206A), 0xFEFF, *range(0xFFF9, 0xFFFC), *range(0xE0000, 0xE0080)])
+
+
 def one_line(text, limit):
-    """Rust's `one_line` in core/src/mcp.rs: whitespace to spaces, control characters dropped,
-    runs of spaces joined, at most `limit` characters."""
+    """Rust's `display_label` in core/src/text.rs: whitespace to spaces, control and invisible
+    format characters dropped, runs of spaces joined, at most `limit` characters (the names
+    checked here are short, so the cut at whole graphemes does not come into play)."""
     cleaned = "".join(" " if ord(ch) in WHITESPACE else ch for ch in text)
-    cleaned = "".join(ch for ch in cleaned if not (ord(ch) < 0x20 or 0x7F <= ord(ch) <= 0x9F))
+    cleaned = "".join(ch for ch in cleaned if not (ord(ch) < 0x20 or 0x7F <= ord(ch) <= 0x9F or ord(ch) in INVISIBLE))
     joined = " ".join(cleaned.split(" "))
     joined = " ".join(p for p in joined.split(" ") if p)
-    return joined if len(joined) <= limit else joined[:limit] + "…"
+    return joined if len(joined) <= limit else joined[:limit].rstrip(" ") + "…"
 
 
 def sanitize(name):

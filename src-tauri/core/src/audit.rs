@@ -21,6 +21,10 @@ use std::io::{self, BufRead, BufReader, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
+/// The data folder's lock and private folders, moved to [`crate::data_dir`]; kept here so
+/// `audit::lock_data_dir` and `audit::private_dir_all` keep working.
+pub use crate::data_dir::{lock_data_dir, private_dir_all, DataDirLock};
+
 /// One line of the audit log.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
@@ -297,45 +301,6 @@ impl AuditSink for SessionLog {
         self.report(result.as_ref().err().map(ToString::to_string));
         result
     }
-}
-
-/// An exclusive claim on a data folder by one running app, held as long as this value lives
-/// (an advisory lock on `<data dir>/instance.lock`; the operating system drops it when the
-/// process ends, even by `kill -9`).
-pub struct DataDirLock {
-    _lock: nix::fcntl::Flock<File>,
-}
-
-/// Claims `data_dir` for this process. `Ok(None)` means another running app holds it: its
-/// waiting approvals are alive, so [`recover_orphans`] must not close them.
-///
-/// # Errors
-/// The I/O error of creating or locking the lock file (a read-only or full folder).
-pub fn lock_data_dir(data_dir: &Path) -> io::Result<Option<DataDirLock>> {
-    let file = OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(data_dir.join("instance.lock"))?;
-    // `flock(2)`: held per open file, so it conflicts even within one process (tests).
-    match nix::fcntl::Flock::lock(file, nix::fcntl::FlockArg::LockExclusiveNonblock) {
-        Ok(lock) => Ok(Some(DataDirLock { _lock: lock })),
-        Err((_, nix::errno::Errno::EWOULDBLOCK)) => Ok(None),
-        Err((_, errno)) => Err(io::Error::from(errno)),
-    }
-}
-
-/// Creates `dir` and the folders leading to it, those it creates readable by the owner only
-/// (0700 on Unix); existing folders are left as they are.
-///
-/// # Errors
-/// The I/O error of creating a folder.
-pub fn private_dir_all(dir: &Path) -> io::Result<()> {
-    let mut builder = std::fs::DirBuilder::new();
-    builder.recursive(true);
-    #[cfg(unix)]
-    std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
-    builder.create(dir)
 }
 
 /// An append-only JSONL file.

@@ -221,3 +221,70 @@ fn push_string(s: &str, out: &mut String) {
     // serde_json's string encoding is canonical for a given string.
     out.push_str(&serde_json::Value::String(s.to_owned()).to_string());
 }
+/// The first integer written in `raw` (outside strings) that a 64-bit integer cannot hold:
+/// serde_json would round it through `f64`, so the server would get another number than the
+/// one shown.
+pub fn oversized_integer(raw: &str) -> Option<&str> {
+    let bytes = raw.as_bytes();
+    let mut i = 0;
+    let mut in_string = false;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if in_string {
+            match b {
+                b'\\' => i += 2,
+                b'"' => {
+                    in_string = false;
+                    i += 1;
+                }
+                _ => i += 1,
+            }
+            continue;
+        }
+        match b {
+            b'"' => {
+                in_string = true;
+                i += 1;
+            }
+            b'-' | b'0'..=b'9' => {
+                let start = i;
+                while i < bytes.len()
+                    && matches!(bytes[i], b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9')
+                {
+                    i += 1;
+                }
+                let literal = &raw[start..i];
+                let integer = !literal.contains(['.', 'e', 'E']);
+                if integer && literal.parse::<i64>().is_err() && literal.parse::<u64>().is_err() {
+                    return Some(literal);
+                }
+            }
+            _ => i += 1,
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_integer_beyond_64_bits_is_found_outside_strings_only() {
+        assert_eq!(oversized_integer(r#"{"n": 9223372036854775807}"#), None);
+        assert_eq!(oversized_integer(r#"{"n": 18446744073709551615}"#), None);
+        assert_eq!(oversized_integer(r#"{"n": -9223372036854775808}"#), None);
+        assert_eq!(
+            oversized_integer(r#"{"n": 18446744073709551616}"#),
+            Some("18446744073709551616")
+        );
+        assert_eq!(
+            oversized_integer(r#"[1, -9223372036854775809]"#),
+            Some("-9223372036854775809")
+        );
+        // Written in a string, or as a float, it passes on as written.
+        assert_eq!(oversized_integer(r#"{"n": "18446744073709551616"}"#), None);
+        assert_eq!(oversized_integer(r#"{"n": 18446744073709551616.0}"#), None);
+        assert_eq!(oversized_integer(r#"{"a\"": 1e400}"#), None);
+    }
+}

@@ -1,7 +1,7 @@
 //! Ask First's agent runtime, free of any UI toolkit.
 //!
 //! - [`approvals`]: the registry of pending approvals, the one place an outcome is decided.
-//! - [`audit`]: the session's append-only JSONL audit log.
+//! - [`audit`]: the session's append-only JSONL audit log; [`data_dir`]: the data folder's lock.
 //! - [`canonical`]: canonical JSON, to compare tool calls exactly.
 //! - [`policy`]: whether a tool call runs, asks or is refused.
 //! - [`tools`]: the tools the agent may call, each confined to the workspace folder.
@@ -11,6 +11,8 @@
 //! - [`agent`]: the agent loop (model step → tool calls → policy → approval → result → next step).
 //! - [`history`]: the session's numbered event history, for a window that (re)loads late.
 //! - [`url_pattern`]: where a web address leads, and rules' address patterns matched by parts.
+//! - [`text`]: the one sanitiser for untrusted text on one line, and small phrases
+//!   (`plural`, `seconds`); [`sync`]: locking a mutex a panic poisoned.
 //!
 //! The core reports everything through one [`EventSink`] of [`AgentEvent`]s; the desktop shell
 //! forwards them to the window, the tray and notifications.
@@ -21,6 +23,7 @@ pub mod audit;
 pub mod canonical;
 pub mod command_line;
 pub mod config;
+pub mod data_dir;
 pub mod history;
 pub mod identity;
 pub mod mcp;
@@ -28,6 +31,8 @@ pub mod policy;
 pub mod provider;
 pub mod providers;
 pub mod scripted;
+pub mod sync;
+pub mod text;
 pub mod tools;
 pub mod url_pattern;
 

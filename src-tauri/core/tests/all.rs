@@ -12,7 +12,10 @@ mod all {
     pub mod history;
     pub mod identity;
     pub mod mcp;
+    pub mod mcp_runs;
+    pub mod mcp_supervision;
     pub mod policy;
+    pub mod policy_runs;
     pub mod providers;
     pub mod race;
     pub mod rules_meaning;

@@ -4,10 +4,10 @@
 //! namespace that dies with it), in a process group of its own that is stopped as a whole when
 //! the command ends, times out, or the call is cancelled (its future dropped).
 
-use super::fs::plural;
 use super::sandbox::Confinement;
 use super::{parse_args, CallDescription, CallDetail, Tool, ToolError, Workspace};
 use crate::policy::{ArgumentKind, MainArgument};
+use crate::text::plural;
 use askfirst_protocol::Risk;
 use async_trait::async_trait;
 use serde::Deserialize;
@@ -211,9 +211,7 @@ mod unix {
     }
 
     fn lock(output: &Mutex<HeadTail>) -> MutexGuard<'_, HeadTail> {
-        output
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
+        crate::sync::MutexExt::lock_or_recover(output)
     }
 
     fn not_started(e: impl std::fmt::Display) -> ToolError {

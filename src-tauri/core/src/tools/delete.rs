@@ -107,11 +107,11 @@ fn target(given: &str, ws: &Workspace) -> Result<Target, ToolError> {
 }
 
 /// What the card says is moved, to notice a change before it is: a file's content (as
-/// [`super::fs::file_fingerprint`]), a folder's contents (see [`Survey`]), or where a shortcut
+/// [`super::preview::file_fingerprint`]), a folder's contents (see [`Survey`]), or where a shortcut
 /// leads.
 fn target_fingerprint(target: &Target, folder: Option<&Survey>) -> String {
     match target.kind {
-        Kind::File => format!("file:{}", super::fs::file_fingerprint(&target.entry)),
+        Kind::File => format!("file:{}", super::preview::file_fingerprint(&target.entry)),
         Kind::Folder => format!("folder:{}", folder.map_or("", |s| s.fingerprint.as_str())),
         Kind::Symlink => format!("link:{}", target.resolved.display()),
     }

@@ -1,9 +1,11 @@
 //! `edit_file` (asks first): replaces one exact passage of a text file in the workspace.
 
-use super::fs::{io_failed, plural, unified_diff, write_atomically};
+use super::files::{io_failed, write_atomically};
+use super::preview::{file_fingerprint, unified_diff, Fingerprint};
 use super::read::open_inside;
 use super::{parse_args, path_argument, CallDescription, OnStop, Tool, ToolError, Workspace};
 use crate::policy::MainArgument;
+use crate::text::plural;
 use askfirst_protocol::Risk;
 use async_trait::async_trait;
 use serde::Deserialize;
@@ -211,7 +213,7 @@ impl Tool for EditFile {
             )),
             // The bytes the diff was made from (at most 10 MB): the same read, so the file
             // cannot change between showing the change and fingerprinting it.
-            fingerprint: Some(super::fs::bytes_fingerprint(plan.before.as_bytes())),
+            fingerprint: Some(Fingerprint::of_bytes(plan.before.as_bytes()).to_string()),
             effects: Vec::new(),
         })
     }
@@ -222,7 +224,7 @@ impl Tool for EditFile {
     }
     fn fingerprint(&self, raw: &str, ws: &Workspace) -> Option<String> {
         let args: EditFileArgs = parse_args(self.name(), raw).ok()?;
-        Some(super::fs::file_fingerprint(&ws.resolve(&args.path).ok()?))
+        Some(file_fingerprint(&ws.resolve(&args.path).ok()?).to_string())
     }
     fn on_stop(&self) -> OnStop {
         // The edit runs on a blocking thread that dropping the future does not stop.

@@ -3,31 +3,49 @@
 //!
 //! Arguments arrive as the model's raw JSON text; a tool parses that exact text both to describe
 //! the call and to run it, so what runs is what was shown.
+//!
+//! Where things are: one file per tool (`list`, `read`, `write`, `edit`, `move_path`, `delete`,
+//! `command`, `fetch`); the helpers the file tools share in `files` (confined, atomic writes)
+//! and `preview` (the diff on the card and the `Fingerprint` checked before running); special
+//! files (pipes, devices) in `special`; the paths an MCP tool's arguments name in `mentioned`;
+//! bounded output in `head_tail`; the command sandbox in [`sandbox`]. A new tool implements
+//! [`Tool`] in a file of its own and is added to [`ToolSet`].
 
 mod command;
 mod delete;
 mod edit;
 mod fetch;
-mod fs;
+mod files;
+mod head_tail;
+mod list;
+mod mentioned;
+mod move_path;
+mod preview;
 mod read;
 pub mod sandbox;
 mod special;
 mod workspace;
+mod write;
 
 pub use command::{RunCommand, DEFAULT_COMMAND_TIMEOUT_SECS, MAX_COMMAND_TIMEOUT_SECS};
 pub use delete::DeletePath;
 pub use edit::EditFile;
 pub use fetch::{FetchUrl, FETCH_MAX_REDIRECTS, FETCH_SIZE_CAP_BYTES, FETCH_TIMEOUT_SECS};
-pub use fs::{ListDirectory, MovePath, WriteFile, LIST_ENTRIES_SHOWN};
+pub use list::{ListDirectory, LIST_ENTRIES_SHOWN};
+pub use move_path::MovePath;
 pub use read::ReadFile;
 pub use workspace::Workspace;
+
+pub(crate) use head_tail::HeadTail;
+pub(crate) use mentioned::{mentioned_paths, mentioned_paths_in};
+pub use write::WriteFile;
 
 use crate::policy::{ArgumentKind, MainArgument};
 pub use askfirst_protocol::CallDetail;
 use askfirst_protocol::Risk;
 use async_trait::async_trait;
 use serde::de::DeserializeOwned;
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -44,7 +62,6 @@ pub const PREVIEW_CAP_BYTES: usize = 100 * 1024;
 /// Why a tool call could not be described or run. The message is what the model is told, so it
 /// says what went wrong and how to do better.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
 pub enum ToolError {
     /// The arguments are not valid JSON or do not fit the tool's schema.
     #[error("The arguments for {tool} are not valid: {detail}")]
@@ -319,387 +336,6 @@ pub(crate) fn resolved_path_argument(resolved: PathBuf, workspace: &Workspace) -
         text,
         resolved: Some(resolved),
     }
-}
-
-/// The most texts of one call's arguments that [`mentioned_paths`] looks at.
-const MENTIONED_MAX_COUNT: usize = 1024;
-/// The longest path the kernel takes (Linux's `PATH_MAX`). A longer text may still name one
-/// once `./` and `a/..` are taken away by the letters (as Node's `path.resolve` does), so texts
-/// up to [`MENTIONED_MAX_SCANNED`] are normalised so before they are judged.
-const MENTIONED_MAX_LEN: usize = 4096;
-/// Texts without a line break longer than this are not looked at, and the call is refused as
-/// naming more than can be checked; texts with a line break are not paths.
-const MENTIONED_MAX_SCANNED: usize = 1024 * 1024;
-
-/// Every text in `arguments` (an MCP tool's arguments, any shape) that could name a path, as
-/// the policy sees it ([`ArgumentKind::MentionedPath`]): a path relative to the workspace, an
-/// absolute path, or a `file://` address. Inside the workspace its `text` is relative (so path
-/// rules apply to it); outside, `text` is the absolute path (no rule matches it, but the
-/// own-files denial still compares it). At most [`MENTIONED_MAX_COUNT`] texts are looked at;
-/// past that one argument with an empty `text` and no `resolved` path says so, and every deny
-/// or ask rule with a pattern matches it (refusing is the safe side).
-pub(crate) fn mentioned_paths(arguments: &serde_json::Value, ws: &Workspace) -> Vec<MainArgument> {
-    let mut texts = Vec::new();
-    let mut too_many = false;
-    let mut stack = vec![arguments];
-    while let Some(value) = stack.pop() {
-        match value {
-            serde_json::Value::String(text) => {
-                if texts.len() >= MENTIONED_MAX_COUNT {
-                    too_many = true;
-                } else if text.len() <= MENTIONED_MAX_SCANNED || text.contains('\n') {
-                    texts.push(text.as_str());
-                } else {
-                    too_many = true;
-                }
-            }
-            serde_json::Value::Array(items) => stack.extend(items.iter()),
-            serde_json::Value::Object(map) => {
-                // Keys can name paths too (`{"Private/diary.txt": true}`).
-                for (key, item) in map {
-                    if texts.len() >= MENTIONED_MAX_COUNT {
-                        too_many = true;
-                    } else if key.len() <= MENTIONED_MAX_SCANNED || key.contains('\n') {
-                        texts.push(key.as_str());
-                    } else {
-                        too_many = true;
-                    }
-                    stack.push(item);
-                }
-            }
-            serde_json::Value::Null | serde_json::Value::Bool(_) | serde_json::Value::Number(_) => {
-            }
-        }
-    }
-    mentioned_paths_in(texts, too_many, ws)
-}
-
-/// The texts of `texts` that could name a path, as in [`mentioned_paths`]; `too_many` says
-/// that some were left out (then the whole workspace counts as mentioned).
-pub(crate) fn mentioned_paths_in<'a>(
-    texts: impl IntoIterator<Item = &'a str>,
-    mut too_many: bool,
-    ws: &Workspace,
-) -> Vec<MainArgument> {
-    let mut found = Vec::new();
-    for (i, text) in texts.into_iter().enumerate() {
-        if i >= MENTIONED_MAX_COUNT {
-            too_many = true;
-            break;
-        }
-        if text.len() <= MENTIONED_MAX_SCANNED {
-            found.extend(mentioned_path(text, ws));
-        } else if !text.contains('\n') {
-            too_many = true;
-        }
-    }
-    if too_many {
-        found.push(MainArgument {
-            kind: ArgumentKind::MentionedPath,
-            text: String::new(),
-            alias: None,
-            resolved: None,
-        });
-    }
-    found
-}
-
-/// One text as a path, if it can be one (see [`mentioned_paths`]): where it leads when `..`
-/// is resolved as the kernel does (after symlinks) and, where that differs, as the letters say
-/// (`a/../b` is `b`, as Node's `path.resolve` and many MCP servers do), so that rules about
-/// either apply.
-fn mentioned_path(text: &str, ws: &Workspace) -> Vec<MainArgument> {
-    let trimmed = text.trim();
-    if trimmed.is_empty() || trimmed.contains(['\n', '\0']) {
-        return Vec::new();
-    }
-    let decoded;
-    let spelled = match trimmed.strip_prefix("file://") {
-        Some(rest) => {
-            decoded = percent_decoded(rest.strip_prefix("localhost").unwrap_or(rest));
-            decoded.as_str()
-        }
-        None => trimmed,
-    };
-    // `~/…` and `$HOME/…`, as a server or a shell would read them.
-    let home_expanded;
-    let spelled = match home_relative(spelled) {
-        Some(rest) => match std::env::var_os("HOME") {
-            Some(home) => {
-                home_expanded = std::path::Path::new(&home).join(rest);
-                home_expanded.to_str().unwrap_or(spelled)
-            }
-            None => spelled,
-        },
-        None => spelled,
-    };
-    let given = std::path::Path::new(spelled);
-    // A bare word (`status`, `-la`) names a path only if something by that name exists.
-    if !given.is_absolute()
-        && !spelled.contains('/')
-        && std::fs::symlink_metadata(ws.root().join(given)).is_err()
-    {
-        return Vec::new();
-    }
-    let joined = if given.is_absolute() {
-        given.to_path_buf()
-    } else {
-        ws.root().join(given)
-    };
-    let mut found: Vec<MainArgument> = Vec::new();
-    // Where the kernel would lead it (only for what it could take), where the letters lead it
-    // and, for a relative text, where it leads from each folder above the workspace and the
-    // data folder: a server resolves relative paths against folders of its own.
-    let mut candidates = vec![Some(lexical(&joined))];
-    if spelled.len() <= MENTIONED_MAX_LEN {
-        candidates.insert(0, resolved_as_far_as_it_exists(&joined));
-    }
-    if !given.is_absolute() {
-        let above = ws
-            .root()
-            .ancestors()
-            .skip(1)
-            .chain(
-                ws.own_data()
-                    .into_iter()
-                    .flat_map(|d| d.ancestors().skip(1)),
-            )
-            .take(64);
-        for folder in above {
-            let from_there = lexical(&folder.join(given));
-            let lands_inside = from_there.starts_with(ws.root())
-                || ws.own_data().is_some_and(|d| from_there.starts_with(d));
-            if lands_inside {
-                candidates.push(Some(from_there));
-            }
-        }
-    }
-    for candidate in candidates {
-        let Some(resolved) = candidate else {
-            continue;
-        };
-        let argument = match resolved.strip_prefix(ws.root()) {
-            Ok(relative) => MainArgument {
-                kind: ArgumentKind::MentionedPath,
-                text: crate::identity::real_spelling(ws.root(), relative),
-                alias: None,
-                resolved: Some(resolved),
-            },
-            // Outside the workspace (`../data/rules.toml`): no rule is about it, but the
-            // own-files denial still compares it.
-            Err(_) => MainArgument {
-                kind: ArgumentKind::MentionedPath,
-                text: resolved.display().to_string(),
-                alias: None,
-                resolved: Some(resolved),
-            },
-        };
-        if argument.text.len() <= MENTIONED_MAX_LEN && !found.contains(&argument) {
-            found.push(argument);
-        }
-    }
-    found
-}
-
-/// What follows `~/`, `$HOME/` or `${HOME}/` (or `""` for the home folder itself), if `text`
-/// starts so.
-fn home_relative(text: &str) -> Option<&str> {
-    ["~", "$HOME", "${HOME}"].iter().find_map(|prefix| {
-        let rest = text.strip_prefix(prefix)?;
-        if rest.is_empty() {
-            Some("")
-        } else {
-            rest.strip_prefix('/')
-        }
-    })
-}
-
-/// `path` with `..` and symlinks resolved as far as it exists, like the operating system
-/// would, and the rest (which does not exist) appended with its `..` taken away by the letters.
-fn resolved_as_far_as_it_exists(path: &std::path::Path) -> Option<PathBuf> {
-    use std::path::Component;
-    let mut existing = path;
-    let mut rest = Vec::new();
-    let mut resolved = loop {
-        if let Ok(real) = std::fs::canonicalize(existing) {
-            break real;
-        }
-        // Not `file_name()`: it has none for `a/..`, and a missing `a` must not hide the text.
-        match existing.components().next_back() {
-            Some(Component::Normal(name)) => rest.push(name.to_owned()),
-            Some(Component::ParentDir) => rest.push("..".into()),
-            Some(Component::CurDir) => {}
-            Some(Component::RootDir | Component::Prefix(_)) | None => return None,
-        }
-        existing = existing.parent()?;
-    };
-    for name in rest.into_iter().rev() {
-        if name == ".." {
-            resolved.pop();
-        } else if name != "." {
-            resolved.push(name);
-        }
-    }
-    Some(resolved)
-}
-
-/// `path` (absolute) with `.` and `..` taken away by the letters, not following symlinks.
-fn lexical(path: &std::path::Path) -> PathBuf {
-    use std::path::Component;
-    let mut out = PathBuf::new();
-    for component in path.components() {
-        match component {
-            Component::ParentDir => {
-                out.pop();
-            }
-            Component::CurDir => {}
-            other => out.push(other),
-        }
-    }
-    out
-}
-
-/// `%XX` sequences of a `file://` address decoded (invalid ones kept as written).
-fn percent_decoded(text: &str) -> String {
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        let hex = |b: u8| (b as char).to_digit(16);
-        match (
-            bytes[i],
-            bytes.get(i + 1).copied(),
-            bytes.get(i + 2).copied(),
-        ) {
-            (b'%', Some(h), Some(l)) if hex(h).is_some() && hex(l).is_some() => {
-                let value = hex(h).unwrap_or(0) * 16 + hex(l).unwrap_or(0);
-                out.push(u8::try_from(value).unwrap_or(b'?'));
-                i += 3;
-            }
-            (b, _, _) => {
-                out.push(b);
-                i += 1;
-            }
-        }
-    }
-    String::from_utf8_lossy(&out).into_owned()
-}
-
-/// Bytes kept from text that may be huge: the first and the last `cap / 2` bytes, and how many
-/// there were in all. Fed in pieces with [`HeadTail::push`]; memory stays within `cap`.
-#[derive(Debug, Clone)]
-pub(crate) struct HeadTail {
-    half: usize,
-    head: Vec<u8>,
-    tail: VecDeque<u8>,
-    total: u64,
-}
-
-impl HeadTail {
-    /// Keeps at most `cap` bytes (half from the start, half from the end).
-    pub(crate) fn new(cap: usize) -> Self {
-        Self {
-            half: cap / 2,
-            head: Vec::new(),
-            tail: VecDeque::new(),
-            total: 0,
-        }
-    }
-
-    /// Built from a start and an end already read, out of `total` bytes (for a file read with
-    /// a seek rather than in full). `head` and `tail` must not overlap.
-    pub(crate) fn from_parts(head: Vec<u8>, tail: Vec<u8>, total: u64) -> Self {
-        Self {
-            half: head.len().max(tail.len()),
-            head,
-            tail: tail.into(),
-            total,
-        }
-    }
-
-    /// Adds the next piece.
-    pub(crate) fn push(&mut self, chunk: &[u8]) {
-        self.total = self.total.saturating_add(chunk.len() as u64);
-        let room = self.half.saturating_sub(self.head.len());
-        let (to_head, rest) = chunk.split_at(room.min(chunk.len()));
-        self.head.extend_from_slice(to_head);
-        if rest.len() >= self.half {
-            self.tail.clear();
-            self.tail.extend(&rest[rest.len() - self.half..]);
-        } else {
-            self.tail.extend(rest);
-            let excess = self.tail.len().saturating_sub(self.half);
-            self.tail.drain(..excess);
-        }
-    }
-
-    /// How many bytes were pushed in all.
-    pub(crate) fn total(&self) -> u64 {
-        self.total
-    }
-
-    /// Whether any kept byte is NUL, the usual sign of binary (non-text) content.
-    pub(crate) fn looks_binary(&self) -> bool {
-        self.head.contains(&0) || self.tail.contains(&0)
-    }
-
-    /// Whether some kept bytes are not UTF-8 (and so will show as U+FFFD).
-    pub(crate) fn has_invalid_utf8(&self) -> bool {
-        let (front, back) = self.tail.as_slices();
-        let mut tail = front.to_vec();
-        tail.extend_from_slice(back);
-        if ((self.head.len() + tail.len()) as u64) < self.total {
-            std::str::from_utf8(whole_chars_at_end(&self.head)).is_err()
-                || std::str::from_utf8(whole_chars_at_start(&tail)).is_err()
-        } else {
-            let mut all = self.head.clone();
-            all.extend_from_slice(&tail);
-            std::str::from_utf8(&all).is_err()
-        }
-    }
-
-    /// The kept text (invalid UTF-8 shown as U+FFFD), with a line `[… N bytes cut …]` where
-    /// the middle was dropped. A character split by the cut is dropped whole.
-    pub(crate) fn into_text(self) -> String {
-        let tail: Vec<u8> = self.tail.into();
-        let kept = (self.head.len() + tail.len()) as u64;
-        if kept >= self.total {
-            let mut all = self.head;
-            all.extend_from_slice(&tail);
-            return String::from_utf8_lossy(&all).into_owned();
-        }
-        let head = whole_chars_at_end(&self.head);
-        let tail = whole_chars_at_start(&tail);
-        let cut = self.total - (head.len() + tail.len()) as u64;
-        let cut = if cut == 1 {
-            "1 byte".to_owned()
-        } else {
-            format!("{cut} bytes")
-        };
-        format!(
-            "{}\n[… {cut} cut …]\n{}",
-            String::from_utf8_lossy(head),
-            String::from_utf8_lossy(tail)
-        )
-    }
-}
-
-/// `bytes` without a UTF-8 character left incomplete at its end.
-fn whole_chars_at_end(bytes: &[u8]) -> &[u8] {
-    match std::str::from_utf8(bytes) {
-        Err(e) if e.error_len().is_none() => &bytes[..e.valid_up_to()],
-        Ok(_) | Err(_) => bytes,
-    }
-}
-
-/// `bytes` without the continuation bytes of a UTF-8 character that began before it.
-fn whole_chars_at_start(bytes: &[u8]) -> &[u8] {
-    let skip = bytes
-        .iter()
-        .take(3)
-        .take_while(|b| (**b & 0b1100_0000) == 0b1000_0000)
-        .count();
-    &bytes[skip..]
 }
 
 /// A message with its whole chain of causes, `outer: inner: innermost`, for errors (such as

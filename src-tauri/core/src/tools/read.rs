@@ -1,11 +1,12 @@
 //! `read_file` (read-only): the text of one file in the workspace, capped for the model.
 
-use super::fs::{io_failed, plural};
+use super::files::io_failed;
 use super::{
     parse_args, path_argument, CallDescription, HeadTail, Tool, ToolError, Workspace,
     OUTPUT_CAP_BYTES,
 };
 use crate::policy::MainArgument;
+use crate::text::plural;
 use askfirst_protocol::Risk;
 use async_trait::async_trait;
 use serde::Deserialize;

@@ -104,7 +104,7 @@ impl OpenRefused {
     /// The error as the model is told it, for the file shown as `shown`.
     pub(crate) fn into_tool_error(self, what: &str, shown: &str) -> ToolError {
         match self {
-            Self::Io(e) => super::fs::io_failed(what, shown, &e),
+            Self::Io(e) => super::files::io_failed(what, shown, &e),
             Self::NotRegular(kind) => refusal(shown, kind),
         }
     }

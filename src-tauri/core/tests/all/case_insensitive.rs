@@ -482,6 +482,11 @@ fn case_insensitive_a_move_into_a_denied_folder_by_another_case_is_refused() {
 
 #[tokio::test]
 async fn case_insensitive_an_mcp_tool_naming_another_case_is_judged_as_the_real_path() {
+    if !super::mcp::npm_servers_ready(
+        "case_insensitive_an_mcp_tool_naming_another_case_is_judged_as_the_real_path",
+    ) {
+        return;
+    }
     let Some(mount) = CaseInsensitiveMount::start(
         "case_insensitive_an_mcp_tool_naming_another_case_is_judged_as_the_real_path",
     ) else {

@@ -1,0 +1,393 @@
+//! Supervising one MCP server: starting it over stdio when a call needs it (never twice at
+//! once), listing its tools, calling one with a timeout, stopping it when it fails or stops
+//! answering, and keeping the status the settings screen shows. Every start is numbered (a
+//! *generation*), so news about an old process never changes a newer one's status.
+
+use super::naming::{name_tools, ListedTool};
+use super::stderr::{read_stderr, StderrTail};
+use super::{McpServerConfig, McpServerStatus, McpTimeouts};
+use crate::sync::MutexExt;
+use crate::text::{display_label, seconds};
+use crate::tools::ToolError;
+use rmcp::model::{
+    CallToolRequestParams, CallToolResult, ClientCapabilities, ClientConfig, Implementation,
+    JsonObject,
+};
+use rmcp::service::RunningService;
+use rmcp::transport::TokioChildProcess;
+use rmcp::{Peer, RoleClient, ServiceError};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
+
+/// One configured server, supervised: its settings, its running process (if any) and its
+/// status. Shared (`Arc`) by the client set and by every [`super::tool::McpTool`] of it.
+pub(super) struct SupervisedServer {
+    pub(super) config: McpServerConfig,
+    /// The server's part of tool names, `[A-Za-z0-9_-]`.
+    prefix: String,
+    timeouts: McpTimeouts,
+    /// Why the settings do not allow starting it at all.
+    pub(super) config_error: Option<String>,
+    /// The running server, if any. A tokio mutex, held while the server starts so that two
+    /// callers never start it twice.
+    connection: tokio::sync::Mutex<Option<ServerProcess>>,
+    /// The status, never held across `.await`.
+    state: Mutex<StatusCell>,
+    /// Numbers each start, so news about an old process never changes a newer one's status.
+    generations: AtomicU64,
+    /// When the last start failed and why; cleared by a start that works.
+    failed_start: Mutex<Option<(std::time::Instant, String)>>,
+    /// Set when the server was removed from the settings (or changed): it is never started
+    /// again, even by a call approved on a card shown before.
+    pub(super) retired: AtomicBool,
+}
+
+/// A status and the start it is about.
+pub(super) struct StatusCell {
+    /// The start the status is about.
+    pub(super) generation: u64,
+    pub(super) status: McpServerStatus,
+}
+
+/// A running server process and what it listed.
+struct ServerProcess {
+    generation: u64,
+    service: RunningService<RoleClient, ClientConfig>,
+    tools: Arc<Vec<ListedTool>>,
+}
+
+/// What a call needs of a running server: its start's number, the MCP peer to send
+/// requests to, and the tools it listed.
+pub(super) struct Connected {
+    generation: u64,
+    peer: Peer<RoleClient>,
+    pub(super) tools: Arc<Vec<ListedTool>>,
+}
+
+impl SupervisedServer {
+    /// A server with these settings, not started; `config_error` says why it may never start.
+    pub(super) fn new(
+        config: McpServerConfig,
+        prefix: String,
+        timeouts: McpTimeouts,
+        config_error: Option<String>,
+    ) -> Self {
+        let status = match &config_error {
+            Some(message) => McpServerStatus::Failed {
+                message: message.clone(),
+            },
+            None => McpServerStatus::NotStarted,
+        };
+        Self {
+            config,
+            prefix,
+            timeouts,
+            config_error,
+            connection: tokio::sync::Mutex::new(None),
+            state: Mutex::new(StatusCell {
+                generation: 0,
+                status,
+            }),
+            generations: AtomicU64::new(0),
+            failed_start: Mutex::new(None),
+            retired: AtomicBool::new(false),
+        }
+    }
+
+    /// Stops the running process, if any, as the spec's stdio shutdown says (see
+    /// [`super::McpClients::shutdown`]); its status becomes "not started".
+    pub(super) async fn stop(&self) {
+        let process = self.connection.lock().await.take();
+        if let Some(process) = process {
+            self.set_status(process.generation, McpServerStatus::NotStarted);
+            // The outcome does not matter: the process is gone either way.
+            let _ = process.service.cancel().await;
+        }
+    }
+
+    /// The current status; the guard is never held across `.await`.
+    pub(super) fn state(&self) -> MutexGuard<'_, StatusCell> {
+        self.state.lock_or_recover()
+    }
+
+    pub(super) fn set_status(&self, generation: u64, status: McpServerStatus) {
+        let mut state = self.state();
+        if generation >= state.generation {
+            *state = StatusCell { generation, status };
+        }
+    }
+
+    pub(super) fn shown_name(&self) -> String {
+        display_label(&self.config.name, 80)
+    }
+
+    fn error(&self, message: String) -> ToolError {
+        ToolError::McpServer {
+            server: self.config.name.clone(),
+            message,
+        }
+    }
+
+    /// The running server, started (or started again) if needed.
+    ///
+    /// # Errors
+    /// A message naming the server: why it could not be started.
+    pub(super) async fn connect(self: &Arc<Self>) -> Result<Connected, String> {
+        if let Some(message) = &self.config_error {
+            return Err(message.clone());
+        }
+        if self.retired.load(Ordering::SeqCst) {
+            return Err(format!(
+                "The MCP server \"{}\" was removed or changed in the settings, so this call of \
+                 it was not made.",
+                self.shown_name()
+            ));
+        }
+        let mut slot = self.connection.lock().await;
+        if let Some(connection) = slot.as_ref() {
+            if !connection.service.is_transport_closed() && !connection.service.is_closed() {
+                return Ok(Connected {
+                    generation: connection.generation,
+                    peer: connection.service.peer().clone(),
+                    tools: Arc::clone(&connection.tools),
+                });
+            }
+        }
+        // Whatever is left of a server that stopped goes first.
+        drop(slot.take());
+        let recent_failure = self
+            .failed_start
+            .lock_or_recover()
+            .as_ref()
+            .filter(|(at, _)| at.elapsed() < self.timeouts.retry_failed_start)
+            .map(|(at, message)| (*at, message.clone()));
+        if let Some((at, message)) = recent_failure {
+            let wait = self
+                .timeouts
+                .retry_failed_start
+                .saturating_sub(at.elapsed());
+            return Err(format!(
+                "{message} (Not tried again yet: next try in {}.)",
+                seconds(wait.max(Duration::from_secs(1)))
+            ));
+        }
+        let generation = self.generations.fetch_add(1, Ordering::SeqCst) + 1;
+        self.set_status(generation, McpServerStatus::Starting);
+        let mut abandoned = AbandonedStart {
+            server: self,
+            generation,
+            armed: true,
+        };
+        let tail = Arc::new(StderrTail::default());
+        let mut stderr_reader = None;
+        let started = tokio::time::timeout(
+            self.timeouts.start,
+            self.start(generation, &tail, &mut stderr_reader),
+        )
+        .await;
+        let failure = match started {
+            Ok(Ok(connection)) => {
+                let live = Connected {
+                    generation,
+                    peer: connection.service.peer().clone(),
+                    tools: Arc::clone(&connection.tools),
+                };
+                self.set_status(
+                    generation,
+                    McpServerStatus::Running {
+                        tools: live.tools.iter().map(|t| t.info.clone()).collect(),
+                    },
+                );
+                *slot = Some(connection);
+                abandoned.armed = false;
+                *self.failed_start.lock_or_recover() = None;
+                return Ok(live);
+            }
+            Ok(Err(why)) => why,
+            Err(_elapsed) => format!(
+                "it did not finish starting within {}",
+                seconds(self.timeouts.start)
+            ),
+        };
+        // What the server said before it failed explains most failures; wait briefly for it.
+        if let Some(reader) = stderr_reader {
+            // A reader still going after that is left to finish on its own.
+            let _ = tokio::time::timeout(Duration::from_secs(1), reader).await;
+        }
+        let message = format!(
+            "The MCP server \"{}\" could not be started: {failure}.{} Check its command in the \
+             settings; it will be tried again the next time it is needed, after {}.",
+            self.shown_name(),
+            tail.said(&self.config.env),
+            seconds(self.timeouts.retry_failed_start)
+        );
+        *self.failed_start.lock_or_recover() = Some((std::time::Instant::now(), message.clone()));
+        abandoned.armed = false;
+        self.set_status(
+            generation,
+            McpServerStatus::Failed {
+                message: message.clone(),
+            },
+        );
+        Err(message)
+    }
+
+    /// Starts the process, does the MCP handshake and lists the tools.
+    async fn start(
+        self: &Arc<Self>,
+        generation: u64,
+        tail: &Arc<StderrTail>,
+        stderr_reader: &mut Option<tokio::task::JoinHandle<()>>,
+    ) -> Result<ServerProcess, String> {
+        let mut command = tokio::process::Command::new(&self.config.command);
+        // Only a few harmless variables of Ask First's environment, never its API keys, plus
+        // what the settings give this server.
+        let inherited = crate::tools::MCP_INHERITED_ENV
+            .iter()
+            .filter_map(|name| std::env::var_os(name).map(|value| (*name, value)));
+        command
+            .args(&self.config.args)
+            .env_clear()
+            .envs(inherited)
+            .envs(&self.config.env)
+            .kill_on_drop(true);
+        #[cfg(unix)]
+        let command = {
+            let mut wrapped = process_wrap::tokio::CommandWrap::from(command);
+            wrapped.wrap(process_wrap::tokio::ProcessGroup::leader());
+            wrapped
+        };
+        let (transport, stderr) = TokioChildProcess::builder(command)
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .map_err(|e| match e.kind() {
+                std::io::ErrorKind::NotFound => format!(
+                    "the program \"{}\" was not found",
+                    display_label(&self.config.command, 200)
+                ),
+                _ => format!(
+                    "the program \"{}\" could not be run ({e})",
+                    display_label(&self.config.command, 200)
+                ),
+            })?;
+        if let Some(stderr) = stderr {
+            *stderr_reader = Some(tokio::spawn(read_stderr(
+                stderr,
+                Arc::clone(tail),
+                Arc::downgrade(self),
+                generation,
+            )));
+        }
+        let info = ClientConfig::new(
+            ClientCapabilities::default(),
+            Implementation::new("askfirst", env!("CARGO_PKG_VERSION")),
+        );
+        let service = rmcp::serve_client(info, transport)
+            .await
+            .map_err(|e| match e {
+                // The process ended (or closed its output) before the handshake was done.
+                rmcp::service::ClientInitializeError::ConnectionClosed(_)
+                | rmcp::service::ClientInitializeError::TransportError { .. } => {
+                    "it stopped before it was ready".to_owned()
+                }
+                other => format!("it did not answer as an MCP server should ({other})"),
+            })?;
+        let listed = service
+            .peer()
+            .list_all_tools()
+            .await
+            .map_err(|e| format!("it could not list its tools ({e})"))?;
+        let tools = name_tools(&self.prefix, listed, self.config.trusted);
+        Ok(ServerProcess {
+            generation,
+            service,
+            tools: Arc::new(tools),
+        })
+    }
+
+    /// Stops the process of start `generation` (if it is still the current one) after it
+    /// failed, and records why.
+    async fn lost(&self, generation: u64, message: &str) {
+        let mut slot = self.connection.lock().await;
+        if slot.as_ref().is_some_and(|c| c.generation == generation) {
+            // Dropping the service closes the connection and ends the process.
+            drop(slot.take());
+        }
+        self.set_status(
+            generation,
+            McpServerStatus::Failed {
+                message: message.to_owned(),
+            },
+        );
+    }
+
+    /// Calls `tool` with `arguments`.
+    ///
+    /// # Errors
+    /// [`ToolError::McpServer`] when the server cannot be started, stops, or does not answer
+    /// within the call timeout (it is then stopped); [`ToolError::Failed`] when it refuses the
+    /// request.
+    pub(super) async fn call(
+        self: &Arc<Self>,
+        tool: &str,
+        arguments: JsonObject,
+    ) -> Result<CallToolResult, ToolError> {
+        let live = self.connect().await.map_err(|m| self.error(m))?;
+        let request = CallToolRequestParams::new(tool.to_owned()).with_arguments(arguments);
+        let name = self.shown_name();
+        let shown_tool = display_label(tool, 80);
+        let again = "It will be started again the next time one of its tools is needed.";
+        match tokio::time::timeout(self.timeouts.call, live.peer.call_tool(request)).await {
+            Ok(Ok(result)) => Ok(result),
+            Ok(Err(ServiceError::McpError(error))) => Err(ToolError::Failed(format!(
+                "The MCP server \"{name}\" refused to run \"{shown_tool}\": {}",
+                display_label(&error.message, 1000)
+            ))),
+            Ok(Err(
+                ServiceError::TransportClosed
+                | ServiceError::TransportSend(_)
+                | ServiceError::Cancelled { .. },
+            )) => {
+                let message = format!(
+                    "The MCP server \"{name}\" stopped while \"{shown_tool}\" was running, so \
+                     whether it did anything is unknown. {again}"
+                );
+                self.lost(live.generation, &message).await;
+                Err(self.error(message))
+            }
+            // Anything else (an answer of the wrong kind, a request the SDK gave up on) leaves
+            // the server running.
+            Ok(Err(other)) => Err(ToolError::Failed(format!(
+                "The MCP server \"{name}\" did not answer the call of \"{shown_tool}\" \
+                 properly: {other}"
+            ))),
+            Err(_elapsed) => {
+                let message = format!(
+                    "The MCP server \"{name}\" did not answer within {}, so it was stopped; \
+                     whether \"{shown_tool}\" did anything is unknown. {again}",
+                    seconds(self.timeouts.call)
+                );
+                self.lost(live.generation, &message).await;
+                Err(self.error(message))
+            }
+        }
+    }
+}
+
+/// Puts a server's status back to "not started" when its start is given up half-way (the run
+/// that needed it was stopped), so that it never stays "starting".
+struct AbandonedStart<'a> {
+    server: &'a SupervisedServer,
+    generation: u64,
+    armed: bool,
+}
+
+impl Drop for AbandonedStart<'_> {
+    fn drop(&mut self) {
+        if self.armed {
+            self.server
+                .set_status(self.generation, McpServerStatus::NotStarted);
+        }
+    }
+}

@@ -1,0 +1,111 @@
+//! The built-in hard denials (DESIGN.md §4, layer 1): what no rule or grant can allow, however
+//! a call spells it. Paths outside the workspace, Ask First's own files (compared by identity
+//! on disk), and the command lines `crate::command_line::hard_denial` refuses.
+
+use super::{ArgumentKind, CallFacts, Policy};
+use std::path::Path;
+
+/// The built-in hard denials, as documented to users.
+pub const HARD_DENIALS: &[&str] = &[
+    "A path outside the workspace folder (absolute, `..`, or a symlink that leads out) is \
+     never used.",
+    "Ask First's own files (settings, rules, session logs) are never read or changed by the \
+     agent, however they are reached (another spelling, a second name, a command, an MCP \
+     server).",
+    "Commands that wipe or format disks, stop the computer or every program, or delete a \
+     whole folder outside the workspace (`rm -rf /home/*`, `mkfs`, `dd` onto a device, \
+     `shutdown`, `reboot`, `kill -9 -1`, a fork bomb) are never run, also when hidden after \
+     `;`, `&&`, a pipe, `$(…)`, `sudo`, `xargs`, `find -exec` or inside `sh -c`.",
+];
+
+/// The reason given when a call would reach Ask First's own files.
+const OWN_FILES: &str = "The agent may not read or change Ask First's own files (settings, rules, \
+                         session logs).";
+
+/// The reason given when a call names more texts than are checked for paths.
+const TOO_MANY_TEXTS: &str = "This action names more texts (or longer ones) than Ask First can \
+                              check for paths it may not touch, so it is not done. Ask for it \
+                              in smaller parts.";
+
+impl Policy {
+    /// The reason the hard denials refuse this call, if they do.
+    pub(super) fn hard_denial(&self, facts: &CallFacts<'_>) -> Option<String> {
+        for argument in facts.main_arguments {
+            match argument.kind {
+                ArgumentKind::Path | ArgumentKind::MentionedPath => {
+                    let Some(resolved) = &argument.resolved else {
+                        if argument.kind == ArgumentKind::MentionedPath {
+                            if argument.text.is_empty() {
+                                return Some(TOO_MANY_TEXTS.to_owned());
+                            }
+                            continue;
+                        }
+                        return Some(format!(
+                            "{} is outside the workspace folder.",
+                            argument.text
+                        ));
+                    };
+                    let changes = !facts.read_only;
+                    if self.own_files(resolved, changes) {
+                        return Some(OWN_FILES.to_owned());
+                    }
+                }
+                ArgumentKind::Command => {
+                    if let Some(reason) = crate::command_line::hard_denial(&argument.text) {
+                        return Some(reason.to_owned());
+                    }
+                }
+                ArgumentKind::Url => {}
+            }
+        }
+        None
+    }
+
+    /// Whether `resolved` is one of Ask First's own files or folders, compared by identity on
+    /// disk: inside the data folder (however it is spelled or reached: other case, a bind
+    /// mount, a second name of one of its files), or — when `changes` — a folder that holds
+    /// it (moving or deleting that would move or delete it). The demo workspace inside the
+    /// data folder is the agent's to use.
+    fn own_files(&self, resolved: &Path, changes: bool) -> bool {
+        use crate::identity::{contains_identity, first_ancestor_among, is_within, FileId};
+
+        let Some((data, workspace)) = &self.protected else {
+            return false;
+        };
+        // The data folder as its path leads now, and as it was at start (if it was moved).
+        let data_ids: Vec<FileId> = FileId::of(data)
+            .into_iter()
+            .chain(self.data_id_at_start)
+            .collect();
+        let Some(&data_id) = data_ids.first() else {
+            return false;
+        };
+        let workspace_id = FileId::of(workspace);
+        // The workspace inside the data folder (the demo) is the agent's; the workspace as a
+        // whole when it *is* the data folder is not.
+        let own_workspace =
+            workspace_id.filter(|id| !data_ids.contains(id) && is_within(workspace, data_id));
+        let wanted: Vec<FileId> = own_workspace
+            .iter()
+            .copied()
+            .chain(data_ids.clone())
+            .collect();
+        if first_ancestor_among(resolved, &wanted).is_some_and(|id| data_ids.contains(&id)) {
+            return true;
+        }
+        if changes {
+            if let Some(target) = FileId::of_link(resolved).or_else(|| FileId::of(resolved)) {
+                if is_within(data, target) {
+                    return true;
+                }
+            }
+        }
+        // A second name (hard link) of a file of the data folder, anywhere.
+        if crate::identity::has_other_names(resolved) {
+            if let Some(file) = FileId::of(resolved) {
+                return contains_identity(data, file, own_workspace, 3, 50_000);
+            }
+        }
+        false
+    }
+}

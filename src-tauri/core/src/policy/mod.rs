@@ -1,0 +1,335 @@
+//! Whether a tool call runs, asks first, or is refused: the policy layers of DESIGN.md §4,
+//! first match wins, and every verdict names the layer that made it.
+//!
+//! 1. **Hard denials** ([`HARD_DENIALS`]), which no rule or grant can override.
+//! 2. **Session policy** `never`: a call that would ask is denied instead (applied to the final
+//!    "ask" of the layers below, so what rules, grants or defaults allow still runs).
+//! 3. **User rules** in `rules.toml` in the data folder: deny, then ask, then allow. A rule names a
+//!    tool (or `*`) and optionally a glob on the call's main argument (a path relative to the
+//!    workspace, a command line, a URL). A deny or ask rule matches when any main argument
+//!    matches; an allow rule only when every main argument does. A rules file that cannot be
+//!    read makes every call ask — never allow — until it is fixed.
+//! 4. **Session grants** from "Allow for this session": exact tool and canonical arguments.
+//! 5. **Tool defaults**: read-only tools run; everything else asks.
+
+//!
+//! Where things are: [`rules`] (the rules file and how a rule matches), `grants` (session
+//! grants), `hard` (the hard denials), and here the layered decision ([`Policy::decide`]).
+
+mod grants;
+mod hard;
+pub mod rules;
+mod template;
+
+pub use hard::HARD_DENIALS;
+pub use rules::{remove_rule, Rule, RuleKind, RuleSet, Rules, RulesError, RULES_TEMPLATE};
+
+use crate::sync::MutexExt;
+use askfirst_protocol::{Grant, PolicyLayer, Risk, SessionPolicy};
+use grants::GrantedStates;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, MutexGuard};
+
+/// What a tool's main argument is, which decides how globs match it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ArgumentKind {
+    /// A path: matched relative to the workspace, `*` stays within one folder, `**` crosses.
+    Path,
+    /// A text in the arguments of a tool Ask First does not know (an MCP tool) that names a
+    /// path: judged by deny and ask rules and by the own-files denial (refusing is safe), but
+    /// never the reason an allow rule applies, and not refused for lying outside the workspace
+    /// (the server may have folders of its own).
+    MentionedPath,
+    /// A command line: `*` matches anything.
+    Command,
+    /// A URL: `*` matches anything.
+    Url,
+}
+
+/// One main argument of a call, as the policy sees it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MainArgument {
+    /// What kind of argument it is.
+    pub kind: ArgumentKind,
+    /// For paths: relative to the workspace with `/` separators (`.` for the workspace), each
+    /// existing part spelled as it is on disk ([`crate::identity::real_spelling`]); otherwise
+    /// the text as given.
+    pub text: String,
+    /// For paths: the spelling the model used, where it differs from `text` (other case on a
+    /// case-insensitive file system). Deny and ask rules match either; allow rules need both.
+    pub alias: Option<String>,
+    /// For paths: where it resolves on disk.
+    pub resolved: Option<PathBuf>,
+}
+
+/// The facts about one call that the policy decides on.
+#[derive(Debug, Clone)]
+pub struct CallFacts<'a> {
+    /// The tool.
+    pub tool_name: &'a str,
+    /// Whether the tool only reads.
+    pub read_only: bool,
+    /// The call's risk.
+    pub risk: Risk,
+    /// Its main arguments.
+    pub main_arguments: &'a [MainArgument],
+    /// Its canonical arguments, if they have a canonical form.
+    pub canonical_arguments: Option<&'a str>,
+    /// The MCP server that provides the tool, when it is not built in.
+    pub mcp_server: Option<&'a str>,
+    /// What the call's target looked like when it was described
+    /// ([`crate::tools::CallDescription::fingerprint`]): a grant covers only this state.
+    pub fingerprint: Option<&'a str>,
+}
+
+/// The policy's answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PolicyDecision {
+    /// Run without asking.
+    Allow,
+    /// Ask the user first; `reason` is shown on the card.
+    Ask {
+        /// Why the user is asked, in plain words.
+        reason: String,
+    },
+    /// Refuse without asking; `reason` is told to the model and shown.
+    Deny {
+        /// Why it is refused.
+        reason: String,
+    },
+}
+
+/// A decision and the layer that made it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Verdict {
+    /// What to do.
+    pub decision: PolicyDecision,
+    /// Who decided.
+    pub layer: PolicyLayer,
+    /// For allows: why, in plain words (for the audit log).
+    pub note: String,
+}
+
+impl Verdict {
+    fn allow(layer: PolicyLayer, note: impl Into<String>) -> Self {
+        Self {
+            decision: PolicyDecision::Allow,
+            layer,
+            note: note.into(),
+        }
+    }
+    fn ask(layer: PolicyLayer, reason: impl Into<String>) -> Self {
+        let reason = reason.into();
+        Self {
+            decision: PolicyDecision::Ask {
+                reason: reason.clone(),
+            },
+            layer,
+            note: reason,
+        }
+    }
+    fn deny(layer: PolicyLayer, reason: impl Into<String>) -> Self {
+        let reason = reason.into();
+        Self {
+            decision: PolicyDecision::Deny {
+                reason: reason.clone(),
+            },
+            layer,
+            note: reason,
+        }
+    }
+}
+
+/// The policy in force for a session: rules, grants and the session policy. Shared by the
+/// session's runs; all methods take `&self`.
+#[derive(Debug)]
+pub struct Policy {
+    state: Mutex<PolicyState>,
+    /// Ask First's own folder (settings, rules, logs), which the agent may never change, and
+    /// the workspace inside it (if any), which it may.
+    protected: Option<(PathBuf, PathBuf)>,
+    /// The data folder's identity when the policy was made: still Ask First's own folder if
+    /// something renamed it since (its path then leads elsewhere, or nowhere).
+    data_id_at_start: Option<crate::identity::FileId>,
+}
+
+#[derive(Debug)]
+struct PolicyState {
+    session: SessionPolicy,
+    rules: Rules,
+    /// Each grant with the states of its target it covers (see [`CallFacts::fingerprint`]).
+    grants: BTreeMap<(String, String), (Grant, GrantedStates)>,
+}
+
+impl Policy {
+    /// A policy with `rules`, protecting `data_dir` (except the part that is the workspace,
+    /// when the workspace lies inside it).
+    pub fn new(rules: Rules, data_dir: Option<(&Path, &Path)>) -> Self {
+        let protected = data_dir.map(|(data, workspace)| {
+            let canon = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_owned());
+            (canon(data), canon(workspace))
+        });
+        let data_id_at_start = protected
+            .as_ref()
+            .and_then(|(data, _)| crate::identity::FileId::of(data));
+        Self {
+            data_id_at_start,
+            state: Mutex::new(PolicyState {
+                session: SessionPolicy::Ask,
+                rules,
+                grants: BTreeMap::new(),
+            }),
+            protected,
+        }
+    }
+
+    fn lock(&self) -> MutexGuard<'_, PolicyState> {
+        self.state.lock_or_recover()
+    }
+
+    /// Replaces the rules (after the file changed).
+    pub fn set_rules(&self, rules: Rules) {
+        self.lock().rules = rules;
+    }
+
+    /// The rules in force, one line each (`deny write_file "Taxes/**"`), deny first.
+    pub fn rules_summary(&self) -> Vec<String> {
+        match &self.lock().rules {
+            Rules::Broken(_) => Vec::new(),
+            Rules::Loaded(set) => RuleKind::ALL
+                .into_iter()
+                .flat_map(|kind| set.of_kind(kind).iter().map(move |r| r.line(kind)))
+                .collect(),
+        }
+    }
+
+    /// The folders and files inside `workspace` that a deny rule for every tool (`*`) or for
+    /// `run_command` names plainly (`Private/**`, `Taxes`), as they are on disk: a command is
+    /// shut in without them (the kernel's line; a command whose words name them is refused
+    /// before that). Rules with glob characters before the end cannot be listed and are not.
+    pub fn denied_for_commands(&self, workspace: &Path) -> Vec<PathBuf> {
+        let state = self.lock();
+        let Rules::Loaded(set) = &state.rules else {
+            return Vec::new();
+        };
+        set.deny
+            .iter()
+            .filter(|rule| rule.tool == "*" || rule.tool == "run_command")
+            .filter_map(|rule| rule.literal_folder.as_ref())
+            .filter_map(|literal| std::fs::canonicalize(workspace.join(literal)).ok())
+            .filter(|real| real.starts_with(workspace) && real != workspace)
+            .collect()
+    }
+
+    /// The rules file's problem, if it has one.
+    pub fn rules_error(&self) -> Option<RulesError> {
+        match &self.lock().rules {
+            Rules::Broken(e) => Some(e.clone()),
+            Rules::Loaded(_) => None,
+        }
+    }
+
+    /// The session policy.
+    pub fn session_policy(&self) -> SessionPolicy {
+        self.lock().session
+    }
+
+    /// Sets the session policy; it applies from the next decision.
+    pub fn set_session_policy(&self, policy: SessionPolicy) {
+        self.lock().session = policy;
+    }
+
+    /// Decides about one call.
+    pub fn decide(&self, facts: &CallFacts<'_>) -> Verdict {
+        if let Some(reason) = self.hard_denial(facts) {
+            return Verdict::deny(PolicyLayer::HardDenial, reason);
+        }
+        let state = self.lock();
+        let verdict = Self::below_session(&state, facts);
+        match (&verdict.decision, state.session) {
+            (PolicyDecision::Ask { .. }, SessionPolicy::Never) => Verdict::deny(
+                PolicyLayer::SessionPolicy,
+                "You chose not to be asked in this session, so actions that need your OK are \
+                 not done.",
+            ),
+            (_, SessionPolicy::Ask | SessionPolicy::Never) => verdict,
+        }
+    }
+
+    fn below_session(state: &PolicyState, facts: &CallFacts<'_>) -> Verdict {
+        match &state.rules {
+            Rules::Broken(error) => {
+                return Verdict::ask(
+                    PolicyLayer::UserRule,
+                    format!("{error} Until it is fixed, Ask First asks before every action."),
+                )
+            }
+            Rules::Loaded(rules) => {
+                if let Some(rule) = rules.deny.iter().find(|r| r.matches_any(facts)) {
+                    return Verdict::deny(
+                        PolicyLayer::UserRule,
+                        format!("Your rule \"{}\" forbids this.", rule.line(RuleKind::Deny)),
+                    );
+                }
+                if let Some(rule) = rules.ask.iter().find(|r| r.matches_any(facts)) {
+                    return Verdict::ask(
+                        PolicyLayer::UserRule,
+                        format!(
+                            "Your rule \"{}\" says to ask you first.",
+                            rule.line(RuleKind::Ask)
+                        ),
+                    );
+                }
+                if let Some(rule) = rules.allow.iter().find(|r| r.matches_all(facts)) {
+                    return Verdict::allow(
+                        PolicyLayer::UserRule,
+                        format!("Allowed by your rule \"{}\".", rule.line(RuleKind::Allow)),
+                    );
+                }
+            }
+        }
+        if let Some(canonical) = facts.canonical_arguments {
+            let granted = state
+                .grants
+                .get(&(facts.tool_name.to_owned(), canonical.to_owned()))
+                .is_some_and(|(_, states)| states.covers(facts.fingerprint));
+            if granted {
+                return Verdict::allow(
+                    PolicyLayer::SessionGrant,
+                    "Allowed for this session: you allowed exactly this action earlier.",
+                );
+            }
+        }
+        if let Some(server) = facts.mcp_server {
+            return match (facts.read_only, facts.risk) {
+                (true, Risk::Low) => Verdict::allow(
+                    PolicyLayer::ToolDefault,
+                    format!("Only reads, says the MCP server \"{server}\", which you trust."),
+                ),
+                _ => Verdict::ask(
+                    PolicyLayer::ToolDefault,
+                    format!(
+                        "This uses the MCP server \"{server}\", which could change things or \
+                         reach the internet, so it needs your OK."
+                    ),
+                ),
+            };
+        }
+        match (facts.read_only, facts.risk) {
+            (true, Risk::Low) => Verdict::allow(PolicyLayer::ToolDefault, "Only reads."),
+            (true, Risk::Medium | Risk::High) => Verdict::ask(
+                PolicyLayer::ToolDefault,
+                "This only reads, but it is marked risky, so it needs your OK.",
+            ),
+            (false, Risk::Low | Risk::Medium) => Verdict::ask(
+                PolicyLayer::ToolDefault,
+                "This changes files in your workspace folder, so it needs your OK.",
+            ),
+            (false, Risk::High) => Verdict::ask(
+                PolicyLayer::ToolDefault,
+                "This is a high-risk action, so it needs your OK.",
+            ),
+        }
+    }
+}

@@ -1,0 +1,502 @@
+//! The user's rules (DESIGN.md §4, layer 3): the file `rules.toml` in the data folder, read
+//! into [`Rules`], written from [`RULES_TEMPLATE`] when missing, and a rule removed from it by
+//! its one-line form ([`remove_rule`]). How a rule matches a call's arguments is here too.
+
+use super::{ArgumentKind, CallFacts, MainArgument};
+use crate::command_line::CommandPattern;
+use crate::url_pattern::{Destination, UrlPattern};
+use globset::{GlobBuilder, GlobMatcher};
+use serde::Deserialize;
+use std::path::{Path, PathBuf};
+
+pub use super::template::RULES_TEMPLATE;
+
+/// Errors of the rules file. The message names the file and what is wrong.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RulesError {
+    /// The file could not be read.
+    #[error("The rules file {path} could not be read: {detail}")]
+    Read {
+        /// The file.
+        path: String,
+        /// The I/O error.
+        detail: String,
+    },
+    /// The file is not valid.
+    #[error("The rules file {path} has a mistake: {detail}")]
+    Invalid {
+        /// The file.
+        path: String,
+        /// What is wrong.
+        detail: String,
+    },
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RulesFile {
+    #[serde(default)]
+    deny: Vec<RuleEntry>,
+    #[serde(default)]
+    ask: Vec<RuleEntry>,
+    #[serde(default)]
+    allow: Vec<RuleEntry>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RuleEntry {
+    tool: String,
+    #[serde(default, rename = "match")]
+    pattern: Option<String>,
+}
+
+/// A rule's `tool` as the file gives it, read the one way both [`Rules::parse`] and
+/// [`remove_rule`] read it: spaces around the name do not count.
+fn tool_as_written(tool: &str) -> &str {
+    tool.trim()
+}
+
+/// Which list of the rules file a rule is in, which says what it does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RuleKind {
+    /// `[[deny]]`: never run.
+    Deny,
+    /// `[[ask]]`: always ask first.
+    Ask,
+    /// `[[allow]]`: run without asking.
+    Allow,
+}
+
+impl RuleKind {
+    /// The kinds in the order they are checked: deny, ask, allow.
+    pub const ALL: [RuleKind; 3] = [RuleKind::Deny, RuleKind::Ask, RuleKind::Allow];
+
+    /// Its name in the rules file (`deny`, `ask`, `allow`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RuleKind::Deny => "deny",
+            RuleKind::Ask => "ask",
+            RuleKind::Allow => "allow",
+        }
+    }
+}
+
+/// The one-line form of a rule of `kind` about `tool` with `pattern`: `deny write_file
+/// "Taxes/**"`, or `ask run_command` without a pattern. The only place it is written.
+fn line_of(kind: RuleKind, tool: &str, pattern: Option<&str>) -> String {
+    let kind = kind.as_str();
+    match pattern {
+        Some(p) => format!("{kind} {tool} \"{p}\""),
+        None => format!("{kind} {tool}"),
+    }
+}
+
+/// One user rule.
+#[derive(Debug, Clone)]
+pub struct Rule {
+    /// The tool it is about (`*` for every tool).
+    pub tool: String,
+    /// The glob on the main argument, as written.
+    pub pattern: Option<String>,
+    for_paths: Option<GlobMatcher>,
+    /// For a pattern `folder/**`: the folder itself, which the pattern is about too.
+    folder_itself: Option<GlobMatcher>,
+    /// The pattern read as a command (words, each a glob; see
+    /// [`crate::command_line::CommandPattern`]), when it can be one.
+    for_command: Option<CommandPattern>,
+    /// The pattern read as a web address (scheme, host, port and path as parts; see
+    /// [`crate::url_pattern::UrlPattern`]), when it can be one.
+    for_url: Option<UrlPattern>,
+    /// Whether the pattern's host is a plain name or address (no `*`): only such a rule can
+    /// allow an address on this computer or the local network.
+    url_host_literal: bool,
+    /// For a pattern that names one folder or file without glob characters (`Taxes/**`,
+    /// `Taxes`, `Taxes/2024.pdf`): that path, compared by identity on disk.
+    pub(super) literal_folder: Option<PathBuf>,
+}
+
+impl Rule {
+    /// A rule for `tool`, optionally with a glob `pattern`.
+    ///
+    /// # Errors
+    /// The glob's error message when `pattern` is not a valid glob.
+    pub fn new(tool: &str, pattern: Option<&str>) -> Result<Self, String> {
+        let for_paths = match pattern {
+            None => None,
+            Some(p) => Some(
+                GlobBuilder::new(p)
+                    .literal_separator(true)
+                    .backslash_escape(true)
+                    .build()
+                    .map(|g| g.compile_matcher())
+                    .map_err(|e| e.to_string())?,
+            ),
+        };
+        let folder_itself = match pattern.and_then(|p| p.strip_suffix("/**")) {
+            Some(folder) if !folder.is_empty() => Some(
+                GlobBuilder::new(folder)
+                    .literal_separator(true)
+                    .backslash_escape(true)
+                    .build()
+                    .map(|g| g.compile_matcher())
+                    .map_err(|e| e.to_string())?,
+            ),
+            _ => None,
+        };
+        let literal_folder = pattern
+            .map(|p| p.strip_suffix("/**").unwrap_or(p))
+            .filter(|p| {
+                !p.is_empty()
+                    && !p.starts_with('/')
+                    && !p.contains(['*', '?', '[', ']', '{', '}', '\\'])
+                    && !p.split('/').any(|part| matches!(part, "" | "." | ".."))
+            })
+            .map(PathBuf::from);
+        // A rule about one tool must make sense for it; a rule for every tool (`*`) is read
+        // in each way it can be.
+        let everything = pattern.is_some_and(|p| matches!(p.trim(), "*" | "**"));
+        let pattern_for_parts = pattern.filter(|_| !everything);
+        let for_command = match pattern_for_parts.map(CommandPattern::parse) {
+            Some(Err(e)) if tool == "run_command" => return Err(e),
+            Some(parsed) => parsed.ok(),
+            None => None,
+        };
+        let for_url = match pattern_for_parts.map(UrlPattern::parse) {
+            Some(Err(e)) if tool == "fetch_url" => return Err(e),
+            Some(parsed) => parsed.ok(),
+            None => None,
+        };
+        let url_host_literal = pattern
+            .and_then(|p| p.split_once("://"))
+            .map(|(_, rest)| rest.split(['/', '?']).next().unwrap_or(""))
+            .is_some_and(|host| !host.is_empty() && !host.contains('*'));
+        Ok(Self {
+            tool: tool.to_owned(),
+            pattern: pattern.map(str::to_owned),
+            for_paths,
+            folder_itself,
+            for_command,
+            for_url,
+            url_host_literal,
+            literal_folder,
+        })
+    }
+
+    fn matches_path(&self, text: &str) -> bool {
+        self.matches_path_spelled(text) || {
+            // The same name in the other Unicode form (`é` as one character or as `e` and an
+            // accent), which a normalising file system or server treats as the same.
+            use unicode_normalization::UnicodeNormalization;
+            let composed: String = text.nfc().collect();
+            let decomposed: String = text.nfd().collect();
+            (composed != text && self.matches_path_spelled(&composed))
+                || (decomposed != text && self.matches_path_spelled(&decomposed))
+        }
+    }
+
+    fn matches_path_spelled(&self, text: &str) -> bool {
+        self.for_paths.as_ref().is_none_or(|m| m.is_match(text))
+            || self
+                .folder_itself
+                .as_ref()
+                .is_some_and(|m| m.is_match(text))
+    }
+
+    /// Whether a pattern of `*` alone (or none) makes the rule about every argument.
+    fn about_everything(&self) -> bool {
+        self.pattern
+            .as_deref()
+            .is_none_or(|p| matches!(p.trim(), "*" | "**"))
+    }
+
+    /// Deny and ask rules on a command: any simple command of the line matches (also inside
+    /// `sh -c`, after `sudo`, …). On a web address: its scheme, host and path match as parts.
+    fn matches_text_any(&self, kind: ArgumentKind, text: &str) -> bool {
+        match kind {
+            ArgumentKind::Path | ArgumentKind::MentionedPath => self.matches_path(text),
+            ArgumentKind::Command => {
+                self.about_everything()
+                    || self
+                        .for_command
+                        .as_ref()
+                        .is_some_and(|c| c.matches_any(text))
+            }
+            ArgumentKind::Url => {
+                self.about_everything()
+                    || self
+                        .for_url
+                        .as_ref()
+                        .is_some_and(|u| url::Url::parse(text).is_ok_and(|url| u.matches(&url)))
+            }
+        }
+    }
+
+    /// Allow rules on a command: the line is plain words only and every simple command
+    /// matches. On a web address: the parts match, and an address on this computer or the
+    /// local network is allowed only by a rule that names its host exactly.
+    fn matches_text_all(&self, kind: ArgumentKind, text: &str) -> bool {
+        match kind {
+            ArgumentKind::Path => self.matches_path(text),
+            ArgumentKind::MentionedPath => false,
+            ArgumentKind::Command => {
+                if self.about_everything() {
+                    return crate::command_line::plain_commands(text).is_some();
+                }
+                self.for_command.as_ref().is_some_and(|c| c.allows(text))
+            }
+            ArgumentKind::Url => {
+                let Ok(url) = url::Url::parse(text) else {
+                    return false;
+                };
+                let nearby = crate::url_pattern::destination(&url) != Destination::Internet;
+                if nearby && !self.url_host_literal {
+                    return false;
+                }
+                self.about_everything() && !nearby
+                    || self.for_url.as_ref().is_some_and(|u| u.matches(&url))
+            }
+        }
+    }
+
+    /// Whether the rule is about this argument: its spelling on disk or as given matches, or
+    /// (for a rule on a folder, `Taxes/**` or `Taxes`) the argument lies in that very folder,
+    /// however it is reached (another case, a bind mount).
+    fn matches_argument_any(&self, argument: &MainArgument) -> bool {
+        self.matches_text_any(argument.kind, &argument.text)
+            || argument
+                .alias
+                .as_deref()
+                .is_some_and(|alias| self.matches_text_any(argument.kind, alias))
+            || self.inside_named_folder(argument)
+    }
+
+    /// Whether every spelling of the argument matches (for allow rules).
+    fn matches_argument_all(&self, argument: &MainArgument) -> bool {
+        self.matches_text_all(argument.kind, &argument.text)
+            && argument
+                .alias
+                .as_deref()
+                .is_none_or(|alias| self.matches_text_all(argument.kind, alias))
+    }
+
+    /// For a rule whose pattern is a plain folder or file (`Taxes`, `Taxes/**`, no glob
+    /// characters before): whether the argument's file is that folder or file or lies inside
+    /// it, compared by identity on disk.
+    fn inside_named_folder(&self, argument: &MainArgument) -> bool {
+        let (Some(literal), Some(resolved)) = (&self.literal_folder, &argument.resolved) else {
+            return false;
+        };
+        if !matches!(
+            argument.kind,
+            ArgumentKind::Path | ArgumentKind::MentionedPath
+        ) || Path::new(&argument.text).is_absolute()
+        {
+            return false;
+        }
+        // The workspace folder: `resolved` less as many parts as `text` has.
+        let depth = if argument.text == "." {
+            0
+        } else {
+            argument.text.split('/').count()
+        };
+        let Some(root) = resolved.ancestors().nth(depth) else {
+            return false;
+        };
+        let named = root.join(literal);
+        let Some(folder) = crate::identity::FileId::of(&named) else {
+            return false;
+        };
+        crate::identity::is_within(resolved, folder)
+            // A second name (hard link), elsewhere, of a file inside the folder.
+            || (crate::identity::has_other_names(resolved)
+                && crate::identity::FileId::of(resolved).is_some_and(|file| {
+                    crate::identity::contains_identity(&named, file, None, 16, 50_000)
+                }))
+    }
+
+    fn names(&self, tool: &str) -> bool {
+        self.tool == "*" || self.tool == tool
+    }
+
+    /// Deny and ask rules: any main argument matches (or the rule has no pattern).
+    pub(super) fn matches_any(&self, facts: &CallFacts<'_>) -> bool {
+        self.names(facts.tool_name)
+            && (self.pattern.is_none()
+                || facts
+                    .main_arguments
+                    .iter()
+                    .any(|a| self.matches_argument_any(a)))
+    }
+
+    /// Allow rules: every main argument matches, and there is at least one when the rule has
+    /// a pattern.
+    ///
+    /// Paths merely mentioned (in a command's words, an MCP tool's texts) are not what an
+    /// allow rule is about: they can only make deny and ask rules match.
+    pub(super) fn matches_all(&self, facts: &CallFacts<'_>) -> bool {
+        let mut judged = facts
+            .main_arguments
+            .iter()
+            .filter(|a| a.kind != ArgumentKind::MentionedPath)
+            .peekable();
+        self.names(facts.tool_name)
+            && (self.pattern.is_none()
+                || (judged.peek().is_some() && judged.all(|a| self.matches_argument_all(a))))
+    }
+
+    /// The rule's one-line form when it is of `kind`, as the settings screen lists it
+    /// ([`super::Policy::rules_summary`]), the reasons quote it, and [`remove_rule`] finds it:
+    /// `deny write_file "Taxes/**"`.
+    pub fn line(&self, kind: RuleKind) -> String {
+        line_of(kind, &self.tool, self.pattern.as_deref())
+    }
+}
+
+/// The user's rules.
+#[derive(Debug, Clone, Default)]
+pub struct RuleSet {
+    /// Never run these.
+    pub deny: Vec<Rule>,
+    /// Always ask for these.
+    pub ask: Vec<Rule>,
+    /// Run these without asking.
+    pub allow: Vec<Rule>,
+}
+
+impl RuleSet {
+    /// The rules of `kind`.
+    pub fn of_kind(&self, kind: RuleKind) -> &[Rule] {
+        match kind {
+            RuleKind::Deny => &self.deny,
+            RuleKind::Ask => &self.ask,
+            RuleKind::Allow => &self.allow,
+        }
+    }
+}
+
+/// The state of the rules file.
+#[derive(Debug, Clone)]
+pub enum Rules {
+    /// Rules in force (possibly none).
+    Loaded(RuleSet),
+    /// The file is broken: every call asks until it is fixed.
+    Broken(RulesError),
+}
+
+impl Default for Rules {
+    fn default() -> Self {
+        Rules::Loaded(RuleSet::default())
+    }
+}
+
+impl Rules {
+    /// Parses rules from TOML text; `path` names the file in messages.
+    pub fn parse(text: &str, path: &Path) -> Rules {
+        let shown = path.display().to_string();
+        let invalid = |detail: String| {
+            Rules::Broken(RulesError::Invalid {
+                path: shown.clone(),
+                detail,
+            })
+        };
+        let file: RulesFile = match toml::from_str(text) {
+            Ok(file) => file,
+            Err(e) => return invalid(e.to_string().trim().to_owned()),
+        };
+        let convert = |entries: Vec<RuleEntry>, list: &str| -> Result<Vec<Rule>, String> {
+            entries
+                .into_iter()
+                .enumerate()
+                .map(|(i, e)| {
+                    let tool = tool_as_written(&e.tool);
+                    if tool.is_empty() {
+                        return Err(format!("rule {} in [[{list}]] has an empty `tool`", i + 1));
+                    }
+                    Rule::new(tool, e.pattern.as_deref()).map_err(|err| {
+                        format!("rule {} in [[{list}]] has a bad `match`: {err}", i + 1)
+                    })
+                })
+                .collect()
+        };
+        let set = (|| -> Result<RuleSet, String> {
+            Ok(RuleSet {
+                deny: convert(file.deny, "deny")?,
+                ask: convert(file.ask, "ask")?,
+                allow: convert(file.allow, "allow")?,
+            })
+        })();
+        match set {
+            Ok(set) => Rules::Loaded(set),
+            Err(detail) => invalid(detail),
+        }
+    }
+
+    /// Loads the rules file; a missing file is created from [`RULES_TEMPLATE`] (no rules).
+    pub fn load(path: &Path) -> Rules {
+        match std::fs::read_to_string(path) {
+            Ok(text) => Rules::parse(&text, path),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                if let Some(parent) = path.parent() {
+                    let _ = std::fs::create_dir_all(parent);
+                }
+                let _ = std::fs::write(path, RULES_TEMPLATE);
+                Rules::default()
+            }
+            Err(e) => Rules::Broken(RulesError::Read {
+                path: path.display().to_string(),
+                detail: e.to_string(),
+            }),
+        }
+    }
+}
+
+/// Removes the first rule whose one-line form ([`Rule::line`], as
+/// [`super::Policy::rules_summary`] lists it, e.g.
+/// `deny write_file "Taxes/**"`) is `line` from the rules file, keeping the file's comments and
+/// the other rules as they are. Returns whether a rule was removed.
+///
+/// # Errors
+/// [`RulesError`] when the file cannot be read, parsed or written.
+pub fn remove_rule(path: &Path, line: &str) -> Result<bool, RulesError> {
+    let shown = path.display().to_string();
+    let read_error = |e: std::io::Error| RulesError::Read {
+        path: shown.clone(),
+        detail: e.to_string(),
+    };
+    let text = std::fs::read_to_string(path).map_err(read_error)?;
+    let mut doc: toml_edit::DocumentMut =
+        text.parse()
+            .map_err(|e: toml_edit::TomlError| RulesError::Invalid {
+                path: shown.clone(),
+                detail: e.to_string(),
+            })?;
+    let mut removed = false;
+    for kind in RuleKind::ALL {
+        if removed {
+            break;
+        }
+        let Some(tables) = doc
+            .get_mut(kind.as_str())
+            .and_then(|i| i.as_array_of_tables_mut())
+        else {
+            continue;
+        };
+        let position = tables.iter().position(|t| {
+            let tool = t.get("tool").and_then(|v| v.as_str()).unwrap_or_default();
+            let pattern = t.get("match").and_then(|v| v.as_str());
+            line_of(kind, tool_as_written(tool), pattern) == line
+        });
+        if let Some(index) = position {
+            tables.remove(index);
+            removed = true;
+        }
+    }
+    if removed {
+        let tmp = path.with_extension("toml.tmp");
+        std::fs::write(&tmp, doc.to_string())
+            .and_then(|()| std::fs::rename(&tmp, path))
+            .map_err(read_error)?;
+    }
+    Ok(removed)
+}
