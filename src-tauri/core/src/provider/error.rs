@@ -1,0 +1,380 @@
+//! Why a model step failed, as facts: [`ProviderError`]. Each variant's `Display` is one plain
+//! sentence for the person (what happened, what to do); [`ProviderError::detail`] keeps the
+//! technical part (status, the service's own message, the parser's complaint) for the "details"
+//! one click away; [`ProviderError::code`] lets a front end tell the cases apart without
+//! reading sentences.
+//!
+//! Where to change the words a person reads when a model fails: the `#[error]` attributes and
+//! the `*_sentence` functions below.
+
+use std::time::Duration;
+
+/// Why a model step failed. The `Display` is the sentence shown to the person; the
+/// technical detail is [`Self::detail`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ProviderError {
+    /// A scripted provider has no turns left for this call.
+    #[error("The scripted scenario has no turn left for model call {step}; it has {turns} turns.")]
+    ScriptExhausted {
+        /// The 1-based model call that found no turn.
+        step: usize,
+        /// How many turns the scenario has.
+        turns: usize,
+    },
+    /// The provider could not be set up (a bad scenario file, a missing key); the text is the
+    /// whole sentence.
+    #[error("{0}")]
+    Config(String),
+    /// The service refused the API key (HTTP 401 or 403).
+    #[error("The API key was refused by {host}. Check the key in the settings.")]
+    Auth {
+        /// The service's host name (and port, if not the default).
+        host: String,
+        /// The HTTP status: 401 or 403.
+        status: u16,
+        /// The service's message.
+        detail: String,
+    },
+    /// The service does not know the model.
+    #[error(
+        "The model \"{model}\" was not found at {host}. Check the model name in the settings."
+    )]
+    ModelNotFound {
+        /// The model asked for.
+        model: String,
+        /// The service's host name.
+        host: String,
+        /// The service's message.
+        detail: String,
+    },
+    /// The service kept answering 429 "too many requests" until the retries ran out.
+    #[error(
+        "{host} is getting too many requests from this key and kept refusing after {tries} \
+         tries. Wait a minute and try again, or check the plan's limits with the service."
+    )]
+    RateLimited {
+        /// The service's host name.
+        host: String,
+        /// How many requests were sent in all.
+        tries: u32,
+        /// The service's last message.
+        detail: String,
+    },
+    /// The service kept failing on its side (HTTP 5xx) until the retries ran out.
+    #[error(
+        "The model service at {host} is having trouble (error {status}) and kept failing after \
+         {tries} tries. Try again later."
+    )]
+    ServerError {
+        /// The service's host name.
+        host: String,
+        /// The last HTTP status (500–599).
+        status: u16,
+        /// How many requests were sent in all.
+        tries: u32,
+        /// The service's last message.
+        detail: String,
+    },
+    /// The service refused the request for another reason (another 4xx status).
+    #[error(
+        "The model service at {host} refused the request (error {status}). Check the address \
+         and the model name in the settings."
+    )]
+    Refused {
+        /// The service's host name.
+        host: String,
+        /// The HTTP status.
+        status: u16,
+        /// The service's message.
+        detail: String,
+    },
+    /// The service accepted the request, then reported an error in its reply (an `error`
+    /// event in the stream, or an `error` object in place of a reply).
+    #[error("The model service at {host} stopped with an error while answering. Try again.")]
+    ServiceError {
+        /// The service's host name.
+        host: String,
+        /// The service's message.
+        detail: String,
+    },
+    /// No connection could be made, or it broke before any reply came.
+    #[error("{}", connect_sentence(host, *reason))]
+    CannotConnect {
+        /// The service's host name.
+        host: String,
+        /// What kind of failure it was.
+        reason: ConnectFailure,
+        /// The networking library's message.
+        detail: String,
+    },
+    /// Something answered, but not a model service: a web page (a login page, a network
+    /// sign-in) or another kind of content.
+    #[error("{}", not_an_ai_service_sentence(host, content_type))]
+    NotAnAiService {
+        /// The service's host name.
+        host: String,
+        /// The reply's `Content-Type` (its media type, lower case), e.g. `text/html`.
+        content_type: String,
+    },
+    /// The reply could not be read: invalid JSON, garbage after a tool call, unreadable headers.
+    #[error(
+        "The model service at {host} sent a reply Ask First cannot read. Try again; if it \
+         keeps happening, check the address in the settings."
+    )]
+    Malformed {
+        /// The service's host name.
+        host: String,
+        /// What was wrong.
+        detail: String,
+    },
+    /// The reply stopped before it was complete (the connection closed mid-way).
+    #[error("The reply from {host} stopped before it was complete. Try again.")]
+    EndedEarly {
+        /// The service's host name.
+        host: String,
+        /// What was seen, e.g. "the stream ended without a finish marker".
+        detail: String,
+    },
+    /// The reply broke one of the bounds on what Ask First takes from a model.
+    #[error("{}", too_large_sentence(host, limit))]
+    TooLarge {
+        /// The service's host name.
+        host: String,
+        /// Which bound, and its value.
+        limit: ReplyLimit,
+    },
+    /// Nothing came from the service for the idle timeout.
+    #[error(
+        "The model service at {host} sent nothing for {} seconds, so Ask First stopped waiting. \
+         Try again; a model that is still loading may need a moment.",
+        waited.as_secs()
+    )]
+    IdleTimeout {
+        /// The service's host name.
+        host: String,
+        /// How long nothing came.
+        waited: Duration,
+    },
+}
+
+/// Which kind of connection failure [`ProviderError::CannotConnect`] was.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ConnectFailure {
+    /// Nothing listens at the address (connection refused).
+    Refused,
+    /// The host name could not be found (DNS).
+    NameNotFound,
+    /// The secure connection (TLS) failed: a plain-HTTP port, a bad certificate.
+    Tls,
+    /// The connection could not be made in time.
+    TimedOut,
+    /// The connection was made, then closed before any reply.
+    Dropped,
+    /// Another networking failure.
+    Other,
+}
+
+/// The bound a reply broke ([`ProviderError::TooLarge`]); the numbers are the bound itself.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum ReplyLimit {
+    /// The whole reply, bytes as received ([`crate::provider::MAX_REPLY_BYTES`]).
+    Reply {
+        /// The bound, in bytes.
+        bytes: usize,
+    },
+    /// One line of a streamed reply ([`crate::providers::http::MAX_LINE_BYTES`]).
+    Line {
+        /// The bound, in bytes.
+        bytes: usize,
+    },
+    /// One event of a streamed reply, its data lines together
+    /// ([`crate::providers::http::MAX_EVENT_BYTES`]).
+    Event {
+        /// The bound, in bytes.
+        bytes: usize,
+    },
+    /// Tool calls in one reply ([`crate::provider::MAX_STREAMED_TOOL_CALLS`]).
+    ToolCalls {
+        /// The bound, a count.
+        count: usize,
+    },
+}
+
+/// A short, stable name for each kind of [`ProviderError`], for a front end that shows each
+/// case its own way (an icon, a "check settings" button) without reading sentences.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ProviderErrorCode {
+    /// [`ProviderError::ScriptExhausted`].
+    ScriptExhausted,
+    /// [`ProviderError::Config`].
+    Config,
+    /// [`ProviderError::Auth`].
+    Unauthorized,
+    /// [`ProviderError::ModelNotFound`].
+    ModelNotFound,
+    /// [`ProviderError::RateLimited`].
+    RateLimited,
+    /// [`ProviderError::ServerError`].
+    ServerError,
+    /// [`ProviderError::Refused`].
+    Refused,
+    /// [`ProviderError::ServiceError`].
+    ServiceError,
+    /// [`ProviderError::CannotConnect`].
+    CannotConnect,
+    /// [`ProviderError::NotAnAiService`].
+    NotAnAiService,
+    /// [`ProviderError::Malformed`].
+    MalformedReply,
+    /// [`ProviderError::EndedEarly`].
+    EndedEarly,
+    /// [`ProviderError::TooLarge`].
+    TooLarge,
+    /// [`ProviderError::IdleTimeout`].
+    IdleTimeout,
+}
+
+impl ProviderErrorCode {
+    /// The code as the UI receives it, e.g. `"rate_limited"` (the serde name).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::ScriptExhausted => "script_exhausted",
+            Self::Config => "config",
+            Self::Unauthorized => "unauthorized",
+            Self::ModelNotFound => "model_not_found",
+            Self::RateLimited => "rate_limited",
+            Self::ServerError => "server_error",
+            Self::Refused => "refused",
+            Self::ServiceError => "service_error",
+            Self::CannotConnect => "cannot_connect",
+            Self::NotAnAiService => "not_an_ai_service",
+            Self::MalformedReply => "malformed_reply",
+            Self::EndedEarly => "ended_early",
+            Self::TooLarge => "too_large",
+            Self::IdleTimeout => "idle_timeout",
+        }
+    }
+}
+
+impl ProviderError {
+    /// Which kind of failure this is.
+    pub fn code(&self) -> ProviderErrorCode {
+        match self {
+            Self::ScriptExhausted { .. } => ProviderErrorCode::ScriptExhausted,
+            Self::Config(_) => ProviderErrorCode::Config,
+            Self::Auth { .. } => ProviderErrorCode::Unauthorized,
+            Self::ModelNotFound { .. } => ProviderErrorCode::ModelNotFound,
+            Self::RateLimited { .. } => ProviderErrorCode::RateLimited,
+            Self::ServerError { .. } => ProviderErrorCode::ServerError,
+            Self::Refused { .. } => ProviderErrorCode::Refused,
+            Self::ServiceError { .. } => ProviderErrorCode::ServiceError,
+            Self::CannotConnect { .. } => ProviderErrorCode::CannotConnect,
+            Self::NotAnAiService { .. } => ProviderErrorCode::NotAnAiService,
+            Self::Malformed { .. } => ProviderErrorCode::MalformedReply,
+            Self::EndedEarly { .. } => ProviderErrorCode::EndedEarly,
+            Self::TooLarge { .. } => ProviderErrorCode::TooLarge,
+            Self::IdleTimeout { .. } => ProviderErrorCode::IdleTimeout,
+        }
+    }
+
+    /// The technical detail behind the sentence, for a "details" view: the HTTP status and
+    /// the service's own message, the networking library's or the parser's complaint. `None`
+    /// where the sentence says everything.
+    pub fn detail(&self) -> Option<String> {
+        match self {
+            Self::ScriptExhausted { .. } | Self::Config(_) => None,
+            Self::Auth { status, detail, .. } | Self::Refused { status, detail, .. } => {
+                Some(format!("HTTP {status}: {detail}"))
+            }
+            Self::ServerError {
+                status,
+                detail,
+                tries,
+                ..
+            } => Some(format!("HTTP {status} ({tries} tries): {detail}")),
+            Self::RateLimited { detail, tries, .. } => {
+                Some(format!("HTTP 429 ({tries} tries): {detail}"))
+            }
+            Self::ModelNotFound { detail, .. }
+            | Self::ServiceError { detail, .. }
+            | Self::Malformed { detail, .. }
+            | Self::EndedEarly { detail, .. } => Some(detail.clone()),
+            Self::CannotConnect { reason, detail, .. } => Some(format!("{reason:?}: {detail}")),
+            Self::NotAnAiService { content_type, .. } => {
+                Some(format!("Content-Type: {content_type}"))
+            }
+            Self::TooLarge { limit, .. } => Some(match limit {
+                ReplyLimit::Reply { bytes } => format!("reply over {bytes} bytes"),
+                ReplyLimit::Line { bytes } => format!("one line over {bytes} bytes"),
+                ReplyLimit::Event { bytes } => format!("one event over {bytes} bytes"),
+                ReplyLimit::ToolCalls { count } => format!("over {count} tool calls"),
+            }),
+            Self::IdleTimeout { waited, .. } => {
+                Some(format!("no byte for {} ms", waited.as_millis()))
+            }
+        }
+    }
+}
+
+fn connect_sentence(host: &str, reason: ConnectFailure) -> String {
+    match reason {
+        ConnectFailure::Refused => format!(
+            "Nothing answered at {host}. Check that the model service is running and that the \
+             address in the settings is right."
+        ),
+        ConnectFailure::NameNotFound => format!(
+            "The address {host} could not be found. Check the address in the settings and the \
+             internet connection."
+        ),
+        ConnectFailure::Tls => format!(
+            "A secure connection to {host} could not be made. Check whether the address in the \
+             settings should start with http:// or https://."
+        ),
+        ConnectFailure::TimedOut => format!(
+            "The connection to {host} took too long. Check the internet connection and the \
+             address in the settings."
+        ),
+        ConnectFailure::Dropped => format!(
+            "The model service at {host} closed the connection without answering. Try again \
+             later."
+        ),
+        ConnectFailure::Other => format!(
+            "Could not reach the model at {host}. Check the internet connection and the address \
+             in the settings."
+        ),
+    }
+}
+
+fn not_an_ai_service_sentence(host: &str, content_type: &str) -> String {
+    if content_type.contains("html") {
+        format!(
+            "{host} answered with a web page, not a model service; a login page or a network \
+             sign-in may be in the way. Check the address in the settings."
+        )
+    } else {
+        format!("{host} did not answer like a model service. Check the address in the settings.")
+    }
+}
+
+fn too_large_sentence(host: &str, limit: &ReplyLimit) -> String {
+    const MB: usize = 1024 * 1024;
+    match limit {
+        ReplyLimit::ToolCalls { count } => format!(
+            "The model at {host} asked for more than {count} actions in one reply, more than \
+             Ask First takes at once. Try again with a smaller task."
+        ),
+        ReplyLimit::Reply { bytes } => format!(
+            "The reply from {host} was larger than {} MB, more than Ask First takes from a model \
+             at once. Try again with a smaller task.",
+            bytes / MB
+        ),
+        ReplyLimit::Line { bytes } | ReplyLimit::Event { bytes } => format!(
+            "The reply from {host} had a piece larger than {} MB, more than Ask First takes from \
+             a model at once. Try again with a smaller task.",
+            bytes / MB
+        ),
+    }
+}
