@@ -11,6 +11,7 @@ mod all {
     pub mod history;
     pub mod identity;
     pub mod mcp;
+    pub mod misbehaving;
     pub mod policy;
     pub mod providers;
     pub mod race;

@@ -49,8 +49,8 @@ pub enum ProviderError {
     },
     /// The service kept answering 429 "too many requests" until the retries ran out.
     #[error(
-        "{host} is getting too many requests from this key and kept refusing after {tries} \
-         tries. Wait a minute and try again, or check the plan's limits with the service."
+        "The model service at {host} says it is getting too many requests and kept refusing \
+         after {tries} tries. Wait a minute and try again, or check the plan's limits."
     )]
     RateLimited {
         /// The service's host name.
@@ -351,11 +351,14 @@ fn connect_sentence(host: &str, reason: ConnectFailure) -> String {
 fn not_an_ai_service_sentence(host: &str, content_type: &str) -> String {
     if content_type.contains("html") {
         format!(
-            "{host} answered with a web page, not a model service; a login page or a network \
-             sign-in may be in the way. Check the address in the settings."
+            "The address {host} answered with a web page, not a model service; a login page or \
+             a network sign-in may be in the way. Check the address in the settings."
         )
     } else {
-        format!("{host} did not answer like a model service. Check the address in the settings.")
+        format!(
+            "The address {host} did not answer like a model service. Check the address in the \
+             settings."
+        )
     }
 }
 

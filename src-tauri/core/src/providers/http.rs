@@ -201,23 +201,31 @@ async fn read_capped(mut response: reqwest::Response, cap: usize, idle: Duration
 
 /// An error and its causes in one line: "error sending request: … : connection refused".
 fn chain(error: &(dyn std::error::Error + 'static)) -> String {
-    let mut out = error.to_string();
-    let mut source = error.source();
-    while let Some(cause) = source {
+    let mut out = String::new();
+    for cause in causes(error) {
         let text = cause.to_string();
         if !out.contains(&text) {
-            out.push_str(": ");
+            if !out.is_empty() {
+                out.push_str(": ");
+            }
             out.push_str(&text);
         }
-        source = cause.source();
     }
     out
 }
 
+/// An error and its causes, outermost first. An `io::Error` that wraps another error is
+/// followed into that error itself (its `source()` skips it and goes to the wrapped error's
+/// source).
 fn causes<'a>(
     error: &'a (dyn std::error::Error + 'static),
 ) -> impl Iterator<Item = &'a (dyn std::error::Error + 'static)> {
-    std::iter::successors(Some(error), |e| e.source())
+    std::iter::successors(Some(error), |e| match e.downcast_ref::<std::io::Error>() {
+        Some(io) => io
+            .get_ref()
+            .map(|inner| inner as &(dyn std::error::Error + 'static)),
+        None => e.source(),
+    })
 }
 
 /// A failure to send or to get the reply's head as a [`ProviderError`], and whether another
@@ -225,7 +233,10 @@ fn causes<'a>(
 fn transport_error(host: &str, error: &reqwest::Error) -> (ProviderError, bool) {
     use crate::provider::ConnectFailure;
     let detail = chain(error);
-    let io_kind = causes(error).find_map(|e| e.downcast_ref::<std::io::Error>().map(|e| e.kind()));
+    // The innermost kind is the telling one (an `Other` often wraps the real one).
+    let io_kind = causes(error)
+        .filter_map(|e| e.downcast_ref::<std::io::Error>().map(std::io::Error::kind))
+        .last();
     let hyper = causes(error).find_map(|e| e.downcast_ref::<hyper::Error>());
     if hyper.is_some_and(hyper::Error::is_parse) {
         // The reply's head could not be read (too large, too many headers, not HTTP at all).
@@ -241,8 +252,10 @@ fn transport_error(host: &str, error: &reqwest::Error) -> (ProviderError, bool) 
         ConnectFailure::TimedOut
     } else if io_kind == Some(std::io::ErrorKind::ConnectionRefused) {
         ConnectFailure::Refused
-    } else if error.is_connect() && io_kind == Some(std::io::ErrorKind::InvalidData) {
-        // tokio-rustls reports every TLS failure (a plain-HTTP port, a bad certificate) as
+    } else if causes(error).any(|e| e.downcast_ref::<rustls::Error>().is_some())
+        || (error.is_connect() && io_kind == Some(std::io::ErrorKind::InvalidData))
+    {
+        // A plain-HTTP port, a bad certificate: rustls says so, or tokio-rustls reports it as
         // invalid data.
         ConnectFailure::Tls
     } else if error.is_connect() && detail.contains("dns error") {
