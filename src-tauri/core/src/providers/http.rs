@@ -1,6 +1,6 @@
 //! What the HTTP providers share: settings, the redacted API key, sending with retries,
 //! turning error replies into [`ProviderError`]s a person can act on, and reading a reply as
-//! a bounded stream of events ([`stream_events`]).
+//! a bounded stream of events ([`stream_events`], in `events.rs`).
 //!
 //! Every input from a service is bounded here: the reply's head (hyper's limits), the wait
 //! for each byte ([`HttpSettings::idle_timeout`]), `Retry-After` ([`super::retry_after`],
@@ -8,7 +8,7 @@
 //! a line ([`MAX_LINE_BYTES`]), an event ([`MAX_EVENT_BYTES`]) and the whole reply
 //! ([`crate::provider::MAX_REPLY_BYTES`]). Where to change a timeout or a bound: here.
 
-use super::sse::{SseError, SseEvent, SseParser};
+pub use super::events::{stream_events, EventStream};
 use crate::provider::ProviderError;
 use std::time::Duration;
 
@@ -171,7 +171,7 @@ fn looks_like_unknown_model(body: &str) -> bool {
 
 /// The media type of a response's `Content-Type`, lower case, without parameters
 /// (`text/event-stream; charset=utf-8` → `text/event-stream`); empty when there is none.
-fn media_type(response: &reqwest::Response) -> String {
+pub(super) fn media_type(response: &reqwest::Response) -> String {
     response
         .headers()
         .get(reqwest::header::CONTENT_TYPE)
@@ -200,7 +200,7 @@ async fn read_capped(mut response: reqwest::Response, cap: usize, idle: Duration
 }
 
 /// An error and its causes in one line: "error sending request: … : connection refused".
-fn chain(error: &(dyn std::error::Error + 'static)) -> String {
+pub(super) fn chain(error: &(dyn std::error::Error + 'static)) -> String {
     let mut out = String::new();
     for cause in causes(error) {
         let text = cause.to_string();
@@ -368,125 +368,5 @@ pub async fn send(
             return Err(failure);
         }
         tokio::time::sleep(settings.retry_wait(tries - 1, retry_after)).await;
-    }
-}
-
-/// Sends the request (as [`send`]) and reads its reply as a stream of events: server-sent
-/// events for `text/event-stream` (or no `Content-Type`), or one event holding the whole body
-/// for `application/json` (a server that answered without streaming, or with an error
-/// object).
-///
-/// # Errors
-/// Those of [`send`], and [`ProviderError::NotAnAiService`] for any other content type.
-pub async fn stream_events(
-    settings: &HttpSettings,
-    build: impl Fn() -> reqwest::RequestBuilder,
-) -> Result<EventStream, ProviderError> {
-    let response = send(settings, build).await?;
-    let content_type = media_type(&response);
-    let whole = match content_type.as_str() {
-        "text/event-stream" | "" => None,
-        "application/json" => Some(Vec::new()),
-        _ => {
-            return Err(ProviderError::NotAnAiService {
-                host: settings.host(),
-                content_type,
-            })
-        }
-    };
-    Ok(EventStream {
-        host: settings.host(),
-        idle: settings.idle_timeout,
-        response,
-        parser: SseParser::new(MAX_LINE_BYTES, MAX_EVENT_BYTES),
-        whole,
-        received: 0,
-        ended: false,
-    })
-}
-
-/// The events of one reply, bounded: at most [`crate::provider::MAX_REPLY_BYTES`] in all,
-/// lines of at most [`MAX_LINE_BYTES`], events of at most [`MAX_EVENT_BYTES`], and at most
-/// the settings' idle timeout between two pieces. Nothing past a bound is buffered or parsed;
-/// the work is linear in the bytes received.
-pub struct EventStream {
-    host: String,
-    idle: Duration,
-    response: reqwest::Response,
-    parser: SseParser,
-    /// `Some` for a body read whole (JSON): the bytes so far.
-    whole: Option<Vec<u8>>,
-    received: usize,
-    ended: bool,
-}
-
-impl EventStream {
-    /// The next event, or `None` when the reply ended (the caller decides whether it ended
-    /// early).
-    ///
-    /// # Errors
-    /// [`ProviderError::TooLarge`] past a bound, [`ProviderError::IdleTimeout`], and
-    /// [`ProviderError::EndedEarly`] when the connection broke.
-    pub async fn next(&mut self) -> Result<Option<SseEvent>, ProviderError> {
-        use crate::provider::{ReplyLimit, MAX_REPLY_BYTES};
-        loop {
-            if let Some(event) = self.parser.next_event() {
-                return Ok(Some(event));
-            }
-            if self.ended {
-                return Ok(self.whole.take().map(|body| SseEvent {
-                    event: String::new(),
-                    data: String::from_utf8_lossy(&body).into_owned(),
-                }));
-            }
-            let piece = match tokio::time::timeout(self.idle, self.response.chunk()).await {
-                Err(_) => {
-                    return Err(ProviderError::IdleTimeout {
-                        host: self.host.clone(),
-                        waited: self.idle,
-                    })
-                }
-                Ok(Ok(None)) => {
-                    self.ended = true;
-                    continue;
-                }
-                Ok(Err(error)) => {
-                    return Err(ProviderError::EndedEarly {
-                        host: self.host.clone(),
-                        detail: chain(&error),
-                    })
-                }
-                Ok(Ok(Some(piece))) => piece,
-            };
-            self.received = self.received.saturating_add(piece.len());
-            let too_large = |limit| ProviderError::TooLarge {
-                host: self.host.clone(),
-                limit,
-            };
-            if self.received > MAX_REPLY_BYTES {
-                return Err(too_large(ReplyLimit::Reply {
-                    bytes: MAX_REPLY_BYTES,
-                }));
-            }
-            match &mut self.whole {
-                Some(body) if body.len() + piece.len() > MAX_EVENT_BYTES => {
-                    return Err(too_large(ReplyLimit::Event {
-                        bytes: MAX_EVENT_BYTES,
-                    }))
-                }
-                Some(body) => body.extend_from_slice(&piece),
-                None => self.parser.feed(&piece).map_err(|e| {
-                    too_large(match e {
-                        SseError::LineTooLong(bytes) => ReplyLimit::Line { bytes },
-                        SseError::EventTooLarge(bytes) => ReplyLimit::Event { bytes },
-                    })
-                })?,
-            }
-        }
-    }
-
-    /// The service's host name, for errors the caller makes.
-    pub fn host(&self) -> &str {
-        &self.host
     }
 }

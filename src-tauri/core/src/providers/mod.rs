@@ -14,6 +14,7 @@
 //! [`http::stream_events`], and its errors from [`crate::provider::ProviderError`].
 
 pub mod anthropic;
+pub mod events;
 pub mod http;
 pub mod openai;
 pub mod retry_after;

@@ -2,8 +2,8 @@
 //! `RunFinished` (failed, with the provider's sentence) and the next task on the same runtime
 //! works.
 
+use super::fixtures::{settings, Api};
 use super::server::{reply, serve, sse_head, trickle};
-use super::{settings, Api};
 use crate::all::support::{Events, MemoryAudit};
 use askfirst_core::agent::{AgentRuntime, RuntimeConfig};
 use askfirst_core::approvals::{AnswerMode, ApprovalRegistry, RegistryConfig};
