@@ -381,3 +381,66 @@ fn too_large_sentence(host: &str, limit: &ReplyLimit) -> String {
         ),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+    use pretty_assertions::assert_eq;
+
+    #[test]
+    fn each_code_is_sent_by_the_name_as_str_gives() {
+        use ProviderErrorCode::*;
+        for code in [
+            ScriptExhausted,
+            Config,
+            Unauthorized,
+            ModelNotFound,
+            RateLimited,
+            ServerError,
+            Refused,
+            ServiceError,
+            CannotConnect,
+            NotAnAiService,
+            MalformedReply,
+            EndedEarly,
+            TooLarge,
+            IdleTimeout,
+        ] {
+            assert_eq!(
+                serde_json::to_string(&code).unwrap(),
+                format!("\"{}\"", code.as_str())
+            );
+        }
+    }
+
+    #[test]
+    fn the_sentence_and_the_detail_are_kept_apart() {
+        let error = ProviderError::ServerError {
+            host: "api.example.com".into(),
+            status: 503,
+            tries: 4,
+            detail: "upstream connect error".into(),
+        };
+        assert_eq!(
+            error.to_string(),
+            "The model service at api.example.com is having trouble (error 503) and kept \
+             failing after 4 tries. Try again later."
+        );
+        assert_eq!(
+            error.detail().as_deref(),
+            Some("HTTP 503 (4 tries): upstream connect error")
+        );
+        assert_eq!(error.code(), ProviderErrorCode::ServerError);
+        let too_large = ProviderError::TooLarge {
+            host: "h".into(),
+            limit: ReplyLimit::Line {
+                bytes: 2 * 1024 * 1024,
+            },
+        };
+        assert!(
+            too_large.to_string().contains("larger than 2 MB"),
+            "{too_large}"
+        );
+    }
+}

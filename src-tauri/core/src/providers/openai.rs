@@ -217,7 +217,15 @@ impl Provider for OpenAiProvider {
         let host = events.host().to_owned();
         let mut assembler = Assembler::default();
         let mut done = false;
-        while let Some(event) = events.next().await? {
+        loop {
+            let event = match events.next().await {
+                Ok(Some(event)) => event,
+                Ok(None) => break,
+                // A server that sent its finish_reason and then neither [DONE] nor the end of
+                // the reply has said all it will say.
+                Err(ProviderError::IdleTimeout { .. }) if assembler.finished => break,
+                Err(error) => return Err(error),
+            };
             let data = event.data.trim();
             if data == "[DONE]" {
                 done = true;

@@ -287,3 +287,38 @@ async fn a_server_that_does_not_stream_still_answers_for_openai() {
     let turn = step(Api::OpenAi, &server).await.unwrap();
     assert_eq!(turn.text.as_deref(), Some("whole"));
 }
+
+#[tokio::test]
+async fn an_openai_server_silent_after_its_finish_reason_has_answered() {
+    let finished = json!({"choices": [{"index": 0, "delta": {"content": "All done."},
+                                       "finish_reason": "stop"}]});
+    let body = format!("data: {finished}\n\n").into_bytes();
+    let server = serve(move |_, socket| {
+        trickle(
+            socket,
+            sse_head(),
+            vec![body.clone()].into_iter(),
+            Duration::from_secs(5),
+        )
+    })
+    .await;
+    let mut quick = settings(&server.base);
+    quick.idle_timeout = Duration::from_millis(200);
+    let turn = step_with(Api::OpenAi, quick.clone()).await.unwrap();
+    assert_eq!(turn.text.as_deref(), Some("All done."));
+
+    // Without the finish_reason, the same silence is a timeout.
+    let body = Api::OpenAi.text("Half").into_bytes();
+    let server = serve(move |_, socket| {
+        trickle(
+            socket,
+            sse_head(),
+            vec![body.clone()].into_iter(),
+            Duration::from_secs(5),
+        )
+    })
+    .await;
+    quick.base_url = server.base.clone();
+    let error = failed(Api::OpenAi, step_with(Api::OpenAi, quick).await);
+    assert_eq!(error.code(), ProviderErrorCode::IdleTimeout, "{error:?}");
+}
