@@ -184,11 +184,13 @@ pub(super) fn media_type(response: &reqwest::Response) -> String {
         .to_ascii_lowercase()
 }
 
-/// Up to `cap` bytes of a body, each piece awaited at most `idle`; whatever fails ends it.
-async fn read_capped(mut response: reqwest::Response, cap: usize, idle: Duration) -> String {
+/// Up to `cap` bytes of a body, read within `within` in all (a body dripped a byte at a time
+/// cannot hold the step); whatever fails or is late ends it with what came so far.
+async fn read_capped(mut response: reqwest::Response, cap: usize, within: Duration) -> String {
+    let deadline = tokio::time::Instant::now() + within;
     let mut body = Vec::new();
     while body.len() < cap {
-        match tokio::time::timeout(idle, response.chunk()).await {
+        match tokio::time::timeout_at(deadline, response.chunk()).await {
             Ok(Ok(Some(piece))) => {
                 let room = cap - body.len();
                 body.extend_from_slice(&piece[..piece.len().min(room)]);

@@ -3,7 +3,7 @@
 //! plain-HTTP port, unknown hosts.
 
 use super::fixtures::{failed, settings, step, step_with, Api, APIS};
-use super::server::{head, reply, serve, sse_head};
+use super::server::{head, reply, serve, sse_head, trickle};
 use askfirst_core::provider::{ConnectFailure, ProviderError, ProviderErrorCode};
 use pretty_assertions::assert_eq;
 use std::time::Duration;
@@ -213,4 +213,34 @@ async fn a_refused_key_behind_a_login_page_is_still_the_key() {
         assert_eq!(error.code(), ProviderErrorCode::Unauthorized, "{error:?}");
         assert_eq!(server.connections(), 1);
     }
+}
+
+#[tokio::test]
+async fn an_error_body_dripped_a_byte_at_a_time_is_read_for_one_idle_timeout_at_most() {
+    let server = serve(|_, socket| {
+        let body = (0..100).map(|n| vec![b'a' + (n % 26) as u8]);
+        trickle(
+            socket,
+            head(503, &[("Content-Type", "text/plain")]),
+            body,
+            Duration::from_millis(100),
+        )
+    })
+    .await;
+    let mut s = settings(&server.base);
+    s.max_retries = 0;
+    s.idle_timeout = Duration::from_millis(500);
+    let error = failed(Api::OpenAi, step_with(Api::OpenAi, s).await);
+    let ProviderError::ServerError {
+        detail, tries: 1, ..
+    } = &error
+    else {
+        panic!("{error:?}");
+    };
+    assert!(
+        !detail.is_empty()
+            && detail.len() < 100
+            && "abcdefghijklmnopqrstuvwxyz".starts_with(detail.as_str()),
+        "only what came within the idle timeout: {detail:?}"
+    );
 }
