@@ -244,3 +244,39 @@ async fn an_error_body_dripped_a_byte_at_a_time_is_read_for_one_idle_timeout_at_
         "only what came within the idle timeout: {detail:?}"
     );
 }
+
+#[tokio::test]
+async fn a_server_that_hangs_up_or_speaks_no_http_is_told_apart() {
+    for api in APIS {
+        // Reads the request and closes without a word: retried, then "closed the connection".
+        let server = serve(|_, mut socket| async move {
+            super::server::read_request(&mut socket).await;
+            drop(socket);
+        })
+        .await;
+        let error = failed(api, step(api, &server).await);
+        assert!(
+            matches!(
+                error,
+                ProviderError::CannotConnect {
+                    reason: ConnectFailure::Dropped,
+                    ..
+                }
+            ),
+            "{error:?}"
+        );
+        assert_eq!(
+            server.connections(),
+            4,
+            "a dropped connection may be a restart"
+        );
+
+        // Answers with something that is not HTTP: unreadable, and not asked again.
+        let server =
+            serve(|_, socket| reply(socket, "SSH-2.0-OpenSSH_9.6\r\n\r\n".into(), Vec::new()))
+                .await;
+        let error = failed(api, step(api, &server).await);
+        assert_eq!(error.code(), ProviderErrorCode::MalformedReply, "{error:?}");
+        assert_eq!(server.connections(), 1);
+    }
+}
