@@ -21,10 +21,24 @@ pub enum ProviderError {
         /// How many turns the scenario has.
         turns: usize,
     },
-    /// The provider could not be set up (a bad scenario file, a missing key); the text is the
-    /// whole sentence.
+    /// The provider could not be set up for a reason without a variant of its own (today: an
+    /// unreadable settings file, in the shell); the text is the whole sentence.
     #[error("{0}")]
     Config(String),
+    /// The service needs an API key and none is set.
+    #[error("Add your API key for {host} in the settings (or {env_var}).")]
+    MissingKey {
+        /// The service's host name.
+        host: String,
+        /// The environment variable that can hold the key, e.g. `OPENAI_API_KEY`.
+        env_var: String,
+    },
+    /// A scripted provider's scenario cannot be used (unreadable, not valid, no turns).
+    #[error("The scenario cannot be used: {detail}")]
+    BadScenario {
+        /// What is wrong, e.g. "it has no turns." or the parser's message.
+        detail: String,
+    },
     /// The service refused the API key (HTTP 401 or 403).
     #[error("The API key was refused by {host}. Check the key in the settings.")]
     Auth {
@@ -211,6 +225,10 @@ pub enum ProviderErrorCode {
     ScriptExhausted,
     /// [`ProviderError::Config`].
     Config,
+    /// [`ProviderError::MissingKey`].
+    MissingKey,
+    /// [`ProviderError::BadScenario`].
+    BadScenario,
     /// [`ProviderError::Auth`].
     Unauthorized,
     /// [`ProviderError::ModelNotFound`].
@@ -243,6 +261,8 @@ impl ProviderErrorCode {
         match self {
             Self::ScriptExhausted => "script_exhausted",
             Self::Config => "config",
+            Self::MissingKey => "missing_key",
+            Self::BadScenario => "bad_scenario",
             Self::Unauthorized => "unauthorized",
             Self::ModelNotFound => "model_not_found",
             Self::RateLimited => "rate_limited",
@@ -265,6 +285,8 @@ impl ProviderError {
         match self {
             Self::ScriptExhausted { .. } => ProviderErrorCode::ScriptExhausted,
             Self::Config(_) => ProviderErrorCode::Config,
+            Self::MissingKey { .. } => ProviderErrorCode::MissingKey,
+            Self::BadScenario { .. } => ProviderErrorCode::BadScenario,
             Self::Auth { .. } => ProviderErrorCode::Unauthorized,
             Self::ModelNotFound { .. } => ProviderErrorCode::ModelNotFound,
             Self::RateLimited { .. } => ProviderErrorCode::RateLimited,
@@ -285,7 +307,10 @@ impl ProviderError {
     /// where the sentence says everything.
     pub fn detail(&self) -> Option<String> {
         match self {
-            Self::ScriptExhausted { .. } | Self::Config(_) => None,
+            Self::ScriptExhausted { .. }
+            | Self::Config(_)
+            | Self::MissingKey { .. }
+            | Self::BadScenario { .. } => None,
             Self::Auth { status, detail, .. } | Self::Refused { status, detail, .. } => {
                 Some(format!("HTTP {status}: {detail}"))
             }
@@ -394,6 +419,8 @@ mod tests {
         for code in [
             ScriptExhausted,
             Config,
+            MissingKey,
+            BadScenario,
             Unauthorized,
             ModelNotFound,
             RateLimited,
