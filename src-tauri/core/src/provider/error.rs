@@ -169,6 +169,18 @@ pub enum ProviderError {
         /// How long nothing came.
         waited: Duration,
     },
+    /// The reply kept coming, slowly, for longer than one reply may take.
+    #[error(
+        "The model service at {host} was still answering after {} minutes, so Ask First \
+         stopped waiting. Try again with a smaller task.",
+        limit.as_secs() / 60
+    )]
+    TooSlow {
+        /// The service's host name.
+        host: String,
+        /// The bound on one reply's time.
+        limit: Duration,
+    },
 }
 
 /// Which kind of connection failure [`ProviderError::CannotConnect`] was.
@@ -253,6 +265,8 @@ pub enum ProviderErrorCode {
     TooLarge,
     /// [`ProviderError::IdleTimeout`].
     IdleTimeout,
+    /// [`ProviderError::TooSlow`].
+    TooSlow,
 }
 
 impl ProviderErrorCode {
@@ -275,6 +289,7 @@ impl ProviderErrorCode {
             Self::EndedEarly => "ended_early",
             Self::TooLarge => "too_large",
             Self::IdleTimeout => "idle_timeout",
+            Self::TooSlow => "too_slow",
         }
     }
 }
@@ -299,6 +314,7 @@ impl ProviderError {
             Self::EndedEarly { .. } => ProviderErrorCode::EndedEarly,
             Self::TooLarge { .. } => ProviderErrorCode::TooLarge,
             Self::IdleTimeout { .. } => ProviderErrorCode::IdleTimeout,
+            Self::TooSlow { .. } => ProviderErrorCode::TooSlow,
         }
     }
 
@@ -339,6 +355,9 @@ impl ProviderError {
             }),
             Self::IdleTimeout { waited, .. } => {
                 Some(format!("no byte for {} ms", waited.as_millis()))
+            }
+            Self::TooSlow { limit, .. } => {
+                Some(format!("reply not complete after {} ms", limit.as_millis()))
             }
         }
     }
@@ -433,6 +452,7 @@ mod tests {
             EndedEarly,
             TooLarge,
             IdleTimeout,
+            TooSlow,
         ] {
             assert_eq!(
                 serde_json::to_string(&code).unwrap(),

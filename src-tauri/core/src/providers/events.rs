@@ -38,13 +38,15 @@ pub async fn stream_events(
         whole,
         received: 0,
         ended: false,
+        deadline: tokio::time::Instant::now() + settings.max_reply_time,
+        max_reply_time: settings.max_reply_time,
     })
 }
 
 /// The events of one reply, bounded: at most [`crate::provider::MAX_REPLY_BYTES`] in all,
-/// lines of at most [`MAX_LINE_BYTES`], events of at most [`MAX_EVENT_BYTES`], and at most
-/// the settings' idle timeout between two pieces. Nothing past a bound is buffered or parsed;
-/// the work is linear in the bytes received.
+/// lines of at most [`MAX_LINE_BYTES`], events of at most [`MAX_EVENT_BYTES`], at most the
+/// settings' idle timeout between two pieces and their `max_reply_time` in all. Nothing past a
+/// bound is buffered or parsed; the work is linear in the bytes received.
 pub struct EventStream {
     host: String,
     idle: Duration,
@@ -54,6 +56,9 @@ pub struct EventStream {
     whole: Option<Vec<u8>>,
     received: usize,
     ended: bool,
+    /// When the body must have ended (`max_reply_time` after its head came).
+    deadline: tokio::time::Instant,
+    max_reply_time: Duration,
 }
 
 impl EventStream {
@@ -61,7 +66,8 @@ impl EventStream {
     /// early).
     ///
     /// # Errors
-    /// [`ProviderError::TooLarge`] past a bound, [`ProviderError::IdleTimeout`], and
+    /// [`ProviderError::TooLarge`] past a bound, [`ProviderError::IdleTimeout`],
+    /// [`ProviderError::TooSlow`], and
     /// [`ProviderError::EndedEarly`] when the connection broke.
     pub async fn next(&mut self) -> Result<Option<SseEvent>, ProviderError> {
         use crate::provider::{ReplyLimit, MAX_REPLY_BYTES};
@@ -75,7 +81,14 @@ impl EventStream {
                     data: String::from_utf8_lossy(&body).into_owned(),
                 }));
             }
-            let piece = match tokio::time::timeout(self.idle, self.response.chunk()).await {
+            let until = self.deadline.min(tokio::time::Instant::now() + self.idle);
+            let piece = match tokio::time::timeout_at(until, self.response.chunk()).await {
+                Err(_) if until == self.deadline => {
+                    return Err(ProviderError::TooSlow {
+                        host: self.host.clone(),
+                        limit: self.max_reply_time,
+                    })
+                }
                 Err(_) => {
                     return Err(ProviderError::IdleTimeout {
                         host: self.host.clone(),

@@ -3,7 +3,8 @@
 //! a bounded stream of events ([`stream_events`], in `events.rs`).
 //!
 //! Every input from a service is bounded here: the reply's head (hyper's limits), the wait
-//! for each byte ([`HttpSettings::idle_timeout`]), `Retry-After` ([`super::retry_after`],
+//! for each byte ([`HttpSettings::idle_timeout`]) and for the whole reply
+//! ([`HttpSettings::max_reply_time`]), `Retry-After` ([`super::retry_after`],
 //! capped by [`HttpSettings::max_retry_wait`]), an error body ([`MAX_ERROR_BODY_BYTES`]),
 //! a line ([`MAX_LINE_BYTES`]), an event ([`MAX_EVENT_BYTES`]) and the whole reply
 //! ([`crate::provider::MAX_REPLY_BYTES`]). Where to change a timeout or a bound: here.
@@ -42,6 +43,13 @@ impl std::fmt::Debug for ApiKey {
 /// back, and the person should hear so instead of watching "Working…".
 pub const DEFAULT_IDLE_TIMEOUT: Duration = Duration::from_secs(120);
 
+/// The longest one reply may take, from its head to its last byte, before the step fails with
+/// [`ProviderError::TooSlow`]: a service that sends a byte just often enough to stay under the
+/// idle timeout cannot hold a run for good. Why 30 minutes: a local model on a CPU writes a
+/// few tokens a second, so 30 minutes is several thousand tokens, more than the 4,096 an
+/// Anthropic reply may use ([`super::anthropic::MAX_TOKENS`]); hosted services take seconds.
+pub const DEFAULT_MAX_REPLY_TIME: Duration = Duration::from_secs(30 * 60);
+
 /// How to reach one service.
 #[derive(Debug, Clone)]
 pub struct HttpSettings {
@@ -59,11 +67,13 @@ pub struct HttpSettings {
     pub max_retry_wait: Duration,
     /// The longest time without a byte from the service ([`DEFAULT_IDLE_TIMEOUT`]).
     pub idle_timeout: Duration,
+    /// The longest time one reply's body may take ([`DEFAULT_MAX_REPLY_TIME`]).
+    pub max_reply_time: Duration,
 }
 
 impl HttpSettings {
-    /// Settings with the default retry behaviour (3 retries, 1 s doubling, at most 30 s) and
-    /// [`DEFAULT_IDLE_TIMEOUT`].
+    /// Settings with the default retry behaviour (3 retries, 1 s doubling, at most 30 s),
+    /// [`DEFAULT_IDLE_TIMEOUT`] and [`DEFAULT_MAX_REPLY_TIME`].
     pub fn new(base_url: &str, api_key: Option<ApiKey>, model: &str) -> Self {
         Self {
             base_url: base_url.trim_end_matches('/').to_owned(),
@@ -73,6 +83,7 @@ impl HttpSettings {
             retry_base: Duration::from_secs(1),
             max_retry_wait: Duration::from_secs(30),
             idle_timeout: DEFAULT_IDLE_TIMEOUT,
+            max_reply_time: DEFAULT_MAX_REPLY_TIME,
         }
     }
 

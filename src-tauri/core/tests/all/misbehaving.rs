@@ -322,3 +322,31 @@ async fn an_openai_server_silent_after_its_finish_reason_has_answered() {
     let error = failed(Api::OpenAi, step_with(Api::OpenAi, quick).await);
     assert_eq!(error.code(), ProviderErrorCode::IdleTimeout, "{error:?}");
 }
+
+#[tokio::test]
+async fn a_drip_just_under_the_idle_timeout_still_ends_at_the_reply_time() {
+    for api in APIS {
+        let body = api.good(&"slow ".repeat(100));
+        let server = serve(move |_, socket| {
+            let bytes: Vec<Vec<u8>> = body.bytes().map(|b| vec![b]).collect();
+            trickle(
+                socket,
+                sse_head(),
+                bytes.into_iter(),
+                Duration::from_millis(20),
+            )
+        })
+        .await;
+        let mut quick = settings(&server.base);
+        quick.idle_timeout = Duration::from_millis(200);
+        quick.max_reply_time = Duration::from_millis(400);
+        let error = failed(api, step_with(api, quick).await);
+        assert_eq!(
+            error,
+            ProviderError::TooSlow {
+                host: format!("127.0.0.1:{}", server.port),
+                limit: Duration::from_millis(400)
+            }
+        );
+    }
+}
