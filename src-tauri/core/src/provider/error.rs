@@ -159,9 +159,9 @@ pub enum ProviderError {
     },
     /// Nothing came from the service for the idle timeout.
     #[error(
-        "The model service at {host} sent nothing for {} seconds, so Ask First stopped waiting. \
-         Try again; a model that is still loading may need a moment.",
-        waited.as_secs()
+        "The model service at {host} sent nothing for {}, so Ask First stopped waiting. Try \
+         again; a model that is still loading may need a moment.",
+        spoken(*waited)
     )]
     IdleTimeout {
         /// The service's host name.
@@ -171,9 +171,9 @@ pub enum ProviderError {
     },
     /// The reply kept coming, slowly, for longer than one reply may take.
     #[error(
-        "The model service at {host} was still answering after {} minutes, so Ask First \
-         stopped waiting. Try again with a smaller task.",
-        limit.as_secs() / 60
+        "The model service at {host} was still answering after {}, so Ask First stopped \
+         waiting. Try again with a smaller task.",
+        spoken(*limit)
     )]
     TooSlow {
         /// The service's host name.
@@ -360,6 +360,18 @@ impl ProviderError {
                 Some(format!("reply not complete after {} ms", limit.as_millis()))
             }
         }
+    }
+}
+
+/// A duration as a person says it: "30 minutes", "1 minute", "45 seconds", "1 second".
+fn spoken(duration: Duration) -> String {
+    let seconds = duration.as_secs();
+    match (seconds / 60, seconds) {
+        (1, _) => "1 minute".to_owned(),
+        (0, 1) => "1 second".to_owned(),
+        (0, 0) => "less than a second".to_owned(),
+        (0, s) => format!("{s} seconds"),
+        (m, _) => format!("{m} minutes"),
     }
 }
 
