@@ -3,6 +3,7 @@
 //! its wire types private.
 
 mod error;
+mod wording;
 
 pub use error::{ConnectFailure, ProviderError, ProviderErrorCode, ReplyLimit};
 
