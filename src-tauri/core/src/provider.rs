@@ -2,11 +2,16 @@
 //! offer and returns the model's next turn: some text and any tool calls. Each provider keeps
 //! its wire types private.
 
+mod error;
+mod wording;
+
+pub use error::{ConnectFailure, ProviderError, ProviderErrorCode, ReplyLimit};
+
 use crate::tools::ToolSpec;
 use async_trait::async_trait;
 
 /// The most tool calls a provider assembles from one streamed reply; a reply with more fails
-/// the step ([`ProviderError::BadReply`]) before the agent sees any of them, so memory stays
+/// the step ([`ProviderError::TooLarge`]) before the agent sees any of them, so memory stays
 /// bounded. Eight times [`crate::agent::MAX_TOOL_CALLS_PER_TURN`]: a turn a little over the
 /// agent's cap still reaches it and is answered in order (the calls past the cap are told to
 /// ask for fewer); one of hundreds of calls is no model's honest work.
@@ -67,65 +72,6 @@ pub enum Message {
         content: String,
         /// Whether the call failed or did not run.
         is_error: bool,
-    },
-}
-
-/// Why a model step failed. The message is shown to the person.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
-pub enum ProviderError {
-    /// A scripted provider has no turns left for this call.
-    #[error("The scripted scenario has no turn left for model call {step}; it has {turns} turns.")]
-    ScriptExhausted {
-        /// The 1-based model call that found no turn.
-        step: usize,
-        /// How many turns the scenario has.
-        turns: usize,
-    },
-    /// The provider could not be set up (a bad scenario file, a bad setting).
-    #[error("{0}")]
-    Config(String),
-    /// The service refused the API key (HTTP 401 or 403).
-    #[error("The API key was refused by {host}. Check the key in the settings.")]
-    Auth {
-        /// The service's host name.
-        host: String,
-    },
-    /// The service does not know the model.
-    #[error(
-        "The model \"{model}\" was not found at {host}. Check the model name in the settings."
-    )]
-    ModelNotFound {
-        /// The model asked for.
-        model: String,
-        /// The service's host name.
-        host: String,
-    },
-    /// The service could not be reached, or kept failing (after retries).
-    #[error("Could not reach the model at {host}: {detail}")]
-    Unavailable {
-        /// The service's host name.
-        host: String,
-        /// What went wrong last.
-        detail: String,
-    },
-    /// The service answered with an error.
-    #[error("The model service at {host} answered with an error ({status}): {detail}")]
-    Http {
-        /// The service's host name.
-        host: String,
-        /// The HTTP status code.
-        status: u16,
-        /// The service's message.
-        detail: String,
-    },
-    /// The reply stopped in the middle or could not be read.
-    #[error("The reply from {host} was cut off or unreadable: {detail}")]
-    BadReply {
-        /// The service's host name.
-        host: String,
-        /// What was wrong.
-        detail: String,
     },
 }
 

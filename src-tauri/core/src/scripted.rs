@@ -61,12 +61,16 @@ impl Scenario {
     /// Parses a scenario from JSON text.
     ///
     /// # Errors
-    /// [`ProviderError::Config`] naming what is wrong.
+    /// [`ProviderError::BadScenario`] naming what is wrong.
     pub fn parse(text: &str) -> Result<Self, ProviderError> {
-        let scenario: Scenario = serde_json::from_str(text)
-            .map_err(|e| ProviderError::Config(format!("The scenario is not valid: {e}")))?;
+        let scenario: Scenario =
+            serde_json::from_str(text).map_err(|e| ProviderError::BadScenario {
+                detail: format!("it is not valid ({e})."),
+            })?;
         if scenario.turns.is_empty() {
-            return Err(ProviderError::Config("The scenario has no turns.".into()));
+            return Err(ProviderError::BadScenario {
+                detail: "it has no turns.".into(),
+            });
         }
         Ok(scenario)
     }
@@ -74,10 +78,10 @@ impl Scenario {
     /// Reads and parses a scenario file.
     ///
     /// # Errors
-    /// [`ProviderError::Config`] when the file cannot be read or parsed.
+    /// [`ProviderError::BadScenario`] when the file cannot be read or parsed.
     pub fn load(path: &Path) -> Result<Self, ProviderError> {
-        let text = std::fs::read_to_string(path).map_err(|e| {
-            ProviderError::Config(format!("Cannot read the scenario {}: {e}", path.display()))
+        let text = std::fs::read_to_string(path).map_err(|e| ProviderError::BadScenario {
+            detail: format!("{} cannot be read ({e}).", path.display()),
         })?;
         Self::parse(&text)
     }

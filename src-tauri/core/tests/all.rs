@@ -14,6 +14,7 @@ mod all {
     pub mod mcp;
     pub mod mcp_runs;
     pub mod mcp_supervision;
+    pub mod misbehaving;
     pub mod policy;
     pub mod policy_runs;
     pub mod providers;

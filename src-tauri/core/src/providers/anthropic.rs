@@ -5,12 +5,12 @@
 //! (`text_delta`, `input_json_delta`), `content_block_stop`, `message_delta`, `message_stop`,
 //! `ping` and `error`. Tool results go back as `tool_result` blocks in one user message.
 
-use super::http::{self, HttpSettings};
-use crate::provider::{DeltaSink, Message, ModelTurn, Provider, ProviderError, ToolCall};
+use super::http::{self, excerpt, HttpSettings};
+use crate::provider::{
+    DeltaSink, Message, ModelTurn, Provider, ProviderError, ReplyLimit, ToolCall,
+};
 use crate::tools::ToolSpec;
 use async_trait::async_trait;
-use eventsource_stream::Eventsource;
-use futures_util::StreamExt;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 
@@ -123,7 +123,7 @@ impl Provider for AnthropicProvider {
     ) -> Result<ModelTurn, ProviderError> {
         let url = format!("{}/v1/messages", self.settings.base_url);
         let body = wire(messages, tools, &self.settings.model);
-        let response = http::send(&self.settings, || {
+        let mut events = http::stream_events(&self.settings, || {
             let request = self
                 .client
                 .post(&url)
@@ -135,24 +135,19 @@ impl Provider for AnthropicProvider {
             }
         })
         .await?;
-        let host = self.settings.host();
-        let bad = |detail: String| ProviderError::BadReply {
-            host: host.clone(),
-            detail,
-        };
-        let over = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-        let mut events =
-            http::bounded(response.bytes_stream(), std::sync::Arc::clone(&over)).eventsource();
+        let host = events.host().to_owned();
         let mut calls = 0usize;
         let mut blocks: BTreeMap<u64, Block> = BTreeMap::new();
         let mut stopped = false;
-        while let Some(event) = events.next().await {
-            let event = event.map_err(|e| bad(e.to_string()))?;
+        while let Some(event) = events.next().await? {
             if event.data.trim().is_empty() {
                 continue;
             }
-            let data: Value = serde_json::from_str(&event.data)
-                .map_err(|e| bad(format!("an event is not JSON ({e})")))?;
+            let data: Value =
+                serde_json::from_str(&event.data).map_err(|e| ProviderError::Malformed {
+                    host: host.clone(),
+                    detail: format!("an event is not JSON ({e}): {}", excerpt(&event.data)),
+                })?;
             let kind = data["type"].as_str().unwrap_or(event.event.as_str());
             let index = data["index"].as_u64().unwrap_or(0);
             match kind {
@@ -162,7 +157,12 @@ impl Provider for AnthropicProvider {
                     if is_call && !blocks.contains_key(&index) {
                         calls += 1;
                         if calls > crate::provider::MAX_STREAMED_TOOL_CALLS {
-                            return Err(bad(http::too_many_calls_detail()));
+                            return Err(ProviderError::TooLarge {
+                                host,
+                                limit: ReplyLimit::ToolCalls {
+                                    count: crate::provider::MAX_STREAMED_TOOL_CALLS,
+                                },
+                            });
                         }
                     }
                     let new = match block["type"].as_str() {
@@ -201,20 +201,19 @@ impl Provider for AnthropicProvider {
                     break;
                 }
                 "error" => {
-                    return Err(ProviderError::Http {
-                        host: host.clone(),
-                        status: 200,
+                    return Err(ProviderError::ServiceError {
+                        host,
                         detail: http::error_message(&data.to_string()),
                     })
                 }
                 _ => {} // message_start, content_block_stop, message_delta, ping
             }
         }
-        if over.load(std::sync::atomic::Ordering::SeqCst) {
-            return Err(bad(http::too_large_detail()));
-        }
         if !stopped {
-            return Err(bad("the reply stopped before it was complete".to_owned()));
+            return Err(ProviderError::EndedEarly {
+                host,
+                detail: "the stream ended without message_stop".to_owned(),
+            });
         }
         let mut text = String::new();
         let mut tool_calls = Vec::new();

@@ -1,6 +1,15 @@
-//! What the HTTP providers share: settings, the redacted API key, sending with retries, and
-//! turning error replies into [`ProviderError`]s a person can act on.
+//! What the HTTP providers share: settings, the redacted API key, sending with retries,
+//! turning error replies into [`ProviderError`]s a person can act on, and reading a reply as
+//! a bounded stream of events ([`stream_events`], in `events.rs`).
+//!
+//! Every input from a service is bounded here: the reply's head (hyper's limits), the wait
+//! for each byte ([`HttpSettings::idle_timeout`]) and for the whole reply
+//! ([`HttpSettings::max_reply_time`]), `Retry-After` ([`super::retry_after`],
+//! capped by [`HttpSettings::max_retry_wait`]), an error body ([`MAX_ERROR_BODY_BYTES`]),
+//! a line ([`MAX_LINE_BYTES`]), an event ([`MAX_EVENT_BYTES`]) and the whole reply
+//! ([`crate::provider::MAX_REPLY_BYTES`]). Where to change a timeout or a bound: here.
 
+pub use super::events::{stream_events, EventStream};
 use crate::provider::ProviderError;
 use std::time::Duration;
 
@@ -26,6 +35,21 @@ impl std::fmt::Debug for ApiKey {
     }
 }
 
+/// How long a reply may go without a single byte before the step fails with
+/// [`ProviderError::IdleTimeout`]: while waiting for the reply's headers and between pieces of
+/// its body. Why 120 s: streaming services send something every few seconds (Anthropic sends
+/// `ping` events; OpenAI-compatible servers a chunk per token) and a local server loading a
+/// large model answers within a minute or so; a service silent for two minutes is not coming
+/// back, and the person should hear so instead of watching "Working…".
+pub const DEFAULT_IDLE_TIMEOUT: Duration = Duration::from_secs(120);
+
+/// The longest one reply may take, from its head to its last byte, before the step fails with
+/// [`ProviderError::TooSlow`]: a service that sends a byte just often enough to stay under the
+/// idle timeout cannot hold a run for good. Why 30 minutes: a local model on a CPU writes a
+/// few tokens a second, so 30 minutes is several thousand tokens, more than the 4,096 an
+/// Anthropic reply may use ([`super::anthropic::MAX_TOKENS`]); hosted services take seconds.
+pub const DEFAULT_MAX_REPLY_TIME: Duration = Duration::from_secs(30 * 60);
+
 /// How to reach one service.
 #[derive(Debug, Clone)]
 pub struct HttpSettings {
@@ -41,10 +65,15 @@ pub struct HttpSettings {
     pub retry_base: Duration,
     /// The longest wait between tries, even if `Retry-After` asks for more.
     pub max_retry_wait: Duration,
+    /// The longest time without a byte from the service ([`DEFAULT_IDLE_TIMEOUT`]).
+    pub idle_timeout: Duration,
+    /// The longest time one reply's body may take ([`DEFAULT_MAX_REPLY_TIME`]).
+    pub max_reply_time: Duration,
 }
 
 impl HttpSettings {
-    /// Settings with the default retry behaviour: 3 retries, 1 s doubling, at most 30 s.
+    /// Settings with the default retry behaviour (3 retries, 1 s doubling, at most 30 s),
+    /// [`DEFAULT_IDLE_TIMEOUT`] and [`DEFAULT_MAX_REPLY_TIME`].
     pub fn new(base_url: &str, api_key: Option<ApiKey>, model: &str) -> Self {
         Self {
             base_url: base_url.trim_end_matches('/').to_owned(),
@@ -53,6 +82,8 @@ impl HttpSettings {
             max_retries: 3,
             retry_base: Duration::from_secs(1),
             max_retry_wait: Duration::from_secs(30),
+            idle_timeout: DEFAULT_IDLE_TIMEOUT,
+            max_reply_time: DEFAULT_MAX_REPLY_TIME,
         }
     }
 
@@ -68,10 +99,24 @@ impl HttpSettings {
             })
             .unwrap_or_else(|| self.base_url.clone())
     }
+
+    /// How long to wait before retry number `retry` (0-based): the server's `Retry-After`
+    /// if it gave a usable one, else `retry_base` doubled per retry; never more than
+    /// `max_retry_wait`.
+    pub fn retry_wait(&self, retry: u32, retry_after: Option<Duration>) -> Duration {
+        retry_after
+            .unwrap_or_else(|| {
+                self.retry_base
+                    .saturating_mul(2u32.saturating_pow(retry.min(31)))
+            })
+            .min(self.max_retry_wait)
+    }
 }
 
 /// An HTTP client for providers: connect timeout 15 s, no overall timeout (a reply may stream
-/// for minutes; cancelling the run drops the request).
+/// for minutes; the idle timeout bounds silence, and cancelling the run drops the request).
+/// Response headers are bounded by hyper's defaults (100 headers, about 400 KB in all); more
+/// fails the request as [`ProviderError::Malformed`].
 pub fn client() -> reqwest::Client {
     reqwest::Client::builder()
         .connect_timeout(Duration::from_secs(15))
@@ -79,64 +124,21 @@ pub fn client() -> reqwest::Client {
         .unwrap_or_default()
 }
 
-/// The longest line of a streamed reply, in bytes. The SSE parser (`eventsource-stream`) scans
-/// its whole buffer again for each piece that arrives, so one line with no line break costs
-/// time that grows with the square of its length (a 16 MB line took minutes): lines are cut
-/// off here first. Providers send each delta as a short event; 2 MiB leaves room for a server
-/// that sends a whole large tool call in one event.
+/// The longest line of a streamed reply, in bytes (without its line break); past it the step
+/// fails with [`ProviderError::TooLarge`]. Providers send each delta as a short event; 2 MiB
+/// leaves room for a server that sends a whole large tool call in one event.
 pub const MAX_LINE_BYTES: usize = 2 * 1024 * 1024;
 
-/// `stream` (a response body) ending early, with `over` set, once more than
-/// [`crate::provider::MAX_REPLY_BYTES`] came in all or one line grew past [`MAX_LINE_BYTES`]:
-/// nothing past the bound is buffered or parsed, and the parser's work stays linear in the
-/// reply's size.
-pub fn bounded<S, B, E>(
-    stream: S,
-    over: std::sync::Arc<std::sync::atomic::AtomicBool>,
-) -> impl futures_util::Stream<Item = Result<B, E>>
-where
-    S: futures_util::Stream<Item = Result<B, E>>,
-    B: AsRef<[u8]>,
-{
-    use futures_util::StreamExt;
-    stream.scan((0usize, 0usize), move |(seen, line), item| {
-        if let Ok(bytes) = &item {
-            let bytes = bytes.as_ref();
-            *seen = seen.saturating_add(bytes.len());
-            *line = match bytes.iter().rposition(|b| *b == b'\n' || *b == b'\r') {
-                Some(end) => bytes.len() - end - 1,
-                None => line.saturating_add(bytes.len()),
-            };
-            if *seen > crate::provider::MAX_REPLY_BYTES || *line > MAX_LINE_BYTES {
-                over.store(true, std::sync::atomic::Ordering::SeqCst);
-                return std::future::ready(None);
-            }
-        }
-        std::future::ready(Some(item))
-    })
-}
+/// The most data of one event (its `data:` lines together, or a whole JSON reply), in bytes;
+/// past it the step fails with [`ProviderError::TooLarge`]. Twice [`MAX_LINE_BYTES`].
+pub const MAX_EVENT_BYTES: usize = 2 * MAX_LINE_BYTES;
 
-/// What a reply that broke one of the bounds on replies is told to the person as.
-pub fn too_large_detail() -> String {
-    format!(
-        "the reply was larger than {} MB (or one line of it larger than {} MB), more than Ask \
-         First takes from a model at once",
-        crate::provider::MAX_REPLY_BYTES / (1024 * 1024),
-        MAX_LINE_BYTES / (1024 * 1024)
-    )
-}
-
-/// What a reply with too many tool calls is told to the person as.
-pub fn too_many_calls_detail() -> String {
-    format!(
-        "the model asked for more than {} actions in one reply, more than Ask First takes at \
-         once",
-        crate::provider::MAX_STREAMED_TOOL_CALLS
-    )
-}
+/// The most bytes of an error reply's body that are read for its message; the rest is
+/// dropped unread. An error message is a sentence or two; 64 KiB is plenty.
+pub const MAX_ERROR_BODY_BYTES: usize = 64 * 1024;
 
 /// The service's error message from a JSON error body (`{"error": {"message": …}}`,
-/// `{"error": "…"}`, `{"message": …}`), or the start of the body.
+/// `{"error": "…"}`, `{"message": …}`), or the start of the body (at most 300 characters).
 pub fn error_message(body: &str) -> String {
     let from_json = serde_json::from_str::<serde_json::Value>(body)
         .ok()
@@ -162,6 +164,15 @@ pub fn error_message(body: &str) -> String {
     })
 }
 
+/// The start of `text` for a detail (at most 200 characters), marked when cut.
+pub fn excerpt(text: &str) -> String {
+    let mut cut: String = text.chars().take(200).collect();
+    if cut.len() < text.len() {
+        cut.push('…');
+    }
+    cut
+}
+
 fn looks_like_unknown_model(body: &str) -> bool {
     let lower = body.to_lowercase();
     lower.contains("model_not_found")
@@ -169,67 +180,206 @@ fn looks_like_unknown_model(body: &str) -> bool {
             && (lower.contains("not found") || lower.contains("does not exist")))
 }
 
-fn retry_after(response: &reqwest::Response) -> Option<Duration> {
-    let value = response
+/// The media type of a response's `Content-Type`, lower case, without parameters
+/// (`text/event-stream; charset=utf-8` → `text/event-stream`); empty when there is none.
+pub(super) fn media_type(response: &reqwest::Response) -> String {
+    response
         .headers()
-        .get(reqwest::header::RETRY_AFTER)?
-        .to_str()
-        .ok()?;
-    value
+        .get(reqwest::header::CONTENT_TYPE)
+        .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned())
+        .unwrap_or_default()
+        .split(';')
+        .next()
+        .unwrap_or_default()
         .trim()
-        .parse::<f64>()
-        .ok()
-        .filter(|s| *s >= 0.0)
-        .map(Duration::from_secs_f64)
+        .to_ascii_lowercase()
 }
 
-/// Sends the request `build` makes, retrying on 429, 5xx and connection errors, and returns a
-/// successful response (whose body may still stream).
+/// Up to `cap` bytes of a body, read within `within` in all (a body dripped a byte at a time
+/// cannot hold the step); whatever fails or is late ends it with what came so far.
+async fn read_capped(mut response: reqwest::Response, cap: usize, within: Duration) -> String {
+    let deadline = tokio::time::Instant::now() + within;
+    let mut body = Vec::new();
+    while body.len() < cap {
+        match tokio::time::timeout_at(deadline, response.chunk()).await {
+            Ok(Ok(Some(piece))) => {
+                let room = cap - body.len();
+                body.extend_from_slice(&piece[..piece.len().min(room)]);
+            }
+            _ => break,
+        }
+    }
+    String::from_utf8_lossy(&body).into_owned()
+}
+
+/// An error and its causes in one line: "error sending request: … : connection refused".
+pub(super) fn chain(error: &(dyn std::error::Error + 'static)) -> String {
+    let mut out = String::new();
+    for cause in causes(error) {
+        let text = cause.to_string();
+        if !out.contains(&text) {
+            if !out.is_empty() {
+                out.push_str(": ");
+            }
+            out.push_str(&text);
+        }
+    }
+    out
+}
+
+/// An error and its causes, outermost first. An `io::Error` that wraps another error is
+/// followed into that error itself (its `source()` skips it and goes to the wrapped error's
+/// source).
+fn causes<'a>(
+    error: &'a (dyn std::error::Error + 'static),
+) -> impl Iterator<Item = &'a (dyn std::error::Error + 'static)> {
+    std::iter::successors(Some(error), |e| match e.downcast_ref::<std::io::Error>() {
+        Some(io) => io
+            .get_ref()
+            .map(|inner| inner as &(dyn std::error::Error + 'static)),
+        None => e.source(),
+    })
+}
+
+/// A failure to send or to get the reply's head as a [`ProviderError`], and whether another
+/// try may help.
+fn transport_error(host: &str, error: &reqwest::Error) -> (ProviderError, bool) {
+    use crate::provider::ConnectFailure;
+    let detail = chain(error);
+    // The innermost kind is the telling one (an `Other` often wraps the real one).
+    let io_kind = causes(error)
+        .filter_map(|e| e.downcast_ref::<std::io::Error>().map(std::io::Error::kind))
+        .last();
+    let hyper = causes(error).find_map(|e| e.downcast_ref::<hyper::Error>());
+    if hyper.is_some_and(hyper::Error::is_parse) {
+        // The reply's head could not be read (too large, too many headers, not HTTP at all).
+        return (
+            ProviderError::Malformed {
+                host: host.to_owned(),
+                detail,
+            },
+            false,
+        );
+    }
+    let reason = if error.is_timeout() || io_kind == Some(std::io::ErrorKind::TimedOut) {
+        ConnectFailure::TimedOut
+    } else if io_kind == Some(std::io::ErrorKind::ConnectionRefused) {
+        ConnectFailure::Refused
+    } else if causes(error).any(|e| e.downcast_ref::<rustls::Error>().is_some())
+        || (error.is_connect() && io_kind == Some(std::io::ErrorKind::InvalidData))
+    {
+        // A plain-HTTP port, a bad certificate: rustls says so, or tokio-rustls reports it as
+        // invalid data.
+        ConnectFailure::Tls
+    } else if error.is_connect() && detail.contains("dns error") {
+        // hyper-util's resolver names its failures so; it has no type of its own to test.
+        ConnectFailure::NameNotFound
+    } else if matches!(
+        io_kind,
+        Some(
+            std::io::ErrorKind::ConnectionReset
+                | std::io::ErrorKind::ConnectionAborted
+                | std::io::ErrorKind::BrokenPipe
+                | std::io::ErrorKind::UnexpectedEof
+        )
+    ) || hyper.is_some_and(|h| h.is_incomplete_message() || h.is_closed())
+    {
+        ConnectFailure::Dropped
+    } else {
+        ConnectFailure::Other
+    };
+    let retry = !matches!(reason, ConnectFailure::Tls | ConnectFailure::NameNotFound);
+    (
+        ProviderError::CannotConnect {
+            host: host.to_owned(),
+            reason,
+            detail,
+        },
+        retry,
+    )
+}
+
+/// Sends the request `build` makes, retrying on 429, 5xx and connection errors that another
+/// try may cure, and returns a successful response (whose body may still stream). Each try
+/// waits at most `settings.idle_timeout` for the reply's head.
 ///
 /// # Errors
 /// [`ProviderError::Auth`] on 401/403, [`ProviderError::ModelNotFound`] when the service says
-/// the model does not exist, [`ProviderError::Http`] on other client errors, and
-/// [`ProviderError::Unavailable`] when the retries ran out.
+/// the model does not exist, [`ProviderError::NotAnAiService`] for a web page,
+/// [`ProviderError::Refused`] on other client errors, [`ProviderError::RateLimited`],
+/// [`ProviderError::ServerError`] or [`ProviderError::CannotConnect`] when the retries ran out
+/// (TLS and DNS failures are not retried), [`ProviderError::Malformed`] for an unreadable
+/// head and [`ProviderError::IdleTimeout`].
 pub async fn send(
     settings: &HttpSettings,
     build: impl Fn() -> reqwest::RequestBuilder,
 ) -> Result<reqwest::Response, ProviderError> {
     let host = settings.host();
-    let mut attempt = 0u32;
+    let idle = settings.idle_timeout;
+    let mut tries = 0u32;
     loop {
-        let (detail, wait) = match build().send().await {
-            Ok(response) if response.status().is_success() => return Ok(response),
-            Ok(response) => {
+        tries += 1;
+        let (failure, retry_after) = match tokio::time::timeout(idle, build().send()).await {
+            Err(_) => return Err(ProviderError::IdleTimeout { host, waited: idle }),
+            Ok(Ok(response)) if response.status().is_success() => return Ok(response),
+            Ok(Ok(response)) => {
                 let status = response.status().as_u16();
-                let wait = retry_after(&response);
-                let body = response.text().await.unwrap_or_default();
-                match status {
-                    401 | 403 => return Err(ProviderError::Auth { host }),
+                let retry_after = response
+                    .headers()
+                    .get(reqwest::header::RETRY_AFTER)
+                    .and_then(|v| v.to_str().ok())
+                    .and_then(|v| super::retry_after::parse(v, std::time::SystemTime::now()));
+                let content_type = media_type(&response);
+                let body = read_capped(response, MAX_ERROR_BODY_BYTES, idle).await;
+                let detail = error_message(&body);
+                let host = host.clone();
+                let failure = match status {
+                    401 | 403 => {
+                        return Err(ProviderError::Auth {
+                            host,
+                            status,
+                            detail,
+                        })
+                    }
+                    429 => ProviderError::RateLimited {
+                        host,
+                        tries,
+                        detail,
+                    },
+                    500..=599 => ProviderError::ServerError {
+                        host,
+                        status,
+                        tries,
+                        detail,
+                    },
                     404 | 400 if looks_like_unknown_model(&body) => {
                         return Err(ProviderError::ModelNotFound {
                             model: settings.model.clone(),
                             host,
+                            detail,
                         })
                     }
-                    429 | 500..=599 => (format!("HTTP {status}: {}", error_message(&body)), wait),
+                    _ if content_type.contains("html") => {
+                        return Err(ProviderError::NotAnAiService { host, content_type })
+                    }
                     _ => {
-                        return Err(ProviderError::Http {
+                        return Err(ProviderError::Refused {
                             host,
                             status,
-                            detail: error_message(&body),
+                            detail,
                         })
                     }
-                }
+                };
+                (failure, retry_after)
             }
-            Err(error) => (error.to_string(), None),
+            Ok(Err(error)) => match transport_error(&host, &error) {
+                (failure, true) => (failure, None),
+                (failure, false) => return Err(failure),
+            },
         };
-        if attempt >= settings.max_retries {
-            return Err(ProviderError::Unavailable { host, detail });
+        if tries > settings.max_retries {
+            return Err(failure);
         }
-        let backoff = settings
-            .retry_base
-            .saturating_mul(2u32.saturating_pow(attempt));
-        tokio::time::sleep(wait.unwrap_or(backoff).min(settings.max_retry_wait)).await;
-        attempt += 1;
+        tokio::time::sleep(settings.retry_wait(tries - 1, retry_after)).await;
     }
 }

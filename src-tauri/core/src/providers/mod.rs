@@ -7,11 +7,17 @@
 //!   with `stream: true`).
 //!
 //! Each keeps its wire format private; both share [`http`]: retries with backoff on 429, 5xx
-//! and connection errors (honouring `Retry-After`), immediate, plain-worded errors on 401, 403
-//! and unknown models, and a redacted API key.
+//! and connection errors (honouring a capped `Retry-After`, [`retry_after`]), immediate,
+//! plain-worded errors on 401, 403 and unknown models, a redacted API key, and one bounded
+//! event stream ([`http::stream_events`], parsed by [`sse`] in linear time) with an idle
+//! timeout. A new provider: a file here with its wire types, its `step` built on
+//! [`http::stream_events`], and its errors from [`crate::provider::ProviderError`].
 
 pub mod anthropic;
+pub mod events;
 pub mod http;
 pub mod openai;
+pub mod retry_after;
+pub mod sse;
 
 pub use http::{ApiKey, HttpSettings};

@@ -8,12 +8,12 @@
 //! `function_call`, usage only in the last chunk or never, and a stream that ends without
 //! `[DONE]` after a `finish_reason`.
 
-use super::http::{self, HttpSettings};
-use crate::provider::{DeltaSink, Message, ModelTurn, Provider, ProviderError, ToolCall};
+use super::http::{self, excerpt, HttpSettings};
+use crate::provider::{
+    DeltaSink, Message, ModelTurn, Provider, ProviderError, ReplyLimit, ToolCall,
+};
 use crate::tools::ToolSpec;
 use async_trait::async_trait;
-use eventsource_stream::Eventsource;
-use futures_util::StreamExt;
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, HashSet};
 
@@ -206,7 +206,7 @@ impl Provider for OpenAiProvider {
     ) -> Result<ModelTurn, ProviderError> {
         let url = format!("{}/chat/completions", self.settings.base_url);
         let body = self.body(messages, tools);
-        let response = http::send(&self.settings, || {
+        let mut events = http::stream_events(&self.settings, || {
             let request = self.client.post(&url).json(&body);
             match &self.settings.api_key {
                 Some(key) => request.bearer_auth(key.expose()),
@@ -214,18 +214,18 @@ impl Provider for OpenAiProvider {
             }
         })
         .await?;
-        let host = self.settings.host();
-        let bad = |detail: String| ProviderError::BadReply {
-            host: host.clone(),
-            detail,
-        };
-        let over = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-        let mut events =
-            http::bounded(response.bytes_stream(), std::sync::Arc::clone(&over)).eventsource();
+        let host = events.host().to_owned();
         let mut assembler = Assembler::default();
         let mut done = false;
-        while let Some(event) = events.next().await {
-            let event = event.map_err(|e| bad(e.to_string()))?;
+        loop {
+            let event = match events.next().await {
+                Ok(Some(event)) => event,
+                Ok(None) => break,
+                // A server that sent its finish_reason and then neither [DONE] nor the end of
+                // the reply has said all it will say.
+                Err(ProviderError::IdleTimeout { .. }) if assembler.finished => break,
+                Err(error) => return Err(error),
+            };
             let data = event.data.trim();
             if data == "[DONE]" {
                 done = true;
@@ -234,27 +234,34 @@ impl Provider for OpenAiProvider {
             if data.is_empty() {
                 continue;
             }
-            let chunk: Value = serde_json::from_str(data)
-                .map_err(|e| bad(format!("a chunk is not JSON ({e})")))?;
+            let chunk: Value =
+                serde_json::from_str(data).map_err(|e| ProviderError::Malformed {
+                    host: host.clone(),
+                    detail: format!("a chunk is not JSON ({e}): {}", excerpt(data)),
+                })?;
             let text = assembler
                 .chunk(&chunk)
-                .map_err(|detail| ProviderError::Http {
+                .map_err(|detail| ProviderError::ServiceError {
                     host: host.clone(),
-                    status: 200,
                     detail,
                 })?;
             if !text.is_empty() {
                 deltas(&text);
             }
             if assembler.too_many_calls {
-                return Err(bad(http::too_many_calls_detail()));
+                return Err(ProviderError::TooLarge {
+                    host,
+                    limit: ReplyLimit::ToolCalls {
+                        count: crate::provider::MAX_STREAMED_TOOL_CALLS,
+                    },
+                });
             }
         }
-        if over.load(std::sync::atomic::Ordering::SeqCst) {
-            return Err(bad(http::too_large_detail()));
-        }
         if !done && !assembler.finished {
-            return Err(bad("the reply stopped before it was complete".to_owned()));
+            return Err(ProviderError::EndedEarly {
+                host,
+                detail: "the stream ended without [DONE] or a finish_reason".to_owned(),
+            });
         }
         Ok(assembler.finish())
     }

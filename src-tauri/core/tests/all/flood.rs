@@ -379,7 +379,9 @@ fn a_symlink_to_a_device_is_refused_as_leading_outside() {
 // ---------------------------------------------------------------------- provider streams
 
 use super::providers::{replay, Reply};
-use askfirst_core::provider::{Provider, ProviderError, MAX_REPLY_BYTES, MAX_STREAMED_TOOL_CALLS};
+use askfirst_core::provider::{
+    Provider, ProviderError, ReplyLimit, MAX_REPLY_BYTES, MAX_STREAMED_TOOL_CALLS,
+};
 use askfirst_core::providers::anthropic::AnthropicProvider;
 use askfirst_core::providers::openai::OpenAiProvider;
 use askfirst_core::providers::HttpSettings;
@@ -393,9 +395,9 @@ async fn step(
         .await
 }
 
-fn bad_reply_detail(result: Result<askfirst_core::provider::ModelTurn, ProviderError>) -> String {
+fn too_large(result: Result<askfirst_core::provider::ModelTurn, ProviderError>) -> ReplyLimit {
     match result {
-        Err(ProviderError::BadReply { detail, .. }) => detail,
+        Err(ProviderError::TooLarge { limit, .. }) => limit,
         other => panic!("{other:?}"),
     }
 }
@@ -415,13 +417,11 @@ async fn a_provider_stream_with_too_many_calls_or_bytes_fails_the_step() {
     body.push_str("data: [DONE]\n\n");
     let server = replay(vec![Reply::sse(&body, 64 * 1024)]).await;
     let openai = OpenAiProvider::new(HttpSettings::new(&server.base, None, "m"));
-    let detail = bad_reply_detail(step(&openai).await);
     assert_eq!(
-        detail,
-        format!(
-            "the model asked for more than {MAX_STREAMED_TOOL_CALLS} actions in one reply, \
-             more than Ask First takes at once"
-        )
+        too_large(step(&openai).await),
+        ReplyLimit::ToolCalls {
+            count: MAX_STREAMED_TOOL_CALLS
+        }
     );
 
     // A reply that never ends: text in pieces of 64 KB, past the byte bound.
@@ -432,19 +432,25 @@ async fn a_provider_stream_with_too_many_calls_or_bytes_fails_the_step() {
     let huge = piece.repeat(MAX_REPLY_BYTES / (64 * 1024) + 2);
     let server = replay(vec![Reply::sse(&huge, 1024 * 1024)]).await;
     let openai = OpenAiProvider::new(HttpSettings::new(&server.base, None, "m"));
-    let too_large = "the reply was larger than 16 MB (or one line of it larger than 2 MB), \
-                     more than Ask First takes from a model at once";
-    assert_eq!(bad_reply_detail(step(&openai).await), too_large);
+    let whole = ReplyLimit::Reply {
+        bytes: MAX_REPLY_BYTES,
+    };
+    assert_eq!(too_large(step(&openai).await), whole);
 
     // One line that never ends (no line break), sent in small pieces: cut off at the line
-    // bound, before the SSE parser's work on it grows with the square of its length.
+    // bound.
     let endless = format!(
         "data: {}",
         "a".repeat(askfirst_core::providers::http::MAX_LINE_BYTES + 1)
     );
     let server = replay(vec![Reply::sse(&endless, 8 * 1024)]).await;
     let openai = OpenAiProvider::new(HttpSettings::new(&server.base, None, "m"));
-    assert_eq!(bad_reply_detail(step(&openai).await), too_large);
+    assert_eq!(
+        too_large(step(&openai).await),
+        ReplyLimit::Line {
+            bytes: askfirst_core::providers::http::MAX_LINE_BYTES
+        }
+    );
 
     let blocks: String = (0..=MAX_STREAMED_TOOL_CALLS)
         .map(|n| {
@@ -458,10 +464,11 @@ async fn a_provider_stream_with_too_many_calls_or_bytes_fails_the_step() {
     let body = format!("{blocks}event: message_stop\ndata: {{\"type\": \"message_stop\"}}\n\n");
     let server = replay(vec![Reply::sse(&body, 64 * 1024)]).await;
     let anthropic = AnthropicProvider::new(HttpSettings::new(&server.base, None, "m"));
-    let detail = bad_reply_detail(step(&anthropic).await);
-    assert!(
-        detail.contains(&format!("more than {MAX_STREAMED_TOOL_CALLS} actions")),
-        "{detail}"
+    assert_eq!(
+        too_large(step(&anthropic).await),
+        ReplyLimit::ToolCalls {
+            count: MAX_STREAMED_TOOL_CALLS
+        }
     );
     let start = "event: content_block_start\ndata: {\"type\": \"content_block_start\", \
                  \"index\": 0, \"content_block\": {\"type\": \"text\", \"text\": \"\"}}\n\n";
@@ -473,5 +480,5 @@ async fn a_provider_stream_with_too_many_calls_or_bytes_fails_the_step() {
     let huge = format!("{start}{}", piece.repeat(MAX_REPLY_BYTES / (64 * 1024) + 2));
     let server = replay(vec![Reply::sse(&huge, 1024 * 1024)]).await;
     let anthropic = AnthropicProvider::new(HttpSettings::new(&server.base, None, "m"));
-    assert_eq!(bad_reply_detail(step(&anthropic).await), too_large);
+    assert_eq!(too_large(step(&anthropic).await), whole);
 }

@@ -236,7 +236,14 @@ async fn openai_retries_429_then_succeeds_and_gives_up_on_500s() {
     let server = replay((0..4).map(|_| Reply::status(500, "oops")).collect()).await;
     let (turn, _) = run(&OpenAiProvider::new(settings(&server.base))).await;
     assert!(
-        matches!(turn, Err(ProviderError::Unavailable { ref detail, .. }) if detail.contains("500")),
+        matches!(
+            turn,
+            Err(ProviderError::ServerError {
+                status: 500,
+                tries: 4,
+                ..
+            })
+        ),
         "{turn:?}"
     );
     assert_eq!(
@@ -287,7 +294,7 @@ async fn openai_stream_cut_in_the_middle_is_an_error_not_a_half_answer() {
     let server = replay(vec![Reply::sse(&(body + "data: {\"choices\": [{\"ind"), 9)]).await;
     let (turn, streamed) = run(&OpenAiProvider::new(settings(&server.base))).await;
     assert!(
-        matches!(turn, Err(ProviderError::BadReply { .. })),
+        matches!(turn, Err(ProviderError::EndedEarly { .. })),
         "{turn:?}"
     );
     assert_eq!(streamed, "I will");
@@ -395,7 +402,7 @@ async fn anthropic_tool_results_go_back_in_one_user_message_and_errors_are_repor
     ];
     let result = provider.step(&messages, &[], &|_: &str| {}).await;
     assert!(
-        matches!(result, Err(ProviderError::Http { ref detail, .. }) if detail == "Overloaded"),
+        matches!(result, Err(ProviderError::ServiceError { ref detail, .. }) if detail == "Overloaded"),
         "{result:?}"
     );
     let request = server.requests.lock().unwrap()[0].clone();
