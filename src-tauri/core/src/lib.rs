@@ -9,6 +9,7 @@
 //! - [`provider`]: the model behind one trait; [`providers`] speak to OpenAI-compatible and
 //!   Anthropic services; [`scripted`] plays scenario files and the demo.
 //! - [`agent`]: the agent loop (model step → tool calls → policy → approval → result → next step).
+//! - [`sessions`]: the sessions folder, its index, and reopening a past session.
 //! - [`history`]: the session's numbered event history, for a window that (re)loads late.
 //! - [`url_pattern`]: where a web address leads, and rules' address patterns matched by parts.
 //!
@@ -28,6 +29,7 @@ pub mod policy;
 pub mod provider;
 pub mod providers;
 pub mod scripted;
+pub mod sessions;
 pub mod tools;
 pub mod url_pattern;
 

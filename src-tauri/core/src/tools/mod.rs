@@ -4,6 +4,7 @@
 //! Arguments arrive as the model's raw JSON text; a tool parses that exact text both to describe
 //! the call and to run it, so what runs is what was shown.
 
+pub mod catalog;
 mod command;
 mod delete;
 mod edit;

@@ -1,7 +1,6 @@
 //! The policy layers, user rules and session grants, alone and through the agent loop.
 
 use super::support::{harness, harness_with, write_hello};
-use askfirst_core::agent::for_person;
 use askfirst_core::approvals::AnswerMode;
 use askfirst_core::canonical::canonical_json;
 use askfirst_core::policy::{ArgumentKind, CallFacts, MainArgument, Policy, PolicyDecision, Rules};
@@ -407,9 +406,7 @@ async fn dont_ask_me_now_also_refuses_what_already_waits() {
         .all()
         .into_iter()
         .filter_map(|e| match e {
-            AgentEvent::ToolCallFinished { output, .. } => {
-                Some(for_person(ToolCallStatus::Denied, &output))
-            }
+            AgentEvent::ToolCallFinished { output, .. } => Some(output),
             _ => None,
         })
         .collect();
