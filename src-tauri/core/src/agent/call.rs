@@ -287,7 +287,15 @@ impl Run {
                     preview: description.preview.clone(),
                     effects: description.effects.clone(),
                 }) {
-                    Ok(pending) => Some(pending),
+                    Ok(pending) => {
+                        // Stop may have come while this call was described (off the workers),
+                        // after `cancel_run` ended what was waiting: end this one the same
+                        // way, so it is not left waiting for a run that has stopped.
+                        if self.token.is_cancelled() {
+                            self.rt.registry.cancel_run(run_id);
+                        }
+                        Some(pending)
+                    }
                     Err(ApprovalError::ShuttingDown) => {
                         return Prepared::Done(CallResult::not_run(
                             ToolCallStatus::Cancelled,

@@ -27,6 +27,8 @@ struct Misbehaving {
     steps: AtomicUsize,
     /// Set when the paused step answered at last.
     answered: AtomicBool,
+    /// Notified when the first step has begun.
+    entered: tokio::sync::Notify,
 }
 
 #[async_trait::async_trait]
@@ -47,6 +49,7 @@ impl Provider for Misbehaving {
         if self.steps.fetch_add(1, Ordering::SeqCst) > 0 {
             return Ok(answer("Fine."));
         }
+        self.entered.notify_one();
         match self.first {
             FirstStep::Panic => panic!("a provider bug"),
             FirstStep::Hang => std::future::pending().await,
@@ -65,6 +68,7 @@ fn with_first_step(first: FirstStep) -> (Harness, Arc<Misbehaving>) {
         first,
         steps: AtomicUsize::new(0),
         answered: AtomicBool::new(false),
+        entered: tokio::sync::Notify::new(),
     });
     (harness_with_provider(provider.clone()), provider)
 }
@@ -127,11 +131,10 @@ async fn a_provider_that_panics_ends_its_run_once_and_the_next_task_works() {
 
 #[tokio::test]
 async fn a_provider_that_never_answers_is_stopped_by_stop_and_the_next_task_works() {
-    let (mut h, _) = with_first_step(FirstStep::Hang);
+    let (mut h, provider) = with_first_step(FirstStep::Hang);
     let first = h.runtime.start_run("do it").unwrap();
-    h.events
-        .next_matching(|e| matches!(e, AgentEvent::RunStarted { .. }).then_some(()))
-        .await;
+    // Stop while the model is asked (not before): the step that never answers.
+    provider.entered.notified().await;
     assert!(h.runtime.cancel_run(first.run_id));
     let (run_id, status, message) = h.events.run_finished().await;
     assert_eq!(
@@ -149,11 +152,9 @@ async fn a_provider_that_never_answers_is_stopped_by_stop_and_the_next_task_work
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn quitting_during_a_hanging_step_ends_the_run_and_waits_without_polling() {
-    let (mut h, _) = with_first_step(FirstStep::Hang);
+    let (mut h, provider) = with_first_step(FirstStep::Hang);
     let first = h.runtime.start_run("do it").unwrap();
-    h.events
-        .next_matching(|e| matches!(e, AgentEvent::RunStarted { .. }).then_some(()))
-        .await;
+    provider.entered.notified().await;
     h.runtime.shutdown();
     assert!(h.runtime.close(Duration::from_secs(10)).await);
     let (run_id, status, message) = h.events.run_finished().await;
@@ -186,4 +187,67 @@ async fn text_is_passed_on_while_the_model_pauses() {
     );
     let (_, status, _) = h.events.run_finished().await;
     assert_eq!(status, RunStatus::Completed);
+}
+
+/// Whether process `pid` has ended (gone, or a zombie nobody has reaped yet).
+#[cfg(unix)]
+fn ended(pid: &str) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat")).map_or(true, |stat| {
+        stat.rsplit_once(") ")
+            .is_none_or(|(_, rest)| rest.starts_with('Z'))
+    })
+}
+
+#[cfg(unix)]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn quitting_stops_the_mcp_servers() {
+    use askfirst_core::approvals::AnswerMode;
+    use askfirst_core::mcp::{McpClients, McpServerConfig, McpServerStatus};
+    use askfirst_core::policy::Rules;
+    let dir = tempfile::tempdir().unwrap();
+    let pid_file = dir.path().join("server.pid");
+    let server = McpServerConfig {
+        name: "everything".into(),
+        command: "sh".into(),
+        args: vec![
+            "-c".into(),
+            "echo $$ > \"$1\"; exec \"$2\" stdio".into(),
+            "sh".into(),
+            pid_file.to_string_lossy().into_owned(),
+            super::mcp::server_program("mcp-server-everything"),
+        ],
+        env: Default::default(),
+        trusted: true,
+    };
+    let workspace = tempfile::tempdir().unwrap();
+    let mut h = super::support::harness_in(
+        workspace,
+        serde_json::json!({"turns": [{"say": "Nothing to do."}]}),
+        Duration::from_secs(120),
+        Rules::default(),
+        AnswerMode::Interactive,
+        Some(Arc::new(McpClients::new(vec![server]))),
+    );
+    // A run lists the servers' tools, which starts them.
+    h.runtime.start_run("hello").unwrap();
+    h.events.run_finished().await;
+    let pid = std::fs::read_to_string(&pid_file)
+        .unwrap()
+        .trim()
+        .to_owned();
+    assert!(!ended(&pid), "the server runs after the run");
+    h.runtime.shutdown();
+    assert!(h.runtime.close(Duration::from_secs(10)).await);
+    assert!(matches!(
+        h.runtime.mcp_statuses()[0].status,
+        McpServerStatus::NotStarted
+    ));
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    while !ended(&pid) {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the server still runs"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
 }
