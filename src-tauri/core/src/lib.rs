@@ -9,6 +9,7 @@
 //! - [`provider`]: the model behind one trait; [`providers`] speak to OpenAI-compatible and
 //!   Anthropic services; [`scripted`] plays scenario files and the demo.
 //! - [`agent`]: the agent loop (model step → tool calls → policy → approval → result → next step).
+//! - [`sessions`]: the sessions folder, its index, and reopening a past session.
 //! - [`history`]: the session's numbered event history, for a window that (re)loads late.
 //! - [`url_pattern`]: where a web address leads, and rules' address patterns matched by parts.
 //! - [`text`]: the one sanitiser for untrusted text on one line, and small phrases
@@ -31,6 +32,7 @@ pub mod policy;
 pub mod provider;
 pub mod providers;
 pub mod scripted;
+pub mod sessions;
 pub mod sync;
 pub mod text;
 pub mod tools;

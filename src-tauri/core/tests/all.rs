@@ -22,7 +22,10 @@ mod all {
     pub mod rules_meaning;
     pub mod sandbox;
     pub mod sessions;
+    pub mod sessions_index;
+    pub mod supervision;
     pub mod support;
     pub mod tools;
     pub mod tools_builtin;
+    pub mod wording;
 }

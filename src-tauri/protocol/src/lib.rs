@@ -434,6 +434,16 @@ pub enum AgentEvent {
         /// told the same facts with instructions for it: see the session's `message` records),
         /// plain text.
         output: String,
+        /// Why it did not run (or, for a stop, how far it got), as a fact: absent when the
+        /// tool ran and `output` is its own, and in logs written before this field existed.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        not_run: Option<NotRun>,
+        /// `output` as a key and values, for a window that words it in another language;
+        /// absent exactly when `not_run` is.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        wording: Option<Wording>,
     },
     /// Whether the session log can be written. `problem` (what fails, in plain words) when it
     /// cannot — a full disk, a read-only data folder: approvals that cannot be recorded are then
@@ -725,6 +735,8 @@ pub fn export_bindings(dir: &std::path::Path) -> Result<(), ts_rs::ExportError> 
         SessionPolicy,
         PolicyLayer,
         CallDetail,
+        NotRun,
+        Wording,
     );
     Ok(())
 }
@@ -738,4 +750,140 @@ pub struct SequencedEvent {
     pub seq: u64,
     /// The event.
     pub event: AgentEvent,
+}
+
+// ---- Why a tool call did not run, and sentences as keys (issue 12: agent/wording) ----
+
+/// The provider's id for one tool call (`call_…`, `toolu_…`), exactly as the model sent it.
+/// Unique within one model turn only: a provider may reuse it in a later turn or run, so it is
+/// keyed together with the [`RunId`]. On the wire a plain string.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct ToolCallId(pub String);
+
+impl ToolCallId {
+    /// The id as the provider wrote it.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl From<&str> for ToolCallId {
+    fn from(id: &str) -> Self {
+        Self(id.to_owned())
+    }
+}
+
+impl From<String> for ToolCallId {
+    fn from(id: String) -> Self {
+        Self(id)
+    }
+}
+
+impl std::fmt::Display for ToolCallId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// Why one tool call did not run, or was not seen through: the facts, without the words. The
+/// core words each variant twice (`askfirst_core::agent::wording`): for the model, with what it
+/// should do next, and for the person, as a [`Wording`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum NotRun {
+    /// The person clicked Deny, with the note they typed, if any ("Don't ask me now" denies
+    /// the waiting requests as the person's own answer, with that switch's words as the note).
+    DeniedByPerson {
+        /// What they wrote with the denial.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        note: Option<String>,
+    },
+    /// Nobody answered the card before it expired.
+    TimedOut,
+    /// A rule, or the session policy "never", refused it without asking.
+    DeniedByRule {
+        /// What the policy said (which rule).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        reason: Option<String>,
+    },
+    /// A built-in hard denial refused it; nothing can allow it.
+    HardDenial {
+        /// What it would have done that is never allowed.
+        reason: String,
+    },
+    /// It could not be asked about: the request could not be recorded, or nobody can answer.
+    Unavailable {
+        /// Why, in plain words.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        reason: Option<String>,
+    },
+    /// The run was stopped, or the app closed, before it started.
+    Cancelled {
+        /// Stop, or the app closing.
+        cause: CancelCause,
+    },
+    /// The run was stopped, or the app closed, while it ran, and it was interrupted.
+    Interrupted {
+        /// Stop, or the app closing.
+        cause: CancelCause,
+    },
+    /// The run was stopped, or the app closed, while it ran, and Ask First stopped waiting for
+    /// it (an MCP server's call): whether it was done is not known.
+    NoLongerAwaited {
+        /// Stop, or the app closing.
+        cause: CancelCause,
+    },
+    /// What it works on changed after the card was shown, so it would no longer do what was
+    /// shown.
+    ChangedAfterShown {
+        /// The card's summary.
+        summary: String,
+    },
+    /// The same call (same tool, same canonical arguments) was refused earlier in this run;
+    /// it gets the same answer without asking again.
+    Repeated {
+        /// Why the first one did not run.
+        earlier: Box<NotRun>,
+    },
+    /// The run ended before this call (the model kept asking for what was refused).
+    RunEndedBefore,
+    /// The run's tool output reached its limit, so the run ended before this call.
+    OutputLimit {
+        /// The limit, in MiB.
+        limit_mb: u32,
+    },
+    /// The turn asked for more calls than Ask First handles at once; the ones past the limit
+    /// were not looked at.
+    TooManyCalls {
+        /// How many calls the turn had.
+        asked: u32,
+        /// The most handled per turn.
+        limit: u32,
+        /// How many were left out.
+        left_out: u32,
+    },
+    /// A reopened session: it was allowed, but Ask First closed before it started.
+    ClosedBeforeStart,
+    /// A reopened session: it was allowed and may have run, but how it ended was never saved.
+    MayHaveRun,
+    /// A reopened session: it was refused, but the log has a gap where its end would be.
+    RefusedEndNotSaved,
+    /// A reopened session: nothing of how it ended was saved (the log has a gap).
+    EndNotSaved,
+}
+
+/// A sentence for the person as a key and its values, so a window can word it in any
+/// language; the core also renders the English text (`askfirst_core::agent::wording`).
+/// Keys are dotted (`not_run.denied_by_person_with_note`); values are plain text, inserted
+/// where the sentence names them (`{note}`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct Wording {
+    /// Which sentence.
+    pub key: String,
+    /// Its values by name.
+    pub args: std::collections::BTreeMap<String, String>,
 }

@@ -11,6 +11,7 @@
 //! bounded output in `head_tail`; the command sandbox in [`sandbox`]. A new tool implements
 //! [`Tool`] in a file of its own and is added to [`ToolSet`].
 
+pub mod catalog;
 mod command;
 mod delete;
 mod edit;

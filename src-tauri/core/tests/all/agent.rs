@@ -1,10 +1,12 @@
 //! The agent loop end to end with a scripted model over a temporary workspace.
 
 use super::support::{harness, harness_with_tool, write_hello};
-use askfirst_core::agent::{denial_text, RunError, USER_DENIAL_TAIL};
+use askfirst_core::agent::{denial_text, wording, RunError, USER_DENIAL_TAIL};
 use askfirst_core::provider::Message;
 use askfirst_core::tools::{CallDescription, OnStop, Tool, ToolError, Workspace};
-use askfirst_protocol::{AgentEvent, Decision, DenialSource, RunStatus, ToolCallStatus};
+use askfirst_protocol::{
+    AgentEvent, CancelCause, Decision, DenialSource, NotRun, RunStatus, ToolCallStatus,
+};
 use pretty_assertions::assert_eq;
 use serde_json::json;
 use std::sync::Arc;
@@ -499,17 +501,50 @@ async fn quitting_while_a_file_is_being_written_waits_for_it_and_records_its_end
 
 #[tokio::test]
 async fn stop_while_an_mcp_like_call_runs_does_not_claim_it_was_not_done() {
-    let (outputs, _, message) = stop_while_gated_tool_runs(OnStop::Abandon).await;
-    assert_eq!(message.as_deref(), Some("You stopped the agent."));
+    let (_dir, gated, mut h, run_id) = gated_call_running(OnStop::Abandon).await;
+    assert!(h.runtime.cancel_run(run_id));
+    let (_, status, message) = h.events.run_finished().await;
+    gated.release.notify_one();
     assert_eq!(
-        outputs,
-        vec![(
-            ToolCallStatus::Failed,
-            "The user stopped the run while this action was running. Ask First stopped waiting \
-             for it, so whether it was done is not known."
-                .to_owned()
-        )]
+        (status, message.as_deref()),
+        (RunStatus::Cancelled, Some("You stopped the agent."))
     );
+    let reason = NotRun::NoLongerAwaited {
+        cause: CancelCause::RunAborted,
+    };
+    assert_eq!(
+        not_run_reasons(&h.events.all()),
+        vec![(ToolCallStatus::Failed, Some(reason.clone()))]
+    );
+    // The person is told it in their own words, the model that it may have been done.
+    assert_eq!(
+        finished_outputs(&h.events.all()),
+        vec![(ToolCallStatus::Failed, wording::person_text(&reason))]
+    );
+    let requests = h.requests.lock().unwrap().clone();
+    assert!(requests.len() <= 1, "no model step after the Stop");
+    let logged = h.audit.all().into_iter().find_map(|r| match r {
+        askfirst_core::audit::AuditRecord::Message {
+            message: Message::ToolResult { content, .. },
+            ..
+        } => Some(content),
+        _ => None,
+    });
+    assert_eq!(logged, Some(wording::for_model(&reason)));
+    assert!(logged.unwrap().contains("whether it was done is not known"));
+}
+
+/// The typed reason of every finished call, with its status.
+fn not_run_reasons(events: &[AgentEvent]) -> Vec<(ToolCallStatus, Option<NotRun>)> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            AgentEvent::ToolCallFinished {
+                status, not_run, ..
+            } => Some((*status, not_run.clone())),
+            _ => None,
+        })
+        .collect()
 }
 
 #[tokio::test]

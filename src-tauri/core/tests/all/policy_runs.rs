@@ -3,7 +3,6 @@
 
 use super::policy::{rules, TIMEOUT};
 use super::support::{harness, harness_with, write_hello};
-use askfirst_core::agent::for_person;
 use askfirst_core::approvals::AnswerMode;
 use askfirst_core::policy::Rules;
 use askfirst_protocol::{
@@ -194,9 +193,7 @@ async fn dont_ask_me_now_also_refuses_what_already_waits() {
         .all()
         .into_iter()
         .filter_map(|e| match e {
-            AgentEvent::ToolCallFinished { output, .. } => {
-                Some(for_person(ToolCallStatus::Denied, &output))
-            }
+            AgentEvent::ToolCallFinished { output, .. } => Some(output),
             _ => None,
         })
         .collect();

@@ -176,3 +176,91 @@ async fn racing_answers_give_exactly_one_outcome_each() {
     }
     assert_eq!(registry.list_pending(None), vec![]);
 }
+
+/// Runs stopped at random moments (at once, while a card waits, right after an answer,
+/// from another task) while their own ends race the Stop: each run ends with exactly one
+/// `RunFinished`, and the next task can always start once the end is seen. (It found a Stop
+/// arriving while a call was being described, which left that call's card waiting.)
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn racing_stops_end_each_run_exactly_once() {
+    use super::support::{harness, write_hello};
+    use askfirst_protocol::RunStatus;
+    let mut rng = Rng(0x5EED_0000_0012_0001);
+    let mut h = harness(write_hello(), Duration::from_secs(120));
+    let mut started = Vec::new();
+    for _ in 0..RUNS {
+        let run = h.runtime.start_run("Say hello").unwrap().run_id;
+        started.push(run);
+        match rng.below(4) {
+            0 => {
+                h.runtime.cancel_run(run);
+            }
+            1 => {
+                h.events.approval_required().await;
+                h.runtime.cancel_run(run);
+            }
+            2 => {
+                let request = h.events.approval_required().await;
+                let decision = if rng.below(2) == 0 {
+                    Decision::Approve
+                } else {
+                    Decision::Deny { note: None }
+                };
+                let _ = h.runtime.resolve_approval(request.approval_id, decision);
+                h.runtime.cancel_run(run);
+            }
+            _ => {
+                let runtime = Arc::clone(&h.runtime);
+                let yields = rng.below(50);
+                tokio::spawn(async move {
+                    for _ in 0..yields {
+                        tokio::task::yield_now().await;
+                    }
+                    runtime.cancel_run(run);
+                });
+                // The run may wait for a card the Stop has not reached yet, or end first.
+                let seen = h
+                    .events
+                    .next_matching(|e| match e {
+                        AgentEvent::ApprovalRequired(r) => Some(Ok(r.approval_id)),
+                        AgentEvent::RunFinished { run_id, status, .. } => {
+                            Some(Err((*run_id, *status)))
+                        }
+                        _ => None,
+                    })
+                    .await;
+                match seen {
+                    Ok(approval_id) => {
+                        let _ = h
+                            .runtime
+                            .resolve_approval(approval_id, Decision::Deny { note: None });
+                    }
+                    Err((ended, status)) => {
+                        assert_eq!(ended, run);
+                        assert!(matches!(
+                            status,
+                            RunStatus::Completed | RunStatus::Cancelled
+                        ));
+                        continue;
+                    }
+                }
+            }
+        }
+        let (ended, status, _) = h.events.run_finished().await;
+        assert_eq!(ended, run);
+        assert!(matches!(
+            status,
+            RunStatus::Completed | RunStatus::Cancelled
+        ));
+    }
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let mut ends: HashMap<RunId, usize> = HashMap::new();
+    for event in h.events.all() {
+        if let AgentEvent::RunFinished { run_id, .. } = event {
+            *ends.entry(run_id).or_default() += 1;
+        }
+    }
+    assert_eq!(ends.len(), started.len());
+    assert!(ends.values().all(|n| *n == 1), "{ends:?}");
+    assert!(h.runtime.list_pending_approvals().is_empty());
+}

@@ -47,7 +47,7 @@ async fn a_second_task_continues_the_conversation() {
 }
 
 /// A runtime as the app builds it: logging sink, sessions folder.
-fn app_runtime(
+pub fn app_runtime(
     data: &Path,
     workspace: &Path,
     scenario: serde_json::Value,

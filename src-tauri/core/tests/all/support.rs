@@ -1,6 +1,6 @@
 //! Helpers: an event recorder and a runtime over a temporary workspace.
 
-use askfirst_core::agent::{AgentRuntime, RuntimeConfig};
+use askfirst_core::agent::{AgentRuntime, ProviderFactory, RuntimeConfig};
 use askfirst_core::approvals::{AnswerMode, ApprovalRegistry, RegistryConfig};
 use askfirst_core::audit::{AuditError, AuditRecord, AuditSink};
 use askfirst_core::mcp::McpClients;
@@ -223,6 +223,47 @@ fn harness_tools(
     mcp: Option<Arc<McpClients>>,
     tools: ToolSet,
 ) -> Harness {
+    let text = scenario_json.to_string();
+    let requests = Arc::new(Mutex::new(Vec::new()));
+    let recorded = Arc::clone(&requests);
+    let provider: ProviderFactory = Arc::new(move || {
+        let scenario = Scenario::parse(&text)?;
+        let inner = ScriptedProvider::new("test script", &scenario);
+        Ok(Arc::new(Recording {
+            inner,
+            requests: Arc::clone(&recorded),
+        }) as Arc<dyn Provider>)
+    });
+    harness_parts(dir, provider, requests, timeout, rules, mode, mcp, tools)
+}
+
+/// A runtime whose every run is given `provider` (one value shared by all runs, so it can
+/// behave differently from one step to the next).
+pub fn harness_with_provider(provider: Arc<dyn Provider>) -> Harness {
+    let dir = tempfile::tempdir().unwrap();
+    harness_parts(
+        dir,
+        Arc::new(move || Ok(Arc::clone(&provider))),
+        Arc::new(Mutex::new(Vec::new())),
+        Duration::from_secs(120),
+        Rules::default(),
+        AnswerMode::Interactive,
+        None,
+        ToolSet::builtin(),
+    )
+}
+
+#[allow(clippy::too_many_arguments)]
+fn harness_parts(
+    dir: tempfile::TempDir,
+    provider: ProviderFactory,
+    requests: Arc<Mutex<Vec<Vec<Message>>>>,
+    timeout: Duration,
+    rules: Rules,
+    mode: AnswerMode,
+    mcp: Option<Arc<McpClients>>,
+    tools: ToolSet,
+) -> Harness {
     let events = Events::new();
     let audit = Arc::new(MemoryAudit::default());
     let registry = ApprovalRegistry::new(RegistryConfig {
@@ -232,20 +273,10 @@ fn harness_tools(
         audit: audit.clone(),
     });
     let policy = Arc::new(Policy::new(rules, None));
-    let text = scenario_json.to_string();
-    let requests = Arc::new(Mutex::new(Vec::new()));
-    let recorded = Arc::clone(&requests);
     let config = RuntimeConfig {
         workspace: Workspace::open(dir.path()).unwrap(),
         max_steps: 10,
-        provider: Arc::new(move || {
-            let scenario = Scenario::parse(&text)?;
-            let inner = ScriptedProvider::new("test script", &scenario);
-            Ok(Arc::new(Recording {
-                inner,
-                requests: Arc::clone(&recorded),
-            }) as Arc<dyn Provider>)
-        }),
+        provider,
         tools,
         mcp,
         policy: Arc::clone(&policy),

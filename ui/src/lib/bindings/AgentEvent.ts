@@ -2,11 +2,13 @@
 import type { ApprovalId } from "./ApprovalId";
 import type { ApprovalRequest } from "./ApprovalRequest";
 import type { ApprovalResolvedEvent } from "./ApprovalResolvedEvent";
+import type { NotRun } from "./NotRun";
 import type { PolicyLayer } from "./PolicyLayer";
 import type { RunId } from "./RunId";
 import type { RunStatus } from "./RunStatus";
 import type { SessionId } from "./SessionId";
 import type { ToolCallStatus } from "./ToolCallStatus";
+import type { Wording } from "./Wording";
 
 /**
  * Everything the core reports about runs, in order, as one tagged enum. Sent to the webview
@@ -116,7 +118,17 @@ policy_layer?: PolicyLayer,
  * told the same facts with instructions for it: see the session's `message` records),
  * plain text.
  */
-output: string, } | { "type": "log_status", 
+output: string, 
+/**
+ * Why it did not run (or, for a stop, how far it got), as a fact: absent when the
+ * tool ran and `output` is its own, and in logs written before this field existed.
+ */
+not_run?: NotRun, 
+/**
+ * `output` as a key and values, for a window that words it in another language;
+ * absent exactly when `not_run` is.
+ */
+wording?: Wording, } | { "type": "log_status", 
 /**
  * What fails; absent when writing works.
  */

@@ -1,0 +1,508 @@
+//! One tool call, in two halves: [`Run::prepare_call`] describes it, asks the policy and, when
+//! the policy asks, registers the approval (so every card of a turn shows at once);
+//! [`Run::complete_call`] waits for the answer, re-checks that what was shown is still what
+//! would happen, runs it, and applies what Stop means for this tool ([`OnStop`]).
+//!
+//! Describing and fingerprinting read files (a write's target is hashed, a folder to delete is
+//! walked), so they run on the blocking pool, not on the async workers.
+
+use super::run::Run;
+use super::{wording, MAX_DENIED_REPEATS};
+use crate::approvals::{ApprovalError, NewApproval, PendingApproval};
+use crate::audit::AuditRecord;
+use crate::canonical::canonical_json;
+use crate::policy::MainArgument;
+use crate::policy::{CallFacts, PolicyDecision};
+use crate::provider::ToolCall;
+use crate::tools::{CallDescription, OnStop, Tool, ToolError, ToolSet, Workspace};
+use askfirst_protocol::{
+    ApprovalScope, ApprovalSource, CancelCause, DenialSource, NotRun, Outcome, PolicyLayer,
+    ToolCallStatus,
+};
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// The arguments of a call as they key its denial: canonical JSON where the arguments have a
+/// canonical form, else the exact text the model sent (never mixed up with a canonical one).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+enum ArgumentsKey {
+    Canonical(String),
+    Raw(String),
+}
+
+/// Which call a denial answers: the tool and its arguments.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub(super) struct DenialKey {
+    tool_name: String,
+    arguments: ArgumentsKey,
+}
+
+impl DenialKey {
+    fn of(call: &ToolCall, canonical: Option<&str>) -> Self {
+        Self {
+            tool_name: call.name.clone(),
+            arguments: match canonical {
+                Some(canonical) => ArgumentsKey::Canonical(canonical.to_owned()),
+                None => ArgumentsKey::Raw(call.arguments_json.clone()),
+            },
+        }
+    }
+}
+
+/// A call denied earlier in the run, and how often the model has repeated it since.
+struct DeniedCall {
+    reason: NotRun,
+    layer: PolicyLayer,
+    repeats: usize,
+}
+
+/// The calls denied in this run: an identical call gets the same answer without a card, and
+/// the run stops once the model has repeated one [`MAX_DENIED_REPEATS`] times. A new run (a
+/// new message from the person) starts with none.
+#[derive(Default)]
+pub(super) struct DeniedCalls {
+    calls: HashMap<DenialKey, DeniedCall>,
+}
+
+impl DeniedCalls {
+    /// Records a denial and gives the call's result.
+    fn remember(&mut self, key: DenialKey, reason: NotRun, layer: PolicyLayer) -> CallResult {
+        self.calls.insert(
+            key,
+            DeniedCall {
+                reason: reason.clone(),
+                layer,
+                repeats: 0,
+            },
+        );
+        CallResult::not_run(ToolCallStatus::Denied, reason, Some(layer))
+    }
+
+    /// The answer to a repeat of a denied call (`summary` is its card's), if it is one.
+    fn repeat(&mut self, key: &DenialKey, summary: &str) -> Option<CallResult> {
+        let previous = self.calls.get_mut(key)?;
+        previous.repeats += 1;
+        let mut result = CallResult::not_run(
+            ToolCallStatus::Denied,
+            NotRun::Repeated {
+                earlier: Box::new(previous.reason.clone()),
+            },
+            Some(previous.layer),
+        );
+        result.stop_run =
+            (previous.repeats >= MAX_DENIED_REPEATS).then(|| wording::run_kept_asking(summary));
+        Some(result)
+    }
+}
+
+/// What a call's result says: the tool's own output (or error), or why it did not run.
+pub(super) enum Said {
+    Output(String),
+    NotRun(NotRun),
+}
+
+/// How one call ended.
+pub(super) struct CallResult {
+    pub(super) status: ToolCallStatus,
+    pub(super) said: Said,
+    pub(super) layer: Option<PolicyLayer>,
+    /// Set when the run must stop after this call, with the reason shown to the person.
+    pub(super) stop_run: Option<String>,
+    /// The call's summary, when Stop came while it ran and it was let finish
+    /// ([`OnStop::Finish`]): the run's end says so to the person.
+    pub(super) finished_after_stop: Option<String>,
+}
+
+impl CallResult {
+    fn failed(text: String) -> Self {
+        Self {
+            status: ToolCallStatus::Failed,
+            said: Said::Output(text),
+            layer: None,
+            stop_run: None,
+            finished_after_stop: None,
+        }
+    }
+
+    fn not_run(status: ToolCallStatus, reason: NotRun, layer: Option<PolicyLayer>) -> Self {
+        Self {
+            status,
+            said: Said::NotRun(reason),
+            layer,
+            stop_run: None,
+            finished_after_stop: None,
+        }
+    }
+}
+
+/// A tool call after its first half: either already answered, or ready to wait and run.
+pub(super) enum Prepared {
+    Done(CallResult),
+    Ready(Box<ReadyCall>),
+}
+
+pub(super) struct ReadyCall {
+    tool: Arc<dyn Tool>,
+    /// The registered approval, when the policy asked.
+    pending: Option<PendingApproval>,
+    layer: PolicyLayer,
+    canonical: Option<String>,
+    summary: String,
+    key: DenialKey,
+    /// The target as described (see [`CallDescription::fingerprint`]).
+    fingerprint: Option<String>,
+}
+
+/// Runs `work` on the blocking pool. A panic in it goes on in the caller (the run's
+/// supervisor then ends the run); `None` when the runtime is shutting down.
+async fn off_worker<T: Send + 'static>(work: impl FnOnce() -> T + Send + 'static) -> Option<T> {
+    match tokio::task::spawn_blocking(work).await {
+        Ok(value) => Some(value),
+        Err(error) if error.is_panic() => std::panic::resume_unwind(error.into_panic()),
+        Err(_) => None,
+    }
+}
+
+/// The tool's description of the call and the arguments the policy looks at, read off the
+/// async workers.
+async fn describe(
+    tool: &Arc<dyn Tool>,
+    arguments_json: &str,
+    ws: &Workspace,
+) -> Option<(Result<CallDescription, ToolError>, Vec<MainArgument>)> {
+    let (tool, arguments, ws) = (Arc::clone(tool), arguments_json.to_owned(), ws.clone());
+    off_worker(move || {
+        let description = tool.describe(&arguments, &ws);
+        let main = match &description {
+            Ok(_) => tool.main_arguments(&arguments, &ws),
+            Err(_) => Vec::new(),
+        };
+        (description, main)
+    })
+    .await
+}
+
+/// The call's target as it is now ([`Tool::fingerprint`]), read off the async workers.
+async fn fingerprint(tool: &Arc<dyn Tool>, arguments_json: &str, ws: &Workspace) -> Option<String> {
+    let (tool, arguments, ws) = (Arc::clone(tool), arguments_json.to_owned(), ws.clone());
+    off_worker(move || tool.fingerprint(&arguments, &ws))
+        .await
+        .flatten()
+}
+
+impl Run {
+    /// First half of one tool call: describe it, ask the policy, and when it asks, register
+    /// the approval (so every card of a turn shows at once). Nothing runs here.
+    pub(super) async fn prepare_call(&mut self, call: &ToolCall, tools: &ToolSet) -> Prepared {
+        let ws = self.rt.config.workspace.clone();
+        let tool = tools.get(&call.name);
+        let described = match &tool {
+            Some(tool) => describe(tool, &call.arguments_json, &ws).await,
+            None => None,
+        };
+        let summary = match &described {
+            Some((Ok(d), _)) => d.summary.clone(),
+            _ => wording::use_the_tool(&call.name),
+        };
+        self.emit(askfirst_protocol::AgentEvent::ToolCallProposed {
+            run_id: self.id,
+            tool_call_id: call.id.clone(),
+            tool_name: call.name.clone(),
+            arguments_json: call.arguments_json.clone(),
+            summary: summary.clone(),
+        });
+        let (tool, description, main_arguments) = match (tool, described) {
+            (Some(tool), Some((Ok(description), main))) => (tool, description, main),
+            (Some(_), Some((Err(e), _))) => {
+                return Prepared::Done(CallResult::failed(e.to_string()))
+            }
+            (None, _) | (Some(_), None) => {
+                // A tool of an MCP server that is not working: say why, not just "no such tool".
+                let text = match self.rt.catalog.server_failure(&call.name) {
+                    Some(why) => wording::server_down(&call.name, &why),
+                    None => {
+                        let names: Vec<String> =
+                            tools.names().into_iter().map(str::to_owned).collect();
+                        wording::no_such_tool(&call.name, &names)
+                    }
+                };
+                return Prepared::Done(CallResult::failed(text));
+            }
+        };
+        let canonical = canonical_json(&call.arguments_json);
+        // A call without a canonical form is remembered by its exact text.
+        let key = DenialKey::of(call, canonical.as_deref());
+        if let Some(repeat) = self.denied.repeat(&key, &summary) {
+            return Prepared::Done(repeat);
+        }
+        let verdict = self.rt.config.policy.decide(&CallFacts {
+            tool_name: &call.name,
+            read_only: tool.read_only(),
+            risk: description.risk,
+            main_arguments: &main_arguments,
+            canonical_arguments: canonical.as_deref(),
+            mcp_server: tool.mcp_server(),
+            fingerprint: description.fingerprint.as_deref(),
+        });
+        let layer = verdict.layer;
+        let run_id = self.id;
+        let decided_without_asking = |allowed: bool, reason: &str| AuditRecord::PolicyDecided {
+            run_id,
+            tool_call_id: call.id.clone(),
+            tool_name: call.name.clone(),
+            arguments_sha256: crate::approvals::sha256_hex(call.arguments_json.as_bytes()),
+            allowed,
+            policy_layer: layer,
+            reason: reason.to_owned(),
+            at: crate::unix_millis_now(),
+        };
+        let pending = match verdict.decision {
+            PolicyDecision::Allow => {
+                self.audit(decided_without_asking(true, &verdict.note));
+                None
+            }
+            PolicyDecision::Deny { reason } => {
+                self.audit(decided_without_asking(false, &reason));
+                let reason = if layer == PolicyLayer::HardDenial {
+                    NotRun::HardDenial { reason }
+                } else {
+                    wording::denial(DenialSource::Policy, Some(&reason))
+                };
+                return Prepared::Done(self.denied.remember(key, reason, layer));
+            }
+            PolicyDecision::Ask { reason } => {
+                // A grant only helps where grants are consulted: not past an "ask" rule or a
+                // broken rules file, which sit above grants.
+                let grantable = canonical.is_some() && layer == PolicyLayer::ToolDefault;
+                match self.rt.registry.request(NewApproval {
+                    run_id,
+                    tool_call_id: call.id.clone(),
+                    tool_name: call.name.clone(),
+                    arguments_json: call.arguments_json.clone(),
+                    summary: summary.clone(),
+                    reason,
+                    risk: description.risk,
+                    policy_layer: layer,
+                    grant_scope: grantable.then(|| wording::GRANT_SCOPE.to_owned()),
+                    preview: description.preview.clone(),
+                    effects: description.effects.clone(),
+                    detail: description.detail.clone(),
+                }) {
+                    Ok(pending) => {
+                        // Stop may have come while this call was described (off the workers),
+                        // after `cancel_run` ended what was waiting: end this one the same
+                        // way, so it is not left waiting for a run that has stopped.
+                        if self.token.is_cancelled() {
+                            self.rt.registry.cancel_run(run_id);
+                        }
+                        Some(pending)
+                    }
+                    Err(ApprovalError::ShuttingDown) => {
+                        return Prepared::Done(CallResult::not_run(
+                            ToolCallStatus::Cancelled,
+                            NotRun::Cancelled {
+                                cause: CancelCause::AppShutdown,
+                            },
+                            Some(layer),
+                        ))
+                    }
+                    Err(error) => {
+                        let why = error.to_string();
+                        let reason = wording::denial(DenialSource::Unavailable, Some(&why));
+                        return Prepared::Done(self.denied.remember(key, reason, layer));
+                    }
+                }
+            }
+        };
+        Prepared::Ready(Box::new(ReadyCall {
+            tool,
+            pending,
+            layer,
+            canonical,
+            summary,
+            key,
+            fingerprint: description.fingerprint,
+        }))
+    }
+
+    /// Second half of one tool call: wait for its approval (if it asked), then run it.
+    pub(super) async fn complete_call(
+        &mut self,
+        call: &ToolCall,
+        prepared: Prepared,
+    ) -> CallResult {
+        let ready = match prepared {
+            Prepared::Done(result) => return result,
+            Prepared::Ready(ready) => *ready,
+        };
+        let ReadyCall {
+            tool,
+            pending,
+            layer,
+            canonical,
+            summary,
+            key,
+            fingerprint: shown,
+        } = ready;
+        let config = &self.rt.config;
+        let ws = &config.workspace;
+        let mut approved = false;
+        if let Some(pending) = pending {
+            // Stop reaches a waiting approval through the registry (`cancel_run` settles it as
+            // Cancelled{run_aborted}), so the outcome the waiter gets is always the one that
+            // was recorded and announced.
+            match pending.wait().await {
+                Outcome::Approved { scope, source } => {
+                    approved = true;
+                    if let (ApprovalScope::Session, ApprovalSource::User, Some(canonical)) =
+                        (scope, source, &canonical)
+                    {
+                        self.grant(call, canonical, shown.as_deref(), &summary);
+                    }
+                }
+                Outcome::Denied { source, reason } => {
+                    let reason = wording::denial(source, reason.as_deref());
+                    return self.denied.remember(key, reason, layer);
+                }
+                Outcome::Cancelled { cause } => {
+                    return CallResult::not_run(
+                        ToolCallStatus::Cancelled,
+                        NotRun::Cancelled { cause },
+                        Some(layer),
+                    )
+                }
+            }
+        }
+        // A call the person approved runs even if Stop came after the approval (the tool runs
+        // if and only if the outcome is Approved); a call allowed without asking does not
+        // start once the run is stopped.
+        if self.token.is_cancelled() && !approved {
+            let cause = self.rt.stop_cause();
+            return CallResult::not_run(
+                ToolCallStatus::Cancelled,
+                NotRun::Cancelled { cause },
+                Some(layer),
+            );
+        }
+        // What was shown (and approved) must still be what would happen: a file edited by the
+        // person, or by an earlier call, while the card waited is not overwritten, and a folder
+        // that filled up meanwhile is not moved to the trash.
+        if let Some(expected) = &shown {
+            if fingerprint(&tool, &call.arguments_json, ws)
+                .await
+                .as_deref()
+                != Some(expected.as_str())
+            {
+                return CallResult::not_run(
+                    ToolCallStatus::Failed,
+                    NotRun::ChangedAfterShown { summary },
+                    Some(layer),
+                );
+            }
+        }
+        self.emit(askfirst_protocol::AgentEvent::ToolCallStarted {
+            run_id: self.id,
+            tool_call_id: call.id.clone(),
+        });
+        // A command is shut in without what the person's deny rules name (read now: the rules
+        // in force for this run).
+        let for_commands;
+        let ws = if call.name == "run_command" {
+            for_commands = ws
+                .clone()
+                .hiding_from_commands(config.policy.denied_for_commands(ws.root()));
+            &for_commands
+        } else {
+            ws
+        };
+        // Stop while a tool runs: what happens, and what is said, depends on the tool
+        // (`OnStop`): a command's whole process group is killed; a file write is let finish
+        // and reported as it ended; an MCP server's answer is no longer waited for.
+        let execution = tool.execute(&call.arguments_json, ws);
+        tokio::pin!(execution);
+        let mut stopped_while_running = false;
+        let executed = tokio::select! {
+            biased;
+            result = &mut execution => result,
+            () = self.token.cancelled() => {
+                let cause = self.rt.stop_cause();
+                match tool.on_stop() {
+                    OnStop::Finish => {
+                        stopped_while_running = true;
+                        execution.await
+                    }
+                    OnStop::Interrupt => {
+                        return CallResult::not_run(
+                            ToolCallStatus::Cancelled,
+                            NotRun::Interrupted { cause },
+                            Some(layer),
+                        )
+                    }
+                    // Not "not done": it may have been.
+                    OnStop::Abandon => {
+                        return CallResult::not_run(
+                            ToolCallStatus::Failed,
+                            NotRun::NoLongerAwaited { cause },
+                            Some(layer),
+                        )
+                    }
+                }
+            }
+        };
+        // Let finish after a Stop: said, so nobody wonders why it ran after the Stop.
+        let after_stop = |text: String| {
+            if stopped_while_running {
+                wording::finished_after_stop(&text)
+            } else {
+                text
+            }
+        };
+        let finished_after_stop = stopped_while_running.then(|| summary.clone());
+        // A grant covers the state its card showed, and, for a call whose repeat changes
+        // nothing (a write), the state this very action left: the same write again still runs
+        // without asking, but a file changed by anything else asks again, and so does an edit
+        // whose text would match again (found by an attacker: 1 → 10 → 100 → 1000).
+        if let (Ok(_), Some(canonical), true) =
+            (&executed, &canonical, tool.repeat_changes_nothing())
+        {
+            let now = fingerprint(&tool, &call.arguments_json, ws).await;
+            config
+                .policy
+                .grant_state_now(&call.name, canonical, now.as_deref());
+        }
+        let said = match executed {
+            Ok(output) => Ok(after_stop(output)),
+            Err(e) => Err(after_stop(e.to_string())),
+        };
+        CallResult {
+            status: if said.is_ok() {
+                ToolCallStatus::Succeeded
+            } else {
+                ToolCallStatus::Failed
+            },
+            said: Said::Output(said.unwrap_or_else(|e| e)),
+            layer: Some(layer),
+            stop_run: None,
+            finished_after_stop,
+        }
+    }
+
+    /// "Allow for this session": the grant, its record, and the identical calls already
+    /// waiting (parallel calls of one turn) answered by it instead of left asking.
+    fn grant(&self, call: &ToolCall, canonical: &str, shown: Option<&str>, summary: &str) {
+        self.rt
+            .config
+            .policy
+            .grant(&call.name, canonical, shown, summary);
+        self.audit(AuditRecord::GrantCreated {
+            tool_name: call.name.clone(),
+            canonical_arguments: canonical.to_owned(),
+            at: crate::unix_millis_now(),
+        });
+        self.rt.registry.approve_covered(|request| {
+            request.grant_scope.is_some()
+                && request.tool_name == call.name
+                && canonical_json(&request.arguments_json).as_deref() == Some(canonical)
+        });
+    }
+}

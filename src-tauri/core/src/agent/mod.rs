@@ -1,0 +1,448 @@
+//! The agent loop: user message → model step → tool calls → policy → approval → tool result →
+//! next step, until the model answers without tool calls, the step limit, or cancel.
+//!
+//! [`AgentRuntime`] is the façade the shell calls; the work is split by job:
+//! - [`run`]: one run — its conversation, the step loop, every call of a turn answered once;
+//! - [`call`]: one tool call — describe, ask, wait, re-check, run, and what Stop does;
+//! - [`deltas`]: streamed text passed on at most every [`DELTA_INTERVAL`];
+//! - [`wording`]: every sentence, for the model and for the person (change denial text there);
+//! - [`supervisor`]: every run task supervised, every run ended exactly once;
+//! - [`crate::sessions`]: the sessions folder, its index and replaying a past session;
+//! - [`crate::tools::catalog`]: the built-in tools and the swappable MCP servers.
+
+mod call;
+pub mod deltas;
+mod run;
+mod supervisor;
+pub mod wording;
+
+use crate::approvals::{ApprovalError, ApprovalRegistry};
+use crate::audit::{AuditRecord, AuditSink, SessionLog};
+use crate::mcp::McpClients;
+use crate::policy::{Policy, Rules};
+use crate::provider::{Message, Provider, ProviderError};
+use crate::sessions::store::SessionStore;
+use crate::tools::catalog::ToolCatalog;
+use crate::tools::{ToolSet, Workspace};
+use crate::EventSink;
+use askfirst_protocol::{
+    AgentEvent, ApprovalId, ApprovalRequest, CancelCause, Decision, Grant, Outcome, RunId,
+    RunStatus, SessionId, SessionPolicy, StartRunResponse,
+};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
+use supervisor::Supervisor;
+
+pub use crate::sessions::replay::answer_unanswered;
+pub use crate::sessions::SessionError;
+pub use deltas::DELTA_INTERVAL;
+pub use wording::{
+    cancelled_text, denial_text, too_many_calls_text, ALLOWED_NOT_STARTED, DONT_ASK_ME_NOW,
+    MAY_HAVE_RUN, UNRECORDED_CALL, UNRECORDED_RESULT, UNRECORDED_RUN, USER_DENIAL_TAIL,
+};
+
+/// The default number of model steps a run may take. Waiting for the user does not count.
+pub const DEFAULT_MAX_STEPS: usize = 25;
+
+/// How many times the model may repeat a call that was already denied in the run before the
+/// run is stopped.
+pub const MAX_DENIED_REPEATS: usize = 3;
+
+/// The most tool calls of one model turn that Ask First describes, asks about and runs; the
+/// calls past it are answered, in order, with [`too_many_calls_text`] and shown to the person
+/// as one line. Why 64: models make a handful of parallel calls (a few dozen at the very most),
+/// a person cannot weigh more cards than that at once, and 64 results of at most
+/// [`crate::tools::OUTPUT_CAP_BYTES`] each (6.4 MB) stay under [`MAX_RUN_OUTPUT_BYTES`]. Without
+/// it a hostile model's turn of 5,000 auto-allowed calls wrote 15.6 MB of session log in
+/// seconds (see `tests/all/flood.rs`).
+pub const MAX_TOOL_CALLS_PER_TURN: usize = 64;
+
+/// The most bytes of tool results (what the model is told) one run may gather; the call that
+/// reaches it is the run's last, and the run ends saying so. Why 8 MiB: the whole conversation
+/// is sent again at every model step, and 8 MiB of text (about two million tokens) is more
+/// than any model's context holds, so a run past it could not go on usefully anyway; it also
+/// bounds what one run adds to the session log.
+pub const MAX_RUN_OUTPUT_BYTES: usize = 8 * 1024 * 1024;
+
+/// How long quitting waits for the MCP servers to stop, after the runs: each gets 3 s to exit
+/// and 3 s after SIGTERM ([`McpClients::shutdown`]), all at once.
+pub const MCP_CLOSE_LIMIT: Duration = Duration::from_secs(7);
+
+/// Makes the provider for a new run.
+pub type ProviderFactory = Arc<dyn Fn() -> Result<Arc<dyn Provider>, ProviderError> + Send + Sync>;
+
+/// Errors of starting or stopping runs.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum RunError {
+    /// The task was empty.
+    #[error("Please type a task for the agent first.")]
+    EmptyTask,
+    /// Another run of this session is still going.
+    #[error("The agent is still working on the previous task. Stop it or wait for it to finish.")]
+    Busy,
+    /// The provider could not be made.
+    #[error("The model could not be started: {0}")]
+    Provider(#[from] ProviderError),
+}
+
+/// Settings of an [`AgentRuntime`].
+#[derive(Clone)]
+pub struct RuntimeConfig {
+    /// The folder tools work in.
+    pub workspace: Workspace,
+    /// Model steps per run.
+    pub max_steps: usize,
+    /// Makes the provider for each run.
+    pub provider: ProviderFactory,
+    /// The built-in tools on offer.
+    pub tools: ToolSet,
+    /// The user's MCP servers; their tools are offered next to `tools`, listed afresh at the
+    /// start of every run (a server that fails is left out of that run; its status says why).
+    pub mcp: Option<Arc<McpClients>>,
+    /// The session's policy (rules, grants, session policy).
+    pub policy: Arc<Policy>,
+    /// The rules file, re-read at the start of every run so edits apply; `None` keeps the
+    /// policy's rules as they are.
+    pub rules_path: Option<PathBuf>,
+    /// The current session's log (the same one the registry writes to).
+    pub log: Arc<SessionLog>,
+    /// The first session's id (its log is named after it).
+    pub session_id: SessionId,
+    /// Where session logs live (`<id>.jsonl`), to list and reopen them; `None` for none.
+    pub sessions_dir: Option<PathBuf>,
+    /// Where replayed events of a reopened session go: the same destination as the runtime's
+    /// events, but not written to the log again.
+    pub replay_events: EventSink,
+}
+
+/// The session in this window: its id and its conversation with the model.
+struct SessionState {
+    id: SessionId,
+    conversation: Vec<Message>,
+}
+
+/// Runs the agent for one session and answers the shell's commands.
+pub struct AgentRuntime {
+    handle: tokio::runtime::Handle,
+    registry: Arc<ApprovalRegistry>,
+    events: EventSink,
+    config: RuntimeConfig,
+    runs: Supervisor,
+    session: Mutex<SessionState>,
+    catalog: Arc<ToolCatalog>,
+    store: Arc<SessionStore>,
+    /// Set by [`AgentRuntime::shutdown`]: runs stopped from then on were stopped by the app
+    /// closing, not by the person, and their records say so.
+    shutting_down: AtomicBool,
+}
+
+impl AgentRuntime {
+    /// A runtime spawning its runs on `handle`, asking through `registry`, reporting to
+    /// `events` (the same sink the registry reports to).
+    pub fn new(
+        handle: tokio::runtime::Handle,
+        registry: Arc<ApprovalRegistry>,
+        events: EventSink,
+        config: RuntimeConfig,
+    ) -> Arc<Self> {
+        Arc::new(Self {
+            catalog: Arc::new(ToolCatalog::new(
+                config.tools.clone(),
+                config.mcp.clone(),
+                handle.clone(),
+            )),
+            store: Arc::new(SessionStore::new(config.sessions_dir.clone())),
+            handle,
+            registry,
+            events,
+            session: Mutex::new(SessionState {
+                id: config.session_id,
+                conversation: Vec::new(),
+            }),
+            config,
+            runs: Supervisor::new(),
+            shutting_down: AtomicBool::new(false),
+        })
+    }
+
+    /// The approvals registry.
+    pub fn approvals(&self) -> &Arc<ApprovalRegistry> {
+        &self.registry
+    }
+
+    /// The workspace folder.
+    pub fn workspace(&self) -> &Workspace {
+        &self.config.workspace
+    }
+
+    /// Starts a run for `task` and returns at once; the run reports through events and ends
+    /// with exactly one `RunFinished`, whatever happens inside it (a panic included).
+    ///
+    /// # Errors
+    /// [`RunError::EmptyTask`], [`RunError::Busy`] while another run goes on, or
+    /// [`RunError::Provider`] when the model cannot be set up.
+    pub fn start_run(self: &Arc<Self>, task: &str) -> Result<StartRunResponse, RunError> {
+        let task = task.trim();
+        if task.is_empty() {
+            return Err(RunError::EmptyTask);
+        }
+        let provider = (self.config.provider)()?;
+        let run_id = RunId::new();
+        let token = self.runs.begin(run_id)?;
+        // Re-read the rules so edits apply, only once no other run is using them.
+        if let Some(path) = &self.config.rules_path {
+            self.config.policy.set_rules(Rules::load(path));
+        }
+        let run = run::Run::new(Arc::clone(self), run_id, token, provider);
+        let this = Arc::clone(self);
+        self.runs
+            .spawn(&self.handle, run.go(task.to_owned()), move |panicked| {
+                if let Some(why) = &panicked {
+                    eprintln!("askfirst: the run {run_id} stopped unexpectedly: {why}");
+                }
+                this.end_run(
+                    run_id,
+                    RunStatus::Failed,
+                    Some(wording::RUN_BROKE.to_owned()),
+                );
+            });
+        Ok(StartRunResponse {
+            run_id,
+            session_id: self.session_id(),
+        })
+    }
+
+    /// Ends run `run_id` if it has not ended: nothing of it stays waiting, and its one
+    /// `RunFinished` is emitted. A no-op for a run that already ended.
+    fn end_run(&self, run_id: RunId, status: RunStatus, message: Option<String>) {
+        // Nothing of this run may stay waiting.
+        self.registry.cancel_run(run_id);
+        self.runs.end(run_id, || {
+            self.emit(AgentEvent::RunFinished {
+                run_id,
+                status,
+                message,
+            });
+        });
+    }
+
+    /// Stops a run: its pending approvals end `Cancelled{run_aborted}` and no further model
+    /// step or tool call starts. Returns whether a running run was stopped; stopping a run that
+    /// already ended is a quiet no-op.
+    pub fn cancel_run(&self, run_id: RunId) -> bool {
+        let stopped = self.runs.cancel(run_id);
+        if stopped {
+            self.registry.cancel_run(run_id);
+        }
+        stopped
+    }
+
+    /// Answers an approval.
+    ///
+    /// # Errors
+    /// [`ApprovalError::NotPending`] when it is not waiting; nothing changes.
+    pub fn resolve_approval(
+        &self,
+        id: ApprovalId,
+        decision: Decision,
+    ) -> Result<Outcome, ApprovalError> {
+        self.registry.resolve(id, decision)
+    }
+
+    /// The approvals waiting, oldest first.
+    pub fn list_pending_approvals(&self) -> Vec<ApprovalRequest> {
+        self.registry.list_pending(None)
+    }
+
+    /// The MCP servers and how each is doing (empty when none are configured).
+    pub fn mcp_statuses(&self) -> Vec<crate::mcp::McpServerState> {
+        self.catalog.statuses()
+    }
+
+    /// Replaces the MCP servers; the next run offers their tools. A server whose settings did
+    /// not change keeps running; the others are shut down in the background (quitting waits
+    /// for that). A run already going keeps the tools it started with (each call of them still
+    /// asks as before).
+    pub fn set_mcp_servers(&self, configs: Vec<crate::mcp::McpServerConfig>) {
+        self.catalog.set_mcp_servers(configs);
+    }
+
+    /// The session's policy.
+    pub fn policy(&self) -> &Arc<Policy> {
+        &self.config.policy
+    }
+
+    /// Sets the session policy (logged; applies from the next decision). `Never` ("Don't ask
+    /// me now: refuse whatever needs my OK") also refuses the requests already waiting, as
+    /// the person's own answer, so nothing is left waiting for someone who said they are away.
+    pub fn set_session_policy(&self, policy: SessionPolicy) {
+        self.config.policy.set_session_policy(policy);
+        self.audit(AuditRecord::SessionPolicyChanged {
+            policy,
+            at: crate::unix_millis_now(),
+        });
+        if policy == SessionPolicy::Never {
+            // The note says how the person said no (they may never have seen these cards).
+            self.registry.deny_all_waiting(DONT_ASK_ME_NOW);
+        }
+    }
+
+    /// The session grants in force.
+    pub fn grants(&self) -> Vec<Grant> {
+        self.config.policy.grants()
+    }
+
+    /// Revokes a session grant (logged); returns whether there was one.
+    pub fn revoke_grant(&self, tool_name: &str, canonical_arguments: &str) -> bool {
+        let revoked = self.config.policy.revoke(tool_name, canonical_arguments);
+        if revoked {
+            self.audit(AuditRecord::GrantRevoked {
+                tool_name: tool_name.to_owned(),
+                canonical_arguments: canonical_arguments.to_owned(),
+                at: crate::unix_millis_now(),
+            });
+        }
+        revoked
+    }
+
+    fn audit(&self, record: AuditRecord) {
+        if let Err(error) = self.config.log.append(&record) {
+            eprintln!("askfirst: {error}");
+        }
+    }
+
+    /// Stops everything for app exit: every run is cancelled and every pending approval ends
+    /// `Cancelled{app_shutdown}`. Returns at once; [`AgentRuntime::close`] (or
+    /// [`AgentRuntime::wait_for_runs`]) waits for the runs to end.
+    pub fn shutdown(&self) {
+        self.shutting_down.store(true, Ordering::SeqCst);
+        // End what is waiting first, as cancelled by the shutdown (the registry then refuses
+        // new requests, so no run can start waiting again), then stop the runs. In the other
+        // order a stopped run's own cleanup would end its approvals as if the person had
+        // pressed Stop, and the history would say so.
+        self.registry.shutdown();
+        self.runs.cancel_all();
+    }
+
+    /// After [`AgentRuntime::shutdown`]: waits until every run has ended, at most `limit`, then
+    /// stops the MCP servers (at most [`MCP_CLOSE_LIMIT`]). A stopped run ends once its running
+    /// call has, and a file write is let finish ([`crate::tools::OnStop::Finish`]), so quitting
+    /// neither cuts a write short nor leaves its end unrecorded. Returns whether the runs all
+    /// ended in time.
+    pub async fn close(&self, limit: Duration) -> bool {
+        let ended = self.runs.wait(limit).await;
+        if tokio::time::timeout(MCP_CLOSE_LIMIT, self.catalog.close())
+            .await
+            .is_err()
+        {
+            eprintln!("askfirst: the MCP servers were still stopping when Ask First closed");
+        }
+        ended
+    }
+
+    /// [`AgentRuntime::close`] for a thread outside the runtime (the app's exit): blocks the
+    /// calling thread until it is done, at most `limit` plus [`MCP_CLOSE_LIMIT`] (the runs go
+    /// on on the runtime's threads). Must not be called on one of the runtime's own threads.
+    pub fn wait_for_runs(self: &Arc<Self>, limit: Duration) -> bool {
+        let (done, ended) = std::sync::mpsc::sync_channel(1);
+        let this = Arc::clone(self);
+        self.handle.spawn(async move {
+            // The receiver may have given up; then nobody needs the answer.
+            let _ = done.send(this.close(limit).await);
+        });
+        ended
+            .recv_timeout(limit + MCP_CLOSE_LIMIT + Duration::from_secs(1))
+            .unwrap_or(false)
+    }
+
+    /// Why a cancelled run was cancelled: the app closing, or the person's Stop.
+    fn stop_cause(&self) -> CancelCause {
+        if self.shutting_down.load(Ordering::SeqCst) {
+            CancelCause::AppShutdown
+        } else {
+            CancelCause::RunAborted
+        }
+    }
+
+    fn session(&self) -> MutexGuard<'_, SessionState> {
+        self.session
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// The session in this window.
+    pub fn session_id(&self) -> SessionId {
+        self.session().id
+    }
+
+    fn emit(&self, event: AgentEvent) {
+        (self.events)(event);
+    }
+
+    /// Starts a new, empty session: a new log, no conversation, no grants.
+    ///
+    /// # Errors
+    /// [`SessionError::Busy`] while a run goes on.
+    pub fn new_session(&self) -> Result<SessionId, SessionError> {
+        if !self.runs.is_idle() {
+            return Err(SessionError::Busy);
+        }
+        let id = SessionId::new();
+        self.switch_log(id)?;
+        *self.session() = SessionState {
+            id,
+            conversation: Vec::new(),
+        };
+        self.config.policy.clear_grants();
+        (self.config.replay_events)(AgentEvent::SessionOpened {
+            session_id: id,
+            title: None,
+        });
+        Ok(id)
+    }
+
+    fn switch_log(&self, id: SessionId) -> Result<(), SessionError> {
+        if let Some(log) = self.store.open_log(id)? {
+            self.config.log.switch(Arc::new(log));
+        }
+        Ok(())
+    }
+
+    /// Reopens a past session: its conversation continues with the next task, its transcript
+    /// is replayed to the window (runs and calls that never ended are shown as stopped). Grants
+    /// do not come back.
+    ///
+    /// # Errors
+    /// [`SessionError::Busy`] while a run goes on; [`SessionError::Unreadable`] when the log
+    /// is missing or unreadable.
+    pub fn open_session(&self, id: SessionId) -> Result<(), SessionError> {
+        if !self.runs.is_idle() {
+            return Err(SessionError::Busy);
+        }
+        let past = crate::sessions::replay::replay(self.store.read(id)?);
+        self.switch_log(id)?;
+        *self.session() = SessionState {
+            id,
+            conversation: past.conversation,
+        };
+        self.config.policy.clear_grants();
+        (self.config.replay_events)(AgentEvent::SessionOpened {
+            session_id: id,
+            title: past.title,
+        });
+        for event in past.events {
+            (self.config.replay_events)(event);
+        }
+        Ok(())
+    }
+
+    /// The sessions kept in the sessions folder that have at least one task, and the current
+    /// one, newest first. Reads the sessions index, not every log
+    /// ([`crate::sessions::store`]).
+    pub fn list_sessions(&self) -> Vec<askfirst_protocol::SessionSummary> {
+        self.store.list(self.session_id())
+    }
+}

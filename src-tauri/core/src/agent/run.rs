@@ -1,0 +1,324 @@
+//! One run: from the person's task to the model's final answer (or a stop, a failure, the
+//! step limit). It owns the run's id, token, provider, tools and conversation, drives the step
+//! loop, and gives every tool call of a turn exactly one result, in order (DESIGN.md §3).
+
+use super::call::{CallResult, DeniedCalls, Prepared, Said};
+use super::deltas::step_streaming;
+use super::{wording, AgentRuntime, MAX_RUN_OUTPUT_BYTES, MAX_TOOL_CALLS_PER_TURN};
+use crate::audit::AuditRecord;
+use crate::provider::{Message, ModelTurn, Provider, ToolCall};
+use crate::sessions::replay::answer_unanswered;
+use crate::tools::ToolSet;
+use askfirst_protocol::{AgentEvent, NotRun, RunId, RunStatus, ToolCallStatus};
+use std::sync::Arc;
+use tokio_util::sync::CancellationToken;
+
+/// How a run ended: its status and, for `failed` and `cancelled`, what happened.
+type Finish = (RunStatus, Option<String>);
+
+/// One run of the agent.
+pub(super) struct Run {
+    pub(super) rt: Arc<AgentRuntime>,
+    pub(super) id: RunId,
+    pub(super) token: CancellationToken,
+    provider: Arc<dyn Provider>,
+    /// The conversation, taken from the session for the run and given back at its end (also
+    /// when its task panics: see `Drop`).
+    messages: Vec<Message>,
+    /// Whether `messages` is the session's conversation now (taken and not yet given back).
+    holds_conversation: bool,
+    pub(super) denied: DeniedCalls,
+}
+
+impl Run {
+    pub(super) fn new(
+        rt: Arc<AgentRuntime>,
+        id: RunId,
+        token: CancellationToken,
+        provider: Arc<dyn Provider>,
+    ) -> Self {
+        Self {
+            rt,
+            id,
+            token,
+            provider,
+            messages: Vec::new(),
+            holds_conversation: false,
+            denied: DeniedCalls::default(),
+        }
+    }
+
+    pub(super) fn emit(&self, event: AgentEvent) {
+        self.rt.emit(event);
+    }
+
+    pub(super) fn audit(&self, record: AuditRecord) {
+        self.rt.audit(record);
+    }
+
+    /// Appends to the conversation and records it in the session log.
+    fn push_message(&mut self, message: Message) {
+        self.audit(AuditRecord::Message {
+            message: message.clone(),
+            at: crate::unix_millis_now(),
+        });
+        self.messages.push(message);
+    }
+
+    /// Runs to the end and ends the run (its one `RunFinished`).
+    pub(super) async fn go(mut self, task: String) {
+        let session_id = self.rt.session_id();
+        self.emit(AgentEvent::RunStarted {
+            run_id: self.id,
+            session_id,
+            task: task.clone(),
+            provider: self.provider.display_name(),
+        });
+        self.messages = std::mem::take(&mut self.rt.session().conversation);
+        self.holds_conversation = true;
+        if self.messages.is_empty() {
+            let text = wording::system_prompt(self.rt.config.workspace.root());
+            self.push_message(Message::System { text });
+        }
+        let first_task = !self
+            .messages
+            .iter()
+            .any(|m| matches!(m, Message::User { .. }));
+        self.push_message(Message::User { text: task.clone() });
+        if first_task {
+            // The Sessions list's title, so listing need not read this log.
+            let store = Arc::clone(&self.rt.store);
+            let recorded =
+                tokio::task::spawn_blocking(move || store.record_first_task(session_id, &task));
+            if let Err(error) = recorded.await {
+                eprintln!("askfirst: the session's title was not recorded: {error}");
+            }
+        }
+        let (status, message) = self.run_loop().await;
+        // The next task continues this conversation.
+        self.give_back_conversation();
+        self.rt.end_run(self.id, status, message);
+    }
+
+    /// Gives the conversation back to the session, every call answered (a run cut short by a
+    /// panic may leave some without their result).
+    fn give_back_conversation(&mut self) {
+        if std::mem::take(&mut self.holds_conversation) {
+            let messages = answer_unanswered(std::mem::take(&mut self.messages));
+            self.rt.session().conversation = messages;
+        }
+    }
+
+    fn stopped(&self) -> Finish {
+        let why = wording::run_stopped(self.rt.stop_cause());
+        (RunStatus::Cancelled, Some(why.to_owned()))
+    }
+
+    async fn run_loop(&mut self) -> Finish {
+        let catalog = Arc::clone(&self.rt.catalog);
+        let tools: ToolSet = tokio::select! {
+            biased;
+            () = self.token.cancelled() => return self.stopped(),
+            tools = catalog.run_tools() => tools,
+        };
+        let specs = tools.specs();
+        // Bytes of tool results so far in this run (see `MAX_RUN_OUTPUT_BYTES`).
+        let mut run_output = 0usize;
+        for _step in 0..self.rt.config.max_steps {
+            let emit = |event| self.rt.emit(event);
+            let turn: ModelTurn = tokio::select! {
+                biased;
+                () = self.token.cancelled() => return self.stopped(),
+                turn = step_streaming(
+                    &emit, self.id, self.provider.as_ref(), &self.messages, &specs
+                ) => match turn {
+                    Ok(turn) => turn,
+                    Err(e) => return (RunStatus::Failed, Some(e.to_string())),
+                },
+            };
+            if let Some(text) = turn.text.as_deref().filter(|t| !t.trim().is_empty()) {
+                self.emit(AgentEvent::AssistantMessage {
+                    run_id: self.id,
+                    text: text.to_owned(),
+                });
+            }
+            let mut calls = turn.tool_calls.clone();
+            self.push_message(Message::Assistant { turn });
+            if calls.is_empty() {
+                return (RunStatus::Completed, None);
+            }
+            // The calls past the cap are neither described, nor asked about, nor run; the
+            // person sees them as one line, and each gets its short result after the others.
+            let too_many = calls.split_off(calls.len().min(MAX_TOOL_CALLS_PER_TURN));
+            self.show_too_many(calls.len() + too_many.len(), &too_many);
+            // Every call of the turn is proposed (and, where the policy asks, shown as a card)
+            // before any runs, so the person sees them all and can answer in any order; they
+            // then run in the model's order.
+            let mut prepared: Vec<Option<Prepared>> = Vec::with_capacity(calls.len());
+            for call in &calls {
+                prepared.push(Some(self.prepare_call(call, &tools).await));
+            }
+            for (index, call) in calls.iter().enumerate() {
+                let Some(this) = prepared[index].take() else {
+                    continue;
+                };
+                let result = self.complete_call(call, this).await;
+                let CallResult {
+                    status,
+                    said,
+                    layer,
+                    stop_run,
+                    finished_after_stop,
+                } = result;
+                let is_error = status != ToolCallStatus::Succeeded;
+                let (content, output, not_run) = match said {
+                    // Every tool keeps to the cap itself; this holds it for any tool (an MCP
+                    // server's, a new one) and for error messages that quote what they were
+                    // given.
+                    Said::Output(text) => {
+                        let text = capped_output(text);
+                        (text.clone(), text, None)
+                    }
+                    Said::NotRun(reason) => (
+                        wording::for_model(&reason),
+                        wording::person_text(&reason),
+                        Some(reason),
+                    ),
+                };
+                self.emit(AgentEvent::ToolCallFinished {
+                    run_id: self.id,
+                    tool_call_id: call.id.clone(),
+                    status,
+                    policy_layer: layer,
+                    output,
+                    wording: not_run.as_ref().map(wording::for_person),
+                    not_run,
+                });
+                run_output = run_output.saturating_add(content.len());
+                let over_limit = run_output >= MAX_RUN_OUTPUT_BYTES;
+                let content = if over_limit {
+                    // Said to the model where it looks: in the last result it gets.
+                    wording::output_limit_note_for_model(&content)
+                } else {
+                    content
+                };
+                self.push_message(Message::ToolResult {
+                    tool_call_id: call.id.clone(),
+                    content,
+                    is_error,
+                });
+                let end = if self.token.is_cancelled() {
+                    let (status, message) = self.stopped();
+                    // Stop came while this call ran and it was let finish: said at the end,
+                    // where the person looks after pressing Stop (the call's line says "Done").
+                    let message = match (&finished_after_stop, message) {
+                        (Some(done), Some(why)) => {
+                            Some(wording::run_stopped_after_finishing(&why, done))
+                        }
+                        (_, message) => message,
+                    };
+                    let cause = self.rt.stop_cause();
+                    Some(((status, message), NotRun::Cancelled { cause }))
+                } else if over_limit {
+                    let limit_mb =
+                        u32::try_from(MAX_RUN_OUTPUT_BYTES / (1024 * 1024)).unwrap_or(u32::MAX);
+                    Some((
+                        (RunStatus::Failed, Some(wording::run_output_limit())),
+                        NotRun::OutputLimit { limit_mb },
+                    ))
+                } else {
+                    stop_run.map(|why| ((RunStatus::Failed, Some(why)), NotRun::RunEndedBefore))
+                };
+                if let Some((finish, reason)) = end {
+                    // The turn's remaining approvals end now (their drop guards cancel them).
+                    prepared.clear();
+                    // Every call of the turn still gets exactly one result, in order.
+                    for rest in &calls[index + 1..] {
+                        self.emit(AgentEvent::ToolCallFinished {
+                            run_id: self.id,
+                            tool_call_id: rest.id.clone(),
+                            status: ToolCallStatus::Cancelled,
+                            policy_layer: None,
+                            output: wording::person_text(&reason),
+                            wording: Some(wording::for_person(&reason)),
+                            not_run: Some(reason.clone()),
+                        });
+                        self.push_message(Message::ToolResult {
+                            tool_call_id: rest.id.clone(),
+                            content: wording::for_model(&reason),
+                            is_error: true,
+                        });
+                    }
+                    self.answer_too_many(&too_many);
+                    return finish;
+                }
+            }
+            self.answer_too_many(&too_many);
+        }
+        (
+            RunStatus::Failed,
+            Some(wording::run_out_of_steps(self.rt.config.max_steps)),
+        )
+    }
+
+    /// Shows the calls of a turn past [`MAX_TOOL_CALLS_PER_TURN`] as one line: the first of
+    /// them, as the model sent it, standing for all (`asked` is how many the turn had).
+    fn show_too_many(&self, asked: usize, too_many: &[ToolCall]) {
+        let Some(first) = too_many.first() else {
+            return;
+        };
+        self.emit(AgentEvent::ToolCallProposed {
+            run_id: self.id,
+            tool_call_id: first.id.clone(),
+            tool_name: first.name.clone(),
+            arguments_json: first.arguments_json.clone(),
+            summary: wording::too_many_summary(asked, too_many.len()),
+        });
+        let count = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+        let reason = NotRun::TooManyCalls {
+            asked: count(asked),
+            limit: count(MAX_TOOL_CALLS_PER_TURN),
+            left_out: count(too_many.len()),
+        };
+        self.emit(AgentEvent::ToolCallFinished {
+            run_id: self.id,
+            tool_call_id: first.id.clone(),
+            status: ToolCallStatus::Denied,
+            policy_layer: None,
+            output: wording::person_text(&reason),
+            wording: Some(wording::for_person(&reason)),
+            not_run: Some(reason),
+        });
+    }
+
+    /// Gives each call past [`MAX_TOOL_CALLS_PER_TURN`] its one short result, in order.
+    fn answer_too_many(&mut self, too_many: &[ToolCall]) {
+        let content = wording::too_many_calls_text();
+        for call in too_many {
+            self.push_message(Message::ToolResult {
+                tool_call_id: call.id.clone(),
+                content: content.clone(),
+                is_error: true,
+            });
+        }
+    }
+}
+
+impl Drop for Run {
+    /// A run whose task panicked still gives its conversation back, so the next task goes on
+    /// with it (the supervisor ends the run).
+    fn drop(&mut self) {
+        self.give_back_conversation();
+    }
+}
+
+/// `text` cut to [`crate::tools::OUTPUT_CAP_BYTES`] (first and last halves kept, the cut
+/// stated), as the tools cut their own output.
+fn capped_output(text: String) -> String {
+    if text.len() <= crate::tools::OUTPUT_CAP_BYTES {
+        return text;
+    }
+    let mut capped = crate::tools::HeadTail::new(crate::tools::OUTPUT_CAP_BYTES);
+    capped.push(text.as_bytes());
+    capped.into_text()
+}

@@ -1,0 +1,34 @@
+//! Sessions kept on disk: the folder of logs and its index ([`store`]), and rebuilding a past
+//! session's conversation and transcript from its log ([`replay`]).
+//!
+//! A session's log is `<sessions>/<id>.jsonl` ([`crate::audit`]); the list of sessions reads
+//! `<sessions>/index.json` (titles), not every log.
+
+pub mod replay;
+pub mod store;
+
+/// Errors of opening sessions.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum SessionError {
+    /// A run is going; sessions change only between runs.
+    #[error("The agent is still working. Stop it or wait for it to finish first.")]
+    Busy,
+    /// No such session, or its log cannot be read.
+    #[error("The session could not be opened: {0}")]
+    Unreadable(String),
+}
+
+/// `text` on one line (runs of white space made one space), cut to `max` characters with `…`.
+pub fn shorten(text: &str, max: usize) -> String {
+    let one_line = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if one_line.chars().count() <= max {
+        return one_line;
+    }
+    let mut cut: String = one_line.chars().take(max).collect();
+    cut.push('…');
+    cut
+}
+
+/// The most characters of a session's title (its first task, on one line).
+pub const TITLE_CHARS: usize = 80;
