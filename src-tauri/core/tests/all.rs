@@ -23,6 +23,7 @@ mod all {
     pub mod sandbox;
     pub mod sessions;
     pub mod sessions_index;
+    pub mod stop;
     pub mod supervision;
     pub mod support;
     pub mod tools;
