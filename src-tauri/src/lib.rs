@@ -4,6 +4,7 @@
 //! - [`bridge`]: forwards the core's events to the window, the tray and notifications.
 //! - [`notify`], [`tray`], [`window`]: the native parts.
 //! - [`settings`]: where the data, the workspace and the provider come from.
+//! - [`stall_probe`]: an opt-in measurement of the GUI thread's stalls (benchmarks only).
 //!
 //! [`build_app`] builds everything that works on any Tauri runtime (so tests can use the mock
 //! runtime); [`run`] adds the native parts and starts the real app.
@@ -12,6 +13,7 @@ pub mod bridge;
 pub mod commands;
 pub mod notify;
 pub mod settings;
+pub mod stall_probe;
 pub mod tray;
 pub mod window;
 
@@ -117,6 +119,7 @@ fn try_run() -> anyhow::Result<()> {
         .plugin(tauri_plugin_notification::init())
         .on_window_event(window::on_window_event)
         .setup(move |app| {
+            stall_probe::start_if_asked(app.handle());
             window::restore_size(app.handle());
             tray::check_host_in_background();
             let tray = tray::AppTray::build(app.handle())?;
