@@ -1,5 +1,7 @@
 //! Ask First's agent runtime, free of any UI toolkit.
 //!
+//! - [`app`]: the app's assembly ([`app::Backend`]) and its settings domain (catalogue,
+//!   environment precedence, ranges, the settings screen).
 //! - [`approvals`]: the registry of pending approvals, the one place an outcome is decided.
 //! - [`audit`]: the session's append-only JSONL audit log.
 //! - [`canonical`]: canonical JSON, to compare tool calls exactly.
@@ -16,6 +18,7 @@
 //! forwards them to the window, the tray and notifications.
 
 pub mod agent;
+pub mod app;
 pub mod approvals;
 pub mod audit;
 pub mod canonical;
