@@ -78,15 +78,19 @@ def stall_stats(samples):
 
 
 def answer_all(app, count):
-    """Clicks every armed card's Approve at once (once `count` are shown); returns when all are
-    gone."""
+    """Clicks every armed card's Approve at once (once `count` are shown); returns when those
+    cards are gone (the next turn's cards may be there by then)."""
     e2e.wait_for("every card", lambda: len(app.wd.find_all('[data-testid="approval-card"]')) >= count,
                  timeout=600, interval=0.5)
     e2e.wait_for("every card armed", lambda: app.wd.execute(
         "return [...document.querySelectorAll('[data-testid=\"approval-card\"] [data-testid=\"approve\"]')]"
         ".every(b => !b.disabled && b.getAttribute('aria-disabled') !== 'true')"), timeout=120, interval=0.3)
-    app.wd.execute("document.querySelectorAll('[data-testid=\"approval-card\"] [data-testid=\"approve\"]').forEach(b => b.click())")
-    e2e.wait_for("every card to go", lambda: not app.wd.find_all('[data-testid="approval-card"]'),
+    ids = app.wd.execute(
+        "const cards = [...document.querySelectorAll('[data-testid=\"approval-card\"]')];"
+        "cards.forEach(c => c.querySelector('[data-testid=\"approve\"]').click());"
+        "return cards.map(c => c.getAttribute('data-approval-id'));")
+    e2e.wait_for("the answered cards to go", lambda: not app.wd.execute(
+        "return arguments[0].some(id => document.querySelector(`[data-approval-id=\"${id}\"]`))", ids),
                  timeout=600, interval=0.1)
 
 
