@@ -9,6 +9,7 @@
 
 use askfirst_core::agent::AgentRuntime;
 use askfirst_core::app::{Coded, SettingsScreen};
+use askfirst_core::audit::SessionLog;
 use askfirst_core::history::EventHistory;
 use askfirst_protocol::{
     ApprovalRequest, CancelRunRequest, CommandError, ErrorCode, Grant, OpenSessionRequest, Outcome,
@@ -154,12 +155,18 @@ pub async fn list_sessions(
 #[tauri::command]
 pub async fn open_session(
     runtime: State<'_, Arc<AgentRuntime>>,
+    log: State<'_, Arc<SessionLog>>,
     switch: State<'_, SessionSwitch>,
     request: OpenSessionRequest,
 ) -> Result<(), CommandError> {
     let _switching = switch.0.lock().await;
-    let runtime = Arc::clone(&runtime);
-    blocking(move || runtime.open_session(request.session_id).map_err(coded)).await
+    let (runtime, log) = (Arc::clone(&runtime), Arc::clone(&log));
+    blocking(move || {
+        // What the last run emitted reaches the window before the other session's replay.
+        log.flush();
+        runtime.open_session(request.session_id).map_err(coded)
+    })
+    .await
 }
 
 /// Starts a new, empty session.
@@ -169,11 +176,16 @@ pub async fn open_session(
 #[tauri::command]
 pub async fn new_session(
     runtime: State<'_, Arc<AgentRuntime>>,
+    log: State<'_, Arc<SessionLog>>,
     switch: State<'_, SessionSwitch>,
 ) -> Result<SessionId, CommandError> {
     let _switching = switch.0.lock().await;
-    let runtime = Arc::clone(&runtime);
-    blocking(move || runtime.new_session().map_err(coded)).await
+    let (runtime, log) = (Arc::clone(&runtime), Arc::clone(&log));
+    blocking(move || {
+        log.flush();
+        runtime.new_session().map_err(coded)
+    })
+    .await
 }
 
 /// The longest MCP server name, in characters (tool names are `name__tool`, at most 64).

@@ -40,6 +40,7 @@ pub fn build_app<R: Runtime>(
         history,
         events,
         settings,
+        log,
         instance_lock,
     } = backend;
     let prefs = window::WindowPrefs {
@@ -53,6 +54,7 @@ pub fn build_app<R: Runtime>(
         .manage(notify::ServiceCheck::default())
         .manage(commands::SessionSwitch::default())
         .manage(prefs)
+        .manage(log)
         .manage(settings)
         .invoke_handler(tauri::generate_handler![
             commands::start_run,
@@ -116,6 +118,7 @@ fn try_run() -> anyhow::Result<()> {
     let autostart = config.autostart_task.clone();
     let backend = Backend::build_with(config, handle, lock)?;
     let for_exit = Arc::clone(&backend.runtime);
+    let log_for_exit = Arc::clone(&backend.log);
     let builder = tauri::Builder::default()
         // A second launch brings the running window forward instead of starting another app
         // (the data folder lock above already kept it from touching the folder).
@@ -146,6 +149,8 @@ fn try_run() -> anyhow::Result<()> {
             if !for_exit.wait_for_runs(std::time::Duration::from_secs(10)) {
                 eprintln!("askfirst: a task was still ending after 10 s when Ask First closed");
             }
+            // The events queued for the session log are written before the process ends.
+            log_for_exit.flush();
         }
     });
     Ok(())

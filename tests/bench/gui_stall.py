@@ -73,8 +73,12 @@ def stall_stats(samples):
     v = sorted(samples)
     if not v:
         return {"n": 0}
+    # One probe is in flight at a time, so a long stall is one sample: the max says most; the
+    # total of the stalls over a frame (16.7 ms) is how long the window could not paint.
     return {"n": len(v), "max_ms": round(v[-1], 1), "p99_ms": round(v[int(0.99 * (len(v) - 1))], 1),
-            "p50_ms": round(statistics.median(v), 2)}
+            "p50_ms": round(statistics.median(v), 2),
+            "over_a_frame": sum(1 for x in v if x > 16.7),
+            "over_a_frame_total_ms": round(sum(x for x in v if x > 16.7))}
 
 
 def answer_all(app, count):

@@ -51,6 +51,9 @@ pub struct Backend {
     pub events: UnboundedReceiver<SequencedEvent>,
     /// The settings the app started with and the settings screen's rules.
     pub settings: Arc<SettingsScreen>,
+    /// The session log the runtime and the registry write through (its writer thread):
+    /// [`SessionLog::flush`] before a session switch and when the app quits.
+    pub log: Arc<SessionLog>,
     /// This app's claim on the data folder, to hold until it quits (`None` when another app
     /// holds it or it could not be taken).
     pub instance_lock: Option<DataDirLock>,
@@ -186,7 +189,7 @@ impl Backend {
             tools: ToolSet::builtin(),
             policy,
             rules_path: Some(rules_path),
-            log,
+            log: Arc::clone(&log),
             session_id,
             sessions_dir: Some(sessions_dir),
             replay_events: shown,
@@ -197,6 +200,7 @@ impl Backend {
             history,
             events: rx,
             settings: Arc::new(SettingsScreen::new(config)),
+            log,
             instance_lock,
         })
     }
