@@ -26,6 +26,13 @@ use tauri::State;
 #[derive(Debug, Default)]
 pub struct SessionSwitch(tokio::sync::Mutex<()>);
 
+impl SessionSwitch {
+    /// Waits for the guard (held while a run starts or the session changes).
+    pub async fn lock(&self) -> tokio::sync::MutexGuard<'_, ()> {
+        self.0.lock().await
+    }
+}
+
 /// Runs `work` on the blocking pool and returns its result; a panic in it is an `internal`
 /// error.
 async fn blocking<T: Send + 'static>(
@@ -56,7 +63,7 @@ pub async fn start_run(
     switch: State<'_, SessionSwitch>,
     request: StartRunRequest,
 ) -> Result<StartRunResponse, CommandError> {
-    let _switching = switch.0.lock().await;
+    let _switching = switch.lock().await;
     let runtime = Arc::clone(&runtime);
     blocking(move || runtime.start_run(&request.task).map_err(coded)).await
 }
@@ -159,7 +166,7 @@ pub async fn open_session(
     switch: State<'_, SessionSwitch>,
     request: OpenSessionRequest,
 ) -> Result<(), CommandError> {
-    let _switching = switch.0.lock().await;
+    let _switching = switch.lock().await;
     let (runtime, log) = (Arc::clone(&runtime), Arc::clone(&log));
     blocking(move || {
         // What the last run emitted reaches the window before the other session's replay.
@@ -179,7 +186,7 @@ pub async fn new_session(
     log: State<'_, Arc<SessionLog>>,
     switch: State<'_, SessionSwitch>,
 ) -> Result<SessionId, CommandError> {
-    let _switching = switch.0.lock().await;
+    let _switching = switch.lock().await;
     let (runtime, log) = (Arc::clone(&runtime), Arc::clone(&log));
     blocking(move || {
         log.flush();

@@ -134,10 +134,23 @@ fn try_run() -> anyhow::Result<()> {
             let tray = tray::AppTray::build(app.handle())?;
             app.manage(tray);
             if let Some(task) = autostart {
-                let runtime = Arc::clone(app.state::<Arc<AgentRuntime>>().inner());
-                if let Err(error) = runtime.start_run(&task) {
-                    eprintln!("askfirst: could not start ASKFIRST_TASK: {error}");
-                }
+                // Off the GUI thread like the `start_run` command (the run's setup reads the
+                // rules and settings files), and under the same session-switch guard.
+                let handle = app.handle().clone();
+                tauri::async_runtime::spawn(async move {
+                    let switch = handle.state::<commands::SessionSwitch>();
+                    let _switching = switch.lock().await;
+                    let runtime = Arc::clone(handle.state::<Arc<AgentRuntime>>().inner());
+                    let started =
+                        tauri::async_runtime::spawn_blocking(move || runtime.start_run(&task));
+                    match started.await {
+                        Ok(Ok(_)) => {}
+                        Ok(Err(error)) => {
+                            eprintln!("askfirst: could not start ASKFIRST_TASK: {error}")
+                        }
+                        Err(error) => eprintln!("askfirst: could not start ASKFIRST_TASK: {error}"),
+                    }
+                });
             }
             Ok(())
         });
