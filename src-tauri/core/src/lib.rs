@@ -3,7 +3,8 @@
 //! - [`app`]: the app's assembly ([`app::Backend`]) and its settings domain (catalogue,
 //!   environment precedence, ranges, the settings screen).
 //! - [`approvals`]: the registry of pending approvals, the one place an outcome is decided.
-//! - [`audit`]: the session's append-only JSONL audit log.
+//! - [`audit`]: the session's append-only JSONL audit log; [`session_log`]: the current
+//!   session's log and its one writer thread.
 //! - [`canonical`]: canonical JSON, to compare tool calls exactly.
 //! - [`policy`]: whether a tool call runs, asks or is refused.
 //! - [`tools`]: the tools the agent may call, each confined to the workspace folder.
@@ -31,6 +32,7 @@ pub mod policy;
 pub mod provider;
 pub mod providers;
 pub mod scripted;
+pub mod session_log;
 pub mod tools;
 pub mod url_pattern;
 
