@@ -107,6 +107,8 @@ bench: setup-test-system ui
 	cargo build --locked --release
 	ASKFIRST_BENCH_SOAK=$(BENCH_SOAK) ASKFIRST_BENCH_PARTS=$(BENCH_PARTS) \
 	ASKFIRST_E2E_APP=$(CURDIR)/target/release/askfirst xvfb-run -a -s "-screen 0 1280x860x24" dbus-run-session -- tests/bench/run.sh
+	# The GUI thread's longest stall (BENCHMARKS.md, "The GUI thread"; about 10 minutes).
+	ASKFIRST_E2E_APP=$(CURDIR)/target/release/askfirst xvfb-run -a -s "-screen 0 1280x860x24" dbus-run-session -- tests/bench/gui_stall.sh
 
 bindings:
 	UPDATE_BINDINGS=1 cargo test -p askfirst-protocol --test bindings

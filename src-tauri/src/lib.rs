@@ -2,8 +2,12 @@
 //!
 //! - [`commands`]: the IPC commands the window may call.
 //! - [`bridge`]: forwards the core's events to the window, the tray and notifications.
-//! - [`notify`], [`tray`], [`window`]: the native parts.
-//! - [`settings`]: where the data, the workspace and the provider come from.
+//! - [`notify`], [`tray`], [`window`]: the native parts; this file connects them (closing the
+//!   window hides it, and the first time a notification says so).
+//!
+//! The backend (settings, providers, the session log, the agent runtime) is assembled by the
+//! core: `askfirst_core::app`.
+//! - [`stall_probe`]: an opt-in measurement of the GUI thread's stalls (benchmarks only).
 //!
 //! [`build_app`] builds everything that works on any Tauri runtime (so tests can use the mock
 //! runtime); [`run`] adds the native parts and starts the real app.
@@ -11,14 +15,14 @@
 pub mod bridge;
 pub mod commands;
 pub mod notify;
-pub mod settings;
+pub mod stall_probe;
 pub mod tray;
 pub mod window;
 
 use askfirst_core::agent::AgentRuntime;
-use settings::Backend;
+use askfirst_core::app::{AppConfig, Backend, Environment};
 use std::sync::Arc;
-use tauri::{App, Builder, Manager, RunEvent, Runtime};
+use tauri::{App, Builder, Manager, RunEvent, Runtime, Window, WindowEvent};
 
 /// Registers the commands and the runtime and history as managed state, builds the app with
 /// `context`, and starts the bridge that forwards the backend's events. Generic over the
@@ -36,15 +40,21 @@ pub fn build_app<R: Runtime>(
         history,
         events,
         settings,
+        log,
         instance_lock,
     } = backend;
+    let prefs = window::WindowPrefs {
+        size_file: settings.config().data_dir.join("window.json"),
+    };
     let app = builder
         // Held as long as the app lives: no other launch closes this one's waiting approvals.
         .manage(instance_lock)
         .manage(runtime)
         .manage(history)
-        .manage(notify::NotifySetting::new(settings.notify_when))
         .manage(notify::ServiceCheck::default())
+        .manage(commands::SessionSwitch::default())
+        .manage(prefs)
+        .manage(log)
         .manage(settings)
         .invoke_handler(tauri::generate_handler![
             commands::start_run,
@@ -85,13 +95,13 @@ fn try_run() -> anyhow::Result<()> {
     // rather than the executable's name.
     #[cfg(target_os = "linux")]
     gio::glib::set_application_name("Ask First");
-    let settings = settings::Settings::from_env()?;
+    let config = AppConfig::resolve(Environment::process(), dirs::data_dir())?;
     let context = tauri::generate_context!();
     // Only one Ask First per data folder. Checked before anything touches the folder: the
     // second launch must not close the running one's waiting approvals, nor leave an empty
     // session behind.
-    let _ = askfirst_core::audit::private_dir_all(&settings.data_dir);
-    let lock = askfirst_core::audit::lock_data_dir(&settings.data_dir);
+    let _ = askfirst_core::audit::private_dir_all(&config.data_dir);
+    let lock = askfirst_core::audit::lock_data_dir(&config.data_dir);
     if matches!(lock, Ok(None)) {
         // The single-instance plugin brings the running window forward and ends this process;
         // it returns only when it could not reach the other one (e.g. no session bus).
@@ -101,13 +111,14 @@ fn try_run() -> anyhow::Result<()> {
         anyhow::bail!(
             "Ask First is already running with the data folder {}; use that window (it may be \
              in the tray).",
-            settings.data_dir.display()
+            config.data_dir.display()
         );
     }
     let handle = tauri::async_runtime::block_on(async { tokio::runtime::Handle::current() });
-    let backend = settings.build_runtime_with(handle, lock)?;
-    let autostart = settings.autostart_task.clone();
+    let autostart = config.autostart_task.clone();
+    let backend = Backend::build_with(config, handle, lock)?;
     let for_exit = Arc::clone(&backend.runtime);
+    let log_for_exit = Arc::clone(&backend.log);
     let builder = tauri::Builder::default()
         // A second launch brings the running window forward instead of starting another app
         // (the data folder lock above already kept it from touching the folder).
@@ -115,17 +126,31 @@ fn try_run() -> anyhow::Result<()> {
             window::show_main(app);
         }))
         .plugin(tauri_plugin_notification::init())
-        .on_window_event(window::on_window_event)
+        .on_window_event(on_window_event)
         .setup(move |app| {
+            stall_probe::start_if_asked(app.handle());
             window::restore_size(app.handle());
             tray::check_host_in_background();
             let tray = tray::AppTray::build(app.handle())?;
             app.manage(tray);
             if let Some(task) = autostart {
-                let runtime = Arc::clone(app.state::<Arc<AgentRuntime>>().inner());
-                if let Err(error) = runtime.start_run(&task) {
-                    eprintln!("askfirst: could not start ASKFIRST_TASK: {error}");
-                }
+                // Off the GUI thread like the `start_run` command (the run's setup reads the
+                // rules and settings files), and under the same session-switch guard.
+                let handle = app.handle().clone();
+                tauri::async_runtime::spawn(async move {
+                    let switch = handle.state::<commands::SessionSwitch>();
+                    let _switching = switch.lock().await;
+                    let runtime = Arc::clone(handle.state::<Arc<AgentRuntime>>().inner());
+                    let started =
+                        tauri::async_runtime::spawn_blocking(move || runtime.start_run(&task));
+                    match started.await {
+                        Ok(Ok(_)) => {}
+                        Ok(Err(error)) => {
+                            eprintln!("askfirst: could not start ASKFIRST_TASK: {error}")
+                        }
+                        Err(error) => eprintln!("askfirst: could not start ASKFIRST_TASK: {error}"),
+                    }
+                });
             }
             Ok(())
         });
@@ -137,7 +162,29 @@ fn try_run() -> anyhow::Result<()> {
             if !for_exit.wait_for_runs(std::time::Duration::from_secs(10)) {
                 eprintln!("askfirst: a task was still ending after 10 s when Ask First closed");
             }
+            // The events queued for the session log are written before the process ends.
+            log_for_exit.flush();
         }
     });
     Ok(())
+}
+
+/// Closing the main window hides it (or minimises it without a tray), and the first time a
+/// notification says Ask First is still running.
+fn on_window_event<R: Runtime>(window: &Window<R>, event: &WindowEvent) {
+    if let WindowEvent::CloseRequested { api, .. } = event {
+        if window.label() != window::MAIN {
+            return;
+        }
+        api.prevent_close();
+        let tray_shown = tray::host_seen().unwrap_or(true);
+        // Look again for next time (a panel may have started or stopped).
+        tray::check_host_in_background();
+        match window::on_close_requested(window, tray_shown) {
+            window::Closed::Hidden { first: true } => notify::still_running(window.app_handle()),
+            window::Closed::Hidden { first: false }
+            | window::Closed::Minimised
+            | window::Closed::NotMain => {}
+        }
+    }
 }

@@ -2,7 +2,9 @@
 //! `tauri-plugin-notification`). One per approval request: the title says the app needs an
 //! OK, the body is the plain summary, never the raw arguments.
 
-use askfirst_protocol::{ApprovalId, ApprovalRequest};
+use askfirst_core::app::SettingsScreen;
+use askfirst_protocol::{ApprovalId, ApprovalRequest, NotifyWhen};
+use std::sync::Arc;
 use tauri::{AppHandle, Manager, Runtime};
 use tauri_plugin_notification::Notification;
 #[cfg(not(target_os = "linux"))]
@@ -10,57 +12,6 @@ use tauri_plugin_notification::NotificationExt;
 
 /// The notification's title.
 pub const TITLE: &str = "Ask First needs your OK";
-
-/// When to send notifications (`ASKFIRST_NOTIFY`: `always`, `unfocused` — the default — or
-/// `never`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum NotifyWhen {
-    /// For every request.
-    Always,
-    /// Only when the window is hidden, minimised or in the background.
-    Unfocused,
-    /// Never.
-    Never,
-}
-
-/// The notification setting in force, changeable from the settings screen.
-pub struct NotifySetting(std::sync::Mutex<NotifyWhen>);
-
-impl NotifySetting {
-    /// Starts as `when`.
-    pub fn new(when: NotifyWhen) -> Self {
-        Self(std::sync::Mutex::new(when))
-    }
-    /// The setting now.
-    pub fn get(&self) -> NotifyWhen {
-        *self.0.lock().unwrap_or_else(|p| p.into_inner())
-    }
-    /// Changes it.
-    pub fn set(&self, when: NotifyWhen) {
-        *self.0.lock().unwrap_or_else(|p| p.into_inner()) = when;
-    }
-}
-
-impl NotifyWhen {
-    /// The setting's name as written in settings.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Always => "always",
-            Self::Unfocused => "unfocused",
-            Self::Never => "never",
-        }
-    }
-
-    /// Parses a setting value; `None` for an unknown one.
-    pub fn parse(value: &str) -> Option<Self> {
-        match value.trim() {
-            "always" => Some(Self::Always),
-            "unfocused" => Some(Self::Unfocused),
-            "never" => Some(Self::Never),
-            _ => None,
-        }
-    }
-}
 
 /// Sends the notification for `request` if the setting and the window's focus say so. Without
 /// the plugin (tests) or a notification service it does nothing; it never blocks the approval
@@ -70,8 +21,8 @@ pub fn approval_required<R: Runtime>(app: &AppHandle<R>, request: &ApprovalReque
         return;
     }
     let when = app
-        .try_state::<NotifySetting>()
-        .map(|w| w.get())
+        .try_state::<Arc<SettingsScreen>>()
+        .map(|s| s.notify_when())
         .unwrap_or(NotifyWhen::Unfocused);
     let window_in_front = || {
         app.get_webview_window(crate::window::MAIN)
@@ -118,6 +69,7 @@ pub fn approval_resolved<R: Runtime>(app: &AppHandle<R>, approval_id: ApprovalId
 #[cfg(target_os = "linux")]
 mod linux {
     use super::TITLE;
+    use askfirst_protocol::event_names::FOCUS_APPROVAL;
     use askfirst_protocol::ApprovalId;
     use std::collections::HashMap;
     use std::sync::{mpsc, Mutex, OnceLock};
@@ -196,8 +148,7 @@ mod linux {
                     handle.wait_for_action(|action| {
                         if action == "default" {
                             crate::window::show_main(&opener);
-                            let _ =
-                                opener.emit(crate::tray::FOCUS_APPROVAL, approval_id.to_string());
+                            let _ = opener.emit(FOCUS_APPROVAL, approval_id.to_string());
                         }
                         closed = action == "__closed";
                     });

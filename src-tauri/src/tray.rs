@@ -3,6 +3,7 @@
 //! "Show Ask First" and "Quit"; the icon's title shows the count where the platform shows one.
 
 use crate::window;
+use askfirst_protocol::event_names::FOCUS_APPROVAL;
 use askfirst_protocol::ApprovalRequest;
 use tauri::menu::{IsMenuItem, Menu, MenuItem, PredefinedMenuItem};
 use tauri::tray::{TrayIcon, TrayIconBuilder};
@@ -21,10 +22,6 @@ pub mod ids {
     /// Prefix of one waiting approval's item; the approval id follows.
     pub const APPROVAL_PREFIX: &str = "approval:";
 }
-
-/// The event the window gets when the person picks an approval in the tray: payload the
-/// approval id; the window scrolls to that card and focuses it.
-pub const FOCUS_APPROVAL: &str = "focus-approval";
 
 /// The most approvals listed one by one in the menu.
 pub const MAX_LISTED: usize = 10;

@@ -1,7 +1,10 @@
-//! The main window: bringing it back from the tray or a notification.
+//! The main window: bringing it back from the tray or a notification, what closing it does,
+//! and its remembered size. Depends only on tauri: the caller says whether a tray is shown and
+//! acts on what happened ([`Closed`]).
 
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
-use tauri::{AppHandle, LogicalSize, Manager, Runtime, Window, WindowEvent};
+use tauri::{AppHandle, LogicalSize, Manager, Runtime, Window};
 
 /// The main window's label (tauri.conf.json).
 pub const MAIN: &str = "main";
@@ -15,39 +18,55 @@ pub fn show_main<R: Runtime>(app: &AppHandle<R>) {
     }
 }
 
+/// The window's preferences as managed state: where its size is remembered.
+#[derive(Debug, Clone)]
+pub struct WindowPrefs {
+    /// `<data dir>/window.json`.
+    pub size_file: PathBuf,
+}
+
+/// What closing the main window did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Closed {
+    /// It was hidden (it lives on in the tray); `first` in this launch (the caller explains it
+    /// once).
+    Hidden {
+        /// Whether it is the first time in this launch.
+        first: bool,
+    },
+    /// It was minimised, because no tray is there to bring it back from.
+    Minimised,
+    /// Not the main window: nothing was done.
+    NotMain,
+}
+
 /// Whether the window was already hidden once in this launch (the first time is explained).
 static HIDDEN_BEFORE: AtomicBool = AtomicBool::new(false);
 
 /// Closing the main window hides it instead: runs go on and approvals still arrive in the tray
-/// and notifications. The first time, a notification says so. "Quit" in the tray quits. With
-/// no tray to bring it back from (no tray host on the bus, or no bus), it is minimised instead,
-/// so it can still be found in the taskbar.
-pub fn on_window_event<R: Runtime>(window: &Window<R>, event: &WindowEvent) {
-    if let WindowEvent::CloseRequested { api, .. } = event {
-        if window.label() == MAIN {
-            save_size(window.app_handle());
-            api.prevent_close();
-            let tray_shown = crate::tray::host_seen().unwrap_or(true);
-            // Look again for next time (a panel may have started or stopped).
-            crate::tray::check_host_in_background();
-            if !tray_shown {
-                let _ = window.minimize();
-                return;
-            }
-            let _ = window.hide();
-            if !HIDDEN_BEFORE.swap(true, Ordering::SeqCst) {
-                crate::notify::still_running(window.app_handle());
-            }
-        }
+/// and notifications. With no tray to bring it back from (`tray_shown` false: no tray host on
+/// the bus, or no bus), it is minimised instead, so it can still be found in the taskbar. The
+/// caller has already prevented the close. "Quit" in the tray quits.
+pub fn on_close_requested<R: Runtime>(window: &Window<R>, tray_shown: bool) -> Closed {
+    if window.label() != MAIN {
+        return Closed::NotMain;
+    }
+    save_size(window.app_handle());
+    if !tray_shown {
+        let _ = window.minimize();
+        return Closed::Minimised;
+    }
+    let _ = window.hide();
+    Closed::Hidden {
+        first: !HIDDEN_BEFORE.swap(true, Ordering::SeqCst),
     }
 }
 
-fn size_file<R: Runtime>(app: &AppHandle<R>) -> Option<std::path::PathBuf> {
-    app.try_state::<std::sync::Arc<crate::settings::Settings>>()
-        .map(|s| s.data_dir.join("window.json"))
+fn size_file<R: Runtime>(app: &AppHandle<R>) -> Option<PathBuf> {
+    app.try_state::<WindowPrefs>().map(|p| p.size_file.clone())
 }
 
-/// Remembers the main window's size (logical pixels) in `<data dir>/window.json`.
+/// Remembers the main window's size (logical pixels) in [`WindowPrefs::size_file`].
 pub fn save_size<R: Runtime>(app: &AppHandle<R>) {
     let (Some(path), Some(window)) = (size_file(app), app.get_webview_window(MAIN)) else {
         return;

@@ -1,6 +1,7 @@
 //! `resolve_approval` and friends through the real IPC path of a mock window.
 
-use askfirst_lib::settings::{ProviderChoice, Settings};
+use askfirst_core::app::catalog::ProviderChoice;
+use askfirst_core::app::{AppConfig, Backend, Environment};
 use askfirst_protocol::event_names::APPROVAL_RESOLVED;
 use askfirst_protocol::{
     ApprovalRequest, ApprovalResolvedEvent, ApprovalScope, ApprovalSource, CommandError, ErrorCode,
@@ -35,7 +36,7 @@ fn fixture() -> Fixture {
         {"say": "Done."}
     ]});
     std::fs::write(&scenario, scenario_json.to_string()).unwrap();
-    let settings = Settings {
+    let config = AppConfig {
         data_dir: dir.path().join("data"),
         workspace: workspace.clone(),
         workspace_is_demo: false,
@@ -43,10 +44,11 @@ fn fixture() -> Fixture {
         provider_fixed: true,
         approval_timeout: Duration::from_secs(120),
         autostart_task: None,
-        notify_when: askfirst_lib::notify::NotifyWhen::Unfocused,
+        notify_when: askfirst_protocol::NotifyWhen::Unfocused,
+        env: Environment::fixed(Default::default()),
     };
     let handle = tauri::async_runtime::block_on(async { tokio::runtime::Handle::current() });
-    let backend = settings.build_runtime(handle).unwrap();
+    let backend = Backend::build(config, handle).unwrap();
     // The real config and capabilities, so the ACL is the one the app ships with.
     let app = askfirst_lib::build_app(mock_builder(), backend, tauri::generate_context!()).unwrap();
     let window = tauri::WebviewWindowBuilder::new(&app, "main", Default::default())
@@ -301,4 +303,48 @@ fn mcp_servers_are_added_edited_and_removed_through_ipc() {
     let saved: Value =
         serde_json::from_str(&std::fs::read_to_string(&settings_file).unwrap()).unwrap();
     assert!(saved.get("mcp_servers").is_none());
+}
+
+#[test]
+fn a_run_going_makes_starting_and_switching_sessions_busy() {
+    let f = fixture();
+    invoke(
+        &f.window,
+        "start_run",
+        json!({"request": {"task": "write hello"}}),
+    )
+    .unwrap();
+    let request: ApprovalRequest = wait_until("the approval", || {
+        let listed = invoke(&f.window, "list_pending_approvals", json!({})).unwrap();
+        serde_json::from_value::<Vec<ApprovalRequest>>(listed)
+            .unwrap()
+            .into_iter()
+            .next()
+    });
+    let code = |result: Result<Value, Value>| {
+        serde_json::from_value::<CommandError>(result.unwrap_err())
+            .unwrap()
+            .code
+    };
+    assert_eq!(
+        code(invoke(&f.window, "new_session", json!({}))),
+        ErrorCode::Busy
+    );
+    assert_eq!(
+        code(invoke(
+            &f.window,
+            "start_run",
+            json!({"request": {"task": "again"}})
+        )),
+        ErrorCode::Busy
+    );
+    let session = json!({"request": {"session_id": uuid::Uuid::new_v4()}});
+    assert_eq!(
+        code(invoke(&f.window, "open_session", session)),
+        ErrorCode::Busy
+    );
+    // The run goes on undisturbed: the card is still there to answer.
+    let answer =
+        json!({"request": {"approval_id": request.approval_id, "decision": {"kind": "approve"}}});
+    invoke(&f.window, "resolve_approval", answer).unwrap();
 }

@@ -19,7 +19,9 @@ use std::collections::BTreeSet;
 use std::fs::{File, OpenOptions};
 use std::io::{self, BufRead, BufReader, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::Mutex;
+
+pub use crate::session_log::{logging_sink, LogWatcher, SessionLog};
 
 /// The data folder's lock and private folders, moved to [`crate::data_dir`]; kept here so
 /// `audit::lock_data_dir` and `audit::private_dir_all` keep working.
@@ -204,105 +206,6 @@ impl AuditSink for UnavailableLog {
     }
 }
 
-/// Called with what went wrong when the session log starts failing, and with `None` when it
-/// can be written again.
-pub type LogWatcher = Arc<dyn Fn(Option<String>) + Send + Sync>;
-
-/// Whether the log is failing now (what, since when), and who wants to know when that changes.
-#[derive(Default)]
-struct LogHealth {
-    problem: Option<(String, u64)>,
-    watcher: Option<LogWatcher>,
-}
-
-/// The current session's log, which can be switched to another session's file; everything
-/// that writes audit records holds this one. It tells its watcher (see [`SessionLog::watch`])
-/// when writing starts failing (a full disk, a read-only folder) and when it works again, so
-/// the person can be told: the approvals it cannot record are refused meanwhile.
-pub struct SessionLog {
-    inner: Mutex<Arc<dyn AuditSink>>,
-    health: Mutex<LogHealth>,
-}
-
-impl SessionLog {
-    /// A log writing to `sink`.
-    pub fn new(sink: Arc<dyn AuditSink>) -> Arc<Self> {
-        Arc::new(Self {
-            inner: Mutex::new(sink),
-            health: Mutex::new(LogHealth::default()),
-        })
-    }
-
-    /// From now on `watcher` is called on every change between "can be written" and "cannot"
-    /// (with the error, in plain words). It is called outside every lock of this log, and it
-    /// must not write to this log (send to the window instead).
-    pub fn watch(&self, watcher: LogWatcher) {
-        self.health
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .watcher = Some(watcher);
-    }
-
-    /// Records whether writing works (`None`) or what fails; tells the watcher on a change.
-    /// When writing works again after failing, an [`AuditRecord::Unrecorded`] marks the gap.
-    /// Appends report themselves; call this for a failure found another way (a log that could
-    /// not even be opened).
-    pub fn report(&self, problem: Option<String>) {
-        let (notify, gap) = {
-            let mut health = self.health.lock().unwrap_or_else(|p| p.into_inner());
-            if health.problem.is_some() == problem.is_some() {
-                return;
-            }
-            let gap = match problem.clone() {
-                Some(text) => {
-                    health.problem = Some((text, crate::unix_millis_now()));
-                    None
-                }
-                None => health.problem.take(),
-            };
-            (health.watcher.clone(), gap)
-        };
-        if let Some((problem, since)) = gap {
-            // Best effort, straight to the file: this is the first write that works again.
-            let _ = self.current().append(&AuditRecord::Unrecorded {
-                since,
-                problem,
-                at: crate::unix_millis_now(),
-            });
-        }
-        if let Some(watcher) = notify {
-            watcher(problem);
-        }
-    }
-
-    /// What fails when the log cannot be written now; `None` when it can.
-    pub fn problem(&self) -> Option<String> {
-        self.health
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .problem
-            .as_ref()
-            .map(|(text, _)| text.clone())
-    }
-
-    /// From now on, writes go to `sink`.
-    pub fn switch(&self, sink: Arc<dyn AuditSink>) {
-        *self.inner.lock().unwrap_or_else(|p| p.into_inner()) = sink;
-    }
-
-    fn current(&self) -> Arc<dyn AuditSink> {
-        Arc::clone(&self.inner.lock().unwrap_or_else(|p| p.into_inner()))
-    }
-}
-
-impl AuditSink for SessionLog {
-    fn append(&self, record: &AuditRecord) -> Result<(), AuditError> {
-        let result = self.current().append(record);
-        self.report(result.as_ref().err().map(ToString::to_string));
-        result
-    }
-}
-
 /// An append-only JSONL file.
 pub struct JsonlLog {
     path: PathBuf,
@@ -482,26 +385,4 @@ pub fn recover_orphans(sessions_dir: &Path) -> io::Result<(usize, Vec<String>)> 
         }
     }
     Ok((closed, warnings))
-}
-
-/// A sink that records every event in the session log (streamed text pieces excepted, the
-/// whole text follows in `AssistantMessage`; and the log's own status) and then passes it on to
-/// `next`.
-pub fn logging_sink(log: Arc<SessionLog>, next: crate::EventSink) -> crate::EventSink {
-    Arc::new(move |event: askfirst_protocol::AgentEvent| {
-        if !matches!(
-            event,
-            askfirst_protocol::AgentEvent::AssistantDelta { .. }
-                | askfirst_protocol::AgentEvent::LogStatus { .. }
-        ) {
-            let record = AuditRecord::Event {
-                event: event.clone(),
-                at: crate::unix_millis_now(),
-            };
-            if let Err(error) = log.append(&record) {
-                eprintln!("askfirst: {error}");
-            }
-        }
-        next(event);
-    })
 }

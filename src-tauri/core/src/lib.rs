@@ -1,7 +1,10 @@
 //! Ask First's agent runtime, free of any UI toolkit.
 //!
+//! - [`app`]: the app's assembly ([`app::Backend`]) and its settings domain (catalogue,
+//!   environment precedence, ranges, the settings screen).
 //! - [`approvals`]: the registry of pending approvals, the one place an outcome is decided.
-//! - [`audit`]: the session's append-only JSONL audit log; [`data_dir`]: the data folder's lock.
+//! - [`audit`]: the session's append-only JSONL audit log; [`session_log`]: the current
+//!   session's log and its one writer thread; [`data_dir`]: the data folder's lock.
 //! - [`canonical`]: canonical JSON, to compare tool calls exactly.
 //! - [`policy`]: whether a tool call runs, asks or is refused.
 //! - [`tools`]: the tools the agent may call, each confined to the workspace folder.
@@ -19,6 +22,7 @@
 //! forwards them to the window, the tray and notifications.
 
 pub mod agent;
+pub mod app;
 pub mod approvals;
 pub mod audit;
 pub mod canonical;
@@ -32,6 +36,7 @@ pub mod policy;
 pub mod provider;
 pub mod providers;
 pub mod scripted;
+pub mod session_log;
 pub mod sessions;
 pub mod sync;
 pub mod text;

@@ -4,6 +4,7 @@
 
 mod all {
     pub mod agent;
+    pub mod app;
     pub mod approvals;
     pub mod audit;
     pub mod call_detail;

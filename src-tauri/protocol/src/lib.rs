@@ -521,12 +521,168 @@ pub struct OpenSessionRequest {
     pub session_id: SessionId,
 }
 
+/// A provider a person can choose in the settings screen (wire: `demo`, `openai`, `ollama`,
+/// `anthropic`). The catalogue of them, with labels and defaults, is
+/// [`SettingsView::providers`] (made by the core's `app::catalog`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum ProviderKind {
+    /// The built-in offline demo.
+    Demo,
+    /// An OpenAI-compatible Chat Completions service.
+    #[serde(rename = "openai")]
+    OpenAi,
+    /// Ollama on this computer (OpenAI-compatible, no key).
+    Ollama,
+    /// The Anthropic Messages API.
+    Anthropic,
+}
+
+impl ProviderKind {
+    /// Every kind, in the order the settings screen lists them.
+    pub const ALL: [ProviderKind; 4] = [Self::Demo, Self::OpenAi, Self::Ollama, Self::Anthropic];
+
+    /// The wire name (`demo`, `openai`, `ollama`, `anthropic`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Demo => "demo",
+            Self::OpenAi => "openai",
+            Self::Ollama => "ollama",
+            Self::Anthropic => "anthropic",
+        }
+    }
+
+    /// The kind named `name` (its wire name), if any.
+    pub fn parse(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|k| k.as_str() == name)
+    }
+}
+
+/// Which provider is in force: one of the [`ProviderKind`]s, or a scenario file fixed by
+/// `ASKFIRST_PROVIDER=scripted:<path>` (never chosen in the settings screen). On the wire it is
+/// one string, as before: the kind's name or `scripted:<path>`.
+#[derive(Debug, Clone, PartialEq, Eq, TS)]
+// ts-rs writes no import for a type given as text, so the kinds are spelled out here (the test
+// `provider_setting_ts_type_lists_every_kind` keeps them in step with `ProviderKind::ALL`).
+#[ts(type = "\"demo\" | \"openai\" | \"ollama\" | \"anthropic\" | `scripted:${string}`")]
+pub enum ProviderSetting {
+    /// A provider from the catalogue.
+    Kind(ProviderKind),
+    /// A scenario file played turn by turn (the path as given).
+    Scripted(String),
+}
+
+impl ProviderSetting {
+    /// The wire string.
+    pub fn to_wire(&self) -> String {
+        match self {
+            Self::Kind(kind) => kind.as_str().to_owned(),
+            Self::Scripted(path) => format!("scripted:{path}"),
+        }
+    }
+
+    /// Parses the wire string; `None` for an unknown name.
+    pub fn parse(text: &str) -> Option<Self> {
+        match text.strip_prefix("scripted:") {
+            Some(path) => Some(Self::Scripted(path.to_owned())),
+            None => ProviderKind::parse(text).map(Self::Kind),
+        }
+    }
+}
+
+impl Serialize for ProviderSetting {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&self.to_wire())
+    }
+}
+
+impl<'de> Deserialize<'de> for ProviderSetting {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        Self::parse(&text).ok_or_else(|| {
+            serde::de::Error::custom(format!(
+                "unknown provider {text:?}; use demo, openai, ollama, anthropic or scripted:<path>"
+            ))
+        })
+    }
+}
+
+/// One entry of the provider catalogue, for the settings screen: so the window shows each
+/// provider's defaults without keeping its own copy of them.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct ProviderInfo {
+    /// Which provider.
+    pub kind: ProviderKind,
+    /// Its name in the list ("Anthropic (Claude)").
+    pub label: String,
+    /// The address used when none is set ("" for one without a service, the demo).
+    pub default_base_url: String,
+    /// The model used when none is set ("" for the demo).
+    pub default_model: String,
+    /// Whether it needs an address, a model and maybe a key (false for the demo).
+    pub has_service: bool,
+    /// Whether it refuses to start without an API key at its default address.
+    pub needs_key: bool,
+}
+
+/// When to send a native notification for a request that needs the person's OK (wire:
+/// `always`, `unfocused`, `never`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum NotifyWhen {
+    /// For every request.
+    Always,
+    /// Only while the window is not focused (the default).
+    #[default]
+    Unfocused,
+    /// Never.
+    Never,
+}
+
+impl NotifyWhen {
+    /// The wire name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Always => "always",
+            Self::Unfocused => "unfocused",
+            Self::Never => "never",
+        }
+    }
+
+    /// The value named `name` (its wire name), if any.
+    pub fn parse(name: &str) -> Option<Self> {
+        [Self::Always, Self::Unfocused, Self::Never]
+            .into_iter()
+            .find(|w| w.as_str() == name)
+    }
+}
+
+/// An inclusive range of whole numbers a setting accepts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct WholeRange {
+    /// The smallest value allowed.
+    #[ts(type = "number")]
+    pub min: u64,
+    /// The largest value allowed.
+    #[ts(type = "number")]
+    pub max: u64,
+}
+
+impl WholeRange {
+    /// Whether `value` is inside.
+    pub fn contains(self, value: u64) -> bool {
+        (self.min..=self.max).contains(&value)
+    }
+}
+
 /// The settings as the settings screen shows them. The API key itself never leaves the
 /// backend: only whether one is set.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct SettingsView {
-    /// `demo`, `openai`, `ollama`, `anthropic` or `scripted:<path>`.
-    pub provider: String,
+    /// The provider in force.
+    pub provider: ProviderSetting,
+    /// The providers a person can choose, in order, with their defaults.
+    pub providers: Vec<ProviderInfo>,
     /// The provider's base URL ("" for the provider's default).
     pub base_url: String,
     /// The model name ("" for the provider's default).
@@ -536,8 +692,10 @@ pub struct SettingsView {
     /// Seconds an approval waits before it is denied.
     #[ts(type = "number")]
     pub approval_timeout_secs: u64,
-    /// When to notify: `always`, `unfocused` or `never`.
-    pub notify: String,
+    /// The waiting times, in seconds, the settings screen (and `settings.json`) accept.
+    pub approval_timeout_range: WholeRange,
+    /// When to notify.
+    pub notify: NotifyWhen,
     /// Settings fixed by environment variables, which win over what is saved here.
     pub set_by_environment: Vec<String>,
     /// The rules file, for the person to edit.
@@ -559,6 +717,20 @@ pub struct SettingsView {
     pub settings_error: Option<String>,
 }
 
+/// How an MCP server is doing (wire: `not_started`, `starting`, `running`, `failed`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum McpServerState {
+    /// Not started yet (it starts when a task needs it).
+    NotStarted,
+    /// Starting.
+    Starting,
+    /// Running and offering tools.
+    Running,
+    /// It could not start or it stopped; the status says why.
+    Failed,
+}
+
 /// One MCP server as the settings screen shows it. Environment values never leave the
 /// backend (they are often tokens): only their names.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
@@ -572,8 +744,8 @@ pub struct McpServerView {
     pub env_names: Vec<String>,
     /// Whether its tools' read-only hints are trusted.
     pub trusted: bool,
-    /// `not_started`, `starting`, `running` or `failed`.
-    pub state: String,
+    /// How it is doing.
+    pub state: McpServerState,
     /// How it is doing, in a sentence ("Running, 12 tools.", the error when failed).
     pub status: String,
 }
@@ -625,8 +797,9 @@ pub struct RemoveRuleRequest {
 /// Arguments of the `save_settings` command. Applies to the next task.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct SaveSettingsRequest {
-    /// `demo`, `openai`, `ollama` or `anthropic`.
-    pub provider: String,
+    /// The provider chosen (a provider fixed by the environment is sent back as shown and
+    /// not saved).
+    pub provider: ProviderSetting,
     /// The base URL ("" for the default).
     pub base_url: String,
     /// The model ("" for the default).
@@ -638,11 +811,11 @@ pub struct SaveSettingsRequest {
     /// Remove the saved key.
     #[serde(default)]
     pub clear_api_key: bool,
-    /// Seconds an approval waits (10 to 3600).
+    /// Seconds an approval waits (inside [`SettingsView::approval_timeout_range`]).
     #[ts(type = "number")]
     pub approval_timeout_secs: u64,
-    /// When to notify: `always`, `unfocused` or `never`.
-    pub notify: String,
+    /// When to notify.
+    pub notify: NotifyWhen,
 }
 
 /// Arguments of the `revoke_grant` command.
@@ -669,9 +842,21 @@ pub enum ErrorCode {
     NotPending,
     /// No such run is going.
     UnknownRun,
-    /// The request was malformed (e.g. an empty task, or "Allow for this session" on a call
-    /// that cannot be granted).
+    /// The request was malformed or refused (e.g. an empty task, "Allow for this session" on a
+    /// call that cannot be granted, a setting out of range, a rule or server that is not
+    /// there).
     InvalidRequest,
+    /// A run is going, so this cannot be done now (start a task, switch sessions).
+    Busy,
+    /// The session log cannot be written, so nothing that needs a record can happen.
+    LogUnavailable,
+    /// Ask First is quitting.
+    ShuttingDown,
+    /// A file of Ask First's (settings, rules, a session log) cannot be read or written; the
+    /// message names it.
+    Storage,
+    /// The provider could not be set up (a missing key, a scenario file that cannot be read).
+    ProviderSetup,
     /// Something failed inside the app; the message says what.
     Internal,
 }
@@ -693,6 +878,9 @@ pub mod event_names {
     pub const APPROVAL_RESOLVED: &str = "approval-resolved";
     /// Payload: [`crate::SequencedEvent`].
     pub const RUN_EVENT: &str = "run-event";
+    /// Payload: the approval id as a string. Sent when the person chose a request in the tray
+    /// or a notification: the window scrolls to that card and focuses it.
+    pub const FOCUS_APPROVAL: &str = "focus-approval";
 }
 
 /// Writes the TypeScript declaration of every type that crosses IPC, and of the types they use,
@@ -737,6 +925,12 @@ pub fn export_bindings(dir: &std::path::Path) -> Result<(), ts_rs::ExportError> 
         CallDetail,
         NotRun,
         Wording,
+        ProviderKind,
+        ProviderSetting,
+        ProviderInfo,
+        NotifyWhen,
+        WholeRange,
+        McpServerState,
     );
     Ok(())
 }

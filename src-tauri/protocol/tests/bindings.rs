@@ -57,3 +57,32 @@ fn bindings_are_current() {
         "ui/src/lib/bindings is out of date: run `make bindings` and commit the result"
     );
 }
+
+#[test]
+fn provider_setting_ts_type_lists_every_kind() {
+    use ts_rs::TS;
+    let ts = askfirst_protocol::ProviderSetting::inline(&ts_rs::Config::default());
+    for kind in askfirst_protocol::ProviderKind::ALL {
+        assert!(
+            ts.contains(&format!("\"{}\"", kind.as_str())),
+            "{ts} lacks {}",
+            kind.as_str()
+        );
+    }
+    // And the wire strings round-trip.
+    for text in [
+        "demo",
+        "openai",
+        "ollama",
+        "anthropic",
+        "scripted:/tmp/s.json",
+    ] {
+        let value: askfirst_protocol::ProviderSetting =
+            serde_json::from_value(serde_json::json!(text)).expect("parses");
+        assert_eq!(serde_json::to_value(&value).expect("serialises"), text);
+    }
+    assert!(
+        serde_json::from_value::<askfirst_protocol::ProviderSetting>(serde_json::json!("gemini"))
+            .is_err()
+    );
+}

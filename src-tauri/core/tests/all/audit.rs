@@ -242,3 +242,100 @@ fn an_asked_record_keeps_its_effects_and_older_records_still_read() {
         asked(id, run)
     );
 }
+
+/// A sink that blocks every write until the gate opens, and keeps what it was given.
+struct Gated {
+    open: std::sync::Mutex<bool>,
+    opened: std::sync::Condvar,
+    written: std::sync::Mutex<Vec<AuditRecord>>,
+}
+
+impl AuditSink for Gated {
+    fn append(&self, record: &AuditRecord) -> Result<(), askfirst_core::audit::AuditError> {
+        let mut open = self.open.lock().unwrap();
+        while !*open {
+            open = self.opened.wait(open).unwrap();
+        }
+        self.written.lock().unwrap().push(record.clone());
+        Ok(())
+    }
+}
+
+#[test]
+fn event_logging_never_blocks_the_emitter_and_keeps_the_order_of_records() {
+    use askfirst_core::audit::{logging_sink, SessionLog};
+    use askfirst_protocol::{AgentEvent, SessionId, SessionPolicy};
+    use std::sync::{Arc, Mutex};
+    let sink = Arc::new(Gated {
+        open: Mutex::new(false),
+        opened: std::sync::Condvar::new(),
+        written: Mutex::new(Vec::new()),
+    });
+    let log = SessionLog::new(sink.clone());
+    let forwarded = Arc::new(Mutex::new(Vec::new()));
+    let (into, written) = (Arc::clone(&forwarded), Arc::clone(&sink));
+    let events = logging_sink(
+        Arc::clone(&log),
+        Arc::new(move |event| {
+            // Passed on only once its record is written.
+            let records = written.written.lock().unwrap().len();
+            into.lock().unwrap().push((event, records));
+        }),
+    );
+    let opened = |n: u8| AgentEvent::SessionOpened {
+        session_id: SessionId::new(),
+        title: Some(format!("event {n}")),
+    };
+    let (a, b) = (opened(1), opened(2));
+    // The disk is stuck: emitting still returns at once (EventSink's "must not block").
+    events(a.clone());
+    events(b.clone());
+    assert!(forwarded.lock().unwrap().is_empty());
+    // A record that must be on file before it takes effect waits behind the events…
+    let writer_log = Arc::clone(&log);
+    let decided = std::thread::spawn(move || {
+        writer_log
+            .append(&AuditRecord::SessionPolicyChanged {
+                policy: SessionPolicy::Never,
+                at: 7,
+            })
+            .unwrap();
+    });
+    std::thread::sleep(std::time::Duration::from_millis(50));
+    assert!(!decided.is_finished());
+    *sink.open.lock().unwrap() = true;
+    sink.opened.notify_all();
+    decided.join().unwrap();
+    let c = opened(3);
+    events(c.clone());
+    log.flush();
+    // …and the file has everything in the order it happened.
+    let record = |event: &AgentEvent| {
+        sink.written
+            .lock()
+            .unwrap()
+            .iter()
+            .any(|r| matches!(r, AuditRecord::Event { event: e, .. } if e == event))
+    };
+    assert!(record(&a) && record(&b) && record(&c));
+    let kinds: Vec<String> = sink
+        .written
+        .lock()
+        .unwrap()
+        .iter()
+        .map(|r| match r {
+            AuditRecord::Event {
+                event: AgentEvent::SessionOpened { title, .. },
+                ..
+            } => title.clone().unwrap_or_default(),
+            AuditRecord::SessionPolicyChanged { .. } => "policy".into(),
+            other => format!("{other:?}"),
+        })
+        .collect();
+    assert_eq!(kinds, ["event 1", "event 2", "policy", "event 3"]);
+    assert_eq!(
+        *forwarded.lock().unwrap(),
+        [(a, 1), (b, 2), (c, 4)],
+        "each event passed on after its own record, in order"
+    );
+}

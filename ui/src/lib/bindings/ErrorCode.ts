@@ -3,4 +3,4 @@
 /**
  * A machine-readable error code the UI can act on.
  */
-export type ErrorCode = "not_pending" | "unknown_run" | "invalid_request" | "internal";
+export type ErrorCode = "not_pending" | "unknown_run" | "invalid_request" | "busy" | "log_unavailable" | "shutting_down" | "storage" | "provider_setup" | "internal";

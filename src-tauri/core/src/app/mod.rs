@@ -1,0 +1,281 @@
+//! The app's assembly and its settings domain: what a front end (the desktop shell, a test, a
+//! CLI) needs to run Ask First from a settings value.
+//!
+//! - [`settings`]: where each setting comes from (one environment precedence table), the
+//!   ranges they accept, and [`AppConfig`], the settings at start.
+//! - [`catalog`]: the providers a person can choose, their defaults, and how the provider in
+//!   force is made.
+//! - [`screen`]: the settings screen's view and its changes ([`SettingsScreen`]), with typed
+//!   errors ([`SettingsError`]) that carry their [`askfirst_protocol::ErrorCode`].
+//! - [`codes`]: the [`askfirst_protocol::ErrorCode`] of every core error a command returns.
+//! - [`Backend::build`]: makes the registry, the session log and its watcher, the audit
+//!   writer, the event history, the policy, the MCP clients and the provider factory, and the
+//!   agent runtime over them.
+
+pub mod catalog;
+pub mod codes;
+pub mod screen;
+pub mod settings;
+
+pub use codes::Coded;
+pub use screen::{SettingsError, SettingsScreen};
+pub use settings::{AppConfig, ConfigError, Environment};
+
+use crate::agent::{AgentRuntime, ProviderFactory, RuntimeConfig, DEFAULT_MAX_STEPS};
+use crate::approvals::{AnswerMode, ApprovalRegistry, RegistryConfig};
+use crate::audit::{
+    logging_sink, private_dir_all, recover_orphans, AuditError, AuditSink, DataDirLock, JsonlLog,
+    SessionLog, UnavailableLog,
+};
+use crate::config::SettingsFile;
+use crate::history::EventHistory;
+use crate::policy::{Policy, Rules};
+use crate::provider::ProviderError;
+use crate::scripted::{ensure_demo_folder, Scenario};
+use crate::tools::{ToolSet, Workspace};
+use crate::EventSink;
+use askfirst_protocol::{SequencedEvent, SessionId};
+use catalog::{make_provider, provider_choice, ProviderChoice};
+use std::path::PathBuf;
+use std::sync::Arc;
+use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver};
+
+/// The core as a front end holds it: the runtime, the session's event history, the receiving
+/// end of the events, the settings screen, and the claim on the data folder.
+pub struct Backend {
+    /// Runs the agent and owns the approvals.
+    pub runtime: Arc<AgentRuntime>,
+    /// Every event so far, for a window that loads late.
+    pub history: Arc<EventHistory>,
+    /// The events as they happen, numbered (the front end forwards them).
+    pub events: UnboundedReceiver<SequencedEvent>,
+    /// The settings the app started with and the settings screen's rules.
+    pub settings: Arc<SettingsScreen>,
+    /// The session log the runtime and the registry write through (its writer thread):
+    /// [`SessionLog::flush`] before a session switch and when the app quits.
+    pub log: Arc<SessionLog>,
+    /// This app's claim on the data folder, to hold until it quits (`None` when another app
+    /// holds it or it could not be taken).
+    pub instance_lock: Option<DataDirLock>,
+}
+
+/// Why the backend could not be built.
+#[derive(Debug, thiserror::Error)]
+pub enum BuildError {
+    /// A folder that cannot be created or opened.
+    #[error("cannot {what} {}: {source}", path.display())]
+    Folder {
+        /// "create the data folder", "create the demo folder", "open the workspace".
+        what: &'static str,
+        /// The folder.
+        path: PathBuf,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+    /// The scenario file of a scripted provider cannot be read or parsed.
+    #[error(transparent)]
+    Provider(#[from] ProviderError),
+}
+
+impl AppConfig {
+    /// Makes the provider factory. Each run reads the settings file again (the environment
+    /// still wins), so a provider saved in the settings screen applies to the next task. The
+    /// provider chosen now is checked now, so a bad scenario file fails at start.
+    ///
+    /// # Errors
+    /// [`ProviderError`] for a scenario file that cannot be read or parsed.
+    pub fn provider_factory(&self) -> Result<ProviderFactory, ProviderError> {
+        if let ProviderChoice::Scripted(path) = &self.provider {
+            Scenario::load(path)?;
+        }
+        if self.provider_fixed {
+            let choice = self.provider.clone();
+            return Ok(Arc::new(move || make_provider(&choice)));
+        }
+        let settings_path = self.settings_path();
+        let env = self.env.clone();
+        Ok(Arc::new(move || {
+            let file = SettingsFile::load(&settings_path).map_err(ProviderError::Config)?;
+            let choice =
+                provider_choice(&env, &file).map_err(|e| ProviderError::Config(e.to_string()))?;
+            make_provider(&choice)
+        }))
+    }
+}
+
+fn folder(what: &'static str, path: &std::path::Path) -> impl FnOnce(std::io::Error) -> BuildError {
+    let path = path.to_owned();
+    move |source| BuildError::Folder { what, path, source }
+}
+
+impl Backend {
+    /// Creates the data folder, claims it ([`crate::audit::lock_data_dir`]), and builds
+    /// everything ([`Backend::build_with`]).
+    ///
+    /// # Errors
+    /// As [`Backend::build_with`].
+    pub fn build(config: AppConfig, handle: tokio::runtime::Handle) -> Result<Self, BuildError> {
+        private_dir_all(&config.data_dir)
+            .map_err(folder("create the data folder", &config.data_dir))?;
+        let lock = crate::audit::lock_data_dir(&config.data_dir);
+        Self::build_with(config, handle, lock)
+    }
+
+    /// Builds the backend for `config`, its runs spawned on `handle`, with the claim on the
+    /// data folder already tried (`lock`: the result of [`crate::audit::lock_data_dir`]), so a
+    /// front end can check for another instance before anything touches the folder. Closes
+    /// what a previous launch left waiting (only when this one holds the folder), opens a new
+    /// session's log, and loads the rules and the MCP servers of `settings.json`.
+    ///
+    /// # Errors
+    /// Folders that cannot be created, a workspace that is not a folder, a bad scenario file.
+    pub fn build_with(
+        config: AppConfig,
+        handle: tokio::runtime::Handle,
+        lock: std::io::Result<Option<DataDirLock>>,
+    ) -> Result<Self, BuildError> {
+        let data_dir = config.data_dir.clone();
+        private_dir_all(&data_dir).map_err(folder("create the data folder", &data_dir))?;
+        if config.workspace_is_demo {
+            ensure_demo_folder(&config.workspace)
+                .map_err(folder("create the demo folder", &config.workspace))?;
+        }
+        let workspace = Workspace::open(&config.workspace)
+            .map_err(folder("open the workspace", &config.workspace))?
+            .with_own_data(&data_dir);
+        let sessions_dir = data_dir.join("sessions");
+        let instance_lock = claim(lock, &data_dir, &sessions_dir);
+        let session_id = SessionId::new();
+        let (log, unwritable) = open_log(&sessions_dir, session_id);
+        let rules_path = config.rules_path();
+        let policy = Arc::new(Policy::new(
+            Rules::load(&rules_path),
+            Some((data_dir.as_path(), workspace.root())),
+        ));
+        if let Some(error) = policy.rules_error() {
+            eprintln!("askfirst: {error}");
+        }
+        let log = SessionLog::new(log);
+        let audit: Arc<dyn AuditSink> = log.clone();
+        // MCP servers from the settings file; they start on first use.
+        let mcp_servers = SettingsFile::load(&config.settings_path())
+            .map(|f| f.mcp_servers)
+            .unwrap_or_default();
+        let mcp =
+            (!mcp_servers.is_empty()).then(|| Arc::new(crate::mcp::McpClients::new(mcp_servers)));
+        let (tx, rx) = unbounded_channel();
+        let history = EventHistory::new();
+        // The receiver outlives every sender; if it is gone the app is quitting.
+        let shown: EventSink = history.sink(move |event| {
+            let _ = tx.send(event);
+        });
+        // The window says when the log cannot be written (and when it can again).
+        let to_window = Arc::clone(&shown);
+        log.watch(Arc::new(move |problem| {
+            to_window(askfirst_protocol::AgentEvent::LogStatus { problem });
+        }));
+        log.report(unwritable);
+        let events = logging_sink(Arc::clone(&log), Arc::clone(&shown));
+        let registry = ApprovalRegistry::new(RegistryConfig {
+            timeout: config.approval_timeout,
+            mode: AnswerMode::Interactive,
+            events: Arc::clone(&events),
+            audit,
+        });
+        let runtime_config = RuntimeConfig {
+            workspace,
+            max_steps: DEFAULT_MAX_STEPS,
+            provider: config.provider_factory()?,
+            tools: ToolSet::builtin(),
+            policy,
+            rules_path: Some(rules_path),
+            log: Arc::clone(&log),
+            session_id,
+            sessions_dir: Some(sessions_dir),
+            replay_events: shown,
+            mcp,
+        };
+        Ok(Self {
+            runtime: AgentRuntime::new(handle, registry, events, runtime_config),
+            history,
+            events: rx,
+            settings: Arc::new(SettingsScreen::new(config)),
+            log,
+            instance_lock,
+        })
+    }
+}
+
+/// Keeps the claim on the data folder, and closes what a previous launch left waiting — not
+/// while another app runs on this data folder (a second launch, before the single-instance
+/// guard hands over, or with no session bus for that guard): what it left waiting is still
+/// waiting for a person.
+fn claim(
+    lock: std::io::Result<Option<DataDirLock>>,
+    data_dir: &std::path::Path,
+    sessions_dir: &std::path::Path,
+) -> Option<DataDirLock> {
+    let (instance_lock, another_app_runs) = match lock {
+        Ok(Some(lock)) => (Some(lock), false),
+        Ok(None) => (None, true),
+        Err(error) => {
+            eprintln!(
+                "askfirst: could not lock the data folder {} ({error})",
+                data_dir.display()
+            );
+            (None, false)
+        }
+    };
+    if another_app_runs {
+        eprintln!(
+            "askfirst: another Ask First is using {}; its waiting approvals are left to it",
+            data_dir.display()
+        );
+        return instance_lock;
+    }
+    match recover_orphans(sessions_dir) {
+        Ok((closed, warnings)) => {
+            for warning in warnings {
+                eprintln!("askfirst: {warning}");
+            }
+            if closed > 0 {
+                eprintln!(
+                    "askfirst: {closed} approval(s) left waiting when Ask First last quit are \
+                     recorded as cancelled"
+                );
+            }
+        }
+        Err(error) => eprintln!("askfirst: could not check old session logs: {error}"),
+    }
+    instance_lock
+}
+
+/// Opens the new session's log; one that cannot be written becomes an [`UnavailableLog`]
+/// (every action that needs an OK is then refused) and the problem to report.
+fn open_log(
+    sessions_dir: &std::path::Path,
+    session_id: SessionId,
+) -> (Arc<dyn AuditSink>, Option<String>) {
+    let log_path = sessions_dir.join(format!("{session_id}.jsonl"));
+    match JsonlLog::open(&log_path) {
+        Ok(log) => (Arc::new(log), None),
+        Err(error) => {
+            eprintln!(
+                "askfirst: the session log {} cannot be written ({error}); actions that need \
+                 your OK will be refused",
+                log_path.display()
+            );
+            let reason = error.to_string();
+            let problem = AuditError::Write {
+                path: log_path.clone(),
+                source: error,
+            }
+            .to_string();
+            let log = UnavailableLog {
+                path: log_path,
+                error: reason,
+            };
+            (Arc::new(log), Some(problem))
+        }
+    }
+}

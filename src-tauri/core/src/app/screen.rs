@@ -1,0 +1,309 @@
+//! The settings screen: what it shows ([`SettingsScreen::view`]) and the changes it makes
+//! (save the settings, edit the MCP servers, remove a rule), each applied to the running
+//! backend and written to `settings.json` or `rules.toml`. These do file I/O (an fsync on save):
+//! a front end calls them off its GUI thread.
+
+use super::catalog::{entry, provider_infos, provider_setting};
+use super::settings::{AppConfig, Setting, APPROVAL_TIMEOUT_SECS};
+use crate::agent::AgentRuntime;
+use crate::config::SettingsFile;
+use crate::mcp::{McpServerConfig, McpServerStatus};
+use askfirst_protocol::{
+    ErrorCode, McpServerState, McpServerView, NotifyWhen, ProviderKind, ProviderSetting,
+    SaveSettingsRequest, SettingsView,
+};
+use std::path::PathBuf;
+use std::sync::Mutex;
+
+/// Why a change from the settings screen was refused; nothing changed then.
+#[derive(Debug, thiserror::Error)]
+pub enum SettingsError {
+    /// A scenario file is only set by `ASKFIRST_PROVIDER`, never saved from the screen.
+    #[error("Unknown provider \"{0}\".")]
+    UnknownProvider(String),
+    /// The waiting time is outside [`APPROVAL_TIMEOUT_SECS`].
+    #[error(
+        "The waiting time must be between {} and {} seconds.",
+        APPROVAL_TIMEOUT_SECS.min,
+        APPROVAL_TIMEOUT_SECS.max
+    )]
+    TimeoutOutOfRange(u64),
+    /// `settings.json` cannot be read or has a mistake (so it is never overwritten).
+    #[error("{0}")]
+    FileUnreadable(String),
+    /// `settings.json` cannot be written.
+    #[error("The settings could not be saved to {}: {source}", path.display())]
+    SaveFailed {
+        /// The file.
+        path: PathBuf,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+    /// The rule to remove is not in the rules file.
+    #[error("The rule {0} is not in the rules file.")]
+    NoSuchRule(String),
+    /// The rules file cannot be read or written.
+    #[error(transparent)]
+    Rules(#[from] crate::policy::RulesError),
+    /// An MCP server change was refused (the sentence says why).
+    #[error("{0}")]
+    McpServer(String),
+}
+
+impl SettingsError {
+    /// The code the window receives.
+    pub fn code(&self) -> ErrorCode {
+        match self {
+            Self::UnknownProvider(_)
+            | Self::TimeoutOutOfRange(_)
+            | Self::NoSuchRule(_)
+            | Self::McpServer(_) => ErrorCode::InvalidRequest,
+            Self::FileUnreadable(_) | Self::SaveFailed { .. } | Self::Rules(_) => {
+                ErrorCode::Storage
+            }
+        }
+    }
+}
+
+/// The settings the app started with, the notification setting in force, and the settings
+/// screen's reads and changes.
+#[derive(Debug)]
+pub struct SettingsScreen {
+    config: AppConfig,
+    notify: Mutex<NotifyWhen>,
+}
+
+impl SettingsScreen {
+    /// The screen over `config`.
+    pub fn new(config: AppConfig) -> Self {
+        let notify = Mutex::new(config.notify_when);
+        Self { config, notify }
+    }
+
+    /// The settings the app started with.
+    pub fn config(&self) -> &AppConfig {
+        &self.config
+    }
+
+    /// When to send notifications now.
+    pub fn notify_when(&self) -> NotifyWhen {
+        *self.notify.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn family(&self, file: &SettingsFile) -> Option<super::catalog::ApiFamily> {
+        match provider_setting(&self.config.env, file) {
+            Ok(ProviderSetting::Kind(kind)) => entry(kind).family,
+            Ok(ProviderSetting::Scripted(_)) | Err(_) => None,
+        }
+    }
+
+    /// The settings for the settings screen (never the API key itself). Reads `settings.json`.
+    pub fn view(&self, runtime: &AgentRuntime) -> SettingsView {
+        let env = &self.config.env;
+        let loaded = SettingsFile::load(&self.config.settings_path());
+        let settings_error = loaded.as_ref().err().cloned();
+        let file = loaded.unwrap_or_default();
+        let family = self.family(&file);
+        // A name the file has wrong shows as the demo (the file's mistake is reported when a
+        // task starts).
+        let provider =
+            provider_setting(env, &file).unwrap_or(ProviderSetting::Kind(ProviderKind::Demo));
+        SettingsView {
+            provider,
+            providers: provider_infos(),
+            base_url: env
+                .first(Setting::BaseUrl, family)
+                .or(file.base_url)
+                .unwrap_or_default(),
+            model: env
+                .first(Setting::Model, family)
+                .or(file.model)
+                .unwrap_or_default(),
+            has_api_key: env.first(Setting::ApiKey, family).is_some() || file.api_key.is_some(),
+            approval_timeout_secs: runtime.approvals().timeout().as_secs(),
+            approval_timeout_range: APPROVAL_TIMEOUT_SECS,
+            notify: self.notify_when(),
+            set_by_environment: env.set_by_environment(family),
+            rules_path: self.config.rules_path().display().to_string(),
+            rules: runtime.policy().rules_summary(),
+            rules_error: runtime.policy().rules_error().map(|e| e.to_string()),
+            workspace: runtime.workspace().root().display().to_string(),
+            mcp_servers: mcp_views(runtime, &file.mcp_servers),
+            settings_error,
+        }
+    }
+
+    fn load_file(&self) -> Result<SettingsFile, SettingsError> {
+        SettingsFile::load(&self.config.settings_path()).map_err(SettingsError::FileUnreadable)
+    }
+
+    fn save_file(&self, file: &SettingsFile) -> Result<(), SettingsError> {
+        let path = self.config.settings_path();
+        file.save(&path)
+            .map_err(|source| SettingsError::SaveFailed { path, source })
+    }
+
+    /// Saves the settings to `settings.json` (owner-only, atomically, synced); they apply to
+    /// the next task, and the timeout and notification setting at once unless the environment
+    /// fixes them. A provider fixed by the environment is shown, not saved: the file keeps its
+    /// own. Returns the settings now in force.
+    ///
+    /// # Errors
+    /// [`SettingsError::UnknownProvider`] for a scenario file, a timeout outside
+    /// [`APPROVAL_TIMEOUT_SECS`], a file that cannot be read or written (nothing changes then).
+    pub fn save(
+        &self,
+        runtime: &AgentRuntime,
+        request: SaveSettingsRequest,
+    ) -> Result<SettingsView, SettingsError> {
+        let env = &self.config.env;
+        let provider_fixed = env.first(Setting::Provider, None).is_some();
+        let provider = match request.provider {
+            ProviderSetting::Kind(kind) => Some(kind),
+            ProviderSetting::Scripted(_) if provider_fixed => None,
+            ProviderSetting::Scripted(path) => {
+                return Err(SettingsError::UnknownProvider(format!("scripted:{path}")))
+            }
+        };
+        if !APPROVAL_TIMEOUT_SECS.contains(request.approval_timeout_secs) {
+            return Err(SettingsError::TimeoutOutOfRange(
+                request.approval_timeout_secs,
+            ));
+        }
+        let mut file = self.load_file()?;
+        let nonempty = |s: String| Some(s.trim().to_owned()).filter(|s| !s.is_empty());
+        if let (false, Some(kind)) = (provider_fixed, provider) {
+            file.provider = Some(kind.as_str().to_owned());
+        }
+        file.base_url = nonempty(request.base_url);
+        file.model = nonempty(request.model);
+        if request.clear_api_key {
+            file.api_key = None;
+        }
+        if let Some(key) = request.api_key.and_then(nonempty) {
+            file.api_key = Some(key);
+        }
+        file.approval_timeout_secs = Some(request.approval_timeout_secs);
+        file.notify = Some(request.notify.as_str().to_owned());
+        self.save_file(&file)?;
+        if env.first(Setting::ApprovalTimeoutSecs, None).is_none() {
+            runtime
+                .approvals()
+                .set_timeout(std::time::Duration::from_secs(
+                    request.approval_timeout_secs,
+                ));
+        }
+        if env.first(Setting::Notify, None).is_none() {
+            *self.notify.lock().unwrap_or_else(|e| e.into_inner()) = request.notify;
+        }
+        Ok(self.view(runtime))
+    }
+
+    /// Loads `settings.json`, lets `change` edit its MCP servers (its error is a sentence for
+    /// the person), saves the file and applies the servers to the next task (a server whose
+    /// settings did not change keeps running). Returns the settings now in force.
+    ///
+    /// # Errors
+    /// [`SettingsError::McpServer`] from `change`; a file that cannot be read or written
+    /// (nothing changes then).
+    pub fn edit_mcp_servers(
+        &self,
+        runtime: &AgentRuntime,
+        change: impl FnOnce(&mut Vec<McpServerConfig>) -> Result<(), String>,
+    ) -> Result<SettingsView, SettingsError> {
+        let mut file = self.load_file()?;
+        change(&mut file.mcp_servers).map_err(SettingsError::McpServer)?;
+        self.save_file(&file)?;
+        runtime.set_mcp_servers(file.mcp_servers);
+        Ok(self.view(runtime))
+    }
+
+    /// Removes the MCP server `name` from `settings.json`; it is stopped and its tools are no
+    /// longer offered from the next task on.
+    ///
+    /// # Errors
+    /// [`SettingsError::McpServer`] when no server has that name; as
+    /// [`SettingsScreen::edit_mcp_servers`].
+    pub fn remove_mcp_server(
+        &self,
+        runtime: &AgentRuntime,
+        name: &str,
+    ) -> Result<SettingsView, SettingsError> {
+        self.edit_mcp_servers(runtime, |servers| {
+            let before = servers.len();
+            servers.retain(|s| s.name != name);
+            if servers.len() == before {
+                return Err(format!("There is no MCP server named \"{name}\"."));
+            }
+            Ok(())
+        })
+    }
+
+    /// Removes one rule from the rules file (its comments and other rules stay) and applies
+    /// the rules at once. Returns the settings now in force.
+    ///
+    /// # Errors
+    /// [`SettingsError::NoSuchRule`]; [`SettingsError::Rules`] when the file cannot be read or
+    /// written.
+    pub fn remove_rule(
+        &self,
+        runtime: &AgentRuntime,
+        rule: &str,
+    ) -> Result<SettingsView, SettingsError> {
+        let path = self.config.rules_path();
+        if !crate::policy::remove_rule(&path, rule)? {
+            return Err(SettingsError::NoSuchRule(rule.to_owned()));
+        }
+        runtime
+            .policy()
+            .set_rules(crate::policy::Rules::load(&path));
+        Ok(self.view(runtime))
+    }
+}
+
+/// The MCP servers for the settings screen: the saved settings with the live status of the
+/// server of the same name.
+fn mcp_views(runtime: &AgentRuntime, saved: &[McpServerConfig]) -> Vec<McpServerView> {
+    let live = runtime.mcp_statuses();
+    saved
+        .iter()
+        .map(|config| {
+            let status = live
+                .iter()
+                .find(|s| s.name == config.name)
+                .map(|s| s.status.clone());
+            let (state, status) = match status {
+                None => (
+                    McpServerState::NotStarted,
+                    "Starts with the next task.".to_owned(),
+                ),
+                Some(McpServerStatus::NotStarted) => (
+                    McpServerState::NotStarted,
+                    "Starts when a task needs it.".to_owned(),
+                ),
+                Some(McpServerStatus::Starting) => {
+                    (McpServerState::Starting, "Starting…".to_owned())
+                }
+                Some(McpServerStatus::Running { tools }) => (
+                    McpServerState::Running,
+                    format!(
+                        "Running, {} tool{}.",
+                        tools.len(),
+                        if tools.len() == 1 { "" } else { "s" }
+                    ),
+                ),
+                Some(McpServerStatus::Failed { message }) => (McpServerState::Failed, message),
+            };
+            McpServerView {
+                name: config.name.clone(),
+                command_line: shell_words::join(
+                    std::iter::once(&config.command).chain(config.args.iter()),
+                ),
+                env_names: config.env.keys().cloned().collect(),
+                trusted: config.trusted,
+                state,
+                status,
+            }
+        })
+        .collect()
+}

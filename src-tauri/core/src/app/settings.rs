@@ -1,0 +1,320 @@
+//! The settings domain, named once: where each setting comes from (the environment over
+//! `settings.json` over the defaults: [`ENVIRONMENT`] is the one precedence table), the ranges a
+//! setting accepts, and [`AppConfig`], the settings the app starts with (DESIGN.md §6, the
+//! automation contract).
+//!
+//! - `ASKFIRST_DATA_DIR`: all state; default the platform's data folder + `askfirst`.
+//! - `ASKFIRST_WORKSPACE`: the folder tools may work in; default the demo folder
+//!   `<data dir>/Demo folder`, created with a few sample files on first launch.
+//! - `ASKFIRST_PROVIDER`: `demo` (default), `scripted:<path to scenario file>`, or a provider of
+//!   the catalogue (`super::catalog::CATALOGUE`: `openai`, `ollama`, `anthropic`), with its
+//!   address, key and model from the variables of its family in [`ENVIRONMENT`].
+//! - `ASKFIRST_APPROVAL_TIMEOUT_SECS`: seconds a request waits (default 120; the rule is
+//!   [`APPROVAL_TIMEOUT_SECS`]).
+//! - `ASKFIRST_NOTIFY`: `always`, `unfocused` (default) or `never`.
+//! - `ASKFIRST_TASK`: a task to start at launch.
+
+use super::catalog::{provider_choice, ApiFamily, ProviderChoice, UnknownProvider};
+use crate::approvals::DEFAULT_APPROVAL_TIMEOUT;
+use crate::config::SettingsFile;
+use askfirst_protocol::{NotifyWhen, WholeRange};
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// The approval timeout rule, one for every way it is set. A person chooses from 10 s (time to
+/// read a card) to 3600 s (an hour) in the settings screen, and that is what the screen, the
+/// `save_settings` command and the window's field accept. The environment variable
+/// `ASKFIRST_APPROVAL_TIMEOUT_SECS` and a hand-edited `settings.json` are the automation
+/// contract: they may go down to [`APPROVAL_TIMEOUT_MIN_AUTOMATED_SECS`] (1 s, so tests of a
+/// timeout need not wait), never above the same 3600 s.
+pub const APPROVAL_TIMEOUT_SECS: WholeRange = WholeRange { min: 10, max: 3600 };
+
+/// The shortest approval timeout the environment or `settings.json` may set (see
+/// [`APPROVAL_TIMEOUT_SECS`]).
+pub const APPROVAL_TIMEOUT_MIN_AUTOMATED_SECS: u64 = 1;
+
+/// A setting the environment may fix, by its name in `SettingsView::set_by_environment`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Setting {
+    /// `provider`.
+    Provider,
+    /// `base_url`.
+    BaseUrl,
+    /// `model`.
+    Model,
+    /// `api_key`.
+    ApiKey,
+    /// `approval_timeout_secs`.
+    ApprovalTimeoutSecs,
+    /// `notify`.
+    Notify,
+}
+
+impl Setting {
+    /// Its name, as in `settings.json` and `SettingsView::set_by_environment`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Provider => "provider",
+            Self::BaseUrl => "base_url",
+            Self::Model => "model",
+            Self::ApiKey => "api_key",
+            Self::ApprovalTimeoutSecs => "approval_timeout_secs",
+            Self::Notify => "notify",
+        }
+    }
+}
+
+/// The environment variables that win over one setting: `common` first, then those of the
+/// provider's family.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EnvOverride {
+    /// The setting.
+    pub setting: Setting,
+    /// Variables for every provider, in order.
+    pub common: &'static [&'static str],
+    /// Variables of OpenAI-compatible providers.
+    pub openai: &'static [&'static str],
+    /// Variables of Anthropic.
+    pub anthropic: &'static [&'static str],
+}
+
+impl EnvOverride {
+    /// The variables in precedence order for a provider of `family`; `None` (no HTTP provider
+    /// in force) lists every family's.
+    pub fn vars(&self, family: Option<ApiFamily>) -> Vec<&'static str> {
+        let by_family: &[&[&'static str]] = match family {
+            Some(ApiFamily::OpenAi) => &[self.openai],
+            Some(ApiFamily::Anthropic) => &[self.anthropic],
+            None => &[self.openai, self.anthropic],
+        };
+        let mut out = self.common.to_vec();
+        out.extend(by_family.iter().flat_map(|v| v.iter().copied()));
+        out
+    }
+}
+
+/// The environment precedence table: for each setting of the settings screen, the variables
+/// that win over `settings.json`, first found wins.
+pub const ENVIRONMENT: [EnvOverride; 6] = [
+    EnvOverride {
+        setting: Setting::Provider,
+        common: &["ASKFIRST_PROVIDER"],
+        openai: &[],
+        anthropic: &[],
+    },
+    EnvOverride {
+        setting: Setting::BaseUrl,
+        common: &[],
+        openai: &["OPENAI_BASE_URL"],
+        anthropic: &["ANTHROPIC_BASE_URL"],
+    },
+    EnvOverride {
+        setting: Setting::Model,
+        common: &["ASKFIRST_MODEL"],
+        openai: &["OPENAI_MODEL"],
+        anthropic: &["ANTHROPIC_MODEL"],
+    },
+    EnvOverride {
+        setting: Setting::ApiKey,
+        common: &[],
+        openai: &["OPENAI_API_KEY"],
+        anthropic: &["ANTHROPIC_API_KEY"],
+    },
+    EnvOverride {
+        setting: Setting::ApprovalTimeoutSecs,
+        common: &["ASKFIRST_APPROVAL_TIMEOUT_SECS"],
+        openai: &[],
+        anthropic: &[],
+    },
+    EnvOverride {
+        setting: Setting::Notify,
+        common: &["ASKFIRST_NOTIFY"],
+        openai: &[],
+        anthropic: &[],
+    },
+];
+
+fn row(setting: Setting) -> &'static EnvOverride {
+    match setting {
+        Setting::Provider => &ENVIRONMENT[0],
+        Setting::BaseUrl => &ENVIRONMENT[1],
+        Setting::Model => &ENVIRONMENT[2],
+        Setting::ApiKey => &ENVIRONMENT[3],
+        Setting::ApprovalTimeoutSecs => &ENVIRONMENT[4],
+        Setting::Notify => &ENVIRONMENT[5],
+    }
+}
+
+/// The environment the settings are read from: the process's, or a fixed map in tests. Blank
+/// values count as unset.
+#[derive(Clone)]
+pub struct Environment(Arc<Lookup>);
+
+/// Reads one variable.
+type Lookup = dyn Fn(&str) -> Option<String> + Send + Sync;
+
+impl std::fmt::Debug for Environment {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Environment")
+    }
+}
+
+impl Environment {
+    /// The process environment.
+    pub fn process() -> Self {
+        Self(Arc::new(|name| std::env::var(name).ok()))
+    }
+
+    /// A fixed environment (for tests and other front ends).
+    pub fn fixed(vars: HashMap<String, String>) -> Self {
+        Self(Arc::new(move |name| vars.get(name).cloned()))
+    }
+
+    /// The value of `name`, if set and not blank.
+    pub fn var(&self, name: &str) -> Option<String> {
+        (self.0)(name).filter(|v| !v.trim().is_empty())
+    }
+
+    /// The first value set among the variables of `setting` for `family` ([`ENVIRONMENT`]).
+    pub fn first(&self, setting: Setting, family: Option<ApiFamily>) -> Option<String> {
+        row(setting)
+            .vars(family)
+            .into_iter()
+            .find_map(|name| self.var(name))
+    }
+
+    /// The settings the environment fixes now, by name, in table order.
+    pub fn set_by_environment(&self, family: Option<ApiFamily>) -> Vec<String> {
+        ENVIRONMENT
+            .iter()
+            .filter(|r| r.vars(family).iter().any(|v| self.var(v).is_some()))
+            .map(|r| r.setting.as_str().to_owned())
+            .collect()
+    }
+}
+
+/// Why the settings could not be resolved at start.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    /// No data folder on this platform and no `ASKFIRST_DATA_DIR`.
+    #[error("this system has no data folder; set ASKFIRST_DATA_DIR")]
+    NoDataDir,
+    /// An unknown provider name.
+    #[error(transparent)]
+    UnknownProvider(#[from] UnknownProvider),
+    /// A timeout that is not a whole number in the automation range.
+    #[error(
+        "ASKFIRST_APPROVAL_TIMEOUT_SECS must be a whole number of seconds from \
+         {APPROVAL_TIMEOUT_MIN_AUTOMATED_SECS} to {max}, not {value:?}", max = APPROVAL_TIMEOUT_SECS.max, value = .0
+    )]
+    Timeout(String),
+    /// An unknown notification setting.
+    #[error("ASKFIRST_NOTIFY must be always, unfocused or never, not {0:?}")]
+    Notify(String),
+}
+
+/// The settings the app starts with.
+#[derive(Debug, Clone)]
+pub struct AppConfig {
+    /// All state lives here.
+    pub data_dir: PathBuf,
+    /// The folder tools work in.
+    pub workspace: PathBuf,
+    /// Whether `workspace` is the demo folder (created with sample files when missing).
+    pub workspace_is_demo: bool,
+    /// Which model answers.
+    pub provider: ProviderChoice,
+    /// Whether `provider` is fixed for the whole launch (set by `ASKFIRST_PROVIDER`); when
+    /// not, each run reads the settings file again, so the settings screen applies.
+    pub provider_fixed: bool,
+    /// How long a request waits.
+    pub approval_timeout: Duration,
+    /// A task to start at launch.
+    pub autostart_task: Option<String>,
+    /// When to send notifications.
+    pub notify_when: NotifyWhen,
+    /// Where the settings were read from (read again for the settings screen).
+    pub env: Environment,
+}
+
+/// Parses an approval timeout from the environment or `settings.json`
+/// ([`APPROVAL_TIMEOUT_SECS`], [`APPROVAL_TIMEOUT_MIN_AUTOMATED_SECS`]).
+///
+/// # Errors
+/// [`ConfigError::Timeout`].
+pub fn automated_timeout(text: &str) -> Result<Duration, ConfigError> {
+    match text.trim().parse::<u64>() {
+        Ok(secs)
+            if (APPROVAL_TIMEOUT_MIN_AUTOMATED_SECS..=APPROVAL_TIMEOUT_SECS.max)
+                .contains(&secs) =>
+        {
+            Ok(Duration::from_secs(secs))
+        }
+        _ => Err(ConfigError::Timeout(text.to_owned())),
+    }
+}
+
+impl AppConfig {
+    /// Where the settings file is.
+    pub fn settings_path(&self) -> PathBuf {
+        self.data_dir.join("settings.json")
+    }
+
+    /// Where the rules file is.
+    pub fn rules_path(&self) -> PathBuf {
+        self.data_dir.join("rules.toml")
+    }
+
+    /// The settings from `env` over `settings.json` over the defaults. A settings file with a
+    /// mistake does not keep the app from opening: the defaults are used, the settings screen
+    /// says what is wrong, and a task that needs the file stops with that message.
+    ///
+    /// `platform_data_dir` is the platform's folder for application data (the shell passes
+    /// `dirs::data_dir()`), used when `ASKFIRST_DATA_DIR` is not set.
+    ///
+    /// # Errors
+    /// [`ConfigError`].
+    pub fn resolve(
+        env: Environment,
+        platform_data_dir: Option<PathBuf>,
+    ) -> Result<Self, ConfigError> {
+        let data_dir = match env.var("ASKFIRST_DATA_DIR") {
+            Some(dir) => PathBuf::from(dir),
+            None => platform_data_dir
+                .ok_or(ConfigError::NoDataDir)?
+                .join("askfirst"),
+        };
+        let (workspace, workspace_is_demo) = match env.var("ASKFIRST_WORKSPACE") {
+            Some(dir) => (PathBuf::from(dir), false),
+            None => (data_dir.join("Demo folder"), true),
+        };
+        let file = SettingsFile::load(&data_dir.join("settings.json")).unwrap_or_else(|error| {
+            eprintln!("askfirst: {error}; starting with the default settings");
+            SettingsFile::default()
+        });
+        let approval_timeout = match env
+            .first(Setting::ApprovalTimeoutSecs, None)
+            .or(file.approval_timeout_secs.map(|s| s.to_string()))
+        {
+            None => DEFAULT_APPROVAL_TIMEOUT,
+            Some(secs) => automated_timeout(&secs)?,
+        };
+        let notify_when = match env.first(Setting::Notify, None).or(file.notify.clone()) {
+            None => NotifyWhen::default(),
+            Some(value) => NotifyWhen::parse(value.trim()).ok_or(ConfigError::Notify(value))?,
+        };
+        Ok(Self {
+            provider: provider_choice(&env, &file)?,
+            provider_fixed: env.first(Setting::Provider, None).is_some(),
+            autostart_task: env.var("ASKFIRST_TASK"),
+            data_dir,
+            workspace,
+            workspace_is_demo,
+            approval_timeout,
+            notify_when,
+            env,
+        })
+    }
+}
