@@ -10,6 +10,7 @@ from harness.a11y import audit
 from harness.app import App, armed
 from harness.desktop import notifications, tray
 from harness.env import ARTIFACTS
+from harness.sessions import log_names
 from harness.wait import wait_for
 from harness.webdriver import ELEMENT
 
@@ -250,7 +251,7 @@ def test_a_late_click_after_the_timeout_says_it_was_too_late():
         calls = app.wd.find_all('[data-testid="tool-call"]')
         assert [app.wd.attr(c, "data-state") for c in calls] == ["denied"]
         assert not os.path.exists(os.path.join(app.workspace, "hello.txt"))
-        logs = [os.path.join(app.data, "sessions", f) for f in os.listdir(os.path.join(app.data, "sessions"))]
+        logs = [os.path.join(app.data, "sessions", f) for f in log_names(app.data)]
         records = [json.loads(line) for path in logs for line in open(path, encoding="utf-8") if line.strip()]
         decided = [r["outcome"] for r in records if r["type"] == "approval_decided"]
         assert decided == [{"kind": "denied", "source": "timeout"}], decided
@@ -291,7 +292,7 @@ def double_click_the_first_of_two_cards(name, second_below_the_fold, gap_ms=300)
         assert app.wait_finished() == "completed"
         # However late a stray second click would have landed, the deny is what answered it.
         assert not os.path.exists(os.path.join(app.workspace, "two.txt"))
-        records = [json.loads(line) for name in os.listdir(os.path.join(app.data, "sessions"))
+        records = [json.loads(line) for name in log_names(app.data)
                    for line in open(os.path.join(app.data, "sessions", name), encoding="utf-8") if line.strip()]
         decided = [r["outcome"] for r in records if r["type"] == "approval_decided" and r["approval_id"] == second_id]
         assert decided == [{"kind": "denied", "source": "user"}], decided

@@ -7,6 +7,7 @@ import subprocess
 from harness.a11y import audit
 from harness.app import App, scenario_file
 from harness.env import ARTIFACTS, HERE, PYTHON, ROOT
+from harness.sessions import log_names
 from harness.wait import wait_for
 from harness.webdriver import ELEMENT
 
@@ -56,7 +57,7 @@ def test_settings_choose_a_provider_and_sessions_reopen():
             card = app.card()
             app.press(card, "approve")
             assert app.wait_finished() == "completed"
-            for name in os.listdir(os.path.join(app.data, "sessions")):
+            for name in log_names(app.data):
                 with open(os.path.join(app.data, "sessions", name), encoding="utf-8") as f:
                     assert "sk-e2e" not in f.read(), "the key must never reach a session log"
             # A new session starts empty; the old one reopens with its transcript.
@@ -142,7 +143,7 @@ def test_an_mcp_server_added_in_settings_is_used_by_the_next_task():
         assert app.wait_finished() == "completed"
         call = app.wd.find_all('[data-testid="tool-call"]')[0]
         assert app.wd.attr(call, "data-state") == "succeeded"
-        logs = [os.path.join(app.data, "sessions", f) for f in os.listdir(os.path.join(app.data, "sessions"))]
+        logs = [os.path.join(app.data, "sessions", f) for f in log_names(app.data)]
         assert any("Echo: hello from MCP" in open(path, encoding="utf-8").read() for path in logs), \
             "the server's answer reached the agent"
 

@@ -9,6 +9,7 @@ from harness.app import App, scenario_file
 from harness.desktop import (click_notification, closed_notifications, hide_by_closing, notifications,
                              tray, window_viewable)
 from harness.env import APP, ARTIFACTS
+from harness.sessions import log_names
 from harness.wait import wait_for
 
 
@@ -24,7 +25,7 @@ def test_tray_lists_the_approval_opens_its_card_and_quit_records_shutdown():
             "return document.activeElement && document.activeElement.getAttribute('data-approval-id')") == approval_id)
         tray("click", "Quit")
         wait_for("the app to quit", lambda: not app.running(), timeout=20)
-        logs = [os.path.join(app.data, "sessions", f) for f in os.listdir(os.path.join(app.data, "sessions"))]
+        logs = [os.path.join(app.data, "sessions", f) for f in log_names(app.data)]
         records = [json.loads(line) for path in logs for line in open(path, encoding="utf-8") if line.strip()]
         decided = [r for r in records if r["type"] == "approval_decided" and r["approval_id"] == approval_id]
         assert [d["outcome"] for d in decided] == [{"kind": "cancelled", "cause": "app_shutdown"}], decided
@@ -102,12 +103,12 @@ def test_a_second_launch_brings_the_window_back_and_leaves_the_waiting_card_alon
         wait_for("the window to come back", window_viewable)
         # The second launch touched nothing: no new session, no record about the waiting card.
         assert sorted(os.listdir(os.path.join(app.data, "sessions"))) == sessions_before
-        records = [json.loads(line) for name in sessions_before
+        records = [json.loads(line) for name in log_names(app.data)
                    for line in open(os.path.join(app.data, "sessions", name), encoding="utf-8")]
         assert not [r for r in records if r["type"] == "approval_decided"], records
         app.press(card, "approve")
         assert app.wait_finished() == "completed"
-        records = [json.loads(line) for name in sessions_before
+        records = [json.loads(line) for name in log_names(app.data)
                    for line in open(os.path.join(app.data, "sessions", name), encoding="utf-8")]
         decided = [r["outcome"] for r in records
                    if r["type"] == "approval_decided" and r["approval_id"] == approval_id]

@@ -13,6 +13,7 @@ import tempfile
 import time
 
 from . import processes
+from .sessions import log_names
 from .env import APP, ARTIFACTS, DRIVER, LAUNCH, SCENARIOS, WEBDRIVER_LOG
 from .wait import wait_for
 from .webdriver import WebDriver
@@ -208,5 +209,5 @@ class App:
     def session_records(self):
         """Every record in every session log of this app's data folder (blank lines skipped)."""
         folder = os.path.join(self.data, "sessions")
-        return [json.loads(line) for name in sorted(os.listdir(folder))
+        return [json.loads(line) for name in log_names(self.data)
                 for line in open(os.path.join(folder, name), encoding="utf-8") if line.strip()]

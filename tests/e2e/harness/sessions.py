@@ -9,13 +9,20 @@ KNOWN_RECORDS = {"approval_asked", "approval_decided", "policy_decided", "grant_
                  "grant_revoked", "session_policy_changed", "message", "event", "unrecorded"}
 
 
+def log_names(data):
+    """The session logs' file names in data folder `data`, sorted: `<session id>.jsonl` (the
+    folder also holds the sessions index, `index.json`, which is not a log)."""
+    folder = os.path.join(data, "sessions")
+    if not os.path.isdir(folder):
+        return []
+    return sorted(name for name in os.listdir(folder) if name.endswith(".jsonl"))
+
+
 def session_logs(data):
     """{file name: raw bytes} of every session log in data folder `data` ({} if none)."""
     folder = os.path.join(data, "sessions")
-    if not os.path.isdir(folder):
-        return {}
     out = {}
-    for name in sorted(os.listdir(folder)):
+    for name in log_names(data):
         with open(os.path.join(folder, name), "rb") as f:
             out[name] = f.read()
     return out
@@ -24,7 +31,7 @@ def session_logs(data):
 def newest_log(data):
     """The path of the session log written last in data folder `data`."""
     folder = os.path.join(data, "sessions")
-    names = sorted(os.listdir(folder), key=lambda n: os.path.getmtime(os.path.join(folder, n)))
+    names = sorted(log_names(data), key=lambda n: os.path.getmtime(os.path.join(folder, n)))
     return os.path.join(folder, names[-1])
 
 
