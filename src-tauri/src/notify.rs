@@ -334,8 +334,9 @@ impl ServiceCheck {
 }
 
 /// The summary made safe for a notification body by [`askfirst_core::text::display_label`]:
-/// one line, control, bidi and zero-width characters dropped so the text cannot hide or reorder
-/// itself, long text cut at 200 characters with an ellipsis (the card shows it whole); and for a service that reads markup in the body
+/// one line, control, bidi and zero-width characters shown as their codes so the text cannot
+/// hide or reorder itself, long text cut at 200 characters with an ellipsis (the card shows it
+/// whole); and for a service that reads markup in the body
 /// (`markup`: it has the `body-markup` capability, or that is not known), `&`, `<` and `>` are
 /// escaped so nothing in it becomes a link or formatting.
 ///
@@ -438,8 +439,9 @@ mod tests {
         let summary = "Write <b>a</b> & b\u{202E}";
         assert_eq!(
             body_text(summary, true),
-            "Write &lt;b&gt;a&lt;/b&gt; &amp; b"
+            "Write &lt;b&gt;a&lt;/b&gt; &amp; b\\u202E"
         );
-        assert_eq!(body_text(summary, false), "Write <b>a</b> & b");
+        // The bidi override is shown as its code: it cannot reorder the notification's text.
+        assert_eq!(body_text(summary, false), "Write <b>a</b> & b\\u202E");
     }
 }

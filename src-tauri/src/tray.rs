@@ -41,7 +41,7 @@ pub fn more_label(count: usize) -> Option<String> {
 }
 
 /// A menu label for one waiting approval: its summary as one line of at most 60 characters,
-/// control, bidi and zero-width characters dropped ([`askfirst_core::text::display_label`];
+/// control, bidi and zero-width characters shown as their codes ([`askfirst_core::text::display_label`];
 /// the card shows everything).
 pub fn approval_label(request: &ApprovalRequest) -> String {
     let label = askfirst_core::text::display_label(&request.summary, 60);

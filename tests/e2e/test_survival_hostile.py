@@ -105,13 +105,21 @@ INVISIBLE = set([0xAD, 0x61C, 0x180E, *range(0x200B, 0x2010), *range(0x202A, 0x2
 
 
 def one_line(text, limit):
-    """Rust's `display_label` in core/src/text.rs: whitespace to spaces, control and invisible
-    format characters dropped, runs of spaces joined, at most `limit` characters (the names
-    checked here are short, so the cut at whole graphemes does not come into play)."""
-    cleaned = "".join(" " if ord(ch) in WHITESPACE else ch for ch in text)
-    cleaned = "".join(ch for ch in cleaned if not (ord(ch) < 0x20 or 0x7F <= ord(ch) <= 0x9F or ord(ch) in INVISIBLE))
-    joined = " ".join(cleaned.split(" "))
-    joined = " ".join(p for p in joined.split(" ") if p)
+    """Rust's `display_label` in core/src/text.rs: whitespace to spaces (runs joined, none at
+    the ends), control and invisible format characters shown as their code (\\u202E), at most
+    `limit` characters (the names checked here are short, so the cut at whole graphemes does not
+    come into play)."""
+    out, pending = [], False
+    for ch in text:
+        if ord(ch) in WHITESPACE:
+            pending = bool(out)
+            continue
+        if pending:
+            out.append(" ")
+            pending = False
+        hidden = ord(ch) < 0x20 or 0x7F <= ord(ch) <= 0x9F or ord(ch) in INVISIBLE
+        out.append("\\u%04X" % ord(ch) if hidden else ch)
+    joined = "".join(out)
     return joined if len(joined) <= limit else joined[:limit].rstrip(" ") + "…"
 
 

@@ -18,10 +18,11 @@ pub const ELLIPSIS: char = '…';
 ///
 /// - every whitespace character (space, tab, CR, LF, U+2028/U+2029, no-break spaces, …) becomes
 ///   a space, runs of them one space, and none is left at either end;
-/// - other control characters (Unicode `Cc`: NUL, ESC, DEL, C1 controls) are removed;
-/// - invisible format characters ([`is_invisible_format`]: bidi overrides and isolates,
-///   zero-width spaces and joiners, the BOM, soft hyphen, tag characters) are removed, so the
-///   text can neither hide part of itself nor reorder what is shown around it;
+/// - other control characters (Unicode `Cc`: NUL, ESC, DEL, C1 controls) and invisible format
+///   characters ([`is_invisible_format`]: bidi overrides and isolates, zero-width spaces and
+///   joiners, the BOM, soft hyphen, tag characters) are shown as their code, `\u202E` (the
+///   window's `VisibleText` spelling), so the text can neither hide part of itself nor reorder
+///   what is shown around it, and the person still sees that something was there;
 /// - a cut falls between two user-perceived characters (extended grapheme clusters, UAX #29),
 ///   never inside one: an emoji with its skin-tone modifier or a flag's two halves stay whole,
 ///   so the result may be a little shorter than `max_chars`.
@@ -35,14 +36,15 @@ pub fn display_label(text: &str, max_chars: usize) -> String {
             pending_space = !joined.is_empty();
             continue;
         }
-        if c.is_control() || is_invisible_format(c) {
-            continue;
-        }
         if pending_space {
             joined.push(' ');
             pending_space = false;
         }
-        joined.push(c);
+        if c.is_control() || is_invisible_format(c) {
+            joined.push_str(&visible_code(c));
+        } else {
+            joined.push(c);
+        }
     }
     if joined.chars().count() <= max_chars {
         return joined;
@@ -61,6 +63,12 @@ pub fn display_label(text: &str, max_chars: usize) -> String {
     let mut cut = cut.trim_end().to_owned();
     cut.push(ELLIPSIS);
     cut
+}
+
+/// `c` spelled as its code point for a person: `\u` and at least four upper-case hex digits
+/// (`\u202E`, `\uE0041`), as the window's escapes are written.
+pub fn visible_code(c: char) -> String {
+    format!("\\u{:04X}", u32::from(c))
 }
 
 /// Whether `c` is a format character that shows nothing itself but can hide or reorder text
@@ -118,25 +126,25 @@ mod tests {
         // "invoice" U+202E "txt.exe" would show as "invoiceexe.txt" with the override kept.
         assert_eq!(
             display_label("invoice\u{202E}txt.exe", 80),
-            "invoicetxt.exe"
+            "invoice\\u202Etxt.exe"
         );
         assert_eq!(
             display_label(
                 "a\u{2066}b\u{2067}c\u{2068}d\u{2069}e\u{202A}f\u{200E}g\u{061C}h",
                 80
             ),
-            "abcdefgh"
+            "a\\u2066b\\u2067c\\u2068d\\u2069e\\u202Af\\u200Eg\\u061Ch"
         );
     }
 
     #[test]
-    fn zero_width_and_other_invisible_characters_are_removed() {
+    fn zero_width_and_other_invisible_characters_are_shown_as_codes() {
         assert_eq!(
-            display_label("pay\u{200B}pal\u{200C}\u{200D}\u{FEFF}\u{2060}\u{00AD}", 80),
-            "paypal"
+            display_label("pay\u{200B}pal\u{FEFF}\u{00AD}", 80),
+            "pay\\u200Bpal\\uFEFF\\u00AD"
         );
         // A tag character spells hidden ASCII ("\u{E0041}" is a hidden "A").
-        assert_eq!(display_label("ok\u{E0041}\u{E007F}", 80), "ok");
+        assert_eq!(display_label("ok\u{E0041}", 80), "ok\\uE0041");
     }
 
     #[test]
@@ -153,10 +161,10 @@ mod tests {
     }
 
     #[test]
-    fn other_control_characters_are_removed() {
+    fn other_control_characters_are_shown_as_codes() {
         assert_eq!(
-            display_label("\u{1b}[2J\u{1b}]0;owned\u{7}red\u{0}\u{7f}\u{9b}x", 80),
-            "[2J]0;ownedredx"
+            display_label("\u{1b}[2J\u{7}red\u{0}\u{7f}\u{9b}x", 80),
+            "\\u001B[2J\\u0007red\\u0000\\u007F\\u009Bx"
         );
     }
 
@@ -164,8 +172,8 @@ mod tests {
     fn a_long_text_is_cut_with_a_visible_ellipsis() {
         assert_eq!(display_label("abcdef", 6), "abcdef");
         assert_eq!(display_label("abcdefg", 6), "abcdef…");
-        // Counted after cleaning: invisible characters take no room.
-        assert_eq!(display_label("a\u{200B}b\u{200B}c", 3), "abc");
+        // Counted after cleaning: a hidden character takes the room of its code.
+        assert_eq!(display_label("a\u{200B}bc", 8), "a\\u200Bb…");
         // Never "word …".
         assert_eq!(display_label("abc def", 4), "abc…");
         assert_eq!(display_label("abc", 0), "…");

@@ -340,11 +340,11 @@ async fn a_servers_own_secrets_are_hidden_in_what_it_said() {
     assert!(message.contains("login failed for token •••"), "{message}");
 }
 
-/// A server's name is shown on one line without the characters that could hide or reorder it
-/// (here a right-to-left override and a line break), the same way the tray and notifications
-/// clean a card's summary.
+/// A server's name is shown on one line, the characters that could hide or reorder it (here a
+/// right-to-left override, a zero-width space and an isolate) as their codes and a line break
+/// as a space, the same way the tray and notifications clean a card's summary.
 #[test]
-fn a_servers_name_is_shown_without_bidi_overrides_or_line_breaks() {
+fn a_servers_name_is_shown_with_bidi_overrides_as_codes_on_one_line() {
     let config = |name: &str, command: &str| McpServerConfig {
         name: name.into(),
         command: command.into(),
@@ -362,14 +362,14 @@ fn a_servers_name_is_shown_without_bidi_overrides_or_line_breaks() {
         messages,
         vec![
             McpServerStatus::Failed {
-                message: "The MCP server \"eviltxt.exe second line\" has no command in the \
+                message: "The MCP server \"evil\\u202Etxt.exe second line\" has no command in the \
                           settings, so it cannot be started."
                     .into()
             },
             McpServerStatus::NotStarted,
             McpServerStatus::Failed {
-                message: "The MCP server \"ok\" has no command in the settings, so it cannot be \
-                          started."
+                message: "The MCP server \"o\\u200Bk\\u2066\" has no command in the settings, so \
+                          it cannot be started."
                     .into()
             },
         ]
