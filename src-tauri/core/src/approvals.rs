@@ -29,7 +29,6 @@ pub const DEFAULT_APPROVAL_TIMEOUT: Duration = Duration::from_secs(120);
 
 /// Errors of the approvals registry.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
 pub enum ApprovalError {
     /// The id is unknown or its approval already ended.
     #[error("No pending approval {0}. It may have already been resolved or timed out.")]

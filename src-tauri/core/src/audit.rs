@@ -30,7 +30,6 @@ pub use crate::data_dir::{lock_data_dir, private_dir_all, DataDirLock};
 /// One line of the audit log.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
-#[non_exhaustive]
 pub enum AuditRecord {
     /// The user was asked (written before the card is shown).
     ApprovalAsked {
@@ -158,7 +157,6 @@ pub enum AuditRecord {
 
 /// Why a record could not be written.
 #[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
 pub enum AuditError {
     /// The file could not be written (disk full, read-only folder, …).
     #[error("The session log {path} could not be written: {source}")]

@@ -75,7 +75,6 @@ pub type ProviderFactory = Arc<dyn Fn() -> Result<Arc<dyn Provider>, ProviderErr
 
 /// Errors of starting or stopping runs.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
 pub enum RunError {
     /// The task was empty.
     #[error("Please type a task for the agent first.")]

@@ -9,7 +9,6 @@ pub mod store;
 
 /// Errors of opening sessions.
 #[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
 pub enum SessionError {
     /// A run is going; sessions change only between runs.
     #[error("The agent is still working. Stop it or wait for it to finish first.")]
@@ -19,15 +18,10 @@ pub enum SessionError {
     Unreadable(String),
 }
 
-/// `text` on one line (runs of white space made one space), cut to `max` characters with `…`.
+/// A session's title from its first task: the task on one line, cut to `max` characters with
+/// `…` ([`crate::text::display_label`], the one cleaner of text shown on one line).
 pub fn shorten(text: &str, max: usize) -> String {
-    let one_line = text.split_whitespace().collect::<Vec<_>>().join(" ");
-    if one_line.chars().count() <= max {
-        return one_line;
-    }
-    let mut cut: String = one_line.chars().take(max).collect();
-    cut.push('…');
-    cut
+    crate::text::display_label(text, max)
 }
 
 /// The most characters of a session's title (its first task, on one line).

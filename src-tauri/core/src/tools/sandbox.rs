@@ -164,7 +164,6 @@ pub const COMMAND_INHERITED_ENV: &[&str] = &[
 
 /// Whether commands can be shut in on this machine, found once per process.
 #[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
 pub enum Confinement {
     /// bwrap ran a test command shut in.
     Bubblewrap {
