@@ -178,7 +178,8 @@ pub fn provider_choice(
 /// Builds the provider for `choice`.
 ///
 /// # Errors
-/// [`ProviderError::Config`] for a missing API key or an unreadable scenario file.
+/// [`ProviderError::MissingKey`] for a missing API key; the scenario's error for an unreadable
+/// scenario file.
 pub fn make_provider(choice: &ProviderChoice) -> Result<Arc<dyn Provider>, ProviderError> {
     Ok(match choice {
         ProviderChoice::Demo => Arc::new(ScriptedProvider::demo()),
@@ -193,15 +194,15 @@ pub fn make_provider(choice: &ProviderChoice) -> Result<Arc<dyn Provider>, Provi
             let e = entry(*kind);
             let host = http.host();
             if http.api_key.is_none() {
-                if e.key_always_required {
-                    return Err(ProviderError::Config(
-                        "Add your Anthropic API key in the settings (or ANTHROPIC_API_KEY).".into(),
-                    ));
-                }
-                if e.key_required_at.contains(&host.as_str()) {
-                    return Err(ProviderError::Config(format!(
-                        "Add your API key for {host} in the settings (or OPENAI_API_KEY)."
-                    )));
+                if e.key_always_required || e.key_required_at.contains(&host.as_str()) {
+                    let env_var = match e.family {
+                        Some(ApiFamily::Anthropic) => "ANTHROPIC_API_KEY",
+                        Some(ApiFamily::OpenAi) | None => "OPENAI_API_KEY",
+                    };
+                    return Err(ProviderError::MissingKey {
+                        host,
+                        env_var: env_var.to_owned(),
+                    });
                 }
             }
             match e.family {

@@ -152,6 +152,33 @@ fn the_environment_wins_over_the_file_by_one_table() {
     assert!(provider_choice(&env(&[("ASKFIRST_PROVIDER", "gemini")]), &file).is_err());
 }
 
+/// A service that needs a key and has none is refused before any request, with the variable
+/// that would hold it, as its own error (the window can tell it from other failures).
+#[test]
+fn a_missing_key_is_its_own_error_naming_the_service_and_the_variable() {
+    for (provider, host, var) in [
+        ("anthropic", "api.anthropic.com", "ANTHROPIC_API_KEY"),
+        ("openai", "api.openai.com", "OPENAI_API_KEY"),
+    ] {
+        let file = SettingsFile {
+            provider: Some(provider.into()),
+            ..SettingsFile::default()
+        };
+        let choice = provider_choice(&env(&[]), &file).unwrap();
+        let Err(error) = askfirst_core::app::catalog::make_provider(&choice) else {
+            panic!("{provider} without a key was built")
+        };
+        assert_eq!(
+            error.code(),
+            askfirst_core::provider::ProviderErrorCode::MissingKey
+        );
+        assert_eq!(
+            error.to_string(),
+            format!("Add your API key for {host} in the settings (or {var}).")
+        );
+    }
+}
+
 #[test]
 fn the_approval_timeout_has_one_rule() {
     let dir = tempfile::tempdir().unwrap();
