@@ -193,17 +193,17 @@ pub fn make_provider(choice: &ProviderChoice) -> Result<Arc<dyn Provider>, Provi
         ProviderChoice::Http { kind, http } => {
             let e = entry(*kind);
             let host = http.host();
-            if http.api_key.is_none() {
-                if e.key_always_required || e.key_required_at.contains(&host.as_str()) {
-                    let env_var = match e.family {
-                        Some(ApiFamily::Anthropic) => "ANTHROPIC_API_KEY",
-                        Some(ApiFamily::OpenAi) | None => "OPENAI_API_KEY",
-                    };
-                    return Err(ProviderError::MissingKey {
-                        host,
-                        env_var: env_var.to_owned(),
-                    });
-                }
+            if http.api_key.is_none()
+                && (e.key_always_required || e.key_required_at.contains(&host.as_str()))
+            {
+                let env_var = match e.family {
+                    Some(ApiFamily::Anthropic) => "ANTHROPIC_API_KEY",
+                    Some(ApiFamily::OpenAi) | None => "OPENAI_API_KEY",
+                };
+                return Err(ProviderError::MissingKey {
+                    host,
+                    env_var: env_var.to_owned(),
+                });
             }
             match e.family {
                 Some(ApiFamily::Anthropic) => Arc::new(AnthropicProvider::new(http.clone())),
