@@ -1,6 +1,7 @@
 // The window's panels, mounted on their own, and the layout's toggles.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { flushSync, mount, unmount } from 'svelte';
+import type { SettingsView } from './bindings/SettingsView';
 
 let pending: unknown[] = [];
 const resolvedHandlers: ((e: unknown) => void)[] = [];
@@ -25,13 +26,17 @@ vi.mock('./ipc', () => {
     listRunEvents: vi.fn(async () => []),
     listGrants: vi.fn(async () => []),
     getSessionPolicy: vi.fn(async () => 'ask'),
-    getSettings: vi.fn(async () => ({
+    getSettings: vi.fn(async (): Promise<SettingsView> => ({
       provider: 'demo',
+      providers: [
+        { kind: 'demo', label: 'Demo', default_base_url: '', default_model: '', has_service: false, needs_key: false },
+      ],
       base_url: '',
       model: '',
       has_api_key: false,
       approval_timeout_secs: 120,
-      notify: 'when_hidden',
+      approval_timeout_range: { min: 10, max: 3600 },
+      notify: 'unfocused',
       set_by_environment: [],
       rules_path: '/rules.toml',
       rules: [],
