@@ -1,0 +1,252 @@
+//! An approval: what the card shows ([`ApprovalRequest`]), what the person said ([`Decision`])
+//! and how it ended ([`Outcome`]), with grants and the policy layers.
+
+use crate::*;
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+/// How risky one tool call is, as shown on its card (with colour *and* words).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum Risk {
+    /// Only reads.
+    Low,
+    /// Changes something the user can see or undo (writes, moves inside the workspace).
+    Medium,
+    /// Hard to undo, leaves the workspace, runs code or reaches the network.
+    High,
+}
+
+/// Which layer of the policy decided about a tool call (DESIGN.md §4, first match wins, in
+/// this order).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum PolicyLayer {
+    /// A built-in hard denial that no rule or grant can override.
+    HardDenial,
+    /// The session policy (`never` denies every ask).
+    SessionPolicy,
+    /// A rule in the user's rules file (or its absence of validity: a broken file asks).
+    UserRule,
+    /// A grant the user gave with "Allow for this session".
+    SessionGrant,
+    /// The tool's own default (read-only tools run, others ask).
+    ToolDefault,
+}
+
+/// What happens when the policy says "ask" in this session.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum SessionPolicy {
+    /// Ask the user (the default).
+    Ask,
+    /// Never ask: every call that would ask is denied by policy.
+    Never,
+}
+
+/// What the card shows of one call beyond its summary, effects and diff, in a form made for it
+/// by the tool from exactly the arguments that will run (DESIGN.md §7, "the card is the whole
+/// truth"). The UI renders each kind the same way whichever tool made it, so a new tool with a
+/// command line needs no UI change.
+///
+/// JSON: an object tagged by `kind`, e.g.
+/// `{"kind":"command","line":"ls -la","working_folder":"/home/ann/Workspace"}`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum CallDetail {
+    /// A shell command line, run as it stands (e.g. `sh -c <line>` by `run_command`).
+    Command {
+        /// The whole command line exactly as the shell will get it (not trimmed, not quoted).
+        line: String,
+        /// The folder it runs in: the workspace folder's absolute path, as the operating
+        /// system spells it (lossily converted to UTF-8 where it is not valid UTF-8).
+        working_folder: String,
+    },
+}
+
+/// A request for the user's OK before one tool call runs.
+///
+/// Sent with the `approval-required` event and returned by `list_pending_approvals`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct ApprovalRequest {
+    /// Made by the registry; the key for `resolve_approval`.
+    pub approval_id: ApprovalId,
+    /// The run that made the tool call.
+    pub run_id: RunId,
+    /// The provider's id for the tool call (may repeat across runs; not unique on its own).
+    pub tool_call_id: String,
+    /// The tool's name, e.g. `write_file`.
+    pub tool_name: String,
+    /// The arguments exactly as the model sent them (a JSON object as raw text). The tool runs
+    /// with exactly these bytes if approved; the UI parses this string losslessly for display.
+    pub arguments_json: String,
+    /// Lower-case hex SHA-256 of `arguments_json`'s UTF-8 bytes.
+    pub arguments_sha256: String,
+    /// One plain-language sentence saying what the call will do, for a non-programmer.
+    pub summary: String,
+    /// Why the user is asked (which policy layer decided "ask").
+    pub reason: String,
+    /// How risky the call is.
+    pub risk: Risk,
+    /// Which policy layer decided to ask.
+    pub policy_layer: PolicyLayer,
+    /// For file writes and edits: a unified diff of what will change, one file: the `--- `
+    /// and `+++ ` headers only before the first `@@`; after it every line starts with ` `,
+    /// `+`, `-` or `\`, or is another `@@` header. Capped at whole lines: where lines were
+    /// left out stands one unprefixed line `[… N lines not shown: A added, R removed …]`.
+    #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub preview: Option<String>,
+    /// What the call will do that matters, one plain sentence each (e.g. "Deletes files for
+    /// good (not to the trash).", "This is an address on this computer."), made by the tool
+    /// from exactly these arguments. The card lists them under the summary, always visible.
+    /// Empty (and left out of the JSON) when the summary says it all.
+    // No `#[ts(optional)]`: ts-rs allows it on `Option` only; `default` with
+    // `skip_serializing_if` makes the field optional in TypeScript all the same.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub effects: Vec<String>,
+    /// What else the card shows of this call, typed (see [`CallDetail`]); `None` (and left
+    /// out of the JSON) when the summary, effects and preview say it all.
+    #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub detail: Option<CallDetail>,
+    /// What "Allow for this session" would allow, in plain words; `None` when this call cannot
+    /// be granted (its arguments have no canonical form), and then the option is not offered.
+    #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub grant_scope: Option<String>,
+    /// When the request times out and resolves as denied: Unix time in milliseconds. The backend
+    /// alone decides expiry; the UI's countdown is derived from this. It moves later only with
+    /// an [`AgentEvent::ApprovalExtended`].
+    #[ts(type = "number")]
+    pub expires_at: u64,
+}
+
+/// What the user said about one approval request.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Decision {
+    /// Run this one call.
+    Approve,
+    /// Run this call, and allow this exact tool with these exact (canonical) arguments for the
+    /// rest of the session without asking again. Only offered when the request has a
+    /// `grant_scope`.
+    ApproveForSession,
+    /// Do not run it. An optional note reaches the model as the user's instruction.
+    Deny {
+        /// The user's note, if any.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        note: Option<String>,
+    },
+}
+
+/// How far an approval reaches.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum ApprovalScope {
+    /// This one call only.
+    Once,
+    /// This exact tool and arguments for the rest of the session.
+    Session,
+}
+
+/// Who approved.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum ApprovalSource {
+    /// The user clicked Approve.
+    User,
+    /// A grant the user gave earlier in this session matched.
+    Grant,
+}
+
+/// Why an approval ended as denied.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum DenialSource {
+    /// The user clicked Deny.
+    User,
+    /// Nobody answered before `expires_at`.
+    Timeout,
+    /// A rule or the session policy denied it without asking.
+    Policy,
+    /// Nobody was available to answer (no interactive answerer).
+    Unavailable,
+}
+
+/// Why an approval ended without an answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum CancelCause {
+    /// The run was stopped.
+    RunAborted,
+    /// The app quit.
+    AppShutdown,
+}
+
+/// How an approval ended. Closed: everything except `Approved` means the tool did not run.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Outcome {
+    /// The tool may run, once, with the arguments that were shown.
+    Approved {
+        /// How far the approval reaches.
+        scope: ApprovalScope,
+        /// Who approved.
+        source: ApprovalSource,
+    },
+    /// The tool did not run.
+    Denied {
+        /// Who or what denied it.
+        source: DenialSource,
+        /// The user's note or the policy's reason, if any.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        reason: Option<String>,
+    },
+    /// The tool did not run: the approval was cut short.
+    Cancelled {
+        /// What cut it short.
+        cause: CancelCause,
+    },
+}
+
+impl Outcome {
+    /// Whether the tool may run. The only `true` is `Approved`.
+    pub fn is_approved(&self) -> bool {
+        match self {
+            Outcome::Approved { .. } => true,
+            Outcome::Denied { .. } | Outcome::Cancelled { .. } => false,
+        }
+    }
+}
+
+/// A permission the user gave with "Allow for this session": this exact tool with these
+/// exact arguments runs without asking until the app quits. Never a prefix or pattern.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct Grant {
+    /// The tool.
+    pub tool_name: String,
+    /// The arguments in canonical form (sorted keys, no spaces, numbers as written).
+    pub canonical_arguments: String,
+    /// What the granted call does, in plain words.
+    pub summary: String,
+    /// When it was given: Unix time in milliseconds.
+    #[ts(type = "number")]
+    pub granted_at: u64,
+}
+
+/// Sent with the `approval-resolved` event when an approval leaves the registry, whoever
+/// resolved it (user, timeout, cancel, shutdown).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct ApprovalResolvedEvent {
+    /// The approval that ended.
+    pub approval_id: ApprovalId,
+    /// Its run.
+    pub run_id: RunId,
+    /// Its tool call's provider id.
+    pub tool_call_id: String,
+    /// How it ended.
+    pub outcome: Outcome,
+}
