@@ -29,5 +29,7 @@ mod all {
     pub mod support;
     pub mod tools;
     pub mod tools_builtin;
+    pub mod tools_command;
+    pub mod tools_fetch;
     pub mod wording;
 }
