@@ -50,12 +50,6 @@ ARM_MS = 600  # ApprovalCard.svelte's arming delay, a safety feature (reported, 
 
 # --- processes and memory ---------------------------------------------------------------
 
-def app_pid():
-    """The app's pid (the process WebKitWebDriver started through launch.sh)."""
-    out = subprocess.run(["pgrep", "-f", "-o", e2e.APP], capture_output=True, text=True).stdout.split()
-    return int(out[0]) if out else None
-
-
 def process_tree(pid):
     """[(pid, name)] of `pid` and all its descendants."""
     found, stack = [], [str(pid)]
@@ -133,7 +127,7 @@ class BenchApp(e2e.App):
                 self.wd.screenshot(os.path.join(e2e.ARTIFACTS, f"bench-{self.name}-failure.png"))
             except Exception:
                 pass
-        pid = app_pid()
+        pid = self.pid
         if pid:
             os.kill(pid, signal.SIGTERM)
             try:
@@ -228,10 +222,10 @@ def part_start(results):
             starts.append(round(time.monotonic() - t0, 2))
             if i == 0:
                 time.sleep(3)
-                idle3 = memory(app_pid())
+                idle3 = memory(app.pid)
                 time.sleep(7)
-                idle10 = memory(app_pid())
-                processes = sorted(name for _, name in process_tree(app_pid()))
+                idle10 = memory(app.pid)
+                processes = sorted(name for _, name in process_tree(app.pid))
     results["start"] = {
         "binary_bytes": os.path.getsize(e2e.APP),
         "cold_start_to_usable_window_s": starts,
@@ -251,7 +245,7 @@ def part_soak(results):
     with BenchApp("soak", scenario, env) as app:
         app.bench_on()
         time.sleep(3)
-        pid = app_pid()
+        pid = app.pid
         samples.append({"approvals": 0, **memory(pid), "dom_nodes": app.dom_nodes()})
         t_start = time.monotonic()
         for i in range(SOAK):
@@ -335,7 +329,7 @@ def part_sessions(results):
     after = []
     with BenchApp("sessions", scenario, env) as app:
         time.sleep(3)
-        pid = app_pid()
+        pid = app.pid
         after.append({"round": 0, **memory(pid)})
         task = 0
         for r in range(rounds):
@@ -375,7 +369,7 @@ def part_thousand(results):
     with BenchApp("thousand", scenario, env) as app:
         app.bench_on()
         time.sleep(3)
-        pid = app_pid()
+        pid = app.pid
         out["memory_before"] = memory(pid)
         out["idle_frame_interval_ms_empty_window"] = stats(app.execute_async(FRAMES_JS)[1:])
         cpu_before = cpu_seconds(pid)
@@ -478,7 +472,7 @@ def part_big(results):
     write_scenario(scenario, [{"say": "ok"}])
     with BenchApp("big", None, env | {"ASKFIRST_PROVIDER": f"scripted:{scenario}"}) as app:
         app.bench_on()
-        pid = app_pid()
+        pid = app.pid
         before = memory(pid)
         for k in range(3):
             write_scenario(scenario, [
@@ -520,7 +514,7 @@ def part_stream(results):
                "ASKFIRST_MODEL": "bench-model"}
         out = {"rate_per_s": STREAM_RATE, "seconds": STREAM_SECONDS, "streams": []}
         with BenchApp("stream", None, env) as app:
-            pid = app_pid()
+            pid = app.pid
             time.sleep(3)
             out["memory_before"] = memory(pid)
             for k in range(2):
