@@ -27,14 +27,15 @@ def test_accessibility_contrast_names_and_keyboard():
         # The audit can fail: pale text, then a nameless button, put in the page are caught,
         # and the message names axe's rule, its impact and where the element is.
         # (Colour set through the CSSOM: the page's CSP refuses inline style attributes.)
-        for html, expected in (("<p>pale</p>", "color-contrast (serious)"),
-                               ("<button></button>", "button-name (critical)")):
+        for tag, text, expected in (("p", "pale", "color-contrast (serious)"),
+                                    ("button", "", "button-name (critical)")):
             app.wd.execute("const d = document.createElement('div'); d.id = 'a11y-probe';"
-                           "d.innerHTML = arguments[0]; d.style.color = '#aaaaaa';"
-                           "document.body.appendChild(d);", html)
+                           "const e = document.createElement(arguments[0]); e.textContent = arguments[1];"
+                           "d.appendChild(e); d.style.color = '#aaaaaa';"
+                           "document.body.appendChild(d);", tag, text)
             try:
                 audit(app, "a page with a probe")
-                raise AssertionError(f"the audit missed {html}")
+                raise AssertionError(f"the audit missed a <{tag}>")
             except AssertionError as e:
                 assert expected in str(e) and "#a11y-probe" in str(e), e
             app.wd.execute("document.getElementById('a11y-probe').remove()")
