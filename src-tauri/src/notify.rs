@@ -3,6 +3,7 @@
 //! OK, the body is the plain summary, never the raw arguments.
 
 use askfirst_core::app::SettingsScreen;
+use askfirst_core::sync::MutexExt;
 use askfirst_protocol::{ApprovalId, ApprovalRequest, NotifyWhen};
 use std::sync::Arc;
 use tauri::{AppHandle, Manager, Runtime};
@@ -69,6 +70,7 @@ pub fn approval_resolved<R: Runtime>(app: &AppHandle<R>, approval_id: ApprovalId
 #[cfg(target_os = "linux")]
 mod linux {
     use super::TITLE;
+    use askfirst_core::sync::MutexExt;
     use askfirst_protocol::event_names::FOCUS_APPROVAL;
     use askfirst_protocol::ApprovalId;
     use std::collections::HashMap;
@@ -81,7 +83,7 @@ mod linux {
 
     impl Shown {
         fn map(&self) -> std::sync::MutexGuard<'_, HashMap<ApprovalId, u32>> {
-            self.0.lock().unwrap_or_else(|p| p.into_inner())
+            self.0.lock_or_recover()
         }
     }
 
@@ -274,7 +276,7 @@ impl ServiceCheck {
     /// running, never once a service was found). Returns at once.
     pub fn before_notifying(&self, probe: fn() -> Result<bool, String>) {
         let due = {
-            let mut state = self.state.lock().unwrap_or_else(|p| p.into_inner());
+            let mut state = self.state.lock_or_recover();
             let due = !state.found
                 && !state.probing
                 && state
@@ -293,7 +295,7 @@ impl ServiceCheck {
             .name("notification-probe".into())
             .spawn(move || {
                 let result = probe();
-                let mut state = state.lock().unwrap_or_else(|p| p.into_inner());
+                let mut state = state.lock_or_recover();
                 state.probing = false;
                 state.last_probe = Some(std::time::Instant::now());
                 match result {
@@ -312,24 +314,24 @@ impl ServiceCheck {
                 }
             });
         if spawned.is_err() {
-            self.state.lock().unwrap_or_else(|p| p.into_inner()).probing = false;
+            self.state.lock_or_recover().probing = false;
         }
     }
 
     /// Whether a probe found a service; `None` before the first probe ended.
     pub fn found(&self) -> Option<bool> {
-        let state = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        let state = self.state.lock_or_recover();
         state.last_probe.map(|_| state.found)
     }
 
     /// Whether the service reads markup in the body; `None` until a probe found it.
     pub fn markup(&self) -> Option<bool> {
-        self.state.lock().unwrap_or_else(|p| p.into_inner()).markup
+        self.state.lock_or_recover().markup
     }
 
     /// Whether the missing service was logged.
     pub fn logged(&self) -> bool {
-        self.state.lock().unwrap_or_else(|p| p.into_inner()).logged
+        self.state.lock_or_recover().logged
     }
 }
 

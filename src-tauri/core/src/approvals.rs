@@ -13,6 +13,7 @@
 //! does not take effect: it becomes `Denied{unavailable}` (fail closed).
 
 use crate::audit::{AuditRecord, AuditSink};
+use crate::sync::MutexExt;
 use crate::{unix_millis_now, EventSink};
 use askfirst_protocol::{
     AgentEvent, ApprovalId, ApprovalRequest, ApprovalResolvedEvent, ApprovalScope, ApprovalSource,
@@ -169,9 +170,7 @@ impl ApprovalRegistry {
     fn lock(&self) -> MutexGuard<'_, State> {
         // A panic while holding this lock cannot leave the map half-updated (every critical
         // section is a single insert or remove), so a poisoned lock is safe to keep using.
-        self.state
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
+        self.state.lock_or_recover()
     }
 
     /// Records the request in the audit log, registers it, and only then emits

@@ -11,6 +11,7 @@
 //! "waiting" — only in the app that holds the data folder ([`lock_data_dir`]), so a second
 //! launch never closes the approvals the running app is still waiting on.
 
+use crate::sync::MutexExt;
 use askfirst_protocol::{
     ApprovalId, CancelCause, Outcome, PolicyLayer, Risk, RunId, SessionPolicy,
 };
@@ -262,10 +263,7 @@ impl AuditSink for JsonlLog {
             source: io::Error::other(e),
         })?;
         line.push(b'\n');
-        let mut guard = self
-            .file
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let mut guard = self.file.lock_or_recover();
         let (file, torn) = &mut *guard;
         if *torn {
             // Start on a line of our own after a write that failed part-way.

@@ -6,6 +6,7 @@
 //! latest session, and each session's events are in its log on disk. Without this the history
 //! would grow for as long as the app runs.
 
+use crate::sync::MutexExt;
 use crate::EventSink;
 use askfirst_protocol::{AgentEvent, SequencedEvent};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -36,9 +37,7 @@ impl EventHistory {
     fn lock(&self) -> MutexGuard<'_, Kept> {
         // Each critical section is one push (after a clear) or one clone: a panic cannot leave
         // it half-done.
-        self.kept
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
+        self.kept.lock_or_recover()
     }
 
     /// A sink that records each event and then calls `forward` with it, numbered. Recording

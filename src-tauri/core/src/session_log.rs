@@ -4,6 +4,7 @@
 //! records and the file format are [`crate::audit`]'s.
 
 use crate::audit::{AuditError, AuditRecord, AuditSink, NoAudit};
+use crate::sync::MutexExt;
 use std::sync::{Arc, Mutex};
 
 /// Called with what went wrong when the session log starts failing, and with `None` when it
@@ -92,7 +93,7 @@ impl SessionLog {
             // No thread: every write happens on the caller's thread, as the writer would.
             Err(error) => {
                 eprintln!("askfirst: no audit writer thread ({error}); writing in place");
-                *log.writer.lock().unwrap_or_else(|p| p.into_inner()) = None;
+                *log.writer.lock_or_recover() = None;
             }
         }
         log
@@ -103,7 +104,7 @@ impl SessionLog {
         if self.writer_thread.get() == Some(&std::thread::current().id()) {
             return Err(job); // the writer itself (a watcher): in place, or it would wait on itself
         }
-        match &*self.writer.lock().unwrap_or_else(|p| p.into_inner()) {
+        match &*self.writer.lock_or_recover() {
             Some(tx) => tx.send(job).map_err(|e| e.0),
             None => Err(job),
         }
@@ -155,10 +156,7 @@ impl SessionLog {
     /// (with the error, in plain words). It is called outside every lock of this log, and it
     /// must not write to this log (send to the window instead).
     pub fn watch(&self, watcher: LogWatcher) {
-        self.health
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .watcher = Some(watcher);
+        self.health.lock_or_recover().watcher = Some(watcher);
     }
 
     /// Records whether writing works (`None`) or what fails; tells the watcher on a change.
@@ -167,7 +165,7 @@ impl SessionLog {
     /// not even be opened).
     pub fn report(&self, problem: Option<String>) {
         let (notify, gap) = {
-            let mut health = self.health.lock().unwrap_or_else(|p| p.into_inner());
+            let mut health = self.health.lock_or_recover();
             if health.problem.is_some() == problem.is_some() {
                 return;
             }
@@ -196,8 +194,7 @@ impl SessionLog {
     /// What fails when the log cannot be written now; `None` when it can.
     pub fn problem(&self) -> Option<String> {
         self.health
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
+            .lock_or_recover()
             .problem
             .as_ref()
             .map(|(text, _)| text.clone())
@@ -205,11 +202,11 @@ impl SessionLog {
 
     /// From now on, writes go to `sink`.
     pub fn switch(&self, sink: Arc<dyn AuditSink>) {
-        *self.inner.lock().unwrap_or_else(|p| p.into_inner()) = sink;
+        *self.inner.lock_or_recover() = sink;
     }
 
     fn current(&self) -> Arc<dyn AuditSink> {
-        Arc::clone(&self.inner.lock().unwrap_or_else(|p| p.into_inner()))
+        Arc::clone(&self.inner.lock_or_recover())
     }
 }
 

@@ -5,6 +5,7 @@
 //! the session log). Text is gathered and passed on when the interval has passed since the
 //! last pass, at the latest on a timer tick, and always at the step's end.
 
+use crate::sync::MutexExt;
 use askfirst_protocol::{AgentEvent, RunId};
 use std::sync::Mutex;
 use tokio::time::{Instant, MissedTickBehavior};
@@ -38,7 +39,7 @@ pub async fn step_streaming(
         text: String::new(),
         last: Instant::now(),
     });
-    let lock = || buffer.lock().unwrap_or_else(|p| p.into_inner());
+    let lock = || buffer.lock_or_recover();
     let flush = |buffer: &mut Buffer| {
         if !buffer.text.is_empty() {
             emit(AgentEvent::AssistantDelta {

@@ -22,6 +22,7 @@ use crate::mcp::McpClients;
 use crate::policy::{Policy, Rules};
 use crate::provider::{Message, Provider, ProviderError};
 use crate::sessions::store::SessionStore;
+use crate::sync::MutexExt;
 use crate::tools::catalog::ToolCatalog;
 use crate::tools::{ToolSet, Workspace};
 use crate::EventSink;
@@ -367,9 +368,7 @@ impl AgentRuntime {
     }
 
     fn session(&self) -> MutexGuard<'_, SessionState> {
-        self.session
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
+        self.session.lock_or_recover()
     }
 
     /// The session in this window.

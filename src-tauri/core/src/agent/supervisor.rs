@@ -8,6 +8,7 @@
 //! one's end has been announced.
 
 use super::RunError;
+use crate::sync::MutexExt;
 use askfirst_protocol::RunId;
 use std::collections::HashMap;
 use std::future::Future;
@@ -34,7 +35,7 @@ impl Supervisor {
     fn active(&self) -> MutexGuard<'_, HashMap<RunId, CancellationToken>> {
         // Each critical section is one insert, remove or lookup: a panic cannot leave it
         // half-done.
-        self.active.lock().unwrap_or_else(|p| p.into_inner())
+        self.active.lock_or_recover()
     }
 
     /// Whether no run is going on.

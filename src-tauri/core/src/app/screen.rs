@@ -8,6 +8,7 @@ use super::settings::{AppConfig, Setting, APPROVAL_TIMEOUT_SECS};
 use crate::agent::AgentRuntime;
 use crate::config::SettingsFile;
 use crate::mcp::{McpServerConfig, McpServerStatus};
+use crate::sync::MutexExt;
 use askfirst_protocol::{
     ErrorCode, McpServerState, McpServerView, NotifyWhen, ProviderKind, ProviderSetting,
     SaveSettingsRequest, SettingsView,
@@ -87,7 +88,7 @@ impl SettingsScreen {
 
     /// When to send notifications now.
     pub fn notify_when(&self) -> NotifyWhen {
-        *self.notify.lock().unwrap_or_else(|e| e.into_inner())
+        *self.notify.lock_or_recover()
     }
 
     fn family(&self, file: &SettingsFile) -> Option<super::catalog::ApiFamily> {
@@ -194,7 +195,7 @@ impl SettingsScreen {
                 ));
         }
         if env.first(Setting::Notify, None).is_none() {
-            *self.notify.lock().unwrap_or_else(|e| e.into_inner()) = request.notify;
+            *self.notify.lock_or_recover() = request.notify;
         }
         Ok(self.view(runtime))
     }

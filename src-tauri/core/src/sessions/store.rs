@@ -11,6 +11,7 @@
 use super::{shorten, SessionError, TITLE_CHARS};
 use crate::audit::{AuditRecord, JsonlLog, LogContents};
 use crate::provider::Message;
+use crate::sync::MutexExt;
 use askfirst_protocol::{SessionId, SessionSummary};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -87,7 +88,7 @@ impl SessionStore {
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, ()> {
-        self.index.lock().unwrap_or_else(|p| p.into_inner())
+        self.index.lock_or_recover()
     }
 
     fn load(dir: &Path) -> Index {

@@ -6,6 +6,7 @@
 
 use super::ToolSet;
 use crate::mcp::{McpClients, McpServerConfig, McpServerState, McpServerStatus};
+use crate::sync::MutexExt;
 use std::sync::{Arc, Mutex};
 use tokio_util::task::TaskTracker;
 
@@ -35,7 +36,7 @@ impl ToolCatalog {
     }
 
     fn current(&self) -> Option<Arc<McpClients>> {
-        self.mcp.lock().unwrap_or_else(|p| p.into_inner()).clone()
+        self.mcp.lock_or_recover().clone()
     }
 
     /// The tools of one run: the built-in ones and those of the MCP servers that run or start
@@ -74,7 +75,7 @@ impl ToolCatalog {
     /// not change keeps running; the others are shut down in the background (awaited by
     /// [`ToolCatalog::close`]).
     pub fn set_mcp_servers(&self, configs: Vec<McpServerConfig>) {
-        let mut slot = self.mcp.lock().unwrap_or_else(|p| p.into_inner());
+        let mut slot = self.mcp.lock_or_recover();
         let (fresh, gone) = match slot.as_ref() {
             Some(old) => {
                 let (fresh, gone) = old.reconfigured(configs);
