@@ -158,6 +158,16 @@ describe('TranscriptView', () => {
     );
     expect(all(target, 'tool-call')[6]?.querySelector('.tool-output')?.textContent).toBe('It broke.');
   });
+
+  it('shows hidden characters in why a run ended as their codes', () => {
+    const entries: Entry[] = [
+      { kind: 'finished', key: 'end', status: 'failed', message: 'Bad\u202Etxt.exe reply' },
+    ];
+    const target = show(TranscriptView as never, { entries });
+    expect(target.querySelector('.finished')?.textContent?.trim()).toBe(
+      'The agent stopped: Bad\\u202Etxt.exe reply',
+    );
+  });
 });
 
 describe('Composer', () => {
