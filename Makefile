@@ -16,9 +16,11 @@ APT_BUILD := build-essential pkg-config curl file libwebkit2gtk-4.1-dev \
 	libayatana-appindicator3-dev librsvg2-dev libsoup-3.0-dev libxdo-dev bubblewrap
 # …and, for the end-to-end tests, an X server, D-Bus, WebKit's WebDriver, a tray host
 # (StatusNotifierWatcher) and Python's D-Bus bindings for the fake notification server; for the
-# core's tests, fusepy for the case-insensitive test file system (tests/fs).
+# core's tests, fusepy for the case-insensitive test file system (tests/fs) and a real keyring
+# (GNOME Keyring's Secret Service, and secret-tool to read it back) for the API-key tests.
 APT_TEST := xvfb xauth dbus dbus-x11 libglib2.0-bin webkit2gtk-driver python3 python3-dbus \
-	python3-gi python3-xlib haskell-status-notifier-item-utils procps python3-fusepy
+	python3-gi python3-xlib haskell-status-notifier-item-utils procps python3-fusepy \
+	gnome-keyring libsecret-tools
 
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 # Installs the Debian packages in $(1) that are not installed yet (apt-get only when needed).
@@ -65,9 +67,10 @@ tests/e2e/node_modules/.package-lock.json: tests/e2e/package-lock.json
 test: setup-test-system ui/node_modules/.package-lock.json ui test-rust test-ui e2e
 
 # The MCP servers are installed first, so their tests must run: a plain `cargo test` skips them
-# (with a message) where Node or tests/mcp/node_modules is missing; here that is a failure.
+# (with a message) where Node or tests/mcp/node_modules is missing; here that is a failure. The
+# same for the keyring test (gnome-keyring and secret-tool come with setup-test-system).
 test-rust: ui tests/mcp/node_modules/.package-lock.json
-	ASKFIRST_REQUIRE_MCP_TESTS=1 cargo test --locked --workspace
+	ASKFIRST_REQUIRE_MCP_TESTS=1 ASKFIRST_REQUIRE_KEYRING_TESTS=1 cargo test --locked --workspace
 
 test-ui: ui/node_modules/.package-lock.json
 	cd ui && npm run check && npm test

@@ -1,10 +1,11 @@
-//! The settings file `settings.json` in the data folder: which provider, its base URL, model
-//! and API key, the approval timeout, and the MCP servers. The environment overrides it (see the
-//! shell). A file holding an API key is written with owner-only permissions (0600 on Unix),
-//! atomically.
+//! The settings file `settings.json` in the data folder: which provider, its base URL and
+//! model, the approval timeout, the MCP servers, and the API keys where no desktop keyring can
+//! hold them (`crate::app::secrets`). The environment overrides it (see the shell). The file is
+//! written with owner-only permissions (0600 on Unix), atomically.
 
 use crate::mcp::McpServerConfig;
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 use std::io;
 use std::path::Path;
 
@@ -21,9 +22,16 @@ pub struct SettingsFile {
     /// The model name.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model: Option<String>,
-    /// The API key (never logged: `Debug` redacts it).
+    /// The API key of earlier versions, for whichever service was chosen (never logged: `Debug`
+    /// redacts it). Read, never written again: at start it moves to the desktop's keyring, or
+    /// into `api_keys` for the address in force (`crate::app::secrets::KeyStore::move_saved_keys`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub api_key: Option<String>,
+    /// API keys kept here because no desktop keyring could take them: the service's address
+    /// (its origin, `crate::app::secrets::key_address`) → the key. A key is only ever sent to
+    /// its own address. Never logged: `Debug` shows the addresses only.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub api_keys: BTreeMap<String, String>,
     /// Seconds an approval waits before it is denied.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub approval_timeout_secs: Option<u64>,
@@ -43,6 +51,7 @@ impl std::fmt::Debug for SettingsFile {
             .field("base_url", &self.base_url)
             .field("model", &self.model)
             .field("api_key", &self.api_key.as_ref().map(|_| "<redacted>"))
+            .field("api_keys", &self.api_keys.keys().collect::<Vec<_>>())
             .field("approval_timeout_secs", &self.approval_timeout_secs)
             .field("notify", &self.notify)
             .field("mcp_servers", &self.mcp_servers)

@@ -12,6 +12,8 @@ mod all {
     pub mod flood;
     pub mod history;
     pub mod identity;
+    pub mod keyring;
+    pub mod keys;
     pub mod mcp;
     pub mod mcp_runs;
     pub mod mcp_supervision;

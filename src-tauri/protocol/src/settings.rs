@@ -172,6 +172,8 @@ pub struct SettingsView {
     pub model: String,
     /// Whether an API key is saved.
     pub has_api_key: bool,
+    /// Where the API key is kept (or a new one would be), in a sentence. Never the key.
+    pub key_storage: KeyStorage,
     /// Seconds an approval waits before it is denied.
     #[ts(type = "number")]
     pub approval_timeout_secs: u64,
@@ -299,4 +301,32 @@ pub struct SaveSettingsRequest {
     pub approval_timeout_secs: u64,
     /// When to notify.
     pub notify: NotifyWhen,
+}
+
+/// Where an API key is kept (wire: `keyring`, `settings_file`, `environment`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum KeyPlace {
+    /// The desktop's keyring (the Secret Service over D-Bus, e.g. GNOME Keyring or KWallet).
+    Keyring,
+    /// Ask First's own `settings.json`, readable only by the person (owner-only permissions).
+    SettingsFile,
+    /// An environment variable (`OPENAI_API_KEY`, `ANTHROPIC_API_KEY`), which wins over both.
+    Environment,
+}
+
+/// Where the API key of the service in force is kept, for the settings screen: the place,
+/// a sentence for the person ("Your key is kept in the desktop's keyring."), and the technical
+/// reason when the keyring is not used, one click away.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct KeyStorage {
+    /// Where the saved key is, or where a key saved now would go.
+    pub place: KeyPlace,
+    /// The sentence the settings screen shows.
+    pub sentence: String,
+    /// Why the keyring is not used, in technical words (e.g. "no D-Bus session bus:
+    /// DBUS_SESSION_BUS_ADDRESS is not set"); absent when it is used.
+    #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub detail: Option<String>,
 }

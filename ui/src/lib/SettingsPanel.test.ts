@@ -11,6 +11,7 @@ const view: SettingsView = {
   base_url: '',
   model: '',
   has_api_key: false,
+  key_storage: { place: 'keyring', sentence: 'A key you save here is kept in the desktop\'s keyring.' },
   approval_timeout_secs: 120,
   approval_timeout_range: { min: 30, max: 600 },
   notify: 'unfocused',
@@ -54,6 +55,26 @@ async function show(): Promise<HTMLElement> {
 }
 
 describe('SettingsPanel', () => {
+  it('says where the key is kept, with the technical reason one click away', async () => {
+    const kept = view.key_storage;
+    view.key_storage = {
+      place: 'settings_file',
+      sentence: 'No keyring is available on this computer, so your key is kept in the settings file.',
+      detail: 'no D-Bus session bus',
+    };
+    try {
+      const root = await show();
+      const line = root.querySelector<HTMLElement>('[data-testid="settings-key-storage"]');
+      expect(line?.textContent?.trim()).toBe(view.key_storage.sentence);
+      expect(line?.dataset.place).toBe('settings_file');
+      const details = line?.nextElementSibling;
+      expect(details?.tagName).toBe('DETAILS');
+      expect(details?.querySelector('code')?.textContent).toBe('no D-Bus session bus');
+    } finally {
+      view.key_storage = kept;
+    }
+  });
+
   it('lists the providers, their defaults and the waiting-time range the backend sends', async () => {
     const root = await show();
     const options = [...root.querySelectorAll('[data-testid="settings-provider"] option')];

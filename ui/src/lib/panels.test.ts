@@ -34,6 +34,7 @@ vi.mock('./ipc', () => {
       base_url: '',
       model: '',
       has_api_key: false,
+      key_storage: { place: 'keyring', sentence: 'A key you save here is kept in the desktop\'s keyring.' },
       approval_timeout_secs: 120,
       approval_timeout_range: { min: 10, max: 3600 },
       notify: 'unfocused',

@@ -149,9 +149,26 @@ pub fn provider_setting(
     }
 }
 
-/// Which model answers: the provider setting in force, with its address, key and model from
-/// the environment over `file` over the catalogue's defaults (the precedence table is
-/// [`super::settings::ENVIRONMENT`]).
+/// The address whose key the service in force gets ([`super::secrets::key_address`] of its
+/// base URL, the environment over `file` over the catalogue's default); `None` for the demo, a
+/// scenario, or an unknown provider.
+pub fn key_address_in_force(env: &Environment, file: &SettingsFile) -> Option<String> {
+    let Ok(ProviderSetting::Kind(kind)) = provider_setting(env, file) else {
+        return None;
+    };
+    let e = entry(kind);
+    e.family?;
+    let base_url = env
+        .first(Setting::BaseUrl, e.family)
+        .or(file.base_url.clone())
+        .unwrap_or_else(|| e.default_base_url.into());
+    Some(super::secrets::key_address(&base_url))
+}
+
+/// Which model answers: the provider setting in force, with its address and model from the
+/// environment over `file` over the catalogue's defaults (the precedence table is
+/// [`super::settings::ENVIRONMENT`]), and its key from the environment only: a saved key is
+/// added by [`super::secrets::KeyStore::with_saved_key`], for the address in force.
 ///
 /// # Errors
 /// [`UnknownProvider`].
@@ -169,7 +186,8 @@ pub fn provider_choice(
         |setting: Setting, saved: &Option<String>| env.first(setting, e.family).or(saved.clone());
     let http = HttpSettings::new(
         &value(Setting::BaseUrl, &file.base_url).unwrap_or_else(|| e.default_base_url.into()),
-        value(Setting::ApiKey, &file.api_key).map(|k| ApiKey::new(&k)),
+        env.first(Setting::ApiKey, e.family)
+            .map(|k| ApiKey::new(&k)),
         &value(Setting::Model, &file.model).unwrap_or_else(|| e.default_model.into()),
     );
     Ok(ProviderChoice::Http { kind, http })

@@ -8,6 +8,8 @@
 //! - [`screen`]: the settings screen's view and its changes ([`SettingsScreen`]), with typed
 //!   errors ([`SettingsError`]) that carry their [`askfirst_protocol::ErrorCode`].
 //! - [`codes`]: the [`askfirst_protocol::ErrorCode`] of every core error a command returns.
+//! - [`secrets`]: where API keys are kept (the desktop's keyring, else the settings file) and
+//!   the one way to find the key of a service ([`KeyStore`]).
 //! - [`Backend::build`]: makes the registry, the session log and its watcher, the audit
 //!   writer, the event history, the policy, the MCP clients and the provider factory, and the
 //!   agent runtime over them.
@@ -15,10 +17,12 @@
 pub mod catalog;
 pub mod codes;
 pub mod screen;
+pub mod secrets;
 pub mod settings;
 
 pub use codes::Coded;
 pub use screen::{SettingsError, SettingsScreen};
+pub use secrets::KeyStore;
 pub use settings::{AppConfig, ConfigError, Environment};
 
 use crate::agent::{AgentRuntime, ProviderFactory, RuntimeConfig, DEFAULT_MAX_STEPS};
@@ -79,27 +83,55 @@ pub enum BuildError {
 
 impl AppConfig {
     /// Makes the provider factory. Each run reads the settings file again (the environment
-    /// still wins), so a provider saved in the settings screen applies to the next task. The
-    /// provider chosen now is checked now, so a bad scenario file fails at start.
+    /// still wins), so a provider saved in the settings screen applies to the next task, with
+    /// the key `keys` holds for its address. The provider chosen now is checked now, so a bad
+    /// scenario file fails at start.
     ///
     /// # Errors
     /// [`ProviderError`] for a scenario file that cannot be read or parsed.
-    pub fn provider_factory(&self) -> Result<ProviderFactory, ProviderError> {
+    pub fn provider_factory(&self, keys: Arc<KeyStore>) -> Result<ProviderFactory, ProviderError> {
         if let ProviderChoice::Scripted(path) = &self.provider {
             Scenario::load(path)?;
         }
+        let settings_path = self.settings_path();
         if self.provider_fixed {
             let choice = self.provider.clone();
-            return Ok(Arc::new(move || make_provider(&choice)));
+            return Ok(Arc::new(move || {
+                // The environment fixes the provider; a key may still be saved for its address.
+                let file = SettingsFile::load(&settings_path).unwrap_or_default();
+                make_provider(&keys.with_saved_key(choice.clone(), &file))
+            }));
         }
-        let settings_path = self.settings_path();
         let env = self.env.clone();
         Ok(Arc::new(move || {
             let file = SettingsFile::load(&settings_path).map_err(ProviderError::Config)?;
             let choice =
                 provider_choice(&env, &file).map_err(|e| ProviderError::Config(e.to_string()))?;
-            make_provider(&choice)
+            make_provider(&keys.with_saved_key(choice, &file))
         }))
+    }
+
+    /// Finds where API keys are kept ([`KeyStore::for_environment`]) and moves the keys the
+    /// settings file holds there ([`KeyStore::move_saved_keys`]); a file with a mistake is
+    /// left alone.
+    pub fn key_store(&self) -> KeyStore {
+        let keys = KeyStore::for_environment(&self.env);
+        let path = self.settings_path();
+        if let Ok(mut file) = SettingsFile::load(&path) {
+            let address = catalog::key_address_in_force(&self.env, &file);
+            if keys.move_saved_keys(&mut file, address.as_deref()) {
+                if let Err(error) = file.save(&path) {
+                    eprintln!(
+                        "askfirst: the settings file {} could not be saved: {error}",
+                        path.display()
+                    );
+                }
+            }
+        }
+        if let Some(why) = keys.why_no_keyring() {
+            eprintln!("askfirst: API keys are kept in the settings file, not the desktop's keyring ({why})");
+        }
+        keys
     }
 }
 
@@ -147,6 +179,7 @@ impl Backend {
         let instance_lock = claim(lock, &data_dir, &sessions_dir);
         let session_id = SessionId::new();
         let (log, unwritable) = open_log(&sessions_dir, session_id);
+        let keys = Arc::new(config.key_store());
         let rules_path = config.rules_path();
         let policy = Arc::new(Policy::new(
             Rules::load(&rules_path),
@@ -185,7 +218,7 @@ impl Backend {
         let runtime_config = RuntimeConfig {
             workspace,
             max_steps: DEFAULT_MAX_STEPS,
-            provider: config.provider_factory()?,
+            provider: config.provider_factory(Arc::clone(&keys))?,
             tools: ToolSet::builtin(),
             policy,
             rules_path: Some(rules_path),
@@ -199,7 +232,7 @@ impl Backend {
             runtime: AgentRuntime::new(handle, registry, events, runtime_config),
             history,
             events: rx,
-            settings: Arc::new(SettingsScreen::new(config)),
+            settings: Arc::new(SettingsScreen::new(config, keys)),
             log,
             instance_lock,
         })

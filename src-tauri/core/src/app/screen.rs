@@ -3,7 +3,8 @@
 //! backend and written to `settings.json` or `rules.toml`. These do file I/O (an fsync on save):
 //! a front end calls them off its GUI thread.
 
-use super::catalog::{entry, provider_infos, provider_setting};
+use super::catalog::{entry, key_address_in_force, provider_infos, provider_setting};
+use super::secrets::KeyStore;
 use super::settings::{AppConfig, Setting, APPROVAL_TIMEOUT_SECS};
 use crate::agent::AgentRuntime;
 use crate::config::SettingsFile;
@@ -14,7 +15,7 @@ use askfirst_protocol::{
     SaveSettingsRequest, SettingsView,
 };
 use std::path::PathBuf;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 /// Why a change from the settings screen was refused; nothing changed then.
 #[derive(Debug, thiserror::Error)]
@@ -49,6 +50,12 @@ pub enum SettingsError {
     /// An MCP server change was refused (the sentence says why).
     #[error("{0}")]
     McpServer(String),
+    /// The desktop's keyring did not remove a key (the other settings were saved).
+    #[error(
+        "The key could not be removed from the desktop's keyring ({0}). Try again, or remove \
+         it with the desktop's passwords app (it is listed under \"Ask First\")."
+    )]
+    KeyringRemove(String),
 }
 
 impl SettingsError {
@@ -59,9 +66,10 @@ impl SettingsError {
             | Self::TimeoutOutOfRange(_)
             | Self::NoSuchRule(_)
             | Self::McpServer(_) => ErrorCode::InvalidRequest,
-            Self::FileUnreadable(_) | Self::SaveFailed { .. } | Self::Rules(_) => {
-                ErrorCode::Storage
-            }
+            Self::FileUnreadable(_)
+            | Self::SaveFailed { .. }
+            | Self::Rules(_)
+            | Self::KeyringRemove(_) => ErrorCode::Storage,
         }
     }
 }
@@ -71,14 +79,24 @@ impl SettingsError {
 #[derive(Debug)]
 pub struct SettingsScreen {
     config: AppConfig,
+    keys: Arc<KeyStore>,
     notify: Mutex<NotifyWhen>,
 }
 
 impl SettingsScreen {
-    /// The screen over `config`.
-    pub fn new(config: AppConfig) -> Self {
+    /// The screen over `config`, saving API keys through `keys`.
+    pub fn new(config: AppConfig, keys: Arc<KeyStore>) -> Self {
         let notify = Mutex::new(config.notify_when);
-        Self { config, notify }
+        Self {
+            config,
+            keys,
+            notify,
+        }
+    }
+
+    /// Where API keys are kept.
+    pub fn keys(&self) -> &KeyStore {
+        &self.keys
     }
 
     /// The settings the app started with.
@@ -109,6 +127,8 @@ impl SettingsScreen {
         // task starts).
         let provider =
             provider_setting(env, &file).unwrap_or(ProviderSetting::Kind(ProviderKind::Demo));
+        let address = key_address_in_force(env, &file);
+        let (has_api_key, key_storage) = self.keys.storage(env, family, &file, address.as_deref());
         SettingsView {
             provider,
             providers: provider_infos(),
@@ -120,7 +140,8 @@ impl SettingsScreen {
                 .first(Setting::Model, family)
                 .or(file.model)
                 .unwrap_or_default(),
-            has_api_key: env.first(Setting::ApiKey, family).is_some() || file.api_key.is_some(),
+            has_api_key,
+            key_storage,
             approval_timeout_secs: runtime.approvals().timeout().as_secs(),
             approval_timeout_range: APPROVAL_TIMEOUT_SECS,
             notify: self.notify_when(),
@@ -176,14 +197,25 @@ impl SettingsScreen {
         if let (false, Some(kind)) = (provider_fixed, provider) {
             file.provider = Some(kind.as_str().to_owned());
         }
+        // The key the screen showed belongs to the address in force before; one typed now, to
+        // the address in force after.
+        let old_address = key_address_in_force(env, &file);
         file.base_url = nonempty(request.base_url);
         file.model = nonempty(request.model);
+        let address = key_address_in_force(env, &file);
+        let mut not_removed = None;
         if request.clear_api_key {
-            file.api_key = None;
+            for a in old_address.iter().chain(address.iter()) {
+                if let Err(why) = self.keys.remove_key(&mut file, a) {
+                    not_removed = Some(why);
+                }
+            }
         }
-        if let Some(key) = request.api_key.and_then(nonempty) {
-            file.api_key = Some(key);
+        if let (Some(key), Some(address)) = (request.api_key.and_then(nonempty), &address) {
+            self.keys.save_key(&mut file, address, &key);
         }
+        // A key of an earlier version is bound to the address in force now.
+        self.keys.move_saved_keys(&mut file, address.as_deref());
         file.approval_timeout_secs = Some(request.approval_timeout_secs);
         file.notify = Some(request.notify.as_str().to_owned());
         self.save_file(&file)?;
@@ -196,6 +228,9 @@ impl SettingsScreen {
         }
         if env.first(Setting::Notify, None).is_none() {
             *self.notify.lock_or_recover() = request.notify;
+        }
+        if let Some(why) = not_removed {
+            return Err(SettingsError::KeyringRemove(why));
         }
         Ok(self.view(runtime))
     }

@@ -24,6 +24,7 @@ mod move_path;
 mod preview;
 mod read;
 pub mod sandbox;
+pub mod session_bus;
 mod special;
 mod workspace;
 mod write;

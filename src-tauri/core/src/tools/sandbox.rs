@@ -10,6 +10,9 @@
 //!   for DNS), `/tmp` and `/var/tmp` (a private temporary folder, gone when the command ends),
 //!   and Ask First's data folder; a fresh `/dev` and a `/proc` of its own PID namespace (so
 //!   `/proc/$PPID/environ` shows nothing of Ask First);
+//! - no way to the D-Bus session bus, where the desktop's keyring answers anyone who asks:
+//!   `$XDG_RUNTIME_DIR` is an empty private folder too, and the bus's socket is covered by
+//!   `/dev/null` wherever it lies ([`super::session_bus::SessionBus`]);
 //! - the workspace folder mounted read-write on top (and, when Ask First's data folder lies
 //!   inside the workspace, that folder hidden again on top of it: later mounts cover earlier);
 //! - no capabilities, no further user namespaces, its own IPC namespace, a new session (no
@@ -313,6 +316,21 @@ pub fn command_env(home: Option<&Path>, tmp: Option<&Path>) -> Vec<(OsString, Os
     env
 }
 
+/// Covers each socket of the session bus that lies outside the `hidden` folders with
+/// `/dev/null` (a connection to it is refused), after every other mount, so it stays covered
+/// even inside the workspace. Abstract sockets cannot be covered: see
+/// [`super::session_bus::SessionBus::open_to_commands`].
+fn hide_session_bus(bwrap: &mut Command, bus: &super::session_bus::SessionBus, hidden: &[PathBuf]) {
+    for socket in &bus.paths {
+        let Ok(socket) = std::fs::canonicalize(socket) else {
+            continue;
+        };
+        if !hidden.iter().any(|folder| socket.starts_with(folder)) {
+            bwrap.arg("--ro-bind").arg("/dev/null").arg(&socket);
+        }
+    }
+}
+
 /// The home folder of the person Ask First runs for (`$HOME`, resolved), if it exists.
 fn own_home() -> Option<PathBuf> {
     let home = PathBuf::from(std::env::var_os("HOME")?);
@@ -373,6 +391,27 @@ pub(crate) fn confined_command(
         hide(&mut bwrap, home);
     }
     hide(&mut bwrap, Path::new("/run"));
+    // The folders hidden so far: a socket inside one of them is gone already.
+    let mut hidden: Vec<PathBuf> = [
+        "/home", "/root", "/media", "/mnt", "/tmp", "/var/tmp", "/run",
+    ]
+    .iter()
+    .map(PathBuf::from)
+    .chain(home.clone())
+    .collect();
+    if let Some(runtime) = super::session_bus::SessionBus::of_process()
+        .runtime_dir
+        .as_ref()
+    {
+        // Never a folder that holds the workspace (a strange `XDG_RUNTIME_DIR=/`).
+        if let Some(runtime) = std::fs::canonicalize(runtime)
+            .ok()
+            .filter(|runtime| !root.starts_with(runtime))
+        {
+            hide(&mut bwrap, &runtime);
+            hidden.push(runtime);
+        }
+    }
     bwrap.args([
         "--ro-bind-try",
         "/run/systemd/resolve",
@@ -398,6 +437,11 @@ pub(crate) fn confined_command(
             bwrap.arg("--ro-bind").arg("/dev/null").arg(denied);
         }
     }
+    hide_session_bus(
+        &mut bwrap,
+        super::session_bus::SessionBus::of_process(),
+        &hidden,
+    );
     // Inside, the home folder is an empty private folder at the same place, so `~/…` paths to
     // the workspace still work.
     let inner_home = home.unwrap_or_else(|| PathBuf::from("/tmp"));

@@ -1,0 +1,204 @@
+//! API keys where no keyring runs (`askfirst_core::app::secrets`): an environment without a
+//! session bus keeps them in the owner-only settings file, by address; a key is given only to
+//! the address it was saved for; a key of an earlier version is bound to the address in force;
+//! the settings screen says where the key is and never shows it. The same with a real keyring:
+//! `keyring.rs`.
+
+use askfirst_core::app::catalog::{provider_choice, ProviderChoice};
+use askfirst_core::app::secrets::{key_address, IN_FILE_NO_KEYRING, NONE_NO_KEYRING};
+use askfirst_core::app::{AppConfig, Backend, Environment, KeyStore};
+use askfirst_core::config::SettingsFile;
+use askfirst_protocol::{KeyPlace, NotifyWhen, ProviderKind, ProviderSetting, SaveSettingsRequest};
+use pretty_assertions::assert_eq;
+use std::collections::HashMap;
+use std::path::Path;
+
+fn env(vars: &[(&str, &str)]) -> Environment {
+    Environment::fixed(
+        vars.iter()
+            .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+            .collect::<HashMap<_, _>>(),
+    )
+}
+
+/// The saving request of the settings screen for an OpenAI-compatible service at `base_url`.
+pub fn save_openai(base_url: &str, api_key: Option<&str>, clear: bool) -> SaveSettingsRequest {
+    SaveSettingsRequest {
+        provider: ProviderSetting::Kind(ProviderKind::OpenAi),
+        base_url: base_url.to_owned(),
+        model: "m".to_owned(),
+        api_key: api_key.map(str::to_owned),
+        clear_api_key: clear,
+        approval_timeout_secs: 60,
+        notify: NotifyWhen::Never,
+    }
+}
+
+/// The key the provider in force gets, from the saved settings (`None`: no key).
+pub fn key_sent(env: &Environment, keys: &KeyStore, data: &Path) -> Option<String> {
+    let file = SettingsFile::load(&data.join("settings.json")).unwrap();
+    match keys.with_saved_key(provider_choice(env, &file).unwrap(), &file) {
+        ProviderChoice::Http { http, .. } => http.api_key.map(|k| k.expose().to_owned()),
+        other => panic!("not an HTTP provider: {other:?}"),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn without_a_session_bus_keys_stay_in_the_settings_file_for_their_address() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let e = env(&[("ASKFIRST_DATA_DIR", data.to_str().unwrap())]);
+    let config = AppConfig::resolve(e.clone(), None).unwrap();
+    let backend = Backend::build(config, tokio::runtime::Handle::current()).unwrap();
+    let (runtime, screen) = (backend.runtime, backend.settings);
+    assert!(!screen.keys().uses_keyring());
+
+    let view = screen
+        .save(&runtime, save_openai("https://one.test/v1", None, false))
+        .unwrap();
+    assert!(!view.has_api_key);
+    assert_eq!(
+        (view.key_storage.place, view.key_storage.sentence.as_str()),
+        (KeyPlace::SettingsFile, NONE_NO_KEYRING)
+    );
+    assert!(view
+        .key_storage
+        .detail
+        .unwrap()
+        .contains("DBUS_SESSION_BUS_ADDRESS"));
+
+    let view = screen
+        .save(
+            &runtime,
+            save_openai("https://one.test/v1", Some(" sk-one "), false),
+        )
+        .unwrap();
+    assert!(view.has_api_key);
+    assert_eq!(
+        (view.key_storage.place, view.key_storage.sentence.as_str()),
+        (KeyPlace::SettingsFile, IN_FILE_NO_KEYRING)
+    );
+    // The view never carries the key.
+    assert!(!serde_json::to_string(&view).unwrap().contains("sk-one"));
+    let file = SettingsFile::load(&data.join("settings.json")).unwrap();
+    assert_eq!(
+        file.api_keys,
+        [("https://one.test".to_owned(), "sk-one".to_owned())].into()
+    );
+    assert_eq!(file.api_key, None);
+    assert!(
+        !format!("{file:?}").contains("sk-one"),
+        "Debug shows the key"
+    );
+    assert_eq!(
+        key_sent(&e, screen.keys(), &data).as_deref(),
+        Some("sk-one")
+    );
+
+    // Another address does not get it, and keeps its own.
+    let view = screen
+        .save(&runtime, save_openai("https://two.test/v1", None, false))
+        .unwrap();
+    assert!(!view.has_api_key);
+    assert_eq!(key_sent(&e, screen.keys(), &data), None);
+    screen
+        .save(
+            &runtime,
+            save_openai("https://two.test", Some("sk-two"), false),
+        )
+        .unwrap();
+    assert_eq!(
+        key_sent(&e, screen.keys(), &data).as_deref(),
+        Some("sk-two")
+    );
+    screen
+        .save(&runtime, save_openai("https://one.test/v1/", None, false))
+        .unwrap();
+    assert_eq!(
+        key_sent(&e, screen.keys(), &data).as_deref(),
+        Some("sk-one")
+    );
+
+    // Removing it removes this address's key only.
+    let view = screen
+        .save(&runtime, save_openai("https://one.test/v1", None, true))
+        .unwrap();
+    assert!(!view.has_api_key);
+    assert_eq!(key_sent(&e, screen.keys(), &data), None);
+    let file = SettingsFile::load(&data.join("settings.json")).unwrap();
+    assert_eq!(
+        file.api_keys.keys().collect::<Vec<_>>(),
+        ["https://two.test"]
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_key_of_an_earlier_version_is_bound_to_the_address_in_force() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    std::fs::create_dir_all(&data).unwrap();
+    let old = SettingsFile {
+        provider: Some("anthropic".into()),
+        api_key: Some("sk-old".into()),
+        ..SettingsFile::default()
+    };
+    old.save(&data.join("settings.json")).unwrap();
+    let e = env(&[("ASKFIRST_DATA_DIR", data.to_str().unwrap())]);
+    let config = AppConfig::resolve(e.clone(), None).unwrap();
+    let backend = Backend::build(config, tokio::runtime::Handle::current()).unwrap();
+    let file = SettingsFile::load(&data.join("settings.json")).unwrap();
+    assert_eq!(file.api_key, None);
+    assert_eq!(
+        file.api_keys,
+        [("https://api.anthropic.com".to_owned(), "sk-old".to_owned())].into()
+    );
+    assert_eq!(
+        key_sent(&e, backend.settings.keys(), &data).as_deref(),
+        Some("sk-old")
+    );
+    // Pointed elsewhere, the old key is not sent there.
+    backend
+        .settings
+        .save(
+            &backend.runtime,
+            save_openai("https://elsewhere.test/v1", None, false),
+        )
+        .unwrap();
+    assert_eq!(key_sent(&e, backend.settings.keys(), &data), None);
+}
+
+#[test]
+fn the_environment_s_key_still_wins_and_the_screen_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    std::fs::create_dir_all(&data).unwrap();
+    let file = SettingsFile {
+        provider: Some("openai".into()),
+        api_keys: [(
+            key_address("https://api.openai.com/v1"),
+            "sk-file".to_owned(),
+        )]
+        .into(),
+        ..SettingsFile::default()
+    };
+    file.save(&data.join("settings.json")).unwrap();
+    let e = env(&[
+        ("ASKFIRST_DATA_DIR", data.to_str().unwrap()),
+        ("OPENAI_API_KEY", "sk-env"),
+    ]);
+    let keys = KeyStore::for_environment(&e);
+    assert_eq!(key_sent(&e, &keys, &data).as_deref(), Some("sk-env"));
+    let (has_key, storage) = keys.storage(
+        &e,
+        Some(askfirst_core::app::catalog::ApiFamily::OpenAi),
+        &file,
+        Some("https://api.openai.com"),
+    );
+    assert!(has_key);
+    assert_eq!(storage.place, KeyPlace::Environment);
+    assert_eq!(
+        storage.sentence,
+        "Your key comes from the environment variable OPENAI_API_KEY, which wins over the \
+         settings."
+    );
+}
