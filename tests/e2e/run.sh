@@ -4,7 +4,8 @@
 # Starts a fake notification server, a StatusNotifierWatcher (the tray host protocol) and
 # WebKitWebDriver, then runs e2e.py against the built app (ASKFIRST_E2E_APP).
 # ASKFIRST_E2E_BUS chooses what is on the session bus (survival.sh uses the last two):
-#   full (default)  the fake notification server and a StatusNotifierWatcher
+#   full (default)  the fake notification server, a StatusNotifierWatcher and, where
+#                   gnome-keyring is installed, an unlocked keyring (the Secret Service)
 #   bare            a session bus with neither (no notification service, no tray host)
 #   none            no session bus at all: DBUS_SESSION_BUS_ADDRESS points at no socket
 set -euo pipefail
@@ -27,6 +28,17 @@ case "$bus" in
     gdbus wait --session --timeout 10 org.freedesktop.Notifications
     status-notifier-watcher >"$artifacts/watcher.log" 2>&1 & pids+=($!)
     gdbus wait --session --timeout 10 org.kde.StatusNotifierWatcher
+    # A desktop keyring (GNOME Keyring's Secret Service), unlocked with an empty password, its
+    # keyrings and sockets in folders of this run only (never the tester's own keyring).
+    if command -v gnome-keyring-daemon >/dev/null; then
+      keyring_home="$artifacts/keyring"
+      rm -rf "$keyring_home" && mkdir -p "$keyring_home/data" "$keyring_home/run"
+      chmod 700 "$keyring_home/run"
+      printf '\n' | XDG_DATA_HOME="$keyring_home/data" XDG_RUNTIME_DIR="$keyring_home/run" \
+        gnome-keyring-daemon --foreground --unlock --components=secrets \
+        >"$artifacts/keyring.log" 2>&1 & pids+=($!)
+      gdbus wait --session --timeout 10 org.freedesktop.secrets
+    fi
     ;;
   bare) ;;
   none)

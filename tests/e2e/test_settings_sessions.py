@@ -2,6 +2,7 @@
 MCP servers added and removed, a broken settings file, and sessions that start empty and reopen."""
 import json
 import os
+import shutil
 import subprocess
 
 from harness.a11y import audit
@@ -51,6 +52,15 @@ def test_settings_choose_a_provider_and_sessions_reopen():
             wait_for("saved", lambda: app.wd.find_all('[data-testid="settings-saved"]'))
             settings_file = os.path.join(app.data, "settings.json")
             assert oct(os.stat(settings_file).st_mode & 0o777) == "0o600"
+            # run.sh starts a desktop keyring where gnome-keyring is installed: the key is
+            # there, not in the file, and the settings say so.
+            if shutil.which("gnome-keyring-daemon"):
+                line = wait_for("where the key is kept", lambda: [
+                    e for e in app.wd.find_all('[data-testid="settings-key-storage"]')
+                    if app.wd.text(e) == "Your key is kept in the desktop's keyring."])
+                assert line, "the settings do not say the key is in the keyring"
+                with open(settings_file, encoding="utf-8") as f:
+                    assert "sk-e2e" not in f.read(), "the key stayed in settings.json"
             app.wd.screenshot(os.path.join(ARTIFACTS, "settings.png"))
             audit(app, "the settings with OpenAI chosen")
             app.start_task("Write down that I need milk")

@@ -10,6 +10,8 @@ from harness.desktop import close_window, window_viewable, x_windows
 from harness.env import APP
 from harness.sessions import decided, parse_log, session_logs
 from harness.survival import PART, figure, shot
+from harness.wait import wait_for
+from harness.webdriver import ELEMENT
 
 
 def test_approve_works_on_this_bus():
@@ -61,6 +63,15 @@ def test_approve_works_on_this_bus():
         assert app.wait_finished() == "completed"
         with open(os.path.join(app.workspace, "hello.txt"), encoding="utf-8") as f:
             assert f.read() == "Hello from Ask First!\nSecond line.\n"
+        if PART == "no-bus":
+            # No keyring without a session bus: the settings say where a key would be kept.
+            app.wd.click(app.wd.find_all('[data-testid="settings"]')[0])
+            select = wait_for("the settings", lambda: app.wd.find_all('[data-testid="settings-provider"]'))[0]
+            app.wd.execute("const s = arguments[0]; s.value = 'openai'; s.dispatchEvent(new Event('change'));", {ELEMENT: select})
+            line = wait_for("where a key is kept", lambda: app.wd.find_all('[data-testid="settings-key-storage"]'))[0]
+            text = app.wd.text(line)
+            figure(f"{PART}_key_storage", text)
+            assert text.startswith("No keyring is available on this computer"), text
         # Closing the window hides it (the tray would bring it back); the app must not die.
         if PART != "main":
             # No tray to come back from: closing must not hide the window into nowhere (it is
