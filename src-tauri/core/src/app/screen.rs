@@ -167,12 +167,15 @@ impl SettingsScreen {
 
     /// Saves the settings to `settings.json` (owner-only, atomically, synced); they apply to
     /// the next task, and the timeout and notification setting at once unless the environment
-    /// fixes them. A provider fixed by the environment is shown, not saved: the file keeps its
+    /// fixes them. A key typed is saved for the address in force after the change, in the
+    /// desktop's keyring where one is used ([`KeyStore::save_key`]); "remove the saved key"
+    /// removes the keys of the address before and after. A provider fixed by the environment is shown, not saved: the file keeps its
     /// own. Returns the settings now in force.
     ///
     /// # Errors
     /// [`SettingsError::UnknownProvider`] for a scenario file, a timeout outside
-    /// [`APPROVAL_TIMEOUT_SECS`], a file that cannot be read or written (nothing changes then).
+    /// [`APPROVAL_TIMEOUT_SECS`], a file that cannot be read or written (nothing changes then);
+    /// [`SettingsError::KeyringRemove`] when the keyring did not remove a key (the rest saved).
     pub fn save(
         &self,
         runtime: &AgentRuntime,
