@@ -20,6 +20,7 @@ mod all {
     pub mod policy_runs;
     pub mod providers;
     pub mod race;
+    pub mod rules_editor;
     pub mod rules_meaning;
     pub mod sandbox;
     pub mod sessions;

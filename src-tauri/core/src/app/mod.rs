@@ -14,6 +14,7 @@
 
 pub mod catalog;
 pub mod codes;
+pub mod rules_screen;
 pub mod screen;
 pub mod settings;
 

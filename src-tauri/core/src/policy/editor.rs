@@ -1,0 +1,664 @@
+//! The rules file edited from the window: a [`RuleChoice`] of the settings screen's form is
+//! checked ([`checked_rule`]) and written as a rule of the file's own language (`[[deny]]`,
+//! `[[ask]]`, `[[allow]]` with `tool` and `match`), and a rule of the file is read back as
+//! the form's choices where it can be ([`choice_of`]).
+//!
+//! The file stays the person's: adding appends one table at the end (rendered by `toml_edit`),
+//! changing edits that one table in place with `toml_edit` (its format-preserving document),
+//! removing drops it; every other byte — comments, spacing, other rules — stays as it was. The
+//! file is written atomically (a temporary file beside it, synced, owner-only, renamed over it).
+
+use super::rules::{line_of, tool_as_written, RuleKind, RulesError};
+use crate::command_line::CommandPattern;
+use crate::url_pattern::UrlPattern;
+use askfirst_protocol::{RuleAction, RuleChoice, RuleEffect, RuleScope, RuleScopeKind};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// Characters that make a path or a command word a pattern rather than a plain name.
+const PATTERN_CHARACTERS: [char; 7] = ['*', '?', '[', ']', '{', '}', '\\'];
+
+/// Why a rule from the window was refused; nothing changed then. The message is a sentence
+/// for the person.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RuleEditError {
+    /// The "what" is not an action Ask First knows.
+    #[error("Ask First has no action “{0}” to make a rule about. Choose one from the list.")]
+    UnknownAction(String),
+    /// The "where" does not fit the action (a folder for downloads, a site for files).
+    #[error("This kind of place cannot be chosen for {0}. Choose another one from the list.")]
+    ScopeNotForAction(String),
+    /// An allow rule by folder for an action whose folder Ask First cannot see for sure.
+    #[error(
+        "{0} cannot be allowed by folder, because Ask First cannot be sure where they act. \
+         Choose “Always ask” or “Never”, or allow them everywhere."
+    )]
+    AllowByFolder(String),
+    /// No folder was given.
+    #[error("Choose a folder, or choose “Everywhere”.")]
+    FolderMissing,
+    /// The folder is not a plain path inside the person's folder.
+    #[error(
+        "Write the folder as it is inside your folder, like Private or Photos/2024 (without \
+         “..”)."
+    )]
+    FolderNotInside,
+    /// The folder's name has pattern characters.
+    #[error(
+        "A folder name with *, ?, [, ], {{, }} or \\ cannot be used here. Such a rule can be \
+         written by hand in the rules file."
+    )]
+    FolderPattern,
+    /// No such folder.
+    #[error("There is no folder “{0}” in your folder.")]
+    FolderNotFound(String),
+    /// It is a file.
+    #[error("“{0}” is a file, not a folder.")]
+    NotAFolder(String),
+    /// No command words.
+    #[error("Type the command's first words, for example: git status")]
+    CommandMissing,
+    /// The command words have pattern characters or quotes.
+    #[error(
+        "Type the command's words as they are, without *, ?, [, ], {{, }}, \\ or quotes. Such \
+         a rule can be written by hand in the rules file."
+    )]
+    CommandPattern,
+    /// Not a site's name.
+    #[error("“{0}” is not the name of a web site, like example.com.")]
+    SiteInvalid(String),
+    /// No site given.
+    #[error("Type the web site's name, for example: example.com")]
+    SiteMissing,
+    /// The same rule is there already.
+    #[error("You already have this rule: {0}.")]
+    AlreadyThere(String),
+    /// The rule to change is not (or no longer) in the file.
+    #[error(
+        "This rule is no longer in the rules file (it may have been changed there). The list \
+         now shows the file as it is."
+    )]
+    NoSuchRule(String),
+    /// The file has a mistake or cannot be read or written.
+    #[error("The rules file could not be changed. Fix it in the file first, or try again. ({0})")]
+    File(#[from] RulesError),
+}
+
+/// The file's list a rule of this effect goes in.
+pub fn kind_of(effect: RuleEffect) -> RuleKind {
+    match effect {
+        RuleEffect::Allow => RuleKind::Allow,
+        RuleEffect::Ask => RuleKind::Ask,
+        RuleEffect::Never => RuleKind::Deny,
+    }
+}
+
+/// The effect of a rule in this list.
+pub fn effect_of(kind: RuleKind) -> RuleEffect {
+    match kind {
+        RuleKind::Allow => RuleEffect::Allow,
+        RuleKind::Ask => RuleEffect::Ask,
+        RuleKind::Deny => RuleEffect::Never,
+    }
+}
+
+/// The `match` the form writes for `scope` (`None` for everywhere).
+pub fn pattern_of(scope: &RuleScope) -> Option<String> {
+    match scope {
+        RuleScope::Everywhere => None,
+        RuleScope::Folder { folder } => Some(format!("{folder}/**")),
+        RuleScope::Command { words, and_more } => Some(if *and_more {
+            format!("{words} *")
+        } else {
+            words.clone()
+        }),
+        RuleScope::Site { host, sub_domains } => Some(if *sub_domains {
+            format!("*://*.{host}/*")
+        } else {
+            format!("*://{host}/*")
+        }),
+    }
+}
+
+/// The "where" choices of `tool`, the first the default.
+pub fn scope_kinds(tool: &str) -> Vec<RuleScopeKind> {
+    match tool {
+        "run_command" => vec![
+            RuleScopeKind::Everywhere,
+            RuleScopeKind::Command,
+            RuleScopeKind::Folder,
+        ],
+        "fetch_url" => vec![RuleScopeKind::Everywhere, RuleScopeKind::Site],
+        _ => vec![RuleScopeKind::Everywhere, RuleScopeKind::Folder],
+    }
+}
+
+fn scope_kind(scope: &RuleScope) -> RuleScopeKind {
+    match scope {
+        RuleScope::Everywhere => RuleScopeKind::Everywhere,
+        RuleScope::Folder { .. } => RuleScopeKind::Folder,
+        RuleScope::Command { .. } => RuleScopeKind::Command,
+        RuleScope::Site { .. } => RuleScopeKind::Site,
+    }
+}
+
+/// The form's "what" list: anything, the built-in tools `builtin`, then `others` (MCP tools
+/// known now, tools named by rules in the file), each once.
+pub fn rule_actions(builtin: &[&str], others: &[String]) -> Vec<RuleAction> {
+    let mut tools: Vec<String> = std::iter::once("*".to_owned())
+        .chain(builtin.iter().map(|t| (*t).to_owned()))
+        .collect();
+    for tool in others {
+        if !tools.contains(tool) {
+            tools.push(tool.clone());
+        }
+    }
+    tools
+        .into_iter()
+        .map(|tool| RuleAction {
+            label: super::words::action_label(&tool),
+            scopes: scope_kinds(&tool),
+            tool,
+        })
+        .collect()
+}
+
+/// The rule of the file's list `kind` about `tool` with `pattern` as the form's choices, when
+/// the form would write exactly that rule; `None` for a rule written by hand in another way.
+pub fn choice_of(kind: RuleKind, tool: &str, pattern: Option<&str>) -> Option<RuleChoice> {
+    let scope = match pattern {
+        None => RuleScope::Everywhere,
+        Some(p) => scope_of_pattern(tool, p)?,
+    };
+    if !scope_kinds(tool).contains(&scope_kind(&scope)) {
+        return None;
+    }
+    (pattern_of(&scope).as_deref() == pattern).then(|| RuleChoice {
+        effect: effect_of(kind),
+        tool: tool.to_owned(),
+        scope,
+    })
+}
+
+fn scope_of_pattern(tool: &str, pattern: &str) -> Option<RuleScope> {
+    let plain = |text: &str| !text.is_empty() && !text.contains(PATTERN_CHARACTERS);
+    if tool == "fetch_url" {
+        let rest = pattern.strip_prefix("*://")?.strip_suffix("/*")?;
+        let (host, sub_domains) = match rest.strip_prefix("*.") {
+            Some(host) => (host, true),
+            None => (rest, false),
+        };
+        let fine =
+            plain(host) && !host.contains(['/', '@', ':', '?', '#']) || host.starts_with('[');
+        return fine.then(|| RuleScope::Site {
+            host: host.to_owned(),
+            sub_domains,
+        });
+    }
+    if let Some(folder) = pattern.strip_suffix("/**") {
+        let inside = plain(folder)
+            && !folder.starts_with('/')
+            && !folder
+                .split('/')
+                .any(|part| matches!(part, "" | "." | ".."));
+        return inside.then(|| RuleScope::Folder {
+            folder: folder.to_owned(),
+        });
+    }
+    if tool == "run_command" {
+        let (words, and_more) = match pattern.strip_suffix(" *") {
+            Some(words) => (words, true),
+            None => (pattern, false),
+        };
+        let fine = plain(words) && !words.contains(['"', '\'']);
+        return fine.then(|| RuleScope::Command {
+            words: words.to_owned(),
+            and_more,
+        });
+    }
+    None
+}
+
+/// Checks a choice of the form against the actions on offer and the person's folder
+/// `workspace`, and returns the rule to write: its list, tool and `match`, cleaned (a folder
+/// relative to `workspace` with `/`, a site's name in the form web addresses compare).
+///
+/// # Errors
+/// A [`RuleEditError`] sentence saying what to change.
+pub fn checked_rule(
+    choice: &RuleChoice,
+    actions: &[RuleAction],
+    workspace: &Path,
+) -> Result<(RuleKind, String, Option<String>), RuleEditError> {
+    let tool = choice.tool.trim();
+    let Some(action) = actions.iter().find(|a| a.tool == tool) else {
+        return Err(RuleEditError::UnknownAction(choice.tool.clone()));
+    };
+    let label = action.label.to_lowercase();
+    if !action.scopes.contains(&scope_kind(&choice.scope)) {
+        return Err(RuleEditError::ScopeNotForAction(label));
+    }
+    let scope = match &choice.scope {
+        RuleScope::Everywhere => RuleScope::Everywhere,
+        RuleScope::Folder { folder } => {
+            let by_path = matches!(
+                tool,
+                "*" | "read_file"
+                    | "list_directory"
+                    | "write_file"
+                    | "edit_file"
+                    | "move_path"
+                    | "delete_path"
+            );
+            if choice.effect == RuleEffect::Allow && !by_path {
+                return Err(RuleEditError::AllowByFolder(action.label.clone()));
+            }
+            RuleScope::Folder {
+                folder: checked_folder(folder, workspace)?,
+            }
+        }
+        RuleScope::Command { words, and_more } => {
+            let words = words.split_whitespace().collect::<Vec<_>>().join(" ");
+            if words.is_empty() {
+                return Err(RuleEditError::CommandMissing);
+            }
+            if words.contains(PATTERN_CHARACTERS)
+                || words.contains(['"', '\''])
+                || words.chars().any(char::is_control)
+            {
+                return Err(RuleEditError::CommandPattern);
+            }
+            RuleScope::Command {
+                words,
+                and_more: *and_more,
+            }
+        }
+        RuleScope::Site { host, sub_domains } => RuleScope::Site {
+            host: checked_host(host)?,
+            sub_domains: *sub_domains,
+        },
+    };
+    let pattern = pattern_of(&scope);
+    // The rule must read back as what was chosen, in the file's own language.
+    if let Some(p) = &pattern {
+        super::Rule::new(tool, Some(p)).map_err(|_| match &scope {
+            RuleScope::Command { .. } => RuleEditError::CommandPattern,
+            RuleScope::Site { host, .. } => RuleEditError::SiteInvalid(host.clone()),
+            RuleScope::Folder { .. } | RuleScope::Everywhere => RuleEditError::FolderPattern,
+        })?;
+        if let RuleScope::Command { .. } = scope {
+            CommandPattern::parse(p).map_err(|_| RuleEditError::CommandPattern)?;
+        }
+    }
+    Ok((kind_of(choice.effect), tool.to_owned(), pattern))
+}
+
+/// A folder typed or picked, relative to `workspace` with `/`; it must exist inside it.
+fn checked_folder(folder: &str, workspace: &Path) -> Result<String, RuleEditError> {
+    let typed = folder.trim();
+    if typed.is_empty() {
+        return Err(RuleEditError::FolderMissing);
+    }
+    if typed.chars().any(char::is_control) {
+        return Err(RuleEditError::FolderNotInside);
+    }
+    let root = std::fs::canonicalize(workspace).unwrap_or_else(|_| workspace.to_owned());
+    let relative: String = if Path::new(typed).is_absolute() {
+        let given = std::fs::canonicalize(typed).unwrap_or_else(|_| PathBuf::from(typed));
+        match given.strip_prefix(&root) {
+            Ok(rest) => rest.to_string_lossy().into_owned(),
+            Err(_) => return Err(RuleEditError::FolderNotInside),
+        }
+    } else {
+        typed.trim_end_matches('/').to_owned()
+    };
+    if relative.is_empty() || relative == "." {
+        return Err(RuleEditError::FolderMissing);
+    }
+    if relative.contains(PATTERN_CHARACTERS) {
+        return Err(RuleEditError::FolderPattern);
+    }
+    if relative
+        .split('/')
+        .any(|part| matches!(part, "" | "." | ".."))
+    {
+        return Err(RuleEditError::FolderNotInside);
+    }
+    let on_disk = root.join(&relative);
+    let real = match std::fs::canonicalize(&on_disk) {
+        Ok(real) => real,
+        Err(_) => return Err(RuleEditError::FolderNotFound(relative)),
+    };
+    if !real.starts_with(&root) || real == root {
+        return Err(RuleEditError::FolderNotInside);
+    }
+    if !real.is_dir() {
+        return Err(RuleEditError::NotAFolder(relative));
+    }
+    Ok(relative)
+}
+
+/// A site's name as typed (`example.com`, `https://www.example.com/page`), as the `url` crate
+/// reads a web address's host (lower case, international names in punycode).
+fn checked_host(typed: &str) -> Result<String, RuleEditError> {
+    let typed = typed.trim();
+    if typed.is_empty() {
+        return Err(RuleEditError::SiteMissing);
+    }
+    let invalid = || RuleEditError::SiteInvalid(typed.to_owned());
+    let address = if typed.contains("://") {
+        typed.to_owned()
+    } else {
+        format!("https://{typed}")
+    };
+    let url = url::Url::parse(&address).map_err(|_| invalid())?;
+    if !matches!(url.scheme(), "http" | "https") || !url.username().is_empty() {
+        return Err(invalid());
+    }
+    let host = url.host_str().ok_or_else(invalid)?.trim_end_matches('.');
+    if host.is_empty() || host.contains('*') {
+        return Err(invalid());
+    }
+    UrlPattern::parse(&format!("*://{host}/*")).map_err(|_| invalid())?;
+    Ok(host.to_owned())
+}
+
+fn read_text(path: &Path) -> Result<String, RulesError> {
+    std::fs::read_to_string(path).map_err(|e| RulesError::Read {
+        path: path.display().to_string(),
+        detail: e.to_string(),
+    })
+}
+
+fn parse_doc(text: &str, path: &Path) -> Result<toml_edit::DocumentMut, RulesError> {
+    text.parse()
+        .map_err(|e: toml_edit::TomlError| RulesError::Invalid {
+            path: path.display().to_string(),
+            detail: e.to_string(),
+        })
+}
+
+/// The rule as a table of its own (`[[deny]]` with `tool` and `match`), rendered by
+/// `toml_edit` (quoting and escaping as TOML wants).
+fn rendered(kind: RuleKind, tool: &str, pattern: Option<&str>) -> String {
+    let mut table = toml_edit::Table::new();
+    table.insert("tool", toml_edit::value(tool));
+    if let Some(p) = pattern {
+        table.insert("match", toml_edit::value(p));
+    }
+    let mut tables = toml_edit::ArrayOfTables::new();
+    tables.push(table);
+    let mut doc = toml_edit::DocumentMut::new();
+    doc.insert(kind.as_str(), toml_edit::Item::ArrayOfTables(tables));
+    doc.to_string()
+}
+
+/// `text` with a new rule appended at the end, after a blank line.
+fn appended(text: &str, kind: RuleKind, tool: &str, pattern: Option<&str>) -> String {
+    let mut out = text.to_owned();
+    if !out.is_empty() && !out.ends_with('\n') {
+        out.push('\n');
+    }
+    if !out.is_empty() {
+        out.push('\n');
+    }
+    out.push_str(&rendered(kind, tool, pattern));
+    out
+}
+
+/// Every rule of the file in order of its lists (deny, ask, allow): its list, `tool` as the
+/// rules read it, `match`, and where its table starts in `text` (a byte offset), if known.
+fn entries(text: &str) -> Vec<(RuleKind, String, Option<String>, Option<usize>)> {
+    let Ok(doc) = toml_edit::Document::parse(text) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for kind in RuleKind::ALL {
+        let Some(tables) = doc.get(kind.as_str()).and_then(|i| i.as_array_of_tables()) else {
+            continue;
+        };
+        for t in tables.iter() {
+            let tool = t.get("tool").and_then(|v| v.as_str()).unwrap_or_default();
+            let pattern = t.get("match").and_then(|v| v.as_str()).map(str::to_owned);
+            out.push((
+                kind,
+                tool_as_written(tool).to_owned(),
+                pattern,
+                t.span().map(|s| s.start),
+            ));
+        }
+    }
+    out
+}
+
+/// For each rule's one-line form (`deny * "Private/**"`), the line of the file where its
+/// table starts (1 for the first line). Rules with the same line get the first one's.
+pub fn file_lines(path: &Path) -> Vec<(String, u32)> {
+    let Ok(text) = std::fs::read_to_string(path) else {
+        return Vec::new();
+    };
+    entries(&text)
+        .into_iter()
+        .filter_map(|(kind, tool, pattern, start)| {
+            let start = start?;
+            let line = text.get(..start)?.matches('\n').count() + 1;
+            Some((
+                line_of(kind, &tool, pattern.as_deref()),
+                u32::try_from(line).ok()?,
+            ))
+        })
+        .collect()
+}
+
+/// Adds a rule at the end of the rules file (created from the template when missing).
+///
+/// # Errors
+/// [`RuleEditError::AlreadyThere`] when the same rule is in the file; [`RuleEditError::File`]
+/// when it cannot be read, parsed or written.
+pub fn add_rule(
+    path: &Path,
+    kind: RuleKind,
+    tool: &str,
+    pattern: Option<&str>,
+) -> Result<(), RuleEditError> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => super::RULES_TEMPLATE.to_owned(),
+        Err(_) => read_text(path)?,
+    };
+    parse_doc(&text, path)?;
+    let line = line_of(kind, tool, pattern);
+    if entries(&text)
+        .iter()
+        .any(|(k, t, p, _)| line_of(*k, t, p.as_deref()) == line)
+    {
+        return Err(RuleEditError::AlreadyThere(super::words::sentence(
+            kind,
+            tool,
+            pattern,
+            choice_of(kind, tool, pattern).map(|c| c.scope).as_ref(),
+        )));
+    }
+    write_atomically(path, &appended(&text, kind, tool, pattern)).map_err(Into::into)
+}
+
+/// Replaces the first rule whose one-line form is `line` with a rule of `kind` about `tool`
+/// with `pattern`. In the same list it is changed in place (its comments stay); in another list
+/// it is taken out and the new one added at the end.
+///
+/// # Errors
+/// [`RuleEditError::NoSuchRule`] when no rule has that line; [`RuleEditError::AlreadyThere`]
+/// when another rule already is the new one; [`RuleEditError::File`] as [`add_rule`].
+pub fn change_rule(
+    path: &Path,
+    line: &str,
+    kind: RuleKind,
+    tool: &str,
+    pattern: Option<&str>,
+) -> Result<(), RuleEditError> {
+    let text = read_text(path)?;
+    let mut doc = parse_doc(&text, path)?;
+    let new_line = line_of(kind, tool, pattern);
+    if new_line != line
+        && entries(&text)
+            .iter()
+            .any(|(k, t, p, _)| line_of(*k, t, p.as_deref()) == new_line)
+    {
+        return Err(RuleEditError::AlreadyThere(super::words::sentence(
+            kind,
+            tool,
+            pattern,
+            choice_of(kind, tool, pattern).map(|c| c.scope).as_ref(),
+        )));
+    }
+    for old_kind in RuleKind::ALL {
+        let Some(tables) = doc
+            .get_mut(old_kind.as_str())
+            .and_then(|i| i.as_array_of_tables_mut())
+        else {
+            continue;
+        };
+        let position = tables.iter().position(|t| {
+            let t_tool = t.get("tool").and_then(|v| v.as_str()).unwrap_or_default();
+            let t_pattern = t.get("match").and_then(|v| v.as_str());
+            line_of(old_kind, tool_as_written(t_tool), t_pattern) == line
+        });
+        let Some(index) = position else {
+            continue;
+        };
+        let new_text = if old_kind == kind {
+            let Some(table) = tables.get_mut(index) else {
+                continue;
+            };
+            set_value(table, "tool", Some(tool));
+            set_value(table, "match", pattern);
+            doc.to_string()
+        } else {
+            remove_table(&mut doc, old_kind, index);
+            appended(&doc.to_string(), kind, tool, pattern)
+        };
+        return write_atomically(path, &new_text).map_err(Into::into);
+    }
+    Err(RuleEditError::NoSuchRule(line.to_owned()))
+}
+
+/// Takes the rule at `index` of the list `kind` out of `doc`. The comment lines right above
+/// it (no blank line between) are its own and go with it; what comes before a blank line (the
+/// person's notes about something else, a comment that ended the file before a rule was
+/// added) stays, in front of whatever follows.
+pub(super) fn remove_table(doc: &mut toml_edit::DocumentMut, kind: RuleKind, index: usize) {
+    let Some(tables) = doc
+        .get_mut(kind.as_str())
+        .and_then(|i| i.as_array_of_tables_mut())
+    else {
+        return;
+    };
+    let Some(removed) = tables.get(index) else {
+        return;
+    };
+    let position = removed.position();
+    let prefix = removed
+        .decor()
+        .prefix()
+        .and_then(|p| p.as_str())
+        .unwrap_or("")
+        .to_owned();
+    tables.remove(index);
+    if tables.is_empty() {
+        doc.remove(kind.as_str());
+    }
+    // The part up to the last blank line, without that line.
+    let lines: Vec<&str> = prefix.split_inclusive('\n').collect();
+    let kept: String = match lines.iter().rposition(|l| l.trim().is_empty()) {
+        Some(blank) => lines[..blank].concat(),
+        None => String::new(),
+    };
+    if kept.is_empty() {
+        return;
+    }
+    // In front of the next table in the file, or of the file's end.
+    let mut next: Option<&mut toml_edit::Table> = None;
+    for (_, item) in doc.iter_mut() {
+        let Some(list) = item.as_array_of_tables_mut() else {
+            continue;
+        };
+        for table in list.iter_mut() {
+            let later = match (table.position(), position) {
+                (Some(p), Some(removed)) => p > removed,
+                _ => false,
+            };
+            let earlier_than_found = next
+                .as_ref()
+                .is_none_or(|found| table.position() < found.position());
+            if later && earlier_than_found {
+                next = Some(table);
+            }
+        }
+    }
+    match next {
+        Some(table) => {
+            let own = table
+                .decor()
+                .prefix()
+                .and_then(|p| p.as_str())
+                .unwrap_or("")
+                .to_owned();
+            table.decor_mut().set_prefix(format!("{kept}{own}"));
+        }
+        None => {
+            let trailing = doc.trailing().as_str().unwrap_or("").to_owned();
+            doc.set_trailing(format!("{kept}{trailing}"));
+        }
+    }
+}
+
+/// Sets (or with `None` removes) `key` of `table`, keeping the spacing around the old value.
+fn set_value(table: &mut toml_edit::Table, key: &str, value: Option<&str>) {
+    match (value, table.get_mut(key).and_then(|i| i.as_value_mut())) {
+        (Some(new), Some(old)) => {
+            if old.as_str() != Some(new) {
+                let decor = old.decor().clone();
+                *old = toml_edit::Value::from(new);
+                *old.decor_mut() = decor;
+            }
+        }
+        (Some(new), None) => {
+            table.insert(key, toml_edit::value(new));
+        }
+        (None, _) => {
+            table.remove(key);
+        }
+    }
+}
+
+/// Writes `text` to `path` atomically: a temporary file beside it (owner-only, synced) renamed
+/// over it, so a reader sees the old file or the new one, never half of one.
+///
+/// # Errors
+/// [`RulesError::Read`] with the I/O error; the old file is then left as it was.
+pub fn write_atomically(path: &Path, text: &str) -> Result<(), RulesError> {
+    let failed = |e: std::io::Error| RulesError::Read {
+        path: path.display().to_string(),
+        detail: e.to_string(),
+    };
+    let tmp = path.with_extension("toml.tmp");
+    let written = (|| {
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent)?;
+        }
+        let mut options = std::fs::OpenOptions::new();
+        options.write(true).create(true).truncate(true);
+        #[cfg(unix)]
+        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+        let mut file = options.open(&tmp)?;
+        file.write_all(text.as_bytes())?;
+        file.sync_all()?;
+        #[cfg(unix)]
+        std::fs::set_permissions(&tmp, std::os::unix::fs::PermissionsExt::from_mode(0o600))?;
+        std::fs::rename(&tmp, path)
+    })();
+    if written.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    written.map_err(failed)
+}
