@@ -22,6 +22,7 @@ mod all {
     pub mod race;
     pub mod rules_editor;
     pub mod rules_meaning;
+    pub mod rules_window;
     pub mod sandbox;
     pub mod sessions;
     pub mod sessions_index;

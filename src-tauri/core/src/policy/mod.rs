@@ -17,6 +17,7 @@
 //! edited from the window), [`words`] (a rule in a sentence), `grants` (session grants), `hard`
 //! (the hard denials), and here the layered decision ([`Policy::decide`]).
 
+mod choice;
 pub mod editor;
 mod grants;
 mod hard;
