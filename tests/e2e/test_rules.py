@@ -59,7 +59,7 @@ def test_a_never_rule_added_in_settings_stops_the_next_write_and_can_be_removed(
         assert app.wait_finished() == "completed"
         assert not app.wd.find_all('[data-testid="approval-card"]')
         assert not os.path.exists(os.path.join(app.workspace, "Private", "plan.txt"))
-        call = app.wd.text(app.wd.find_all('[data-testid="tool-call"]')[0])
+        call = app.wd.text(wait_for("the call", lambda: app.wd.find_all('[data-testid="tool-call"]'))[0])
         assert f"Your rule “{SENTENCE}” forbids this." in call, call
         app.wd.click(app.wd.find_all('[data-testid="settings"]')[0])  # closes Settings
         app.wd.execute("document.querySelector('[data-testid=tool-call]').scrollIntoView()")
@@ -67,7 +67,7 @@ def test_a_never_rule_added_in_settings_stops_the_next_write_and_can_be_removed(
         app.wd.click(app.wd.find_all('[data-testid="settings"]')[0])
 
         # Removed in Settings: the same write asks again.
-        app.wd.click(app.wd.find_all('[data-testid="remove-rule"]')[0])
+        app.wd.click(wait_for("Remove", lambda: app.wd.find_all('[data-testid="remove-rule"]'))[0])
         wait_for("the rule to go", lambda: app.wd.find_all('[data-testid="rules-none"]'))
         with open(rules_file, encoding="utf-8") as f:
             assert f.read() == "# my own notes about rules\n"
