@@ -20,6 +20,9 @@ const COMMANDS: &[&str] = &[
     "remove_rule",
     "save_mcp_server",
     "remove_mcp_server",
+    "list_rules",
+    "add_rule",
+    "change_rule",
 ];
 
 fn main() {

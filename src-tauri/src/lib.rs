@@ -1,6 +1,6 @@
 //! The Ask First desktop shell: translates between Tauri and `askfirst-core`.
 //!
-//! - [`commands`]: the IPC commands the window may call.
+//! - [`commands`]: the IPC commands the window may call ([`rule_commands`]: the rules part).
 //! - [`bridge`]: forwards the core's events to the window, the tray and notifications.
 //! - [`notify`], [`tray`], [`window`]: the native parts; this file connects them (closing the
 //!   window hides it, and the first time a notification says so).
@@ -15,6 +15,7 @@
 pub mod bridge;
 pub mod commands;
 pub mod notify;
+pub mod rule_commands;
 pub mod stall_probe;
 pub mod tray;
 pub mod window;
@@ -74,6 +75,9 @@ pub fn build_app<R: Runtime>(
             commands::remove_rule,
             commands::save_mcp_server,
             commands::remove_mcp_server,
+            rule_commands::list_rules,
+            rule_commands::add_rule,
+            rule_commands::change_rule,
         ])
         .build(context)?;
     #[cfg(target_os = "linux")]

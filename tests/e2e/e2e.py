@@ -38,11 +38,12 @@ import test_approvals  # noqa: E402
 import test_cards  # noqa: E402
 import test_harness  # noqa: E402
 import test_promise  # noqa: E402
+import test_rules  # noqa: E402
 import test_settings_sessions  # noqa: E402
 import test_tray_notify  # noqa: E402
 
 TESTS = (test_approvals.TESTS + test_cards.TESTS + test_tray_notify.TESTS
-         + test_settings_sessions.TESTS + test_a11y.TESTS
+         + test_settings_sessions.TESTS + test_rules.TESTS + test_a11y.TESTS
          # The promise's attacks in the real window.
          + test_promise.TESTS
          # The harness ends only what it started.

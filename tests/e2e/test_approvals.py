@@ -108,7 +108,7 @@ def test_allow_for_this_session_covers_exactly_the_same_call():
         states = [app.wd.attr(c, "data-state") for c in app.wd.find_all('[data-testid="tool-call"]')]
         assert states == ["succeeded", "succeeded", "waiting"], states
         texts = [app.wd.text(c) for c in app.wd.find_all('[data-testid="tool-call"]')]
-        assert "allowed for this session" in texts[1], texts
+        assert "allowed in this conversation" in texts[1], texts
         # The grants are listed by a list_grants call of their own, made when the approval
         # for the session arrives: the next card can be shown before its answer.
         grants = wait_for("the grant to be listed", lambda: app.wd.find_all('[data-testid="grant"]'))

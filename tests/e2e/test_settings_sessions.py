@@ -109,8 +109,8 @@ def test_a_rule_allows_without_asking_and_can_be_removed_in_settings():
         text = app.wd.text(app.wd.find_all('[data-testid="tool-call"]')[0])
         assert "allowed by your rules" in text, text
         app.wd.click(app.wd.find_all('[data-testid="settings"]')[0])
-        rule = wait_for("the rule", lambda: app.wd.find_all('[data-testid="rule"]'))[0]
-        assert 'allow write_file "hello.txt"' in app.wd.text(rule)
+        rule = wait_for("the rule", lambda: app.wd.find_all('[data-testid="rule-sentence"]'))[0]
+        assert app.wd.text(rule) == "Always allow writing hello.txt", app.wd.text(rule)
         app.wd.click(app.wd.find_all('[data-testid="remove-rule"]')[0])
         wait_for("the rule to go", lambda: not app.wd.find_all('[data-testid="rule"]'))
         with open(os.path.join(app.data, "rules.toml"), encoding="utf-8") as f:

@@ -348,3 +348,59 @@ fn a_run_going_makes_starting_and_switching_sessions_busy() {
         json!({"request": {"approval_id": request.approval_id, "decision": {"kind": "approve"}}});
     invoke(&f.window, "resolve_approval", answer).unwrap();
 }
+
+#[test]
+fn rules_are_listed_added_and_changed_through_ipc_with_plain_refusals() {
+    let f = fixture();
+    std::fs::create_dir_all(f.workspace.join("Private")).unwrap();
+    let listed = invoke(&f.window, "list_rules", json!({})).unwrap();
+    assert_eq!(listed["rules"], json!([]));
+    assert!(listed["actions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|a| a["tool"] == "write_file" && a["label"] == "Writing files (new or replaced)"));
+    assert_eq!(listed["folders"], json!(["Private"]));
+    let choice = |folder: &str| json!({"effect": "never", "tool": "*", "scope": {"kind": "folder", "folder": folder}});
+    let refused: CommandError = serde_json::from_value(
+        invoke(
+            &f.window,
+            "add_rule",
+            json!({"request": {"choice": choice("../elsewhere")}}),
+        )
+        .unwrap_err(),
+    )
+    .unwrap();
+    assert_eq!(refused.code, ErrorCode::InvalidRequest);
+    assert_eq!(
+        refused.message,
+        "Write the folder as it is inside your folder, like Private or Photos/2024 (without “..”)."
+    );
+    let added = invoke(
+        &f.window,
+        "add_rule",
+        json!({"request": {"choice": choice("Private")}}),
+    )
+    .unwrap();
+    assert_eq!(
+        added["rules"][0]["sentence"],
+        "Never touch anything in Private"
+    );
+    assert_eq!(added["rules"][0]["choice"], choice("Private"));
+    let changed = invoke(
+        &f.window,
+        "change_rule",
+        json!({"request": {"rule": "deny * \"Private/**\"", "choice": {
+            "effect": "ask", "tool": "write_file", "scope": {"kind": "everywhere"}}}}),
+    )
+    .unwrap();
+    assert_eq!(
+        changed["rules"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["sentence"].clone())
+            .collect::<Vec<_>>(),
+        vec![json!("Ask before writing files")]
+    );
+}

@@ -120,6 +120,19 @@ pub enum AuditRecord {
         /// Unix milliseconds.
         at: u64,
     },
+    /// The person changed the rules file from the settings screen (a change by hand in the
+    /// file is not seen, so not recorded). `before` and `after` are the rule's one-line form
+    /// (`deny * "Private/**"`): only `after` when added, only `before` when removed.
+    RuleChanged {
+        /// The rule as it was.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        before: Option<String>,
+        /// The rule as it is now.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        after: Option<String>,
+        /// Unix milliseconds.
+        at: u64,
+    },
     /// The session policy changed; it applies from the next ask.
     SessionPolicyChanged {
         /// The new policy.

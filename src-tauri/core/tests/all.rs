@@ -22,7 +22,9 @@ mod all {
     pub mod policy_runs;
     pub mod providers;
     pub mod race;
+    pub mod rules_editor;
     pub mod rules_meaning;
+    pub mod rules_window;
     pub mod sandbox;
     pub mod sessions;
     pub mod sessions_index;

@@ -27,6 +27,7 @@ vi.mock('./ipc', () => ({
   getSettings: () => Promise.resolve(view),
   saveSettings: (r: unknown) => saveSettings(r),
   removeRule: vi.fn(),
+  listRules: () => Promise.resolve({ path: '/data/rules.toml', rules: [], actions: [], folders: [] }),
   saveMcpServer: vi.fn(),
   removeMcpServer: vi.fn(),
 }));

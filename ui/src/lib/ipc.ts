@@ -22,6 +22,8 @@ import type { SaveMcpServerRequest } from './bindings/SaveMcpServerRequest';
 import type { SaveSettingsRequest } from './bindings/SaveSettingsRequest';
 import type { SettingsView } from './bindings/SettingsView';
 import type { StartRunResponse } from './bindings/StartRunResponse';
+import type { RuleChoice } from './bindings/RuleChoice';
+import type { RulesView } from './bindings/RulesView';
 
 export type { UnlistenFn };
 
@@ -140,4 +142,18 @@ export function saveMcpServer(request: SaveMcpServerRequest): Promise<SettingsVi
 
 export function removeMcpServer(name: string): Promise<SettingsView> {
   return call('remove_mcp_server', { request: { name } });
+}
+
+/** The rules as sentences and the "Add a rule" form's choices (re-reads the rules file). */
+export function listRules(): Promise<RulesView> {
+  return call('list_rules');
+}
+
+export function addRule(choice: RuleChoice): Promise<RulesView> {
+  return call('add_rule', { request: { choice } });
+}
+
+/** Replaces the rule named by its one-line form `rule` with `choice`. */
+export function changeRule(rule: string, choice: RuleChoice): Promise<RulesView> {
+  return call('change_rule', { request: { rule, choice } });
 }

@@ -44,6 +44,7 @@ vi.mock('./ipc', () => {
       workspace: '/ws',
       mcp_servers: [],
     })),
+    listRules: vi.fn(async () => ({ path: '/rules.toml', rules: [], actions: [], folders: [] })),
   };
 });
 
@@ -150,7 +151,7 @@ describe('TranscriptView', () => {
         'Waiting for your OK',
         'Approved, runs in its turn',
         'Running…',
-        'Done (allowed for this session)',
+        'Done (allowed in this conversation)',
         'Done (allowed by your rules)',
         'Failed',
         'Not done: denied',

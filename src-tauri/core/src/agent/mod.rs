@@ -308,6 +308,16 @@ impl AgentRuntime {
         revoked
     }
 
+    /// Records in this conversation's log that the person changed a rule from the settings
+    /// screen (see [`AuditRecord::RuleChanged`]).
+    pub fn record_rule_change(&self, before: Option<String>, after: Option<String>) {
+        self.audit(AuditRecord::RuleChanged {
+            before,
+            after,
+            at: crate::unix_millis_now(),
+        });
+    }
+
     fn audit(&self, record: AuditRecord) {
         if let Err(error) = self.config.log.append(&record) {
             eprintln!("askfirst: {error}");

@@ -435,10 +435,13 @@ pub fn system_prompt(workspace: &std::path::Path) -> String {
     )
 }
 
-/// The card's scope line of "Allow for this session".
-pub const GRANT_SCOPE: &str = "Until you close Ask First, this exact action (same tool, same \
-     details) will run again without asking, as long as what it works on is as shown here or \
-     as this action leaves it. Anything different still asks.";
+/// The card's scope line of "Allow in this conversation" (a grant is kept in memory while this
+/// conversation is open: starting or opening another one, or closing Ask First, ends it, and
+/// reopening the conversation later does not bring it back).
+pub const GRANT_SCOPE: &str = "While this conversation is open, this exact action (same tool, \
+     same details) will run again without asking, as long as what it works on is as shown here \
+     or as this action leaves it. Anything different still asks. It ends when you start or open \
+     another conversation, or close Ask First.";
 
 /// Appended to a tool's output when Stop came while it ran and it was let finish.
 pub fn finished_after_stop(output: &str) -> String {

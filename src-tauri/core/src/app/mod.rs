@@ -16,6 +16,7 @@
 
 pub mod catalog;
 pub mod codes;
+pub mod rules_screen;
 pub mod screen;
 pub mod secrets;
 pub mod settings;

@@ -296,6 +296,7 @@ impl SettingsScreen {
         runtime
             .policy()
             .set_rules(crate::policy::Rules::load(&path));
+        runtime.record_rule_change(Some(rule.to_owned()), None);
         Ok(self.view(runtime))
     }
 }

@@ -13,13 +13,17 @@
 //! 5. **Tool defaults**: read-only tools run; everything else asks.
 
 //!
-//! Where things are: [`rules`] (the rules file and how a rule matches), `grants` (session
-//! grants), `hard` (the hard denials), and here the layered decision ([`Policy::decide`]).
+//! Where things are: [`rules`] (the rules file and how a rule matches), [`editor`] (the file
+//! edited from the window), [`words`] (a rule in a sentence), `grants` (session grants), `hard`
+//! (the hard denials), and here the layered decision ([`Policy::decide`]).
 
+mod choice;
+pub mod editor;
 mod grants;
 mod hard;
 pub mod rules;
 mod template;
+pub mod words;
 
 pub use hard::HARD_DENIALS;
 pub use rules::{remove_rule, Rule, RuleKind, RuleSet, Rules, RulesError, RULES_TEMPLATE};
@@ -204,6 +208,20 @@ impl Policy {
         }
     }
 
+    /// The rules in force, deny first: each one's list and rule. `None` while the rules file
+    /// is broken.
+    pub fn rules_in_force(&self) -> Option<Vec<(RuleKind, Rule)>> {
+        match &self.lock().rules {
+            Rules::Broken(_) => None,
+            Rules::Loaded(set) => Some(
+                RuleKind::ALL
+                    .into_iter()
+                    .flat_map(|kind| set.of_kind(kind).iter().map(move |r| (kind, r.clone())))
+                    .collect(),
+            ),
+        }
+    }
+
     /// The folders and files inside `workspace` that a deny rule for every tool (`*`) or for
     /// `run_command` names plainly (`Private/**`, `Taxes`), as they are on disk: a command is
     /// shut in without them (the kernel's line; a command whose words name them is refused
@@ -269,22 +287,25 @@ impl Policy {
                 if let Some(rule) = rules.deny.iter().find(|r| r.matches_any(facts)) {
                     return Verdict::deny(
                         PolicyLayer::UserRule,
-                        format!("Your rule \"{}\" forbids this.", rule.line(RuleKind::Deny)),
+                        format!(
+                            "Your rule “{}” forbids this.",
+                            rule.sentence(RuleKind::Deny)
+                        ),
                     );
                 }
                 if let Some(rule) = rules.ask.iter().find(|r| r.matches_any(facts)) {
                     return Verdict::ask(
                         PolicyLayer::UserRule,
                         format!(
-                            "Your rule \"{}\" says to ask you first.",
-                            rule.line(RuleKind::Ask)
+                            "Your rule “{}” says to ask you first.",
+                            rule.sentence(RuleKind::Ask)
                         ),
                     );
                 }
                 if let Some(rule) = rules.allow.iter().find(|r| r.matches_all(facts)) {
                     return Verdict::allow(
                         PolicyLayer::UserRule,
-                        format!("Allowed by your rule \"{}\".", rule.line(RuleKind::Allow)),
+                        format!("Allowed by your rule “{}”.", rule.sentence(RuleKind::Allow)),
                     );
                 }
             }
@@ -297,7 +318,7 @@ impl Policy {
             if granted {
                 return Verdict::allow(
                     PolicyLayer::SessionGrant,
-                    "Allowed for this session: you allowed exactly this action earlier.",
+                    "Allowed in this conversation: you allowed exactly this action earlier.",
                 );
             }
         }

@@ -1,6 +1,7 @@
 //! The user's rules (DESIGN.md §4, layer 3): the file `rules.toml` in the data folder, read
 //! into [`Rules`], written from [`RULES_TEMPLATE`] when missing, and a rule removed from it by
-//! its one-line form ([`remove_rule`]). How a rule matches a call's arguments is here too.
+//! its one-line form ([`remove_rule`]; adding and changing are in [`super::editor`]). How a
+//! rule matches a call's arguments is here too.
 
 use super::{ArgumentKind, CallFacts, MainArgument};
 use crate::command_line::CommandPattern;
@@ -53,7 +54,7 @@ struct RuleEntry {
 
 /// A rule's `tool` as the file gives it, read the one way both [`Rules::parse`] and
 /// [`remove_rule`] read it: spaces around the name do not count.
-fn tool_as_written(tool: &str) -> &str {
+pub(super) fn tool_as_written(tool: &str) -> &str {
     tool.trim()
 }
 
@@ -84,7 +85,7 @@ impl RuleKind {
 
 /// The one-line form of a rule of `kind` about `tool` with `pattern`: `deny write_file
 /// "Taxes/**"`, or `ask run_command` without a pattern. The only place it is written.
-fn line_of(kind: RuleKind, tool: &str, pattern: Option<&str>) -> String {
+pub(super) fn line_of(kind: RuleKind, tool: &str, pattern: Option<&str>) -> String {
     let kind = kind.as_str();
     match pattern {
         Some(p) => format!("{kind} {tool} \"{p}\""),
@@ -351,6 +352,14 @@ impl Rule {
     pub fn line(&self, kind: RuleKind) -> String {
         line_of(kind, &self.tool, self.pattern.as_deref())
     }
+
+    /// The rule when it is of `kind` in a sentence for people, as the settings screen lists it
+    /// and the reasons quote it: "Never touch anything in Private" (see [`super::words`]).
+    pub fn sentence(&self, kind: RuleKind) -> String {
+        let pattern = self.pattern.as_deref();
+        let choice = super::editor::choice_of(kind, &self.tool, pattern);
+        super::words::sentence(kind, &self.tool, pattern, choice.map(|c| c.scope).as_ref())
+    }
 }
 
 /// The user's rules.
@@ -473,13 +482,7 @@ pub fn remove_rule(path: &Path, line: &str) -> Result<bool, RulesError> {
             })?;
     let mut removed = false;
     for kind in RuleKind::ALL {
-        if removed {
-            break;
-        }
-        let Some(tables) = doc
-            .get_mut(kind.as_str())
-            .and_then(|i| i.as_array_of_tables_mut())
-        else {
+        let Some(tables) = doc.get(kind.as_str()).and_then(|i| i.as_array_of_tables()) else {
             continue;
         };
         let position = tables.iter().position(|t| {
@@ -488,15 +491,13 @@ pub fn remove_rule(path: &Path, line: &str) -> Result<bool, RulesError> {
             line_of(kind, tool_as_written(tool), pattern) == line
         });
         if let Some(index) = position {
-            tables.remove(index);
+            super::editor::remove_table(&mut doc, kind, index);
             removed = true;
+            break;
         }
     }
     if removed {
-        let tmp = path.with_extension("toml.tmp");
-        std::fs::write(&tmp, doc.to_string())
-            .and_then(|()| std::fs::rename(&tmp, path))
-            .map_err(read_error)?;
+        super::editor::write_atomically(path, &doc.to_string())?;
     }
     Ok(removed)
 }

@@ -1,0 +1,78 @@
+//! The IPC commands of the rules part of Settings: list the rules as sentences, add one and
+//! change one from the form's choices. Like [`crate::commands`], each only parses, calls the
+//! core (`SettingsScreen::rules_view`, `add_rule`, `change_rule`) and maps errors to a typed
+//! `CommandError`; the file work (an fsync) runs on the blocking pool. These are the window's
+//! commands only: no tool of the agent reaches them.
+
+use askfirst_core::agent::AgentRuntime;
+use askfirst_core::app::{Coded, SettingsScreen};
+use askfirst_protocol::{AddRuleRequest, ChangeRuleRequest, CommandError, ErrorCode, RulesView};
+use std::sync::Arc;
+use tauri::State;
+
+/// Runs `work` on the blocking pool; a panic in it is an `internal` error.
+async fn blocking<T: Send + 'static>(
+    work: impl FnOnce() -> Result<T, CommandError> + Send + 'static,
+) -> Result<T, CommandError> {
+    tauri::async_runtime::spawn_blocking(work)
+        .await
+        .unwrap_or_else(|error| {
+            Err(CommandError {
+                code: ErrorCode::Internal,
+                message: format!("The request failed inside Ask First: {error}"),
+            })
+        })
+}
+
+/// The rules as sentences and the form's choices; reads the rules file again, so a change
+/// made by hand shows and applies. JS: `invoke('list_rules')`.
+#[tauri::command]
+pub async fn list_rules(
+    runtime: State<'_, Arc<AgentRuntime>>,
+    settings: State<'_, Arc<SettingsScreen>>,
+) -> Result<RulesView, CommandError> {
+    let (runtime, settings) = (Arc::clone(&runtime), Arc::clone(&settings));
+    blocking(move || Ok(settings.rules_view(&runtime))).await
+}
+
+/// Adds the rule the form describes; it applies from the agent's next action. JS:
+/// `invoke('add_rule', { request: { choice } })`.
+///
+/// # Errors
+/// `invalid_request` with a sentence saying what to change (an unknown action, a folder that
+/// is not inside the person's folder, the same rule already there); `storage` when the rules
+/// file has a mistake or cannot be written (nothing changes then).
+#[tauri::command]
+pub async fn add_rule(
+    runtime: State<'_, Arc<AgentRuntime>>,
+    settings: State<'_, Arc<SettingsScreen>>,
+    request: AddRuleRequest,
+) -> Result<RulesView, CommandError> {
+    let (runtime, settings) = (Arc::clone(&runtime), Arc::clone(&settings));
+    blocking(move || {
+        settings
+            .add_rule(&runtime, &request.choice)
+            .map_err(|e| e.to_command_error())
+    })
+    .await
+}
+
+/// Replaces one rule (named by its one-line form) with the one the form describes. JS:
+/// `invoke('change_rule', { request: { rule, choice } })`.
+///
+/// # Errors
+/// As [`add_rule`], and `invalid_request` when the rule is no longer in the file.
+#[tauri::command]
+pub async fn change_rule(
+    runtime: State<'_, Arc<AgentRuntime>>,
+    settings: State<'_, Arc<SettingsScreen>>,
+    request: ChangeRuleRequest,
+) -> Result<RulesView, CommandError> {
+    let (runtime, settings) = (Arc::clone(&runtime), Arc::clone(&settings));
+    blocking(move || {
+        settings
+            .change_rule(&runtime, &request.rule, &request.choice)
+            .map_err(|e| e.to_command_error())
+    })
+    .await
+}
