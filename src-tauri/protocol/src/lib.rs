@@ -76,6 +76,7 @@ pub fn export_bindings(dir: &std::path::Path) -> Result<(), ts_rs::ExportError> 
         SessionPolicy,
         PolicyLayer,
         CallDetail,
+        CommandEffect,
         NotRun,
         Wording,
         ProviderKind,
