@@ -4,6 +4,7 @@
 
 import { invoke } from '@tauri-apps/api/core';
 import { listen, type UnlistenFn } from '@tauri-apps/api/event';
+import { getCurrentWindow } from '@tauri-apps/api/window';
 import { EVENT_NAMES } from './events';
 import type { ApprovalId } from './bindings/ApprovalId';
 import type { ApprovalRequest } from './bindings/ApprovalRequest';
@@ -140,4 +141,18 @@ export function saveMcpServer(request: SaveMcpServerRequest): Promise<SettingsVi
 
 export function removeMcpServer(name: string): Promise<SettingsView> {
   return call('remove_mcp_server', { request: { name } });
+}
+
+/** Calls `handler` when closing the window only minimised it (no tray on this desktop). */
+export function onCloseKept(handler: () => void): Promise<UnlistenFn> {
+  return listen<null>(EVENT_NAMES.closeKept, () => handler());
+}
+
+/**
+ * Quits Ask First from the window: destroys it (no close-to-tray), and the app ends with its
+ * last window, as it does from the tray's Quit (waiting approvals end as cancelled, a running
+ * task is stopped).
+ */
+export function quitApp(): Promise<void> {
+  return getCurrentWindow().destroy();
 }
