@@ -134,9 +134,9 @@ pub(super) fn git_effect(args: &[String], out: &mut Vec<Effect>) -> bool {
             Effect::DiscardsChanges { command }
         }
         "status" | "log" | "diff" | "show" | "branch" | "tag" | "ls-files" | "rev-parse"
-        | "blame" | "describe" | "shortlog" | "remote" | "add" | "init" | "switch" | "checkout"
-        | "restore" | "reset" | "mv" | "rm" | "stash" | "grep" => return true,
-        // `commit`, `merge`, `rebase`, … run the repository's hooks; others are unknown.
+        | "blame" | "describe" | "shortlog" | "remote" | "add" | "init" | "grep" => return true,
+        // `rm`, `mv`, `checkout`, `switch`, `stash` change the folder's files in ways not
+        // worded here; `commit`, `merge`, `rebase`, … run the repository's hooks: unknown.
         _ => return false,
     };
     out.push(effect);

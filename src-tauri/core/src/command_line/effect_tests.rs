@@ -387,6 +387,10 @@ fn evasions_show_the_harm_or_say_they_cannot_be_seen_through() {
         "awk 'BEGIN { system(\"rm -rf Photos\") }'",
         "perl -e 'system q(rm -rf Photos)'",
         "ls *; frob",
+        "find . -name Photos -exec sh -c 'rm -rf \"$1\"' _ {} \\;",
+        "printf 'rm -rf Photos' | sh",
+        "git rm -r Photos",
+        "tar -xf backup.tar -C Photos",
     ] {
         assert!(cannot_tell(line), "{line}: {:?}", found(line));
         assert!(!said(line).is_empty(), "{line}");
