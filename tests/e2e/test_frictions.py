@@ -60,9 +60,43 @@ def test_a_command_card_says_what_the_command_does_and_enter_starts_the_task():
             assert focused == app.wd.attr(cards[0], "data-approval-id"), focused
             assert len(app.cards()) == 2, "following the link answered a card"
             app.press(cards[0], "deny")
-            app.press(wait_for("the second card", lambda: app.cards())[0], "deny")
+            app.press(cards[1], "deny")
             assert app.wait_finished() == "completed"
             assert os.path.isdir(os.path.join(app.workspace, "Photos"))
+    finally:
+        os.unlink(path)
+
+
+def test_a_new_card_comes_into_view_when_the_person_reads_further_down():
+    long_text = "\n\n".join(f"Line {i} of what the agent has to say." for i in range(80))
+    path = scenario_file([
+        {"say": long_text, "tool_calls": [
+            {"name": "run_command", "arguments": {"command": "sleep 3"}}]},
+        {"say": "Now the file.", "tool_calls": [
+            {"name": "write_file", "arguments": {"path": "b.txt", "content": "b"}}]},
+        {"say": "Done."},
+    ])
+    visible = ("const m = document.querySelector('main').getBoundingClientRect();"
+               "const r = arguments[0].getBoundingClientRect();"
+               "return r.bottom > m.top && r.top < m.bottom;")
+    try:
+        with App("reveal", path) as app:
+            app.start_task("Write b")
+            first = app.card()
+            first_id = app.wd.attr(first, "data-approval-id")
+            app.press(first, "approve")
+            # While the command runs, the person scrolls down to read.
+            app.wd.execute("const m = document.querySelector('main'); m.scrollTop = m.scrollHeight;")
+            # (far enough that the top of the window's list is out of view)
+            assert app.wd.execute("return document.querySelector('main').scrollTop") > 1000
+            second = wait_for("the next card", lambda: [
+                c for c in app.cards() if app.wd.attr(c, "data-approval-id") != first_id])[0]
+            assert wait_for("the new card in view", lambda: app.wd.execute(visible, {ELEMENT: second}))
+            # Brought into view, not focused, and its buttons arm as usual.
+            focused = app.wd.execute("return document.activeElement.getAttribute('data-approval-id')")
+            assert focused is None, focused
+            app.press(second, "deny")
+            assert app.wait_finished() == "completed"
     finally:
         os.unlink(path)
 
@@ -79,4 +113,5 @@ def test_quit_in_the_window_ends_ask_first():
 
 
 TESTS = [test_a_command_card_says_what_the_command_does_and_enter_starts_the_task,
+         test_a_new_card_comes_into_view_when_the_person_reads_further_down,
          test_quit_in_the_window_ends_ask_first]
