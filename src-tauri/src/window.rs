@@ -1,10 +1,12 @@
 //! The main window: bringing it back from the tray or a notification, what closing it does,
 //! and its remembered size. Depends only on tauri: the caller says whether a tray is shown and
-//! acts on what happened ([`Closed`]).
+//! acts on what happened ([`Closed`]). Quitting from the window itself is the window's Quit
+//! button (it destroys the window, and the app ends with its last window).
 
+use askfirst_protocol::event_names::CLOSE_KEPT;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
-use tauri::{AppHandle, LogicalSize, Manager, Runtime, Window};
+use tauri::{AppHandle, Emitter, LogicalSize, Manager, Runtime, Window};
 
 /// The main window's label (tauri.conf.json).
 pub const MAIN: &str = "main";
@@ -45,8 +47,9 @@ static HIDDEN_BEFORE: AtomicBool = AtomicBool::new(false);
 
 /// Closing the main window hides it instead: runs go on and approvals still arrive in the tray
 /// and notifications. With no tray to bring it back from (`tray_shown` false: no tray host on
-/// the bus, or no bus), it is minimised instead, so it can still be found in the taskbar. The
-/// caller has already prevented the close. "Quit" in the tray quits.
+/// the bus, or no bus), it is minimised instead, so it can still be found in the taskbar, and
+/// the window is told ([`CLOSE_KEPT`]) so that it says why and points to its Quit button. The
+/// caller has already prevented the close. "Quit" in the tray or the window quits.
 pub fn on_close_requested<R: Runtime>(window: &Window<R>, tray_shown: bool) -> Closed {
     if window.label() != MAIN {
         return Closed::NotMain;
@@ -54,6 +57,7 @@ pub fn on_close_requested<R: Runtime>(window: &Window<R>, tray_shown: bool) -> C
     save_size(window.app_handle());
     if !tray_shown {
         let _ = window.minimize();
+        let _ = window.emit(CLOSE_KEPT, ());
         return Closed::Minimised;
     }
     let _ = window.hide();

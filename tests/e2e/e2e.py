@@ -36,6 +36,7 @@ from harness.webdriver import CONTROL, ELEMENT, ENTER, SPACE, TAB, WebDriver  # 
 import test_a11y  # noqa: E402
 import test_approvals  # noqa: E402
 import test_cards  # noqa: E402
+import test_frictions  # noqa: E402
 import test_harness  # noqa: E402
 import test_promise  # noqa: E402
 import test_rules  # noqa: E402
@@ -47,7 +48,9 @@ TESTS = (test_approvals.TESTS + test_cards.TESTS + test_tray_notify.TESTS
          # The promise's attacks in the real window.
          + test_promise.TESTS
          # The harness ends only what it started.
-         + test_harness.TESTS)
+         + test_harness.TESTS
+         # Plain words on command cards, Enter, the waiting link, Quit (last: it ends its app).
+         + test_frictions.TESTS)
 
 # What `import e2e` gives (tests/bench's scripts use these).
 __all__ = ["FOCUS_PROBE", "audit", "axe", "focus_stop", "App", "armed", "log_since", "log_size",

@@ -9,6 +9,7 @@ from harness.app import App
 from harness.desktop import close_window, window_viewable, x_windows
 from harness.env import APP
 from harness.sessions import decided, parse_log, session_logs
+from harness.wait import wait_for
 from harness.survival import PART, figure, shot
 from harness.wait import wait_for
 from harness.webdriver import ELEMENT
@@ -80,6 +81,11 @@ def test_approve_works_on_this_bus():
             close_window()
             time.sleep(1.5)
             assert window_viewable(), ("closing hid the window with no tray", x_windows())
+            # …and the window says why it is still there, and where Quit is.
+            note = wait_for("the note on closing", lambda: app.wd.find_all('[data-testid="close-kept"]'))
+            assert "press Quit" in app.wd.text(note[0]), app.wd.text(note[0])
+            assert app.wd.find_all('[data-testid="quit"]'), "no Quit in the window"
+            shot(app, f"{PART}-close-kept")
         err = app.stderr()
         figure(f"{PART}_stderr_lines", len([l for l in err.splitlines() if l.strip()]))
         assert "panicked" not in err, err[-3000:]

@@ -224,7 +224,13 @@ impl ApprovalRegistry {
                 risk: request.risk,
                 reason: request.reason.clone(),
                 policy_layer: request.policy_layer,
-                effects: request.effects.clone(),
+                // Everything the card said the call does: also the command's own effects.
+                effects: request
+                    .effects
+                    .iter()
+                    .cloned()
+                    .chain(detail_effects(request.detail.as_ref()))
+                    .collect(),
                 at: now,
                 expires_at,
             })
@@ -605,4 +611,15 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
         .iter()
         .map(|b| format!("{b:02x}"))
         .collect()
+}
+
+/// The English sentences of what a detail says a call does (a command's effects), for the
+/// session log beside the request's own effects.
+fn detail_effects(detail: Option<&CallDetail>) -> Vec<String> {
+    match detail {
+        Some(CallDetail::Command { effects, .. }) => {
+            effects.iter().map(|effect| effect.text.clone()).collect()
+        }
+        None => Vec::new(),
+    }
 }

@@ -61,7 +61,27 @@ pub enum CallDetail {
         /// The folder it runs in: the workspace folder's absolute path, as the operating
         /// system spells it (lossily converted to UTF-8 where it is not valid UTF-8).
         working_folder: String,
+        /// What the line will do that matters, read from how it parses (deleting for good,
+        /// writing outside the folder, downloading from a host, …), one sentence each, in the
+        /// order found; "Ask First cannot tell …" where the reading cannot see through it.
+        /// Empty (and left out of the JSON) when it does nothing worth saying.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        effects: Vec<CommandEffect>,
     },
+}
+
+/// One thing a command line will do that matters, for its card: as a [`Wording`] (a key and
+/// its values, for a window that words it in another language) and in English.
+///
+/// JSON: `{"wording":{"key":"command.deletes_folder","args":{"name":"Photos"}},
+/// "text":"Deletes the folder Photos permanently, with everything in it (it does not go to
+/// the trash)."}`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct CommandEffect {
+    /// The sentence as a key and values (keys start with `command.`).
+    pub wording: Wording,
+    /// The sentence in English, as the card shows it (plain text, one line).
+    pub text: String,
 }
 
 /// A request for the user's OK before one tool call runs.

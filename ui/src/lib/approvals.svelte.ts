@@ -150,6 +150,11 @@ export class Approvals {
     return this.cards.length - this.endedCount + this.queuedCount;
   }
 
+  /** The first card (top of the list) still waiting for an answer: where "Waiting for your OK" leads. */
+  get firstWaiting(): Card | undefined {
+    return this.cards.find((card) => card.phase === 'waiting');
+  }
+
   /** The newest card still waiting for an answer (usually found at the end of the list). */
   get newestWaiting(): Card | undefined {
     for (let i = this.cards.length - 1; i >= 0; i--) {

@@ -12,6 +12,8 @@ export const EVENT_NAMES = {
   runEvent: 'run-event',
   /** Payload: the ApprovalId the person picked in the tray or a notification. */
   focusApproval: 'focus-approval',
+  /** No payload: closing the window only minimised it (no tray on this desktop). */
+  closeKept: 'close-kept',
 } as const;
 
 /** One of the backend's event names. */

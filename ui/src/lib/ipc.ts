@@ -4,6 +4,7 @@
 
 import { invoke } from '@tauri-apps/api/core';
 import { listen, type UnlistenFn } from '@tauri-apps/api/event';
+import { getCurrentWindow } from '@tauri-apps/api/window';
 import { EVENT_NAMES } from './events';
 import type { ApprovalId } from './bindings/ApprovalId';
 import type { ApprovalRequest } from './bindings/ApprovalRequest';
@@ -156,4 +157,18 @@ export function addRule(choice: RuleChoice): Promise<RulesView> {
 /** Replaces the rule named by its one-line form `rule` with `choice`. */
 export function changeRule(rule: string, choice: RuleChoice): Promise<RulesView> {
   return call('change_rule', { request: { rule, choice } });
+}
+
+/** Calls `handler` when closing the window only minimised it (no tray on this desktop). */
+export function onCloseKept(handler: () => void): Promise<UnlistenFn> {
+  return listen<null>(EVENT_NAMES.closeKept, () => handler());
+}
+
+/**
+ * Quits Ask First from the window: destroys it (no close-to-tray), and the app ends with its
+ * last window, as it does from the tray's Quit (waiting approvals end as cancelled, a running
+ * task is stopped).
+ */
+export function quitApp(): Promise<void> {
+  return getCurrentWindow().destroy();
 }

@@ -21,6 +21,8 @@ vi.mock('./ipc', () => {
       return () => {};
     }),
     onFocusApproval: vi.fn(off),
+    onCloseKept: vi.fn(off),
+    quitApp: vi.fn(),
     onRunEvent: vi.fn(off),
     listPendingApprovals: vi.fn(async () => pending),
     listRunEvents: vi.fn(async () => []),

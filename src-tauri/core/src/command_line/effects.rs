@@ -1,323 +1,343 @@
-//! What a command does that matters ([`effects`]), in sentences for the approval card.
+//! What a command line does that matters ([`effects`]), as typed facts for the approval card,
+//! read from how the line parses (the lenient reading of [`super::all_simple_commands`]), not
+//! from a list of words; each is worded once in [`super::effect_words`].
+//!
+//! Where the reading cannot see through the line (a variable or substitution as a program,
+//! `eval` of a variable, `sh -c "$X"`, an alias, a program it does not know), the facts say
+//! that Ask First cannot tell, never something reassuring.
 
-use super::hard::is_device;
+pub use super::effect::{Effect, PathKind, Target};
+use super::programs::{is_pattern, operands, program_effects};
 use super::*;
+use std::path::{Component, Path, PathBuf};
 
-/// What `line` does that matters, one plain sentence each, for the approval card: deleting
-/// for good, writing files (`>`, `>>`, `tee`), downloading, sending data out, running scripts
-/// whose steps Ask First cannot see, administrator rights, moving, permissions, stopping
-/// programs — and, when [`plain_commands`] cannot read the line, that it uses shell features
-/// whose result cannot be shown in advance. Names are shown exactly as written (the card
-/// escapes control characters). At most 10 sentences, then "…and N more.".
+/// Where a command runs, for judging the paths it names: the workspace folder, the person's
+/// home folder, and whether commands run confined (see `tools::sandbox`).
+#[derive(Debug, Clone)]
+pub struct Place {
+    /// The workspace folder (absolute, as the tool's workspace has it).
+    pub root: PathBuf,
+    /// The home folder, for `~` and `$HOME`.
+    pub home: Option<PathBuf>,
+    /// Whether commands run shut in by the kernel.
+    pub confined: bool,
+}
+
+/// Places a confined command sees as empty private folders (see `tools::sandbox`).
+const HIDDEN: &[&str] = &[
+    "/home", "/root", "/media", "/mnt", "/tmp", "/var/tmp", "/run",
+];
+
+impl Place {
+    /// `name` (as a command gives it, relative to the folder) as a [`Target`].
+    pub fn target(&self, name: &str) -> Target {
+        let kind = if is_pattern(name) {
+            PathKind::Pattern
+        } else if self.outside(name).is_some() {
+            PathKind::Missing
+        } else {
+            match std::fs::symlink_metadata(self.root.join(name)) {
+                Ok(meta) if meta.is_dir() => PathKind::Folder,
+                Ok(_) => PathKind::File,
+                Err(_) => PathKind::Missing,
+            }
+        };
+        Target {
+            name: name.to_owned(),
+            kind,
+        }
+    }
+
+    /// Where `word` leads when it names a place outside the workspace folder (an absolute
+    /// path, `~/…`, `$HOME/…`, or `..` past the folder), judged by the letters (`a/../..`
+    /// counts), else `None`. Values of `--opt=VALUE` and `of=VALUE` are judged by the value.
+    pub fn outside(&self, word: &str) -> Option<PathBuf> {
+        let word = match word.split_once('=') {
+            Some((_, value)) if !word.starts_with('/') => value,
+            _ => word,
+        };
+        if word.contains("://") {
+            return None;
+        }
+        let home_rest = word
+            .strip_prefix("~")
+            .or_else(|| word.strip_prefix("$HOME"))
+            .or_else(|| word.strip_prefix("${HOME}"))
+            .filter(|rest| rest.is_empty() || rest.starts_with('/'));
+        let path = if let Some(rest) = home_rest {
+            self.home
+                .clone()
+                .unwrap_or_else(|| PathBuf::from("/home"))
+                .join(rest.trim_start_matches('/'))
+        } else if word.starts_with('/') {
+            PathBuf::from(word)
+        } else if word.split('/').any(|part| part == "..") {
+            self.root.join(word)
+        } else {
+            return None;
+        };
+        let normal = normalize(&path);
+        (!normal.starts_with(&self.root)).then_some(normal)
+    }
+
+    fn is_hidden(&self, path: &Path) -> bool {
+        self.confined
+            && (HIDDEN.iter().any(|h| path.starts_with(h))
+                || self
+                    .home
+                    .as_deref()
+                    .is_some_and(|home| path.starts_with(home)))
+    }
+}
+
+/// `path` with `.` and `..` taken away by the letters.
+fn normalize(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for part in path.components() {
+        match part {
+            Component::ParentDir => {
+                out.pop();
+            }
+            Component::CurDir => {}
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// Devices and descriptors a redirection may write without writing a file.
+fn harmless_device(name: &str) -> bool {
+    matches!(
+        name,
+        "/dev/null" | "/dev/stdout" | "/dev/stderr" | "/dev/tty" | "/dev/zero" | "/dev/full"
+    ) || name.starts_with("/dev/fd/")
+}
+
+/// Programs whose operands they write (or delete, move, change); for `cp`, `ln`, `install`,
+/// `rsync`, `scp` only the last operand.
+fn writes_operands(program: &str) -> Option<bool> {
+    match program {
+        "rm" | "unlink" | "rmdir" | "shred" | "mv" | "tee" | "chmod" | "chown" | "chgrp"
+        | "touch" | "mkdir" | "truncate" => Some(true),
+        "cp" | "ln" | "install" | "rsync" | "scp" => Some(false),
+        _ => None,
+    }
+}
+
+/// What `line` does that matters, for the approval card, in the order found and without
+/// repeats; at most 10, then [`Effect::More`]. `place` says where it runs (paths are looked
+/// up there, read-only). Bounded and linear in the line's length like the reading itself.
 ///
 /// ```
-/// use askfirst_core::command_line::effects;
+/// use askfirst_core::command_line::{effects, Effect, PathKind, Place, Target};
+/// let place = Place { root: "/nowhere/ws".into(), home: None, confined: true };
 /// assert_eq!(
-///     effects("rm -rf build && echo done > out.txt"),
-///     vec![
-///         "Uses shell features (such as variables, substitutions, file name patterns or \
-///          redirections), so what it does exactly is only known when it runs.".to_string(),
-///         "Deletes files and folders for good (they do not go to the trash): build".into(),
-///         "Overwrites or creates the file out.txt".into(),
-///     ]
+///     effects("rm -rf Photos", &place),
+///     vec![Effect::Deletes {
+///         targets: vec![Target { name: "Photos".into(), kind: PathKind::Missing }],
+///         recursive: true,
+///     }]
 /// );
 /// ```
-pub fn effects(line: &str) -> Vec<String> {
-    let mut sentences = Sentences::default();
+pub fn effects(line: &str, place: &Place) -> Vec<Effect> {
+    let mut found: Vec<Effect> = Vec::new();
     if plain_commands(line).is_none() {
-        sentences.add(
-            "Uses shell features (such as variables, substitutions, file name patterns or \
-             redirections), so what it does exactly is only known when it runs."
-                .to_owned(),
-        );
+        found.push(Effect::ShellFeatures);
     }
     let expansion = expand(line);
+    let mut unknown: Vec<String> = Vec::new();
     for words in &expansion.commands {
-        if let Some(sentence) = command_effect(words) {
-            sentences.add(sentence);
+        if !program_effects(words, place, &mut found) {
+            if let Some(program) = words.first() {
+                let name = base(program).to_owned();
+                if !name.starts_with('-') && !unknown.contains(&name) {
+                    unknown.push(name);
+                }
+            }
         }
-        if let Some(sentence) = extra_effect(words) {
-            sentences.add(sentence);
-        }
+        leaves_folder(words, place, &mut found);
+        outside_operands(words, place, &mut found);
     }
     for (target, appends) in &expansion.writes {
-        if target.starts_with("/dev/") && !is_device(target) {
+        if harmless_device(target) {
             continue;
         }
-        sentences.add(if *appends {
-            format!("Adds to the end of (or creates) the file {target}")
-        } else {
-            format!("Overwrites or creates the file {target}")
+        found.push(Effect::Writes {
+            name: target.clone(),
+            appends: *appends,
+        });
+        if let Some(path) = place.outside(target) {
+            found.push(Effect::Outside {
+                name: target.clone(),
+                writes: true,
+                hidden: place.is_hidden(&path),
+            });
+        }
+    }
+    if substitution_as_program(line) {
+        found.push(Effect::BuildsCommands {
+            how: "$(…)".to_owned(),
         });
     }
-    sentences.finish()
-}
-
-/// Sentences in order, without repeats, bounded.
-#[derive(Default)]
-pub(super) struct Sentences {
-    seen: HashSet<String>,
-    kept: Vec<String>,
-}
-
-impl Sentences {
-    fn add(&mut self, sentence: String) {
-        if self.seen.contains(&sentence) {
-            return;
-        }
-        if self.kept.len() < MAX_EFFECTS {
-            self.kept.push(sentence.clone());
-        }
-        self.seen.insert(sentence);
+    if has_lone_ampersand(line) {
+        found.push(Effect::Background { program: None });
     }
-
-    fn finish(mut self) -> Vec<String> {
-        let more = self.seen.len() - self.kept.len();
-        if more > 0 {
-            self.kept.push(format!("…and {more} more."));
-        }
-        self.kept
+    if !unknown.is_empty() {
+        found.push(Effect::Unknown { programs: unknown });
     }
-}
-
-/// `names` for a sentence: the first five, then how many more.
-pub(super) fn list(names: &[&String]) -> String {
-    let shown: Vec<&str> = names.iter().take(5).map(|n| n.as_str()).collect();
-    let mut text = shown.join(", ");
-    if names.len() > 5 {
-        text.push_str(&format!(" and {} more", names.len() - 5));
-    }
-    text
-}
-
-/// The words of `args` that are not options.
-pub(super) fn operands(args: &[String]) -> Vec<&String> {
-    let mut done = false;
-    args.iter()
-        .filter(|a| {
-            if !done && *a == "--" {
-                done = true;
-                return false;
-            }
-            done || !(a.starts_with('-') && a.len() > 1)
+    // Downloading, and running something whose steps it cannot see: it may run what it got.
+    let downloads: Vec<String> = found
+        .iter()
+        .filter_map(|e| match e {
+            Effect::Downloads { hosts, .. } => Some(hosts.clone()),
+            _ => None,
         })
-        .collect()
+        .flatten()
+        .collect();
+    let any_download = found.iter().any(|e| matches!(e, Effect::Downloads { .. }));
+    let runs_unseen = found.iter().any(|e| {
+        matches!(
+            e,
+            Effect::RunsItsInput { .. } | Effect::BuildsCommands { .. } | Effect::RunsScript { .. }
+        )
+    });
+    if any_download && runs_unseen {
+        let mut hosts = downloads;
+        hosts.dedup();
+        found.insert(0, Effect::RunsDownloaded { hosts });
+    }
+    bounded(found)
 }
 
-pub(super) fn is_url(word: &str) -> bool {
-    word.contains("://")
-}
-
-/// The main effect of one simple command (judged by its program's name).
-pub(super) fn command_effect(words: &[String]) -> Option<String> {
-    let (program, args) = words.split_first()?;
-    let name = base(program);
-    let targets = operands(args);
-    let first = targets.first().map(|t| t.as_str()).unwrap_or("");
-    let unseen = ", whose steps Ask First cannot see.";
-    let sentence = match name {
-        "rm" | "unlink" => {
-            let recursive = rm_is_recursive(args);
-            let what = if recursive {
-                "files and folders"
-            } else {
-                "files"
-            };
-            if targets.is_empty() {
-                format!("Deletes {what} for good (they do not go to the trash), named by its input")
-            } else {
-                format!(
-                    "Deletes {what} for good (they do not go to the trash): {}",
-                    list(&targets)
-                )
-            }
+/// `found` without repeats, at most [`MAX_EFFECTS`] then [`Effect::More`].
+fn bounded(found: Vec<Effect>) -> Vec<Effect> {
+    let mut seen = HashSet::new();
+    let mut kept = Vec::new();
+    let mut more = 0;
+    for effect in found {
+        if !seen.insert(effect.clone()) {
+            continue;
         }
-        "rmdir" => format!("Deletes the empty folders {}", list(&targets)),
-        "shred" => format!(
-            "Destroys the contents of {} beyond recovery",
-            list(&targets)
-        ),
-        "find" if args.iter().any(|a| a == "-delete") => {
-            "Deletes the files it finds for good (they do not go to the trash)".to_owned()
-        }
-        "tee" => {
-            let appends = args.iter().any(|a| a == "-a" || a == "--append");
-            if targets.is_empty() {
-                return None;
-            }
-            if appends {
-                format!(
-                    "Adds to the end of (or creates) the file {}",
-                    list(&targets)
-                )
-            } else {
-                format!("Overwrites or creates the file {}", list(&targets))
-            }
-        }
-        "mv" => format!("Moves or renames files: {}", list(&targets)),
-        "cp" => format!(
-            "Copies files, replacing any with the same name where they go: {}",
-            list(&targets)
-        ),
-        // The first operand is the mode or the owner.
-        "chmod" => format!("Changes file permissions: {}", list(targets.get(1..)?)),
-        "chown" | "chgrp" => format!("Changes who owns files: {}", list(targets.get(1..)?)),
-        "kill" | "pkill" | "killall" => format!("Stops running programs ({name})"),
-        "sudo" | "doas" | "run0" | "pkexec" | "su" => format!(
-            "Runs with administrator rights ({name}): it could change anything on the computer."
-        ),
-        "curl" | "wget" => {
-            let urls: Vec<&String> = args.iter().filter(|a| is_url(a)).collect();
-            if urls.is_empty() {
-                format!("Downloads from the internet ({name})")
-            } else {
-                format!("Downloads from the internet ({name}): {}", list(&urls))
-            }
-        }
-        "scp" | "sftp" | "ftp" | "rsync" | "ssh" | "nc" | "ncat" | "netcat" | "socat"
-        | "telnet" => format!("Sends data to the internet or another computer ({name})"),
-        _ if is_shell(name) => match shell_run(args) {
-            ShellRun::Command(_) => return None,
-            ShellRun::File(file) => format!("Runs the script {file}{unseen}"),
-            ShellRun::Input => format!(
-                "Runs commands that {name} reads from its input (for example the output of \
-                 the command before it), which Ask First cannot see in advance."
-            ),
-        },
-        "source" | "." => format!("Runs the script {first}{unseen}"),
-        "python" | "python3" | "python2" | "node" | "ruby" | "perl" | "php" | "deno"
-        | "Rscript" | "lua" => {
-            if args
-                .iter()
-                .any(|a| matches!(a.as_str(), "-c" | "-e" | "-E" | "--eval" | "-m" | "-r"))
-            {
-                format!("Runs {name} code given on the command line{unseen}")
-            } else if let Some(script) = targets.first() {
-                format!("Runs the script {script}{unseen}")
-            } else {
-                format!("Runs {name} code it reads from its input{unseen}")
-            }
-        }
-        "make" | "cmake" | "ninja" | "just" | "gradle" | "mvn" => {
-            format!("Runs the project's build steps ({name}){unseen}")
-        }
-        "npm" | "pnpm" | "yarn" | "bun" => package_manager_effect(name, args)?,
-        "pip" | "pip3" | "pipx" | "uv" | "gem" | "brew" | "apt" | "apt-get" | "dnf" | "yum"
-        | "pacman" | "go" | "rustup" | "conda"
-            if args.iter().any(|a| {
-                matches!(
-                    a.as_str(),
-                    "install" | "add" | "get" | "update" | "upgrade" | "sync"
-                )
-            }) =>
-        {
-            format!("Downloads from the internet and installs software ({name} {first})")
-        }
-        "cargo" => match first {
-            "install" | "add" | "update" | "fetch" => {
-                format!("Downloads from the internet ({name} {first})")
-            }
-            "publish" => format!("Sends data to the internet ({name} {first})"),
-            "build" | "run" | "test" | "bench" | "check" => {
-                format!("Builds and runs the project's code (cargo {first}){unseen}")
-            }
-            _ => return None,
-        },
-        "git" => git_effect(args)?,
-        "docker" | "podman" if matches!(first, "pull" | "run" | "build") => {
-            format!("Downloads from the internet and runs containers ({name} {first})")
-        }
-        _ if program.contains('/') && !program.starts_with('/') => {
-            format!("Runs the program {program} from your workspace folder{unseen}")
-        }
-        _ => return None,
-    };
-    Some(sentence)
-}
-
-/// A second sentence for a command that both downloads and sends (`curl -d`).
-pub(super) fn extra_effect(words: &[String]) -> Option<String> {
-    let (program, args) = words.split_first()?;
-    let name = base(program);
-    let sends = match name {
-        "curl" => {
-            args.iter().any(|a| {
-                let option = a.split('=').next().unwrap_or(a);
-                let long = matches!(
-                    option,
-                    "--data"
-                        | "--data-raw"
-                        | "--data-binary"
-                        | "--data-urlencode"
-                        | "--form"
-                        | "--upload-file"
-                        | "--json"
-                );
-                // `-d`, `-dname=x`, `-F`, `-T file` (also attached).
-                let short = !a.starts_with("--")
-                    && (a.starts_with("-d") || a.starts_with("-F") || a.starts_with("-T"));
-                long || short
-            }) || args
-                .windows(2)
-                .any(|w| w[0] == "-X" && matches!(w[1].as_str(), "POST" | "PUT" | "PATCH"))
-        }
-        "wget" => args.iter().any(|a| {
-            a.starts_with("--post-data") || a.starts_with("--post-file") || a.starts_with("--body")
-        }),
-        _ => false,
-    };
-    sends.then(|| format!("Sends data to the internet ({name} with data to upload)"))
-}
-
-pub(super) fn rm_is_recursive(args: &[String]) -> bool {
-    args.iter().any(|a| {
-        if let Some(long) = a.strip_prefix("--") {
-            !long.is_empty() && "recursive".starts_with(long)
+        if kept.len() < MAX_EFFECTS {
+            kept.push(effect);
         } else {
-            a.starts_with('-') && (a.contains('r') || a.contains('R'))
+            more += 1;
         }
-    })
+    }
+    if more > 0 {
+        kept.push(Effect::More { count: more });
+    }
+    kept
 }
 
-pub(super) fn package_manager_effect(name: &str, args: &[String]) -> Option<String> {
-    let first = args.iter().find(|a| !a.starts_with('-'))?.as_str();
-    let unseen = ", whose steps Ask First cannot see.";
-    Some(match first {
-        "install" | "i" | "ci" | "add" | "update" | "upgrade" => format!(
-            "Downloads from the internet and installs packages ({name} {first}), which may run \
-             their own install scripts{unseen}"
-        ),
-        "publish" => format!("Sends the project to the internet ({name} publish)"),
-        "exec" | "dlx" | "x" => format!("Downloads and runs a package ({name} {first}){unseen}"),
-        "run" | "run-script" => {
-            let script = args
-                .iter()
-                .skip_while(|a| a.as_str() != first)
-                .nth(1)
-                .map(String::as_str)
-                .unwrap_or("");
-            format!("Runs the project's script {script} ({name} run){unseen}")
-        }
-        _ => format!("Runs the project's script {first} ({name}){unseen}"),
-    })
+/// `cd`/`pushd` (and `env -C`) to a place outside the folder, or `cd` alone / `cd -`.
+fn leaves_folder(words: &[String], place: &Place, found: &mut Vec<Effect>) {
+    let Some((program, args)) = words.split_first() else {
+        return;
+    };
+    let to = match base(program) {
+        "cd" | "pushd" => operands(args).first().map(|t| t.as_str()).unwrap_or("~"),
+        "env" => match args.iter().position(|a| a == "-C" || a == "--chdir") {
+            Some(i) => args.get(i + 1).map(String::as_str).unwrap_or("~"),
+            None => return,
+        },
+        _ => return,
+    };
+    if to == "~" || to == "-" || is_pattern(to) || place.outside(to).is_some() {
+        found.push(Effect::LeavesFolder { to: to.to_owned() });
+    }
 }
 
-pub(super) fn git_effect(args: &[String]) -> Option<String> {
-    let sub = args.iter().find(|a| !a.starts_with('-'))?.as_str();
-    let has = |flag: &str| args.iter().any(|a| a == flag);
-    Some(match sub {
-        "clone" | "fetch" | "pull" => format!("Downloads from the internet (git {sub})"),
-        "push" if has("--force") || has("-f") || has("--force-with-lease") => {
-            "Sends data to the internet and replaces what is there (git push --force)".to_owned()
+/// Every operand of one command that leads outside the folder.
+fn outside_operands(words: &[String], place: &Place, found: &mut Vec<Effect>) {
+    let Some((program, args)) = words.split_first() else {
+        return;
+    };
+    let name = base(program);
+    let writes_all = writes_operands(name);
+    let operands = operands(args);
+    let last = operands.len().saturating_sub(1);
+    for word in args {
+        let Some(path) = place.outside(word) else {
+            continue;
+        };
+        let operand = operands.iter().position(|o| std::ptr::eq(*o, word));
+        let writes = match (writes_all, operand) {
+            (Some(true), Some(_)) => true,
+            (Some(false), Some(at)) => at == last,
+            _ => name == "dd" && word.starts_with("of="),
+        };
+        found.push(Effect::Outside {
+            name: word
+                .split_once('=')
+                .map_or(word.as_str(), |(_, v)| v)
+                .to_owned(),
+            writes,
+            hidden: place.is_hidden(&path),
+        });
+    }
+}
+
+/// Whether `line` has a single `&` (a background job) outside quotes, not part of `&&`,
+/// `>&`, `&>`, `<&` or `|&`.
+fn has_lone_ampersand(line: &str) -> bool {
+    let chars: Vec<char> = line.chars().collect();
+    let (mut single, mut double) = (false, false);
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        match c {
+            '\\' if !single => i += 1,
+            '\'' if !double => single = !single,
+            '"' if !single => double = !double,
+            '&' if !single && !double => {
+                let before = i.checked_sub(1).map(|j| chars[j]);
+                let after = chars.get(i + 1).copied();
+                if after == Some('&') {
+                    i += 1;
+                } else if !matches!(before, Some('>' | '<' | '|')) && after != Some('>') {
+                    return true;
+                }
+            }
+            _ => {}
         }
-        "push" => "Sends data to the internet (git push)".to_owned(),
-        "reset" if has("--hard") => {
-            "Throws away uncommitted changes for good (git reset --hard)".to_owned()
+        i += 1;
+    }
+    false
+}
+
+/// Whether a command of `line` starts with a command substitution (`$(echo rm) -rf x`,
+/// `` `x` ``), so that its program is only known when it runs (a variable as the program is
+/// seen in its word). Read outside quotes,
+/// after the start of the line or `;`, `&`, `|`, `(`, `{` or a new line.
+fn substitution_as_program(line: &str) -> bool {
+    let mut at_start = true;
+    let (mut single, mut double) = (false, false);
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
+        if single {
+            single = c != '\'';
+            continue;
         }
-        "clean" => "Deletes files Git does not track, for good (git clean)".to_owned(),
-        "checkout" | "restore" if args.iter().any(|a| a == "--" || a == ".") => {
-            format!("Throws away uncommitted changes to files (git {sub})")
+        if double {
+            double = c != '"';
+            continue;
         }
-        _ => return None,
-    })
+        match c {
+            '`' if at_start => return true,
+            '$' if at_start && chars.peek() == Some(&'(') => return true,
+            ';' | '&' | '|' | '(' | '{' | '\n' => at_start = true,
+            c if c.is_whitespace() => {}
+            '\'' => {
+                single = true;
+                at_start = false;
+            }
+            '"' => {
+                double = true;
+                at_start = false;
+            }
+            _ => at_start = false,
+        }
+    }
+    false
 }

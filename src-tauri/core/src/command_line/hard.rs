@@ -1,6 +1,6 @@
 //! The hard denials ([`hard_denial`]): what never runs, judged on every simple command.
 
-use super::effects::operands;
+use super::programs::operands;
 use super::*;
 
 pub(super) const STOPS: &str = "This command would shut down or restart the computer.";

@@ -15,7 +15,8 @@
 //!
 //! On top of them: [`CommandPattern`] (a rule's `match`, one glob per word), [`hard_denial`]
 //! (what never runs; a second line of defence behind the kernel confinement of commands) and
-//! [`effects`] (what a command does that matters, in sentences for the approval card).
+//! [`effects`] (what a command does that matters, as [`Effect`]s for the approval card, worded
+//! in [`effect_words`]).
 //!
 //! Everything here reads the line once per nesting level (at most [`MAX_NESTING`] levels), so
 //! the work is linear in the line's length.
@@ -29,18 +30,26 @@ pub const MAX_NESTING: usize = 8;
 /// The longest line [`plain_commands`] reads (64 KiB); a longer one is not plain.
 const MAX_PLAIN_BYTES: usize = 64 * 1024;
 
-/// At most this many sentences come out of [`effects`], then "…and N more.".
+/// At most this many effects come out of [`effects`], then [`Effect::More`].
 const MAX_EFFECTS: usize = 10;
 
+mod developer;
+mod effect;
+#[cfg(test)]
+mod effect_tests;
+pub mod effect_words;
+#[cfg(test)]
+mod effect_words_tests;
 mod effects;
 mod hard;
 mod pattern;
+mod programs;
 mod split;
 #[cfg(test)]
 mod tests;
 mod wrappers;
 
-pub use effects::effects;
+pub use effects::{effects, Effect, PathKind, Place, Target};
 pub use hard::hard_denial;
 pub use pattern::CommandPattern;
 use split::split;
@@ -157,7 +166,8 @@ fn plain_command(words: Vec<String>) -> Option<Vec<String>> {
 /// removed (`/bin/rm x` → `rm x`); after leading `NAME=value` assignments and each wrapper
 /// (`sudo -u root`, `env -i`, `nohup`, `timeout 5`, `nice -n 5`, `setsid`, `exec`, `command`,
 /// `xargs -I {}`, `busybox`, `stdbuf`, `chroot DIR`, …); and the commands inside `sh -c`,
-/// `bash -xc`, `bash -lc`, `bash --norc -c`, `sh -c -- 'x'` (any shell), `eval`, `su -c`,
+/// `bash -xc`, `bash -lc`, `bash --norc -c`, `sh -c -- 'x'` (any shell), `eval`, `alias`'s
+/// values, `su -c`,
 /// `watch`, `env -S`, and `find … -exec`/`-execdir`/`-ok`/`-okdir … ;`. Redirection targets
 /// (`> out.txt`) are not words of a command. Nesting deeper than [`MAX_NESTING`] is not looked
 /// into.
@@ -232,6 +242,11 @@ fn expand_words(words: Vec<String>, depth: usize, out: &mut Expansion) {
     } else {
         match name {
             "eval" => inner_lines.push(args.join(" ")),
+            // `alias ls='rm -rf x'`: what the name will stand for.
+            "alias" => inner_lines.extend(
+                args.iter()
+                    .filter_map(|a| a.split_once('=').map(|(_, value)| value.to_owned())),
+            ),
             "su" | "runuser" | "script" => {
                 if let Some(i) = args.iter().position(|a| a == "-c" || a == "--command") {
                     inner_lines.extend(args.get(i + 1).cloned());

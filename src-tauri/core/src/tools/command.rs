@@ -6,6 +6,7 @@
 
 use super::sandbox::Confinement;
 use super::{parse_args, CallDescription, CallDetail, Tool, ToolError, Workspace};
+use crate::command_line::{effect_words, Place};
 use crate::policy::{ArgumentKind, MainArgument};
 use crate::text::plural;
 use askfirst_protocol::Risk;
@@ -112,19 +113,26 @@ impl Tool for RunCommand {
                 plural(limit, "second", "seconds")
             ));
         }
+        let confinement = Confinement::detected();
+        let place = Place {
+            root: ws.root().to_path_buf(),
+            home: std::env::var_os("HOME").map(std::path::PathBuf::from),
+            confined: confinement.is_confined(),
+        };
+        let found = crate::command_line::effects(&args.command, &place);
         Ok(CallDescription {
             summary,
             risk: Risk::High,
             preview: None,
             fingerprint: None,
-            // Whether it runs shut in comes first; risk stays High either way (where the command
-            // cannot be shut in, the card says so). Then what its parts do.
-            effects: std::iter::once(Confinement::detected().card_sentence().to_owned())
-                .chain(crate::command_line::effects(&args.command))
-                .collect(),
-            // The card shows the line itself as the shell gets it (`sh -c`, in the root).
+            // Whether it runs shut in; risk stays High either way (where the command cannot be
+            // shut in, the card says so). What its parts do is in the detail, beside the line.
+            effects: vec![confinement.card_sentence().to_owned()],
+            // The card shows the line itself as the shell gets it (`sh -c`, in the root), and
+            // what it does, read from how it parses.
             detail: Some(CallDetail::Command {
                 working_folder: ws.root().to_string_lossy().into_owned(),
+                effects: effect_words::card_effects(&found, confinement.is_confined()),
                 line: args.command,
             }),
         })

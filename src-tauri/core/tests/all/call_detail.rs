@@ -29,13 +29,80 @@ fn a_command_card_gets_the_line_exactly_as_the_shell_will_and_where_it_runs() {
     let line = "  echo 'a  b' \"$(date)\"\nrm -r build  ";
     let raw = serde_json::to_string(&json!({ "command": line, "timeout_secs": 5 })).unwrap();
     let described = run.describe(&raw, &ws).unwrap();
+    let Some(CallDetail::Command {
+        line: shown,
+        working_folder,
+        effects,
+    }) = described.detail
+    else {
+        panic!("no command detail");
+    };
+    assert_eq!((shown.as_str(), working_folder), (line, folder(&ws)));
+    // What it does, read from the line as it stands (`$(…)`, `rm -r build`).
+    let texts: Vec<&str> = effects.iter().map(|e| e.text.as_str()).collect();
     assert_eq!(
-        described.detail,
-        Some(CallDetail::Command {
-            line: line.to_owned(),
-            working_folder: folder(&ws),
-        })
+        texts,
+        vec![
+            "Uses shell features (variables, substitutions, file name patterns or \
+             redirections), so Ask First cannot tell everything it does before it runs.",
+            "Deletes build permanently if it is there when the command runs (nothing has that \
+             name now).",
+        ]
     );
+}
+
+/// The card of `rm -r Photos` says, beside the line, that it deletes the folder Photos
+/// permanently (as a key and values, and in English), the request's own effects say whether it
+/// runs shut in, and the session log's `approval_asked` record keeps both.
+#[tokio::test]
+async fn a_command_card_says_what_the_command_does_and_the_log_keeps_it() {
+    use askfirst_core::audit::AuditRecord;
+    let mut h = harness(
+        json!({"turns": [
+            {"tool_calls": [{"name": "run_command", "arguments": {"command": "rm -r Photos"}}]},
+            {"say": "done"}
+        ]}),
+        Duration::from_secs(60),
+    );
+    std::fs::create_dir(h.dir.path().join("Photos")).unwrap();
+    h.runtime.start_run("tidy").unwrap();
+    let request = h.events.approval_required().await;
+    let sentence = "Deletes the folder Photos permanently, with everything in it (it does not go \
+                    to the trash).";
+    let Some(CallDetail::Command { effects, .. }) = &request.detail else {
+        panic!("no command detail");
+    };
+    assert_eq!(
+        serde_json::to_value(effects).unwrap(),
+        json!([{
+            "wording": {"key": "command.deletes_folder", "args": {"name": "Photos"}},
+            "text": sentence,
+        }])
+    );
+    assert_eq!(request.effects.len(), 1, "{:?}", request.effects);
+    assert!(
+        request.effects[0].contains("shut in"),
+        "{:?}",
+        request.effects
+    );
+    let recorded: Vec<Vec<String>> = h
+        .audit
+        .all()
+        .iter()
+        .filter_map(|r| match r {
+            AuditRecord::ApprovalAsked { effects, .. } => Some(effects.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        recorded,
+        vec![vec![request.effects[0].clone(), sentence.to_owned()]]
+    );
+    h.runtime
+        .resolve_approval(request.approval_id, Decision::Deny { note: None })
+        .unwrap();
+    h.events.run_finished().await;
+    assert!(h.dir.path().join("Photos").exists());
 }
 
 #[test]
@@ -92,6 +159,7 @@ async fn the_detail_reaches_the_approval_request_and_its_json() {
         Some(CallDetail::Command {
             line: "ls -la".into(),
             working_folder: working_folder.clone(),
+            effects: Vec::new(),
         })
     );
     assert_eq!(

@@ -16,6 +16,20 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+/// What the card says `make` does, beside its line.
+const MAKE_RUNS_STEPS: &str = "Runs the project's build steps (make), whose steps Ask First \
+     cannot see.";
+
+/// The English sentences of a command card's detail.
+fn command_effects(described: &askfirst_core::tools::CallDescription) -> Vec<&str> {
+    match &described.detail {
+        Some(askfirst_core::tools::CallDetail::Command { effects, .. }) => {
+            effects.iter().map(|e| e.text.as_str()).collect()
+        }
+        None => Vec::new(),
+    }
+}
+
 fn run_command() -> Arc<dyn Tool> {
     ToolSet::builtin().get("run_command").unwrap()
 }
@@ -381,7 +395,7 @@ fn the_card_says_the_command_runs_shut_in() {
     let described = run_command()
         .describe(r#"{"command": "make"}"#, &ws)
         .unwrap();
-    // First what confinement it gets, then what its parts do (make runs steps of its own).
+    // What confinement it gets; beside the line, what its parts do (make runs steps of its own).
     assert_eq!(
         (
             described.risk,
@@ -389,7 +403,8 @@ fn the_card_says_the_command_runs_shut_in() {
         ),
         (Risk::High, Some(CONFINED_SENTENCE))
     );
-    assert_eq!(described.effects.len(), 2, "{:?}", described.effects);
+    assert_eq!(described.effects.len(), 1, "{:?}", described.effects);
+    assert_eq!(command_effects(&described), vec![MAKE_RUNS_STEPS]);
 }
 
 /// Runs [`where_bwrap_is_unavailable_child`] in a test process of its own with
@@ -428,7 +443,7 @@ async fn where_bwrap_is_unavailable_child() {
     let described = run_command()
         .describe(r#"{"command": "make"}"#, &ws)
         .unwrap();
-    // First what confinement it gets, then what its parts do (make runs steps of its own).
+    // What confinement it gets; beside the line, what its parts do (make runs steps of its own).
     assert_eq!(
         (
             described.risk,
@@ -436,7 +451,8 @@ async fn where_bwrap_is_unavailable_child() {
         ),
         (Risk::High, Some(UNCONFINED_SENTENCE))
     );
-    assert_eq!(described.effects.len(), 2, "{:?}", described.effects);
+    assert_eq!(described.effects.len(), 1, "{:?}", described.effects);
+    assert_eq!(command_effects(&described), vec![MAKE_RUNS_STEPS]);
     // It still runs (the person approved it knowing), with a clean environment.
     let out = run("echo hi; env", &ws).await;
     assert!(out.contains("hi\n"), "{out}");

@@ -21,6 +21,14 @@ export const STILL_POINTER_ARM_MS = 1200;
 /** How often a card under a resting pointer looks again, in milliseconds. */
 const RECHECK_MS = 100;
 
+/**
+ * How many times the window scrolled the cards by itself (to bring a new card into view, see
+ * focus.ts `revealNewCard`). Every card re-arms when it changes: the scroll moved the cards on
+ * screen without moving them in the list, and a click already on its way must not land on
+ * whichever button slid under the pointer.
+ */
+export const windowScrolls = $state({ count: 0 });
+
 /** What arming reads from the page; tests give their own. */
 export interface ArmingPage {
   /** A monotonic clock in milliseconds. */
@@ -82,6 +90,15 @@ export class Arming {
       if (this.#onScreen) this.rearm();
     }
     this.#position = position;
+  }
+
+  /**
+   * The card moved on screen but not in the list (the window scrolled): re-arms it when it is
+   * on screen, and when it comes onto the screen within the delay.
+   */
+  moved(): void {
+    this.#movedAt = this.#page.now();
+    if (this.#onScreen) this.rearm();
   }
 
   /** Disarms the buttons and arms them again after the delay. */

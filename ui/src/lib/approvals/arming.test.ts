@@ -99,6 +99,28 @@ describe('Arming', () => {
     expect(arming.armed).toBe(true);
   });
 
+  it('re-arms when the window scrolled the cards to show a new one', () => {
+    const { page, state } = fakePage();
+    const arming = new Arming(page);
+    arming.attach(document.createElement('article'));
+    arming.at(0);
+    vi.advanceTimersByTime(ARM_MS);
+    expect(arming.armed).toBe(true);
+    // On screen when the window scrolled: a click on its way must not land on it.
+    arming.moved();
+    expect(arming.armed).toBe(false);
+    vi.advanceTimersByTime(ARM_MS);
+    expect(arming.armed).toBe(true);
+    // Off screen, then scrolled onto it: it re-arms as it arrives.
+    state.watch?.(false);
+    arming.moved();
+    expect(arming.armed).toBe(true);
+    state.watch?.(true);
+    expect(arming.armed).toBe(false);
+    vi.advanceTimersByTime(ARM_MS);
+    expect(arming.armed).toBe(true);
+  });
+
   it('stops watching and its timer when detached', () => {
     const { page, state } = fakePage();
     const arming = new Arming(page);

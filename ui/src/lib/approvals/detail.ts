@@ -14,6 +14,11 @@ export interface DetailView {
   tooltip: string;
   /** The block's test id (the automation contract). */
   testId: string;
+  /**
+   * What it will do that matters, one plain sentence each (the core's English), for the
+   * top of the card's list of effects; empty when it says nothing more.
+   */
+  effects: string[];
 }
 
 /** The card's rendering of `detail`. */
@@ -25,6 +30,7 @@ export function detailView(detail: CallDetail): DetailView {
         text: detail.line,
         tooltip: `It runs in ${detail.working_folder}`,
         testId: 'approval-command',
+        effects: (detail.effects ?? []).map((effect) => effect.text),
       };
     default:
       // `detail.kind`, not `detail`: a union of one kind does not narrow to never.

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { CardFocus, focusCard } from './focus';
+import { CardFocus, focusCard, revealNewCard } from './focus';
 
 function cards(...ids: string[]): HTMLElement {
   const list = document.createElement('section');
@@ -81,5 +81,41 @@ describe('CardFocus', () => {
     expect(document.activeElement).toBe(card('b'));
     focusCard('gone');
     expect(document.activeElement).toBe(card('b'));
+  });
+});
+
+describe('revealNewCard', () => {
+  /** Gives `element` a fixed box on screen (jsdom lays nothing out). */
+  function box(element: Element, top: number, height: number) {
+    element.getBoundingClientRect = () =>
+      ({ top, bottom: top + height, height, left: 0, right: 100, width: 100 }) as DOMRect;
+  }
+
+  it('scrolls a new card into view, unfocused, only when the list is scrolled away', () => {
+    const main = document.createElement('main');
+    document.body.append(main);
+    const list = cards('a', 'b');
+    main.append(list);
+    box(main, 0, 600);
+    const scrolled: string[] = [];
+    for (const el of list.querySelectorAll<HTMLElement>('[data-testid="approval-card"]')) {
+      el.scrollIntoView = (arg?: boolean | ScrollIntoViewOptions) => {
+        expect(arg).toEqual({ block: 'nearest' });
+        scrolled.push(el.dataset.approvalId ?? '');
+      };
+    }
+    const outside = document.createElement('textarea');
+    main.append(outside);
+    outside.focus();
+    // The person reads further down: the list is above the view.
+    box(list, -900, 400);
+    expect(revealNewCard('b', list)).toBe(true);
+    expect(scrolled).toEqual(['b']);
+    // The keyboard stays where the person had it.
+    expect(document.activeElement).toBe(outside);
+    // Part of the list shows: nothing moves.
+    box(list, 500, 400);
+    expect(revealNewCard('b', list)).toBe(false);
+    expect(scrolled).toEqual(['b']);
   });
 });

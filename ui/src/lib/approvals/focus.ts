@@ -4,7 +4,9 @@
 // drop it to the page and send the next Tab back to the top. `CardFocus` remembers which card
 // (and where in the list) held the focus, and once that card has left, gives the focus to the
 // card that took its place (or the last one), or to a fallback (the task box) when none is left.
-// A tray item or notification brings one card into view and focus with `focusCard`.
+// A tray item, a notification or the "Waiting for your OK" link brings one card into view and
+// focus with `focusCard`; a new card comes into view by itself (not focused) with
+// `revealNewCard`.
 
 /** Every approval card (ApprovalCard's root element). */
 export const CARD_SELECTOR = '[data-testid="approval-card"]';
@@ -23,6 +25,27 @@ export function focusCard(approvalId: string, root: ParentNode = document): void
   const card = cardElement(approvalId, root);
   card?.scrollIntoView?.({ block: 'center' });
   card?.focus();
+}
+
+/**
+ * Brings the new card of `approvalId` into view (`block: 'nearest'`) when no part of the
+ * cards' `list` is on screen (the person is reading the conversation further down), without
+ * focusing it: nothing they type or click goes to it, and its arming delay stays. Returns
+ * whether it scrolled (then the caller re-arms the cards, see arming.svelte.ts
+ * `windowScrolls`). While any part of the list shows, nothing moves under the person.
+ */
+export function revealNewCard(approvalId: string, list: HTMLElement): boolean {
+  const view = list.closest('main')?.getBoundingClientRect() ?? {
+    top: 0,
+    bottom: window.innerHeight,
+  };
+  const rect = list.getBoundingClientRect();
+  const seen = rect.height > 0 && rect.bottom > view.top && rect.top < view.bottom;
+  if (seen) return false;
+  const card = cardElement(approvalId, list);
+  if (!card || typeof card.scrollIntoView !== 'function') return false;
+  card.scrollIntoView({ block: 'nearest' });
+  return true;
 }
 
 /** Where the focus was among the cards: which card, at which index. */
