@@ -20,6 +20,8 @@ const COMMANDS: &[&str] = &[
     "remove_rule",
     "save_mcp_server",
     "remove_mcp_server",
+    "test_connection",
+    "find_local_models",
 ];
 
 fn main() {

@@ -1,6 +1,7 @@
 //! The Ask First desktop shell: translates between Tauri and `askfirst-core`.
 //!
 //! - [`commands`]: the IPC commands the window may call.
+//! - [`connection`]: "Test the connection" and the Ollama finder of the settings screen.
 //! - [`bridge`]: forwards the core's events to the window, the tray and notifications.
 //! - [`notify`], [`tray`], [`window`]: the native parts; this file connects them (closing the
 //!   window hides it, and the first time a notification says so).
@@ -14,6 +15,7 @@
 
 pub mod bridge;
 pub mod commands;
+pub mod connection;
 pub mod notify;
 pub mod stall_probe;
 pub mod tray;
@@ -74,6 +76,8 @@ pub fn build_app<R: Runtime>(
             commands::remove_rule,
             commands::save_mcp_server,
             commands::remove_mcp_server,
+            connection::test_connection,
+            connection::find_local_models,
         ])
         .build(context)?;
     #[cfg(target_os = "linux")]

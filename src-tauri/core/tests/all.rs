@@ -18,6 +18,7 @@ mod all {
     pub mod misbehaving;
     pub mod policy;
     pub mod policy_runs;
+    pub mod probe;
     pub mod providers;
     pub mod race;
     pub mod rules_meaning;

@@ -15,12 +15,14 @@ mod approval;
 mod command;
 mod event;
 mod ids;
+mod probe;
 mod settings;
 
 pub use approval::*;
 pub use command::*;
 pub use event::*;
 pub use ids::*;
+pub use probe::*;
 pub use settings::*;
 
 /// Event names the shell emits to the webview.
@@ -84,6 +86,11 @@ pub fn export_bindings(dir: &std::path::Path) -> Result<(), ts_rs::ExportError> 
         NotifyWhen,
         WholeRange,
         McpServerState,
+        TestConnectionRequest,
+        ConnectionOutcome,
+        ConnectionTestResult,
+        FindLocalModelsRequest,
+        LocalModels,
     );
     Ok(())
 }

@@ -7,6 +7,8 @@
 //!   force is made.
 //! - [`screen`]: the settings screen's view and its changes ([`SettingsScreen`]), with typed
 //!   errors ([`SettingsError`]) that carry their [`askfirst_protocol::ErrorCode`].
+//! - [`probe`]: "Test the connection" and the Ollama finder: each outcome typed and worded
+//!   once ([`probe::ConnectionTest`]).
 //! - [`codes`]: the [`askfirst_protocol::ErrorCode`] of every core error a command returns.
 //! - [`Backend::build`]: makes the registry, the session log and its watcher, the audit
 //!   writer, the event history, the policy, the MCP clients and the provider factory, and the
@@ -14,6 +16,7 @@
 
 pub mod catalog;
 pub mod codes;
+pub mod probe;
 pub mod screen;
 pub mod settings;
 
