@@ -19,6 +19,7 @@ mod all {
     pub mod policy;
     pub mod policy_runs;
     pub mod probe;
+    pub mod probe_edges;
     pub mod providers;
     pub mod race;
     pub mod rules_meaning;
