@@ -111,7 +111,7 @@ describe('ProviderChooser', () => {
     const { root } = await show(draft());
     q(root, 'test-connection')!.click();
     await settle();
-    expect(testConnection.mock.calls[0][0]).toMatchObject({ api_key: undefined });
+    expect(testConnection.mock.calls[0]?.[0]).toMatchObject({ api_key: undefined });
     const result = q(root, 'connection-result')!;
     expect(result.dataset.outcome).toBe('key_refused');
     expect(result.className).toContain('error');
@@ -132,7 +132,7 @@ describe('ProviderChooser', () => {
     await settle();
     const models = [...root.querySelectorAll<HTMLButtonElement>('[data-testid="connection-model"]')];
     expect(models.map((b) => b.textContent)).toEqual(['gpt-a', 'gpt-b']);
-    models[1].click();
+    models[1]!.click();
     await settle();
     expect(props.draft.model).toBe('gpt-b');
     expect(q(root, "settings-model")).toHaveProperty('value', 'gpt-b');
