@@ -23,6 +23,8 @@ const COMMANDS: &[&str] = &[
     "list_rules",
     "add_rule",
     "change_rule",
+    "test_connection",
+    "find_local_models",
 ];
 
 fn main() {

@@ -1,6 +1,7 @@
 //! The Ask First desktop shell: translates between Tauri and `askfirst-core`.
 //!
 //! - [`commands`]: the IPC commands the window may call ([`rule_commands`]: the rules part).
+//! - [`connection`]: "Test the connection" and the Ollama finder of the settings screen.
 //! - [`bridge`]: forwards the core's events to the window, the tray and notifications.
 //! - [`notify`], [`tray`], [`window`]: the native parts; this file connects them (closing the
 //!   window hides it, and the first time a notification says so).
@@ -14,6 +15,7 @@
 
 pub mod bridge;
 pub mod commands;
+pub mod connection;
 pub mod notify;
 pub mod rule_commands;
 pub mod stall_probe;
@@ -78,6 +80,8 @@ pub fn build_app<R: Runtime>(
             rule_commands::list_rules,
             rule_commands::add_rule,
             rule_commands::change_rule,
+            connection::test_connection,
+            connection::find_local_models,
         ])
         .build(context)?;
     #[cfg(target_os = "linux")]

@@ -2,7 +2,8 @@
 """A local stand-in for an OpenAI-compatible Chat Completions server, for end-to-end tests.
 
 Serves POST /v1/chat/completions with `stream: true` as Server-Sent Events in the documented
-chunk format. The reply depends on how far the conversation is: no tool result yet -> a
+chunk format (without `stream`, one JSON reply, as "Test the connection" asks; GET /v1/models
+lists `e2e-model`). The reply depends on how far the conversation is: no tool result yet -> a
 sentence streamed in pieces plus a `write_file` tool call; otherwise -> a final answer that
 quotes the tool result. Prints its port on stdout, then serves until killed.
 """
@@ -28,6 +29,8 @@ class Handler(BaseHTTPRequestHandler):
             self.end_headers()
             self.wfile.write(b'{"error": {"message": "bad key"}}')
             return
+        if not body.get("stream"):
+            return self.whole_reply(body)
         results = [m for m in body["messages"] if m["role"] == "tool"]
         if not results:
             args = json.dumps({"path": "notes.txt", "content": "Buy milk\n"})
@@ -50,6 +53,35 @@ class Handler(BaseHTTPRequestHandler):
             time.sleep(0.05)
         self.wfile.write(b"data: [DONE]\n\n")
         self.wfile.flush()
+
+
+    def whole_reply(self, body):
+        """A reply without streaming (what "Test the connection" asks): the model `e2e-model`
+        answers; any other model is unknown (404, as OpenAI says it)."""
+        if body.get("model") != "e2e-model":
+            self.send_json(404, {"error": {"message": f"The model `{body.get('model')}` does not exist",
+                                           "code": "model_not_found"}})
+            return
+        self.send_json(200, {"id": "chatcmpl-e2e", "object": "chat.completion", "model": "e2e-model",
+                             "choices": [{"index": 0, "finish_reason": "stop",
+                                          "message": {"role": "assistant", "content": "OK"}}]})
+
+    def do_GET(self):
+        """GET /v1/models: the models this server has."""
+        if self.headers.get("Authorization") != "Bearer sk-e2e":
+            self.send_json(401, {"error": {"message": "bad key"}})
+        elif self.path == "/v1/models":
+            self.send_json(200, {"object": "list", "data": [{"id": "e2e-model", "object": "model"}]})
+        else:
+            self.send_json(404, {"error": {"message": "no such page"}})
+
+    def send_json(self, status, value):
+        data = json.dumps(value).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
 
 
 def main():

@@ -404,3 +404,36 @@ fn rules_are_listed_added_and_changed_through_ipc_with_plain_refusals() {
         vec![json!("Ask before writing files")]
     );
 }
+
+#[test]
+fn test_connection_and_the_ollama_finder_answer_through_ipc() {
+    let f = fixture();
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = closed.local_addr().unwrap().port();
+    drop(closed);
+    let request = |provider: &str| {
+        json!({"request": {"provider": provider, "base_url": format!("http://127.0.0.1:{port}/v1"),
+                           "model": "", "clear_api_key": false}})
+    };
+    let result = invoke(&f.window, "test_connection", request("openai")).unwrap();
+    assert_eq!(result["outcome"], json!("nothing_answers"), "{result}");
+    assert_eq!(
+        result["sentence"],
+        json!(format!(
+            "Nothing answers at 127.0.0.1:{port}. Check the address, and that the service is \
+             running."
+        ))
+    );
+    let demo = invoke(&f.window, "test_connection", request("demo")).unwrap();
+    assert_eq!(demo["outcome"], json!("no_service_needed"));
+    let local = invoke(
+        &f.window,
+        "find_local_models",
+        json!({"request": {"base_url": format!("http://127.0.0.1:{port}/v1")}}),
+    )
+    .unwrap();
+    assert_eq!(
+        (&local["running"], &local["models"]),
+        (&json!(false), &json!([]))
+    );
+}

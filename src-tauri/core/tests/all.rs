@@ -20,6 +20,8 @@ mod all {
     pub mod misbehaving;
     pub mod policy;
     pub mod policy_runs;
+    pub mod probe;
+    pub mod probe_edges;
     pub mod providers;
     pub mod race;
     pub mod rules_editor;

@@ -16,6 +16,7 @@ mod command;
 mod event;
 mod ids;
 mod rules;
+mod probe;
 mod settings;
 
 pub use approval::*;
@@ -23,6 +24,7 @@ pub use command::*;
 pub use event::*;
 pub use ids::*;
 pub use rules::*;
+pub use probe::*;
 pub use settings::*;
 
 /// Event names the shell emits to the webview.
@@ -93,6 +95,11 @@ pub fn export_bindings(dir: &std::path::Path) -> Result<(), ts_rs::ExportError> 
         RulesView,
         AddRuleRequest,
         ChangeRuleRequest,
+        TestConnectionRequest,
+        ConnectionOutcome,
+        ConnectionTestResult,
+        FindLocalModelsRequest,
+        LocalModels,
     );
     Ok(())
 }

@@ -172,3 +172,17 @@ export function onCloseKept(handler: () => void): Promise<UnlistenFn> {
 export function quitApp(): Promise<void> {
   return getCurrentWindow().destroy();
 }
+
+/** "Test the connection": one tiny request with the provider settings on screen (not saved). */
+export function testConnection(
+  request: import('./bindings/TestConnectionRequest').TestConnectionRequest,
+): Promise<import('./bindings/ConnectionTestResult').ConnectionTestResult> {
+  return call('test_connection', { request });
+}
+
+/** Whether Ollama runs at `baseUrl` ("" for 127.0.0.1:11434), and its installed models. */
+export function findLocalModels(
+  baseUrl: string,
+): Promise<import('./bindings/LocalModels').LocalModels> {
+  return call('find_local_models', { request: { base_url: baseUrl } });
+}

@@ -47,7 +47,7 @@ pub struct CatalogueEntry {
 pub const CATALOGUE: [CatalogueEntry; 4] = [
     CatalogueEntry {
         kind: ProviderKind::Demo,
-        label: "Demo agent (offline, fixed script)",
+        label: "The demo (no AI, for trying Ask First out)",
         family: None,
         default_base_url: "",
         default_model: "",
@@ -56,7 +56,7 @@ pub const CATALOGUE: [CatalogueEntry; 4] = [
     },
     CatalogueEntry {
         kind: ProviderKind::OpenAi,
-        label: "OpenAI or a compatible service",
+        label: "A service with a key: OpenAI or a compatible address",
         family: Some(ApiFamily::OpenAi),
         default_base_url: "https://api.openai.com/v1",
         default_model: "gpt-4o-mini",
@@ -65,7 +65,7 @@ pub const CATALOGUE: [CatalogueEntry; 4] = [
     },
     CatalogueEntry {
         kind: ProviderKind::Ollama,
-        label: "Ollama on this computer",
+        label: "A model on this computer (Ollama)",
         family: Some(ApiFamily::OpenAi),
         default_base_url: "http://127.0.0.1:11434/v1",
         default_model: "llama3.1",
@@ -74,7 +74,7 @@ pub const CATALOGUE: [CatalogueEntry; 4] = [
     },
     CatalogueEntry {
         kind: ProviderKind::Anthropic,
-        label: "Anthropic (Claude)",
+        label: "A service with a key: Anthropic (Claude)",
         family: Some(ApiFamily::Anthropic),
         default_base_url: "https://api.anthropic.com",
         default_model: "claude-sonnet-4-5",
@@ -209,24 +209,32 @@ pub fn make_provider(choice: &ProviderChoice) -> Result<Arc<dyn Provider>, Provi
             ))
         }
         ProviderChoice::Http { kind, http } => {
-            let e = entry(*kind);
-            let host = http.host();
-            if http.api_key.is_none()
-                && (e.key_always_required || e.key_required_at.contains(&host.as_str()))
-            {
-                let env_var = match e.family {
-                    Some(ApiFamily::Anthropic) => "ANTHROPIC_API_KEY",
-                    Some(ApiFamily::OpenAi) | None => "OPENAI_API_KEY",
-                };
-                return Err(ProviderError::MissingKey {
-                    host,
-                    env_var: env_var.to_owned(),
-                });
+            if let Some(error) = missing_key(*kind, http) {
+                return Err(error);
             }
-            match e.family {
+            match entry(*kind).family {
                 Some(ApiFamily::Anthropic) => Arc::new(AnthropicProvider::new(http.clone())),
                 Some(ApiFamily::OpenAi) | None => Arc::new(OpenAiProvider::new(http.clone())),
             }
         }
+    })
+}
+
+/// [`ProviderError::MissingKey`] when `kind` at `http` needs an API key and `http` has none
+/// (the catalogue's `key_always_required` and `key_required_at`); `None` otherwise.
+pub fn missing_key(kind: ProviderKind, http: &HttpSettings) -> Option<ProviderError> {
+    let e = entry(kind);
+    let host = http.host();
+    let needed = e.key_always_required || e.key_required_at.contains(&host.as_str());
+    if http.api_key.is_some() || !needed {
+        return None;
+    }
+    let env_var = match e.family {
+        Some(ApiFamily::Anthropic) => "ANTHROPIC_API_KEY",
+        Some(ApiFamily::OpenAi) | None => "OPENAI_API_KEY",
+    };
+    Some(ProviderError::MissingKey {
+        host,
+        env_var: env_var.to_owned(),
     })
 }

@@ -7,6 +7,8 @@
 //!   force is made.
 //! - [`screen`]: the settings screen's view and its changes ([`SettingsScreen`]), with typed
 //!   errors ([`SettingsError`]) that carry their [`askfirst_protocol::ErrorCode`].
+//! - [`probe`]: "Test the connection" and the Ollama finder: each outcome typed and worded
+//!   once ([`probe::ConnectionTest`]).
 //! - [`codes`]: the [`askfirst_protocol::ErrorCode`] of every core error a command returns.
 //! - [`secrets`]: where API keys are kept (the desktop's keyring, else the settings file) and
 //!   the one way to find the key of a service ([`KeyStore`]).
@@ -17,6 +19,7 @@
 pub mod catalog;
 pub mod codes;
 pub mod rules_screen;
+pub mod probe;
 pub mod screen;
 pub mod secrets;
 pub mod settings;

@@ -173,11 +173,16 @@ pub fn excerpt(text: &str) -> String {
     cut
 }
 
+/// Whether an error body says the model does not exist: OpenAI's `model_not_found` or "does
+/// not exist", Ollama's "model \"x\" not found", Anthropic's `not_found_error` with
+/// "model: x".
 fn looks_like_unknown_model(body: &str) -> bool {
     let lower = body.to_lowercase();
     lower.contains("model_not_found")
         || (lower.contains("model")
-            && (lower.contains("not found") || lower.contains("does not exist")))
+            && (lower.contains("not found")
+                || lower.contains("does not exist")
+                || lower.contains("not_found_error")))
 }
 
 /// The media type of a response's `Content-Type`, lower case, without parameters

@@ -10,13 +10,15 @@
 //! and connection errors (honouring a capped `Retry-After`, [`retry_after`]), immediate,
 //! plain-worded errors on 401, 403 and unknown models, a redacted API key, and one bounded
 //! event stream ([`http::stream_events`], parsed by [`sse`] in linear time) with an idle
-//! timeout. A new provider: a file here with its wire types, its `step` built on
+//! timeout. [`probe`] holds the tiny request of "Test the connection" and the model lists.
+//! A new provider: a file here with its wire types, its `step` built on
 //! [`http::stream_events`], and its errors from [`crate::provider::ProviderError`].
 
 pub mod anthropic;
 pub mod events;
 pub mod http;
 pub mod openai;
+pub mod probe;
 pub mod retry_after;
 pub mod sse;
 

@@ -6,7 +6,7 @@
 
 mod fixtures;
 mod run;
-mod server;
+pub mod server;
 mod status;
 
 use askfirst_core::provider::{ProviderError, ProviderErrorCode, ReplyLimit, MAX_REPLY_BYTES};
