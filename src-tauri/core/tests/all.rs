@@ -9,6 +9,7 @@ mod all {
     pub mod audit;
     pub mod call_detail;
     pub mod case_insensitive;
+    pub mod error_catalogue;
     pub mod flood;
     pub mod history;
     pub mod identity;

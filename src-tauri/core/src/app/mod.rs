@@ -17,7 +17,7 @@ pub mod codes;
 pub mod screen;
 pub mod settings;
 
-pub use codes::Coded;
+pub use codes::{internal_error, Coded, StartupError, Worded};
 pub use screen::{SettingsError, SettingsScreen};
 pub use settings::{AppConfig, ConfigError, Environment};
 
