@@ -52,6 +52,10 @@ def test_error_an_mcp_server_that_crashes():
         assert "missing API token" in said and "Check its command in the settings" in said, said
         assert_plain(said)
         shot(app, "mcp-server-crashed")
+        server = app.wd.find_all('[data-testid="mcp-server"]')[0]
+        detail = open_details(app, server)
+        assert detail.strip(), "no detail for a server that stopped before it was ready"
+        shot(app, "mcp-server-crashed-details")
 
 
 def test_error_a_settings_file_that_cannot_be_read():
