@@ -10,6 +10,7 @@ mod all {
     pub mod call_detail;
     pub mod case_insensitive;
     pub mod error_catalogue;
+    pub mod error_examples;
     pub mod flood;
     pub mod history;
     pub mod identity;

@@ -6,13 +6,13 @@
 //! error chains ("os error", "error sending request", Rust type names, ...), and, for errors,
 //! saying what to do. The technical side lives in the detail, never in the message.
 
+use super::error_examples::{io, mcp_config_errors, provider_errors};
 use askfirst_core::agent::wording::{self, person_text};
 use askfirst_core::agent::{RunError, SessionError};
 use askfirst_core::app::{BuildError, Coded, ConfigError, SettingsError, StartupError, Worded};
 use askfirst_core::approvals::ApprovalError;
-use askfirst_core::mcp::McpConfigError;
 use askfirst_core::policy::RulesError;
-use askfirst_core::provider::{ConnectFailure, ProviderError, ReplyLimit};
+use askfirst_core::provider::ProviderError;
 use askfirst_protocol::{ApprovalId, ErrorCode};
 use std::collections::BTreeSet;
 use std::time::Duration;
@@ -134,177 +134,6 @@ fn assert_worded_error(what: &str, message: &str) {
         says_what_to_do,
         "{what}: does not say what to do: {message:?}"
     );
-}
-
-fn io(code: i32) -> std::io::Error {
-    std::io::Error::from_raw_os_error(code)
-}
-
-/// Every kind of model failure, with a raw chain in each detail.
-fn provider_errors() -> Vec<ProviderError> {
-    let host = || "api.example.com".to_owned();
-    let mut all = vec![
-        ProviderError::ScriptExhausted { step: 2, turns: 1 },
-        ProviderError::Config(
-            "The settings file /home/me/.local/share/askfirst/settings.json has a mistake: \
-             expected value at line 1 column 1"
-                .into(),
-        ),
-        ProviderError::MissingKey {
-            host: host(),
-            env_var: "OPENAI_API_KEY".into(),
-        },
-        ProviderError::BadScenario {
-            detail: "/tmp/s.json cannot be read (No such file or directory (os error 2)).".into(),
-        },
-        ProviderError::Auth {
-            host: host(),
-            status: 401,
-            detail: "{\"error\": \"invalid_api_key\"}".into(),
-        },
-        ProviderError::ModelNotFound {
-            model: "gpt-9".into(),
-            host: host(),
-            detail: "{\"error\": \"model_not_found\"}".into(),
-        },
-        ProviderError::RateLimited {
-            host: host(),
-            tries: 4,
-            detail: "Rate limit reached".into(),
-        },
-        ProviderError::ServerError {
-            host: host(),
-            status: 503,
-            tries: 4,
-            detail: "upstream connect error".into(),
-        },
-        ProviderError::Refused {
-            host: host(),
-            status: 400,
-            detail: "Bad Request".into(),
-        },
-        ProviderError::ServiceError {
-            host: host(),
-            detail: "{\"type\": \"overloaded_error\"}".into(),
-        },
-        ProviderError::NotAnAiService {
-            host: host(),
-            content_type: "text/html".into(),
-        },
-        ProviderError::NotAnAiService {
-            host: host(),
-            content_type: "image/png".into(),
-        },
-        ProviderError::Malformed {
-            host: host(),
-            detail: "expected value at line 1 column 1".into(),
-        },
-        ProviderError::EndedEarly {
-            host: host(),
-            detail: "the stream ended without a finish marker".into(),
-        },
-        ProviderError::IdleTimeout {
-            host: host(),
-            waited: Duration::from_secs(60),
-        },
-        ProviderError::TooSlow {
-            host: host(),
-            limit: Duration::from_secs(600),
-        },
-    ];
-    for reason in [
-        ConnectFailure::Refused,
-        ConnectFailure::NameNotFound,
-        ConnectFailure::Tls,
-        ConnectFailure::TimedOut,
-        ConnectFailure::Dropped,
-        ConnectFailure::Other,
-    ] {
-        all.push(ProviderError::CannotConnect {
-            host: host(),
-            reason,
-            detail: "error sending request for url (http://127.0.0.1:9/v1/chat/completions): \
-                     client error (Connect): tcp connect error: Connection refused (os error 111)"
-                .into(),
-        });
-    }
-    for limit in [
-        ReplyLimit::Reply {
-            bytes: 16 * 1024 * 1024,
-        },
-        ReplyLimit::Line {
-            bytes: 2 * 1024 * 1024,
-        },
-        ReplyLimit::Event {
-            bytes: 2 * 1024 * 1024,
-        },
-        ReplyLimit::ToolCalls { count: 64 },
-    ] {
-        all.push(ProviderError::TooLarge {
-            host: host(),
-            limit,
-        });
-    }
-    for error in &all {
-        match error {
-            ProviderError::ScriptExhausted { .. }
-            | ProviderError::Config(_)
-            | ProviderError::MissingKey { .. }
-            | ProviderError::BadScenario { .. }
-            | ProviderError::Auth { .. }
-            | ProviderError::ModelNotFound { .. }
-            | ProviderError::RateLimited { .. }
-            | ProviderError::ServerError { .. }
-            | ProviderError::Refused { .. }
-            | ProviderError::ServiceError { .. }
-            | ProviderError::CannotConnect { .. }
-            | ProviderError::NotAnAiService { .. }
-            | ProviderError::Malformed { .. }
-            | ProviderError::EndedEarly { .. }
-            | ProviderError::TooLarge { .. }
-            | ProviderError::IdleTimeout { .. }
-            | ProviderError::TooSlow { .. } => {}
-        }
-    }
-    all
-}
-
-/// Every refusal of an MCP server's settings (they reach the window as
-/// [`SettingsError::McpServer`]).
-fn mcp_config_errors() -> Vec<McpConfigError> {
-    let all = vec![
-        McpConfigError::NameLength,
-        McpConfigError::NameCharacters,
-        McpConfigError::NoLongerSaved {
-            previous: "files".into(),
-        },
-        McpConfigError::NameTaken {
-            other: "Files".into(),
-        },
-        McpConfigError::UnclosedQuote,
-        McpConfigError::NoProgram,
-        McpConfigError::VariableName { name: "1X".into() },
-        McpConfigError::VariableValue {
-            name: "TOKEN".into(),
-        },
-        McpConfigError::VariableTwice {
-            name: "TOKEN".into(),
-        },
-    ];
-    for error in &all {
-        match error {
-            McpConfigError::NameLength
-            | McpConfigError::NameCharacters
-            | McpConfigError::NoLongerSaved { .. }
-            | McpConfigError::NameTaken { .. }
-            | McpConfigError::UnclosedQuote
-            | McpConfigError::NoProgram
-            | McpConfigError::VariableName { .. }
-            | McpConfigError::VariableValue { .. }
-            | McpConfigError::VariableTwice { .. } => {}
-        }
-    }
-    all
 }
 
 /// Every error a command can return, as the window receives it.
@@ -562,4 +391,50 @@ fn every_way_ask_first_fails_to_start_is_a_sentence_with_its_detail_apart() {
         let detail = error.detail().unwrap_or_default();
         assert!(!detail.is_empty(), "{what}: no detail");
     }
+}
+
+#[tokio::test]
+async fn an_mcp_server_that_cannot_start_says_so_in_a_sentence_with_its_detail_apart() {
+    use askfirst_core::mcp::{McpClients, McpServerConfig, McpServerStatus, McpTimeouts};
+    let server = |name: &str, command: &str, args: &[&str]| McpServerConfig {
+        name: name.into(),
+        command: command.into(),
+        args: args.iter().map(|a| (*a).to_owned()).collect(),
+        env: Default::default(),
+        trusted: false,
+    };
+    let clients = McpClients::with_timeouts(
+        vec![
+            server(
+                "quits",
+                "sh",
+                &["-c", "echo 'missing API token' >&2; exit 3"],
+            ),
+            server("absent", "/nonexistent/askfirst-mcp-server", &[]),
+            server("silent", "sleep", &["30"]),
+            server("broken", "", &[]),
+        ],
+        McpTimeouts {
+            start: Duration::from_secs(1),
+            call: Duration::from_secs(1),
+            retry_failed_start: Duration::from_secs(3),
+        },
+    );
+    assert!(clients.tools().await.is_empty());
+    let statuses = clients.statuses();
+    assert_eq!(statuses.len(), 4);
+    for state in statuses {
+        let McpServerStatus::Failed { message, detail } = &state.status else {
+            panic!("{} did not fail: {:?}", state.name, state.status);
+        };
+        assert_worded_error(&state.name, message);
+        if let Some(detail) = detail {
+            assert!(
+                !message.contains(detail.as_str()),
+                "{}: detail in the message",
+                state.name
+            );
+        }
+    }
+    clients.shutdown().await;
 }

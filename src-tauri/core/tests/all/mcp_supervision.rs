@@ -394,14 +394,14 @@ fn a_servers_name_is_shown_with_bidi_overrides_as_codes_on_one_line() {
         vec![
             McpServerStatus::Failed {
                 message: "The MCP server \"evil\\u202Etxt.exe second line\" has no command in the \
-                          settings, so it cannot be started."
+                          settings, so it cannot be started. Give it one in Settings (Edit)."
                     .into(),
                 detail: None,
             },
             McpServerStatus::NotStarted,
             McpServerStatus::Failed {
                 message: "The MCP server \"o\\u200Bk\\u2066\" has no command in the settings, so \
-                          it cannot be started."
+                          it cannot be started. Give it one in Settings (Edit)."
                     .into(),
                 detail: None,
             },
