@@ -1,5 +1,5 @@
 //! The IPC commands the window may call. Each only parses, calls the core and maps errors to
-//! a typed [`CommandError`] (`{code, message}`, the code from [`Coded`]).
+//! a typed [`CommandError`] (`{code, message, detail}`, all three from [`Coded`]).
 //!
 //! Every command is async, so none runs on the GUI thread; those that touch the disk (an
 //! fsync for a decision, reading session logs, the settings and rules files, a run's setup)
@@ -8,11 +8,11 @@
 //! they were before only because every command ran, one at a time, on the GUI thread.
 
 use askfirst_core::agent::AgentRuntime;
-use askfirst_core::app::{Coded, SettingsScreen};
+use askfirst_core::app::{internal_error, Coded, SettingsScreen};
 use askfirst_core::audit::SessionLog;
 use askfirst_core::history::EventHistory;
 use askfirst_protocol::{
-    ApprovalRequest, CancelRunRequest, CommandError, ErrorCode, Grant, OpenSessionRequest, Outcome,
+    ApprovalRequest, CancelRunRequest, CommandError, Grant, OpenSessionRequest, Outcome,
     RemoveMcpServerRequest, RemoveRuleRequest, ResolveApprovalRequest, RevokeGrantRequest,
     SaveMcpServerRequest, SaveSettingsRequest, SequencedEvent, SessionId, SessionPolicy,
     SessionSummary, SetSessionPolicyRequest, SettingsView, StartRunRequest, StartRunResponse,
@@ -40,12 +40,7 @@ async fn blocking<T: Send + 'static>(
 ) -> Result<T, CommandError> {
     tauri::async_runtime::spawn_blocking(work)
         .await
-        .unwrap_or_else(|error| {
-            Err(CommandError {
-                code: ErrorCode::Internal,
-                message: format!("The request failed inside Ask First: {error}"),
-            })
-        })
+        .unwrap_or_else(|error| Err(internal_error(error.to_string())))
 }
 
 fn coded(error: impl Coded) -> CommandError {

@@ -23,7 +23,7 @@ pub mod tray;
 pub mod window;
 
 use askfirst_core::agent::AgentRuntime;
-use askfirst_core::app::{AppConfig, Backend, Environment};
+use askfirst_core::app::{AppConfig, Backend, Environment, StartupError};
 use std::sync::Arc;
 use tauri::{App, Builder, Manager, RunEvent, Runtime, Window, WindowEvent};
 
@@ -90,11 +90,31 @@ pub fn build_app<R: Runtime>(
     Ok(app)
 }
 
-/// Starts the desktop app; returns when it quits.
+/// Starts the desktop app; returns when it quits. When it cannot start, says why in a plain
+/// sentence (with the technical detail after it) and exits with status 1.
 pub fn run() {
     if let Err(error) = try_run() {
-        eprintln!("Ask First could not start: {error:#}");
+        eprintln!("{}", startup_failure(&error));
         std::process::exit(1);
+    }
+}
+
+/// What a failed start says: the person's sentence, then the detail (a [`StartupError`]'s own,
+/// or the whole chain of another error).
+fn startup_failure(error: &anyhow::Error) -> String {
+    use askfirst_core::app::Worded;
+    match error.downcast_ref::<StartupError>() {
+        Some(startup) => match startup.detail() {
+            Some(detail) => format!(
+                "Ask First could not start. {}\n\nDetails: {detail}",
+                startup.message()
+            ),
+            None => format!("Ask First could not start. {}", startup.message()),
+        },
+        None => format!(
+            "Ask First could not start. {}\n\nDetails: {error:#}",
+            askfirst_core::app::codes::INTERNAL_FAILURE
+        ),
     }
 }
 
@@ -103,7 +123,8 @@ fn try_run() -> anyhow::Result<()> {
     // rather than the executable's name.
     #[cfg(target_os = "linux")]
     gio::glib::set_application_name("Ask First");
-    let config = AppConfig::resolve(Environment::process(), dirs::data_dir())?;
+    let config =
+        AppConfig::resolve(Environment::process(), dirs::data_dir()).map_err(StartupError::from)?;
     let context = tauri::generate_context!();
     // Only one Ask First per data folder. Checked before anything touches the folder: the
     // second launch must not close the running one's waiting approvals, nor leave an empty
@@ -116,15 +137,14 @@ fn try_run() -> anyhow::Result<()> {
         let _ = tauri::Builder::default()
             .plugin(tauri_plugin_single_instance::init(|_, _, _| {}))
             .build(context);
-        anyhow::bail!(
-            "Ask First is already running with the data folder {}; use that window (it may be \
-             in the tray).",
-            config.data_dir.display()
-        );
+        return Err(StartupError::AlreadyRunning {
+            data_dir: config.data_dir,
+        }
+        .into());
     }
     let handle = tauri::async_runtime::block_on(async { tokio::runtime::Handle::current() });
     let autostart = config.autostart_task.clone();
-    let backend = Backend::build_with(config, handle, lock)?;
+    let backend = Backend::build_with(config, handle, lock).map_err(StartupError::from)?;
     let for_exit = Arc::clone(&backend.runtime);
     let log_for_exit = Arc::clone(&backend.log);
     let builder = tauri::Builder::default()
@@ -162,7 +182,8 @@ fn try_run() -> anyhow::Result<()> {
             }
             Ok(())
         });
-    let tauri_app = build_app(builder, backend, context)?;
+    let tauri_app = build_app(builder, backend, context)
+        .map_err(|error| StartupError::Window(error.to_string()))?;
     tauri_app.run(move |_app, event| {
         if let RunEvent::Exit = event {
             for_exit.shutdown();

@@ -8,6 +8,7 @@ import subprocess
 from harness.a11y import audit
 from harness.app import App, scenario_file
 from harness.env import ARTIFACTS, HERE, PYTHON, ROOT
+from harness.errors import open_details
 from harness.sessions import log_names
 from harness.wait import wait_for
 from harness.webdriver import ELEMENT
@@ -176,7 +177,9 @@ def test_a_broken_settings_file_opens_the_window_and_says_so():
     with app:
         banner = wait_for("the banner", lambda: app.wd.find_all('[data-testid="settings-error"]'))[0]
         text = app.wd.text(banner)
-        assert "Your settings file has a mistake" in text and "settings.json" in text, text
+        assert "Your settings file has a mistake" in text, text
+        # Which file, and what is wrong with it, one click away.
+        assert "settings.json" in open_details(app, banner), text
         app.wd.screenshot(os.path.join(ARTIFACTS, "broken-settings.png"))
         audit(app, "the banner about a broken settings file")
         app.start_task("Please greet me in a file")

@@ -9,6 +9,7 @@ import time
 
 from harness.a11y import audit
 from harness.app import App
+from harness.errors import open_details
 from harness.sessions import decided, newest_log, parse_log, session_logs
 from harness.survival import (FIGURES, UNDECIDED, error_text_shown, figure, replayed, scenario_path,
                               shot, write_call)
@@ -115,7 +116,9 @@ def test_full_data_folder():
                               lambda: app.wd.find_all('[data-testid="storage-error"]'), timeout=10)[0]
             said = app.wd.text(banner)
             figure("full_banner", " ".join(said.split()))
-            assert "cannot save" in said and "No space left on device" in said, said
+            assert "cannot save" in said, said
+            # What the disk said, one click away.
+            assert "No space left on device" in open_details(app, banner), said
             shot(app, "full-approve-unrecorded")
             audit(app, "the banner that Ask First cannot save")
             # (b) Still full: a new task. The question cannot be recorded, so nobody is asked.
@@ -196,7 +199,8 @@ def test_read_only_data_folder():
                                   lambda: app.wd.find_all('[data-testid="storage-error"]'), timeout=10)
                 shown_at_start = app.wd.text(banner[0])
                 figure("ro_message_at_start", " ".join(shown_at_start.split()))
-                assert "Read-only file system" in shown_at_start, shown_at_start
+                assert "cannot save" in shown_at_start, shown_at_start
+                assert "Read-only file system" in open_details(app, banner[0]), shown_at_start
                 shot(app, "ro-start")
                 audit(app, "the banner about a read-only data folder")
                 app.start_task("Write a file")
@@ -214,7 +218,7 @@ def test_read_only_data_folder():
                 alert = wait_for("why the session cannot be opened",
                                  lambda: app.wd.find_all('[data-testid="sessions-panel"] [role="alert"]'))[0]
                 figure("ro_open_session_message", app.wd.text(alert))
-                assert "Read-only file system" in app.wd.text(alert)
+                assert "Read-only file system" in open_details(app, alert), app.wd.text(alert)
                 # Saving the settings fails with a message, and nothing crashes.
                 app.wd.click(app.wd.find_all('[data-testid="settings"]')[0])
                 save = wait_for("the settings", lambda: app.wd.find_all('[data-testid="settings-save"]'))[0]
@@ -222,7 +226,7 @@ def test_read_only_data_folder():
                 alert = wait_for("why the settings were not saved", lambda: [
                     a for a in app.wd.find_all('[role="alert"]') if "settings" in app.wd.text(a)])[0]
                 figure("ro_settings_message", app.wd.text(alert))
-                assert "Read-only file system" in app.wd.text(alert), app.wd.text(alert)
+                assert "Read-only file system" in open_details(app, alert), app.wd.text(alert)
                 shot(app, "ro-settings")
                 shot(app, "ro-open-session")
                 err = app.stderr()

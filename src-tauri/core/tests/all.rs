@@ -9,6 +9,8 @@ mod all {
     pub mod audit;
     pub mod call_detail;
     pub mod case_insensitive;
+    pub mod error_catalogue;
+    pub mod error_examples;
     pub mod flood;
     pub mod history;
     pub mod identity;

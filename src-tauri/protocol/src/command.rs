@@ -100,11 +100,18 @@ pub enum ErrorCode {
     Internal,
 }
 
-/// The error every command returns: a code for the UI and a message for the person.
+/// The error every command returns: a code for the UI, a message for the person and the
+/// technical detail behind it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct CommandError {
     /// What kind of error.
     pub code: ErrorCode,
-    /// A sentence for the person.
+    /// For the person: what happened and what to do, in plain sentences (never an error chain,
+    /// a path or an OS error code; those are in `detail`).
     pub message: String,
+    /// The technical detail (the error chain, a path, a status code, the OS's own words) for a
+    /// "Details" view one click away; absent where the message says everything.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub detail: Option<String>,
 }

@@ -159,6 +159,12 @@ pub enum AgentEvent {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[ts(optional)]
         message: Option<String>,
+        /// For `failed`: the technical detail behind `message` (a model service's status and
+        /// its own words, the networking library's complaint), for a "Details" view one click
+        /// away; absent where the message says everything, and in logs written before it.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        detail: Option<String>,
     },
 }
 

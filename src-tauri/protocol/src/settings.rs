@@ -231,8 +231,13 @@ pub struct McpServerView {
     pub trusted: bool,
     /// How it is doing.
     pub state: McpServerState,
-    /// How it is doing, in a sentence ("Running, 12 tools.", the error when failed).
+    /// How it is doing, in a sentence ("Running, 12 tools.", what happened when failed).
     pub status: String,
+    /// When failed: the technical side of `status` (what the system or the MCP SDK said), for
+    /// a "Details" view one click away; absent where `status` says everything.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub status_detail: Option<String>,
 }
 
 /// One environment variable in a [`SaveMcpServerRequest`].

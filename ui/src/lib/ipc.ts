@@ -6,6 +6,7 @@ import { invoke } from '@tauri-apps/api/core';
 import { listen, type UnlistenFn } from '@tauri-apps/api/event';
 import { getCurrentWindow } from '@tauri-apps/api/window';
 import { EVENT_NAMES } from './events';
+import { INTERNAL_FAILURE } from './errors/notice';
 import type { ApprovalId } from './bindings/ApprovalId';
 import type { ApprovalRequest } from './bindings/ApprovalRequest';
 import type { ApprovalResolvedEvent } from './bindings/ApprovalResolvedEvent';
@@ -28,13 +29,18 @@ import type { RulesView } from './bindings/RulesView';
 
 export type { UnlistenFn };
 
-/** A command failed; `code` says how (see ErrorCode), `message` is for the person. */
+/**
+ * A command failed; `code` says how (see ErrorCode), `message` is for the person, `detail` the
+ * technical side for "Details" (null when there is none).
+ */
 export class IpcError extends Error {
   readonly code: ErrorCode;
-  constructor(code: ErrorCode, message: string) {
+  readonly detail: string | null;
+  constructor(code: ErrorCode, message: string, detail: string | null = null) {
     super(message);
     this.name = 'IpcError';
     this.code = code;
+    this.detail = detail;
   }
 }
 
@@ -51,8 +57,16 @@ async function call<T>(command: string, args?: Record<string, unknown>): Promise
   try {
     return await invoke<T>(command, args);
   } catch (error) {
-    if (isCommandError(error)) throw new IpcError(error.code, error.message);
-    throw new IpcError('internal', error instanceof Error ? error.message : String(error));
+    if (isCommandError(error)) {
+      throw new IpcError(error.code, error.message, error.detail ?? null);
+    }
+    // Not one of Ask First's errors (Tauri's own, e.g. a refused command): worded as a failure
+    // inside Ask First, with what Tauri said as the detail.
+    throw new IpcError(
+      'internal',
+      INTERNAL_FAILURE,
+      error instanceof Error ? error.message : String(error),
+    );
   }
 }
 

@@ -34,7 +34,14 @@ export type Entry =
       /** Which policy layer decided, once known. */
       layer: PolicyLayer | null;
     }
-  | { kind: 'finished'; key: string; status: RunStatus; message: string | null };
+  | {
+      kind: 'finished';
+      key: string;
+      status: RunStatus;
+      message: string | null;
+      /** The technical side of a failure, for "Details" (absent: none). */
+      detail?: string | null;
+    };
 
 /** A tool call's entry. */
 export type ToolEntry = Extract<Entry, { kind: 'tool' }>;
@@ -203,6 +210,7 @@ export class Transcript {
           key: `end:${++this.#n}`,
           status: event.status,
           message: event.message ?? null,
+          detail: event.detail ?? null,
         });
         return;
       default:

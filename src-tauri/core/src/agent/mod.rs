@@ -207,6 +207,7 @@ impl AgentRuntime {
                     run_id,
                     RunStatus::Failed,
                     Some(wording::RUN_BROKE.to_owned()),
+                    panicked,
                 );
             });
         Ok(StartRunResponse {
@@ -216,8 +217,15 @@ impl AgentRuntime {
     }
 
     /// Ends run `run_id` if it has not ended: nothing of it stays waiting, and its one
-    /// `RunFinished` is emitted. A no-op for a run that already ended.
-    fn end_run(&self, run_id: RunId, status: RunStatus, message: Option<String>) {
+    /// `RunFinished` is emitted (with `detail`, the technical side of `message`, for the
+    /// window's "Details"). A no-op for a run that already ended.
+    fn end_run(
+        &self,
+        run_id: RunId,
+        status: RunStatus,
+        message: Option<String>,
+        detail: Option<String>,
+    ) {
         // Nothing of this run may stay waiting.
         self.registry.cancel_run(run_id);
         self.runs.end(run_id, || {
@@ -225,6 +233,7 @@ impl AgentRuntime {
                 run_id,
                 status,
                 message,
+                detail,
             });
         });
     }

@@ -28,6 +28,9 @@ pub(super) struct Run {
     /// Whether `messages` is the session's conversation now (taken and not yet given back).
     holds_conversation: bool,
     pub(super) denied: DeniedCalls,
+    /// The technical detail of the model's failure that ended the run, if one did (the
+    /// `RunFinished`'s `detail`).
+    failure_detail: Option<String>,
 }
 
 impl Run {
@@ -45,6 +48,7 @@ impl Run {
             messages: Vec::new(),
             holds_conversation: false,
             denied: DeniedCalls::default(),
+            failure_detail: None,
         }
     }
 
@@ -97,7 +101,8 @@ impl Run {
         let (status, message) = self.run_loop().await;
         // The next task continues this conversation.
         self.give_back_conversation();
-        self.rt.end_run(self.id, status, message);
+        let detail = self.failure_detail.take();
+        self.rt.end_run(self.id, status, message, detail);
     }
 
     /// Gives the conversation back to the session, every call answered (a run cut short by a
@@ -133,7 +138,12 @@ impl Run {
                     &emit, self.id, self.provider.as_ref(), &self.messages, &specs
                 ) => match turn {
                     Ok(turn) => turn,
-                    Err(e) => return (RunStatus::Failed, Some(e.to_string())),
+                    Err(e) => {
+                        // The sentence for the person; the status and the service's own words
+                        // one click away.
+                        self.failure_detail = e.detail();
+                        return (RunStatus::Failed, Some(e.to_string()));
+                    }
                 },
             };
             if let Some(text) = turn.text.as_deref().filter(|t| !t.trim().is_empty()) {

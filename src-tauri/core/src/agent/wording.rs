@@ -399,7 +399,10 @@ pub fn output_limit_note_for_model(content: &str) -> String {
 
 /// The end of a run that used all its steps.
 pub fn run_out_of_steps(max_steps: usize) -> String {
-    format!("The agent stopped after {max_steps} steps without finishing.")
+    format!(
+        "The agent stopped after {max_steps} steps without finishing. Send a new message to let \
+         it go on, or give it a smaller task."
+    )
 }
 
 /// The end of a run whose model kept asking for what was refused (`summary` is the call's).

@@ -1,21 +1,74 @@
-//! Which [`ErrorCode`] each core error reaches the window with, matched exhaustively so a new
-//! error variant is a compile error here until it has its code (and distinct errors keep
-//! distinct codes: the disk being full is not "internal").
+//! What the person reads for each core error that reaches the window, and its code: the one
+//! place a command's error is worded. Each error gets a [`ErrorCode`], a message (what happened
+//! and what to do, in plain sentences) and a detail (the error chain, the path, the OS's own
+//! words) that the window shows only behind "Details". Every `match` here is exhaustive, so a
+//! new error variant is a compile error until it has its code and its words (and distinct
+//! errors keep distinct codes: the disk being full is not "internal").
+//!
+//! The sentences are checked by `tests/all/error_catalogue.rs`: each is a sentence, says what
+//! to do, and carries no raw error chain.
 
+use super::screen::SettingsError;
+use super::settings::ConfigError;
+use super::BuildError;
 use crate::agent::{RunError, SessionError};
 use crate::approvals::ApprovalError;
+use crate::policy::RulesError;
 use askfirst_protocol::{CommandError, ErrorCode};
 
+/// An error worded for the person: a message and, apart from it, the technical detail.
+pub trait Worded {
+    /// What happened and what to do, in plain sentences: never an error chain, a path or an
+    /// OS error code (those go in [`Self::detail`]).
+    fn message(&self) -> String;
+
+    /// The technical detail behind [`Self::message`], for a "Details" view one click away;
+    /// `None` where the message says everything.
+    fn detail(&self) -> Option<String>;
+}
+
 /// A core error a command can return.
-pub trait Coded: std::fmt::Display {
+pub trait Coded: Worded {
     /// The code the window receives.
     fn code(&self) -> ErrorCode;
 
-    /// The error as a command returns it: the code and the error's sentence.
+    /// The error as a command returns it: the code, the message and the detail.
     fn to_command_error(&self) -> CommandError {
         CommandError {
             code: self.code(),
-            message: self.to_string(),
+            message: self.message(),
+            detail: self.detail(),
+        }
+    }
+}
+
+/// What a failure inside Ask First (a panic, a request the backend could not take) tells the
+/// person; the technical side goes in the detail.
+pub const INTERNAL_FAILURE: &str = "Something went wrong inside Ask First, so this was not \
+     done. Try again; if it keeps happening, close Ask First and start it again.";
+
+/// The [`CommandError`] of a failure inside Ask First, with `detail` (what failed) apart.
+pub fn internal_error(detail: impl Into<String>) -> CommandError {
+    CommandError {
+        code: ErrorCode::Internal,
+        message: INTERNAL_FAILURE.to_owned(),
+        detail: Some(detail.into()),
+    }
+}
+
+impl Worded for RunError {
+    fn message(&self) -> String {
+        match self {
+            RunError::EmptyTask | RunError::Busy => self.to_string(),
+            // The provider's sentence says what happened and what to do.
+            RunError::Provider(error) => error.to_string(),
+        }
+    }
+
+    fn detail(&self) -> Option<String> {
+        match self {
+            RunError::EmptyTask | RunError::Busy => None,
+            RunError::Provider(error) => error.detail(),
         }
     }
 }
@@ -30,11 +83,72 @@ impl Coded for RunError {
     }
 }
 
+impl Worded for SessionError {
+    fn message(&self) -> String {
+        match self {
+            SessionError::Busy => self.to_string(),
+            SessionError::Unreadable(_) => "This conversation could not be opened, because its \
+                 history cannot be read (it may have been moved or deleted). Pick another \
+                 conversation, or start a new one."
+                .to_owned(),
+            SessionError::NotWritable(_) => "Ask First cannot write this conversation's \
+                 history, so it was not opened. Free up some space on the disk, or make sure \
+                 Ask First may write to its data folder, then try again."
+                .to_owned(),
+        }
+    }
+
+    fn detail(&self) -> Option<String> {
+        match self {
+            SessionError::Busy => None,
+            SessionError::Unreadable(why) | SessionError::NotWritable(why) => Some(why.clone()),
+        }
+    }
+}
+
 impl Coded for SessionError {
     fn code(&self) -> ErrorCode {
         match self {
             SessionError::Busy => ErrorCode::Busy,
-            SessionError::Unreadable(_) => ErrorCode::Storage,
+            SessionError::Unreadable(_) | SessionError::NotWritable(_) => ErrorCode::Storage,
+        }
+    }
+}
+
+impl Worded for ApprovalError {
+    fn message(&self) -> String {
+        match self {
+            ApprovalError::NotPending(_) => "This request is no longer waiting: it was already \
+                 answered, it timed out, or its task was stopped. Nothing was changed; look at \
+                 the requests still shown."
+                .to_owned(),
+            ApprovalError::NotGrantable(_) => "This action cannot be allowed without asking \
+                 again. Approve it once, or deny it."
+                .to_owned(),
+            ApprovalError::ApprovalRequired { summary, .. } => format!(
+                "\"{summary}\" needs someone's OK, and nobody is there to give it here. Run \
+                 the task in the Ask First window to answer it."
+            ),
+            ApprovalError::Log(_) => "Ask First cannot save its history right now, so it did \
+                 not do this. Free up some space on the disk, or make sure Ask First may write \
+                 to its data folder, then try again."
+                .to_owned(),
+            ApprovalError::ShuttingDown => "Ask First is closing, so nobody was asked and the \
+                 action was not performed. Start Ask First again to go on."
+                .to_owned(),
+        }
+    }
+
+    fn detail(&self) -> Option<String> {
+        match self {
+            ApprovalError::NotPending(id) | ApprovalError::NotGrantable(id) => {
+                Some(format!("approval {id}"))
+            }
+            ApprovalError::ApprovalRequired { tool_name, .. } => Some(format!(
+                "tool {tool_name}; no one can answer (fail-closed mode)"
+            )),
+            ApprovalError::Log(why) => Some(why.clone()),
+            ApprovalError::ShuttingDown => None,
         }
     }
 }
@@ -52,9 +166,122 @@ impl Coded for ApprovalError {
     }
 }
 
-impl Coded for super::SettingsError {
+impl Worded for SettingsError {
+    fn message(&self) -> String {
+        match self {
+            SettingsError::UnknownProvider(_) => "Ask First does not know that model service. \
+                 Choose one from the list in Settings."
+                .to_owned(),
+            SettingsError::TimeoutOutOfRange(_) => {
+                format!("{self} Choose a waiting time in that range and save again.")
+            }
+            SettingsError::FileUnreadable(_) => "Your settings file cannot be read or has a \
+                 mistake, so Settings will not save over it. Fix the file or delete it, then \
+                 try again."
+                .to_owned(),
+            SettingsError::SaveFailed { .. } => "Your settings could not be saved. Make sure \
+                 the disk is not full and that Ask First may write to its data folder, then \
+                 try again."
+                .to_owned(),
+            SettingsError::NoSuchRule(_) => "That rule is no longer in your rules (the rules \
+                 file may have been changed). Close Settings and open it again to see the \
+                 rules as they are now."
+                .to_owned(),
+            SettingsError::Rules(RulesError::Read { .. }) => "Your rules could not be read, \
+                 so nothing was changed. Make sure Ask First may read and write its data \
+                 folder, then try again."
+                .to_owned(),
+            SettingsError::Rules(RulesError::Invalid { .. }) => "Your rules file has a \
+                 mistake, so nothing was changed. Fix the file (or delete it to start again), \
+                 then try again."
+                .to_owned(),
+            // Sentences of the MCP settings' own checks (`McpConfigError`, "There is no MCP
+            // server named …"), which say what is wrong.
+            SettingsError::McpServer(sentence) => {
+                format!("{sentence} Check the server's settings, then try again.")
+            }
+        }
+    }
+
+    fn detail(&self) -> Option<String> {
+        match self {
+            SettingsError::UnknownProvider(name) => Some(format!("provider {name:?}")),
+            SettingsError::TimeoutOutOfRange(_) | SettingsError::McpServer(_) => None,
+            SettingsError::FileUnreadable(why) => Some(why.clone()),
+            SettingsError::SaveFailed { path, source } => {
+                Some(format!("{}: {source}", path.display()))
+            }
+            SettingsError::NoSuchRule(rule) => Some(format!("rule {rule}")),
+            SettingsError::Rules(RulesError::Read { path, detail })
+            | SettingsError::Rules(RulesError::Invalid { path, detail }) => {
+                Some(format!("{path}: {detail}"))
+            }
+        }
+    }
+}
+
+impl Coded for SettingsError {
     fn code(&self) -> ErrorCode {
-        super::SettingsError::code(self)
+        SettingsError::code(self)
+    }
+}
+
+/// Why Ask First could not start. Said on the terminal and, where a window can be shown, in
+/// one; never reaches the main window (there is none yet).
+#[derive(Debug, thiserror::Error)]
+pub enum StartupError {
+    /// Another Ask First uses this data folder.
+    #[error("another Ask First is using {}", data_dir.display())]
+    AlreadyRunning {
+        /// The data folder.
+        data_dir: std::path::PathBuf,
+    },
+    /// The environment's settings cannot be used.
+    #[error(transparent)]
+    Config(#[from] ConfigError),
+    /// The backend could not be assembled (a folder, the scenario file).
+    #[error(transparent)]
+    Build(#[from] BuildError),
+    /// The window could not be made (no display, no desktop session); the text is Tauri's.
+    #[error("the window could not be made: {0}")]
+    Window(String),
+}
+
+impl Worded for StartupError {
+    fn message(&self) -> String {
+        match self {
+            StartupError::AlreadyRunning { .. } => "Ask First is already running. Use its \
+                 window (it may be in the tray or among the minimised windows)."
+                .to_owned(),
+            StartupError::Config(ConfigError::NoDataDir) => "Ask First cannot tell where to \
+                 keep its settings on this system. Set ASKFIRST_DATA_DIR to a folder it may \
+                 use, then start it again."
+                .to_owned(),
+            StartupError::Config(
+                ConfigError::UnknownProvider(_) | ConfigError::Timeout(_) | ConfigError::Notify(_),
+            ) => "One of the ASKFIRST_ settings Ask First was started with cannot be used. \
+                 Correct it or leave it out (the details say which), then start Ask First \
+                 again."
+                .to_owned(),
+            StartupError::Build(BuildError::Folder { .. }) => "Ask First cannot use one of its \
+                 folders: it may not be allowed to write there, or the disk may be full. Make \
+                 sure it may write to its data folder and your folder, then start it again."
+                .to_owned(),
+            StartupError::Build(BuildError::Provider(error)) => error.to_string(),
+            StartupError::Window(_) => "Ask First could not open its window. Start it from \
+                 your desktop (it needs a graphical session), then try again."
+                .to_owned(),
+        }
+    }
+
+    fn detail(&self) -> Option<String> {
+        match self {
+            StartupError::Build(BuildError::Provider(error)) => error.detail(),
+            StartupError::AlreadyRunning { .. }
+            | StartupError::Config(_)
+            | StartupError::Build(BuildError::Folder { .. })
+            | StartupError::Window(_) => Some(self.to_string()),
+        }
     }
 }
 
@@ -88,5 +315,22 @@ mod tests {
             ]
         );
         assert_eq!(SessionError::Busy.code(), RunError::Busy.code());
+    }
+
+    #[test]
+    fn the_os_error_goes_to_the_detail_not_the_message() {
+        let error = SettingsError::SaveFailed {
+            path: "/data/settings.json".into(),
+            source: std::io::Error::from_raw_os_error(28),
+        };
+        let sent = error.to_command_error();
+        assert_eq!(sent.code, ErrorCode::Storage);
+        assert!(!sent.message.contains("os error"), "{}", sent.message);
+        assert!(!sent.message.contains("/data"), "{}", sent.message);
+        let detail = sent.detail.unwrap_or_default();
+        assert!(
+            detail.starts_with("/data/settings.json: ") && detail.contains("os error 28"),
+            "{detail}"
+        );
     }
 }

@@ -24,7 +24,7 @@ pub mod screen;
 pub mod secrets;
 pub mod settings;
 
-pub use codes::Coded;
+pub use codes::{internal_error, Coded, StartupError, Worded};
 pub use screen::{SettingsError, SettingsScreen};
 pub use secrets::KeyStore;
 pub use settings::{AppConfig, ConfigError, Environment};

@@ -312,6 +312,7 @@ fn mcp_views(runtime: &AgentRuntime, saved: &[McpServerConfig]) -> Vec<McpServer
                 .iter()
                 .find(|s| s.name == config.name)
                 .map(|s| s.status.clone());
+            let mut status_detail = None;
             let (state, status) = match status {
                 None => (
                     McpServerState::NotStarted,
@@ -332,7 +333,10 @@ fn mcp_views(runtime: &AgentRuntime, saved: &[McpServerConfig]) -> Vec<McpServer
                         if tools.len() == 1 { "" } else { "s" }
                     ),
                 ),
-                Some(McpServerStatus::Failed { message }) => (McpServerState::Failed, message),
+                Some(McpServerStatus::Failed { message, detail }) => {
+                    status_detail = detail;
+                    (McpServerState::Failed, message)
+                }
             };
             McpServerView {
                 name: config.name.clone(),
@@ -343,6 +347,7 @@ fn mcp_views(runtime: &AgentRuntime, saved: &[McpServerConfig]) -> Vec<McpServer
                 trusted: config.trusted,
                 state,
                 status,
+                status_detail,
             }
         })
         .collect()

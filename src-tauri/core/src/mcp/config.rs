@@ -206,7 +206,8 @@ pub(super) fn startup_problem(
         Some("An MCP server in the settings has no name; give it one to use it.".to_owned())
     } else if config.command.trim().is_empty() {
         Some(format!(
-            "The MCP server \"{shown}\" has no command in the settings, so it cannot be started."
+            "The MCP server \"{shown}\" has no command in the settings, so it cannot be started. \
+             Give it one in Settings (Edit)."
         ))
     } else if !prefixes.insert(prefix.to_owned()) {
         Some(format!(

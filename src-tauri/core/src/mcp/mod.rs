@@ -90,6 +90,9 @@ pub enum McpServerStatus {
     Failed {
         /// What happened, in plain words, naming the server.
         message: String,
+        /// The technical side, for "Details": what the system or the MCP SDK said (absent
+        /// where the message says everything).
+        detail: Option<String>,
     },
 }
 

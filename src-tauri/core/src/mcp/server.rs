@@ -76,6 +76,7 @@ impl SupervisedServer {
         let status = match &config_error {
             Some(message) => McpServerStatus::Failed {
                 message: message.clone(),
+                detail: None,
             },
             None => McpServerStatus::NotStarted,
         };
@@ -205,11 +206,18 @@ impl SupervisedServer {
                 return Ok(live);
             }
             Ok(Err(why)) => why,
-            Err(_elapsed) => format!(
-                "it did not finish starting within {}",
-                seconds(self.timeouts.start)
-            ),
+            Err(_elapsed) => StartFailure {
+                said: format!(
+                    "it did not finish starting within {}",
+                    seconds(self.timeouts.start)
+                ),
+                detail: None,
+            },
         };
+        let StartFailure {
+            said: failure,
+            detail,
+        } = failure;
         // What the server said before it failed explains most failures; wait briefly for it.
         if let Some(reader) = stderr_reader {
             // A reader still going after that is left to finish on its own.
@@ -228,6 +236,7 @@ impl SupervisedServer {
             generation,
             McpServerStatus::Failed {
                 message: message.clone(),
+                detail,
             },
         );
         Err(message)
@@ -239,7 +248,7 @@ impl SupervisedServer {
         generation: u64,
         tail: &Arc<StderrTail>,
         stderr_reader: &mut Option<tokio::task::JoinHandle<()>>,
-    ) -> Result<ServerProcess, String> {
+    ) -> Result<ServerProcess, StartFailure> {
         let mut command = tokio::process::Command::new(&self.config.command);
         // Only a few harmless variables of Ask First's environment, never its API keys, plus
         // what the settings give this server.
@@ -262,14 +271,20 @@ impl SupervisedServer {
             .stderr(std::process::Stdio::piped())
             .spawn()
             .map_err(|e| match e.kind() {
-                std::io::ErrorKind::NotFound => format!(
-                    "the program \"{}\" was not found",
-                    display_label(&self.config.command, 200)
-                ),
-                _ => format!(
-                    "the program \"{}\" could not be run ({e})",
-                    display_label(&self.config.command, 200)
-                ),
+                std::io::ErrorKind::NotFound => StartFailure {
+                    said: format!(
+                        "the program \"{}\" was not found",
+                        display_label(&self.config.command, 200)
+                    ),
+                    detail: Some(e.to_string()),
+                },
+                _ => StartFailure {
+                    said: format!(
+                        "the program \"{}\" could not be run",
+                        display_label(&self.config.command, 200)
+                    ),
+                    detail: Some(e.to_string()),
+                },
             })?;
         if let Some(stderr) = stderr {
             *stderr_reader = Some(tokio::spawn(read_stderr(
@@ -288,16 +303,23 @@ impl SupervisedServer {
             .map_err(|e| match e {
                 // The process ended (or closed its output) before the handshake was done.
                 rmcp::service::ClientInitializeError::ConnectionClosed(_)
-                | rmcp::service::ClientInitializeError::TransportError { .. } => {
-                    "it stopped before it was ready".to_owned()
-                }
-                other => format!("it did not answer as an MCP server should ({other})"),
+                | rmcp::service::ClientInitializeError::TransportError { .. } => StartFailure {
+                    said: "it stopped before it was ready".to_owned(),
+                    detail: Some(e.to_string()),
+                },
+                other => StartFailure {
+                    said: "it did not answer as an MCP server should".to_owned(),
+                    detail: Some(other.to_string()),
+                },
             })?;
         let listed = service
             .peer()
             .list_all_tools()
             .await
-            .map_err(|e| format!("it could not list its tools ({e})"))?;
+            .map_err(|e| StartFailure {
+                said: "it could not list its tools".to_owned(),
+                detail: Some(e.to_string()),
+            })?;
         let tools = name_tools(&self.prefix, listed, self.config.trusted);
         Ok(ServerProcess {
             generation,
@@ -318,6 +340,7 @@ impl SupervisedServer {
             generation,
             McpServerStatus::Failed {
                 message: message.to_owned(),
+                detail: None,
             },
         );
     }
@@ -373,6 +396,13 @@ impl SupervisedServer {
             }
         }
     }
+}
+
+/// Why a start failed: what the person reads (a phrase after "could not be started: ") and the
+/// technical side for "Details" (the system's or the MCP SDK's own words).
+pub(super) struct StartFailure {
+    said: String,
+    detail: Option<String>,
 }
 
 /// Puts a server's status back to "not started" when its start is given up half-way (the run

@@ -93,6 +93,7 @@ pub(super) async fn read_stderr(
     let mut state = server.state();
     if state.generation == generation && matches!(state.status, McpServerStatus::Running { .. }) {
         state.status = McpServerStatus::Failed {
+            detail: None,
             message: format!(
                 "The MCP server \"{}\" stopped.{} It will be started again the next time one of \
                  its tools is needed.",

@@ -15,16 +15,23 @@ use std::time::Duration;
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ProviderError {
     /// A scripted provider has no turns left for this call.
-    #[error("The scripted scenario has no turn left for model call {step}; it has {turns} turns.")]
+    #[error(
+        "The scripted scenario has no turn left for model call {step}; it has {turns} turns. \
+         Add a turn to the scenario file, or give the agent a smaller task."
+    )]
     ScriptExhausted {
         /// The 1-based model call that found no turn.
         step: usize,
         /// How many turns the scenario has.
         turns: usize,
     },
-    /// The provider could not be set up for a reason without a variant of its own (today: an
-    /// unreadable settings file, in the shell); the text is the whole sentence.
-    #[error("{0}")]
+    /// The provider could not be set up from the settings file (it cannot be read, has a
+    /// mistake, or names a service Ask First does not know); the text is what was wrong, for
+    /// [`Self::detail`].
+    #[error(
+        "Ask First cannot use your settings file to tell which model service should answer. \
+         Open Settings and choose who answers again, or fix or delete the file."
+    )]
     Config(String),
     /// The service needs an API key and none is set.
     #[error("Add your API key for {host} in the settings (or {env_var}).")]
@@ -35,7 +42,10 @@ pub enum ProviderError {
         env_var: String,
     },
     /// A scripted provider's scenario cannot be used (unreadable, not valid, no turns).
-    #[error("The scenario cannot be used: {detail}")]
+    #[error(
+        "The scenario file for the scripted model cannot be used. Check the file that \
+         ASKFIRST_PROVIDER names (the details say what is wrong with it)."
+    )]
     BadScenario {
         /// What is wrong, e.g. "it has no turns." or the parser's message.
         detail: String,
@@ -324,10 +334,8 @@ impl ProviderError {
     /// where the sentence says everything.
     pub fn detail(&self) -> Option<String> {
         match self {
-            Self::ScriptExhausted { .. }
-            | Self::Config(_)
-            | Self::MissingKey { .. }
-            | Self::BadScenario { .. } => None,
+            Self::ScriptExhausted { .. } | Self::MissingKey { .. } => None,
+            Self::Config(detail) | Self::BadScenario { detail } => Some(detail.clone()),
             Self::Auth { status, detail, .. } | Self::Refused { status, detail, .. } => {
                 Some(format!("HTTP {status}: {detail}"))
             }

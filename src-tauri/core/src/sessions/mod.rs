@@ -16,6 +16,9 @@ pub enum SessionError {
     /// No such session, or its log cannot be read.
     #[error("The session could not be opened: {0}")]
     Unreadable(String),
+    /// The session's log cannot be opened for writing (a read-only or full data folder).
+    #[error("The session's log could not be opened for writing: {0}")]
+    NotWritable(String),
 }
 
 /// A session's title from its first task: the task on one line, cut to `max` characters with

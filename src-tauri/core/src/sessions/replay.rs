@@ -197,6 +197,7 @@ fn replayable(events: Vec<AgentEvent>, facts: &LogFacts) -> Vec<AgentEvent> {
             } else {
                 wording::CLOSED_WHILE_WORKING.to_owned()
             }),
+            detail: None,
         });
     };
     for event in events {

@@ -63,14 +63,14 @@ impl SessionStore {
     /// Opens (creating) the log of session `id`; `None` when sessions are not kept.
     ///
     /// # Errors
-    /// [`SessionError::Unreadable`] when the log cannot be opened.
+    /// [`SessionError::NotWritable`] when the log cannot be opened.
     pub fn open_log(&self, id: SessionId) -> Result<Option<JsonlLog>, SessionError> {
         let Some(dir) = &self.dir else {
             return Ok(None);
         };
         JsonlLog::open(&Self::log_path(dir, id))
             .map(Some)
-            .map_err(|e| SessionError::Unreadable(e.to_string()))
+            .map_err(|e| SessionError::NotWritable(e.to_string()))
     }
 
     /// Reads the whole log of session `id`.

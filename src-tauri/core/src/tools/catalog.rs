@@ -66,7 +66,7 @@ impl ToolCatalog {
         self.statuses()
             .into_iter()
             .find_map(|server| match server.status {
-                McpServerStatus::Failed { message } if server.name == prefix => Some(message),
+                McpServerStatus::Failed { message, .. } if server.name == prefix => Some(message),
                 _ => None,
             })
     }

@@ -328,7 +328,10 @@ async fn a_script_that_runs_out_fails_the_run_loudly() {
     assert_eq!(status, RunStatus::Failed);
     assert_eq!(
         message.as_deref(),
-        Some("The scripted scenario has no turn left for model call 2; it has 1 turns.")
+        Some(
+            "The scripted scenario has no turn left for model call 2; it has 1 turns. Add a \
+             turn to the scenario file, or give the agent a smaller task."
+        )
     );
 }
 

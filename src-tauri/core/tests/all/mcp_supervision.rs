@@ -49,7 +49,8 @@ async fn a_call_that_takes_too_long_stops_the_server_and_the_next_call_restarts_
     assert_eq!(
         server_status(&clients, "everything"),
         McpServerStatus::Failed {
-            message: message.into()
+            message: message.into(),
+            detail: None,
         }
     );
     assert_eq!(
@@ -107,10 +108,40 @@ async fn a_server_that_cannot_start_is_left_out_with_its_reason() {
     let failed = |name: &str, message: String| McpServerState {
         name: name.into(),
         trusted: false,
-        status: McpServerStatus::Failed { message },
+        status: McpServerStatus::Failed {
+            message,
+            detail: None,
+        },
     };
+    // The system's own words are kept apart, for "Details": for a program not found, the OS's
+    // error; for a timeout or a name clash, none (the sentence says all).
+    let statuses = clients.statuses();
+    let details: Vec<Option<String>> = statuses
+        .iter()
+        .map(|s| match &s.status {
+            McpServerStatus::Failed { detail, .. } => detail.clone(),
+            other => panic!("not failed: {other:?}"),
+        })
+        .collect();
+    assert!(details[0].is_some(), "{details:?}");
+    assert!(
+        details[1]
+            .as_deref()
+            .is_some_and(|d| d.contains("os error 2")),
+        "{details:?}"
+    );
+    assert_eq!((&details[2], &details[3]), (&None, &None));
+    let without_details: Vec<McpServerState> = statuses
+        .into_iter()
+        .map(|mut s| {
+            if let McpServerStatus::Failed { detail, .. } = &mut s.status {
+                *detail = None;
+            }
+            s
+        })
+        .collect();
     assert_eq!(
-        clients.statuses(),
+        without_details,
         vec![
             failed(
                 "quits",
@@ -149,7 +180,7 @@ async fn a_server_that_cannot_start_is_left_out_with_its_reason() {
         started.elapsed() < Duration::from_millis(900),
         "the silent server was not waited for again"
     );
-    let McpServerStatus::Failed { message } = server_status(&clients, "silent") else {
+    let McpServerStatus::Failed { message, .. } = server_status(&clients, "silent") else {
         panic!("still failed");
     };
     assert!(message.contains("within 1 second"), "{message}");
@@ -208,7 +239,7 @@ async fn a_server_that_stops_between_runs_shows_it_and_starts_again_when_needed(
     kill(first_pid);
     let stopped = tokio::time::timeout(Duration::from_secs(10), async {
         loop {
-            if let McpServerStatus::Failed { message } = server_status(&clients, "everything") {
+            if let McpServerStatus::Failed { message, .. } = server_status(&clients, "everything") {
                 return message;
             }
             tokio::time::sleep(Duration::from_millis(50)).await;
@@ -333,7 +364,7 @@ async fn a_servers_own_secrets_are_hidden_in_what_it_said() {
         trusted: false,
     }]);
     assert!(clients.tools().await.is_empty());
-    let McpServerStatus::Failed { message } = server_status(&clients, "leaky") else {
+    let McpServerStatus::Failed { message, .. } = server_status(&clients, "leaky") else {
         panic!("failed");
     };
     assert!(!message.contains("SUPERSECRET"), "{message}");
@@ -363,14 +394,16 @@ fn a_servers_name_is_shown_with_bidi_overrides_as_codes_on_one_line() {
         vec![
             McpServerStatus::Failed {
                 message: "The MCP server \"evil\\u202Etxt.exe second line\" has no command in the \
-                          settings, so it cannot be started."
-                    .into()
+                          settings, so it cannot be started. Give it one in Settings (Edit)."
+                    .into(),
+                detail: None,
             },
             McpServerStatus::NotStarted,
             McpServerStatus::Failed {
                 message: "The MCP server \"o\\u200Bk\\u2066\" has no command in the settings, so \
-                          it cannot be started."
-                    .into()
+                          it cannot be started. Give it one in Settings (Edit)."
+                    .into(),
+                detail: None,
             },
         ]
     );

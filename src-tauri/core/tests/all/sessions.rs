@@ -458,6 +458,7 @@ async fn a_run_cut_short_ends_where_the_next_one_starts() {
             run_id: next,
             status: RunStatus::Completed,
             message: None,
+            detail: None,
         },
     ] {
         log.append(&AuditRecord::Event { event, at: 1 }).unwrap();

@@ -83,6 +83,7 @@ fn ends(h: &Harness) -> Vec<(RunId, RunStatus, Option<String>)> {
                 run_id,
                 status,
                 message,
+                ..
             } => Some((run_id, status, message)),
             _ => None,
         })

@@ -65,6 +65,7 @@ impl Events {
                 run_id,
                 status,
                 message,
+                ..
             } => Some((*run_id, *status, message.clone())),
             _ => None,
         })

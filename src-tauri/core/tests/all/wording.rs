@@ -8,9 +8,10 @@ use askfirst_core::agent::MAX_TOOL_CALLS_PER_TURN;
 use askfirst_protocol::{CancelCause, NotRun, Wording};
 use pretty_assertions::assert_eq;
 
-/// One example of every variant. The match has no `_` arm, so a new variant does not compile
-/// until it has an example here (and so a row in the table below).
-fn examples() -> Vec<NotRun> {
+/// One example of every variant (also used by `error_catalogue.rs`). The match has no `_`
+/// arm, so a new variant does not compile until it has an example here (and so a row in the
+/// table below).
+pub fn examples() -> Vec<NotRun> {
     let all = vec![
         NotRun::DeniedByPerson { note: None },
         NotRun::DeniedByPerson {

@@ -144,4 +144,10 @@ status: RunStatus,
 /**
  * For `failed` and `cancelled`: what happened, in plain words.
  */
-message?: string, };
+message?: string, 
+/**
+ * For `failed`: the technical detail behind `message` (a model service's status and
+ * its own words, the networking library's complaint), for a "Details" view one click
+ * away; absent where the message says everything, and in logs written before it.
+ */
+detail?: string, };

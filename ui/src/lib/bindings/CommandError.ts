@@ -2,7 +2,8 @@
 import type { ErrorCode } from "./ErrorCode";
 
 /**
- * The error every command returns: a code for the UI and a message for the person.
+ * The error every command returns: a code for the UI, a message for the person and the
+ * technical detail behind it.
  */
 export type CommandError = { 
 /**
@@ -10,6 +11,12 @@ export type CommandError = {
  */
 code: ErrorCode, 
 /**
- * A sentence for the person.
+ * For the person: what happened and what to do, in plain sentences (never an error chain,
+ * a path or an OS error code; those are in `detail`).
  */
-message: string, };
+message: string, 
+/**
+ * The technical detail (the error chain, a path, a status code, the OS's own words) for a
+ * "Details" view one click away; absent where the message says everything.
+ */
+detail?: string, };

@@ -28,6 +28,11 @@ trusted: boolean,
  */
 state: McpServerState, 
 /**
- * How it is doing, in a sentence ("Running, 12 tools.", the error when failed).
+ * How it is doing, in a sentence ("Running, 12 tools.", what happened when failed).
  */
-status: string, };
+status: string, 
+/**
+ * When failed: the technical side of `status` (what the system or the MCP SDK said), for
+ * a "Details" view one click away; absent where `status` says everything.
+ */
+status_detail?: string, };

@@ -15,6 +15,7 @@ const view: SettingsView = {
   base_url: '',
   model: '',
   has_api_key: true,
+  key_storage: { place: 'keyring', sentence: 'Your key is kept in the desktop\'s keyring.' },
   approval_timeout_secs: 90,
   approval_timeout_range: { min: 10, max: 3600 },
   notify: 'never',
