@@ -5,10 +5,9 @@
 //! pool.
 
 use askfirst_core::app::probe::{self, ConnectionTest};
-use askfirst_core::app::SettingsScreen;
+use askfirst_core::app::{internal_error, SettingsScreen};
 use askfirst_protocol::{
-    CommandError, ConnectionTestResult, ErrorCode, FindLocalModelsRequest, LocalModels,
-    TestConnectionRequest,
+    CommandError, ConnectionTestResult, FindLocalModelsRequest, LocalModels, TestConnectionRequest,
 };
 use std::sync::Arc;
 use tauri::State;
@@ -30,10 +29,7 @@ pub async fn test_connection(
         probe::probe_target(settings.config(), settings.keys(), &request)
     })
     .await
-    .map_err(|error| CommandError {
-        code: ErrorCode::Internal,
-        message: format!("The test could not start inside Ask First: {error}"),
-    })?;
+    .map_err(|error| internal_error(format!("the connection test did not start: {error}")))?;
     let outcome: ConnectionTest = match target {
         Ok((kind, http)) => probe::test_connection(kind, &http, probe::TEST_TIME).await,
         Err(outcome) => outcome,

@@ -5,8 +5,8 @@
 //! commands only: no tool of the agent reaches them.
 
 use askfirst_core::agent::AgentRuntime;
-use askfirst_core::app::{Coded, SettingsScreen};
-use askfirst_protocol::{AddRuleRequest, ChangeRuleRequest, CommandError, ErrorCode, RulesView};
+use askfirst_core::app::{internal_error, Coded, SettingsScreen};
+use askfirst_protocol::{AddRuleRequest, ChangeRuleRequest, CommandError, RulesView};
 use std::sync::Arc;
 use tauri::State;
 
@@ -16,12 +16,7 @@ async fn blocking<T: Send + 'static>(
 ) -> Result<T, CommandError> {
     tauri::async_runtime::spawn_blocking(work)
         .await
-        .unwrap_or_else(|error| {
-            Err(CommandError {
-                code: ErrorCode::Internal,
-                message: format!("The request failed inside Ask First: {error}"),
-            })
-        })
+        .unwrap_or_else(|error| Err(internal_error(error.to_string())))
 }
 
 /// The rules as sentences and the form's choices; reads the rules file again, so a change

@@ -15,16 +15,16 @@ mod approval;
 mod command;
 mod event;
 mod ids;
-mod rules;
 mod probe;
+mod rules;
 mod settings;
 
 pub use approval::*;
 pub use command::*;
 pub use event::*;
 pub use ids::*;
-pub use rules::*;
 pub use probe::*;
+pub use rules::*;
 pub use settings::*;
 
 /// Event names the shell emits to the webview.

@@ -200,6 +200,10 @@ impl Worded for SettingsError {
             SettingsError::McpServer(sentence) => {
                 format!("{sentence} Check the server's settings, then try again.")
             }
+            SettingsError::KeyringRemove(_) => "The key could not be removed from the \
+                 desktop's keyring (the rest of your settings were saved). Try again, or remove \
+                 it with the desktop's passwords app, where it is listed under \"Ask First\"."
+                .to_owned(),
         }
     }
 
@@ -212,6 +216,7 @@ impl Worded for SettingsError {
                 Some(format!("{}: {source}", path.display()))
             }
             SettingsError::NoSuchRule(rule) => Some(format!("rule {rule}")),
+            SettingsError::KeyringRemove(why) => Some(why.clone()),
             SettingsError::Rules(RulesError::Read { path, detail })
             | SettingsError::Rules(RulesError::Invalid { path, detail }) => {
                 Some(format!("{path}: {detail}"))

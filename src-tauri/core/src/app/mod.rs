@@ -18,8 +18,8 @@
 
 pub mod catalog;
 pub mod codes;
-pub mod rules_screen;
 pub mod probe;
+pub mod rules_screen;
 pub mod screen;
 pub mod secrets;
 pub mod settings;

@@ -16,6 +16,30 @@ const FOLDERS_OFFERED: usize = 300;
 /// How deep into the person's folder the form looks for folders to offer (1: its own folders).
 const FOLDER_DEPTH: usize = 3;
 
+impl super::codes::Worded for RuleEditError {
+    fn message(&self) -> String {
+        match self {
+            // The file's own trouble goes in the detail; the sentence says what to do.
+            RuleEditError::File(_) => "The rules file could not be changed, so nothing was \
+                 changed. Fix the file by hand (or delete it to start again), or make sure Ask \
+                 First may write to its data folder, then try again."
+                .to_owned(),
+            // Every other refusal is a sentence of its own (`RuleEditError`'s `Display`).
+            other => other.to_string(),
+        }
+    }
+
+    fn detail(&self) -> Option<String> {
+        match self {
+            RuleEditError::File(
+                crate::policy::RulesError::Read { path, detail }
+                | crate::policy::RulesError::Invalid { path, detail },
+            ) => Some(format!("{path}: {detail}")),
+            _ => None,
+        }
+    }
+}
+
 impl super::Coded for RuleEditError {
     fn code(&self) -> ErrorCode {
         match self {

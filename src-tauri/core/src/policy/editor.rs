@@ -43,38 +43,40 @@ pub enum RuleEditError {
     FolderNotInside,
     /// The folder's name has pattern characters.
     #[error(
-        "A folder name with *, ?, [, ], {{, }} or \\ cannot be used here. Such a rule can be \
-         written by hand in the rules file."
+        "A folder name with pattern characters (such as * or ?) cannot be used here. Write such a rule \
+         by hand in the rules file instead."
     )]
     FolderPattern,
     /// No such folder.
-    #[error("There is no folder “{0}” in your folder.")]
+    #[error(
+        "There is no folder “{0}” in your folder. Check its name, or choose one from the list."
+    )]
     FolderNotFound(String),
     /// It is a file.
-    #[error("“{0}” is a file, not a folder.")]
+    #[error("The name “{0}” is a file, not a folder. Choose a folder instead.")]
     NotAFolder(String),
     /// No command words.
-    #[error("Type the command's first words, for example: git status")]
+    #[error("Type the command's first words, for example “git status”.")]
     CommandMissing,
     /// The command words have pattern characters or quotes.
     #[error(
-        "Type the command's words as they are, without *, ?, [, ], {{, }}, \\ or quotes. Such \
-         a rule can be written by hand in the rules file."
+        "Type the command's words as they are, without pattern characters (such as * or ?) or quotes. Write \
+         such a rule by hand in the rules file instead."
     )]
     CommandPattern,
     /// Not a site's name.
-    #[error("“{0}” is not the name of a web site, like example.com.")]
+    #[error("The name “{0}” is not a web site. Type one like example.com.")]
     SiteInvalid(String),
     /// No site given.
-    #[error("Type the web site's name, for example: example.com")]
+    #[error("Type the web site's name, for example “example.com”.")]
     SiteMissing,
     /// The same rule is there already.
-    #[error("You already have this rule: {0}.")]
+    #[error("You already have this rule: {0}. Use its Change button to make it different.")]
     AlreadyThere(String),
     /// The rule to change is not (or no longer) in the file.
     #[error(
         "This rule is no longer in the rules file (it may have been changed there). The list \
-         now shows the file as it is."
+         now shows the file as it is: look at it and try again."
     )]
     NoSuchRule(String),
     /// The file has a mistake or cannot be read or written.

@@ -11,6 +11,7 @@ use askfirst_core::agent::wording::{self, person_text};
 use askfirst_core::agent::{RunError, SessionError};
 use askfirst_core::app::{BuildError, Coded, ConfigError, SettingsError, StartupError, Worded};
 use askfirst_core::approvals::ApprovalError;
+use askfirst_core::policy::editor::RuleEditError;
 use askfirst_core::policy::RulesError;
 use askfirst_core::provider::ProviderError;
 use askfirst_protocol::{ApprovalId, ErrorCode};
@@ -86,6 +87,7 @@ const WHAT_TO_DO: &[&str] = &[
     "type",
     "use",
     "wait",
+    "write",
 ];
 
 /// Checks `message` is a plain sentence with no raw chain; `what` names it in a failure.
@@ -210,6 +212,7 @@ fn command_errors() -> Vec<(String, askfirst_protocol::CommandError)> {
             detail: "TOML parse error at line 1, column 1".into(),
         }),
         SettingsError::McpServer("There is no MCP server named \"files\".".into()),
+        SettingsError::KeyringRemove("org.freedesktop.DBus.Error.ServiceUnknown".into()),
     ];
     let settings = settings.into_iter().chain(
         mcp_config_errors()
@@ -224,9 +227,50 @@ fn command_errors() -> Vec<(String, askfirst_protocol::CommandError)> {
             | SettingsError::SaveFailed { .. }
             | SettingsError::NoSuchRule(_)
             | SettingsError::Rules(RulesError::Read { .. } | RulesError::Invalid { .. })
-            | SettingsError::McpServer(_) => {}
+            | SettingsError::McpServer(_)
+            | SettingsError::KeyringRemove(_) => {}
         }
         add(&error, format!("{error:?}"));
+    }
+    let rule_edits = [
+        RuleEditError::UnknownAction("frobnicate".into()),
+        RuleEditError::ScopeNotForAction("Downloading".into()),
+        RuleEditError::AllowByFolder("Running commands".into()),
+        RuleEditError::FolderMissing,
+        RuleEditError::FolderNotInside,
+        RuleEditError::FolderPattern,
+        RuleEditError::FolderNotFound("Private".into()),
+        RuleEditError::NotAFolder("notes.txt".into()),
+        RuleEditError::CommandMissing,
+        RuleEditError::CommandPattern,
+        RuleEditError::SiteInvalid("exa mple".into()),
+        RuleEditError::SiteMissing,
+        RuleEditError::AlreadyThere("Never touch anything in Private".into()),
+        RuleEditError::NoSuchRule("deny * \"Private/**\"".into()),
+        RuleEditError::File(RulesError::Invalid {
+            path: "/data/rules.toml".into(),
+            detail: "TOML parse error at line 1, column 1".into(),
+        }),
+    ];
+    for error in &rule_edits {
+        match error {
+            RuleEditError::UnknownAction(_)
+            | RuleEditError::ScopeNotForAction(_)
+            | RuleEditError::AllowByFolder(_)
+            | RuleEditError::FolderMissing
+            | RuleEditError::FolderNotInside
+            | RuleEditError::FolderPattern
+            | RuleEditError::FolderNotFound(_)
+            | RuleEditError::NotAFolder(_)
+            | RuleEditError::CommandMissing
+            | RuleEditError::CommandPattern
+            | RuleEditError::SiteInvalid(_)
+            | RuleEditError::SiteMissing
+            | RuleEditError::AlreadyThere(_)
+            | RuleEditError::NoSuchRule(_)
+            | RuleEditError::File(_) => {}
+        }
+        add(error, format!("{error:?}"));
     }
     all.push((
         "a failure inside Ask First".into(),

@@ -151,7 +151,7 @@ fn adding_appends_and_keeps_every_byte_of_the_file() {
     let again = editor::add_rule(&path, RuleKind::Deny, "*", Some("Private/**")).unwrap_err();
     assert_eq!(
         again.to_string(),
-        "You already have this rule: Never touch anything in Private."
+        "You already have this rule: Never touch anything in Private. Use its Change button to make it different."
     );
     assert_eq!(std::fs::read_to_string(&path).unwrap(), after);
     // Removing what was added gives back the file as the person wrote it.
@@ -327,14 +327,14 @@ fn what_the_form_cannot_mean_is_refused_in_a_plain_sentence() {
             "Write the folder as it is inside your folder, like Private or Photos/2024 (without “..”).",
             "Write the folder as it is inside your folder, like Private or Photos/2024 (without “..”).",
             "Write the folder as it is inside your folder, like Private or Photos/2024 (without “..”).",
-            "A folder name with *, ?, [, ], {, } or \\ cannot be used here. Such a rule can be written by hand in the rules file.",
-            "There is no folder “Privat” in your folder.",
-            "“notes.txt” is a file, not a folder.",
-            "Type the command's first words, for example: git status",
-            "Type the command's words as they are, without *, ?, [, ], {, }, \\ or quotes. Such a rule can be written by hand in the rules file.",
-            "Type the web site's name, for example: example.com",
-            "“not a site” is not the name of a web site, like example.com.",
-            "“ftp://example.com” is not the name of a web site, like example.com.",
+            "A folder name with pattern characters (such as * or ?) cannot be used here. Write such a rule by hand in the rules file instead.",
+            "There is no folder “Privat” in your folder. Check its name, or choose one from the list.",
+            "The name “notes.txt” is a file, not a folder. Choose a folder instead.",
+            "Type the command's first words, for example “git status”.",
+            "Type the command's words as they are, without pattern characters (such as * or ?) or quotes. Write such a rule by hand in the rules file instead.",
+            "Type the web site's name, for example “example.com”.",
+            "The name “not a site” is not a web site. Type one like example.com.",
+            "The name “ftp://example.com” is not a web site. Type one like example.com.",
         ]
     );
     // What is fine is cleaned: a folder given by its full path inside, a site by an address.

@@ -138,7 +138,7 @@ describe('RulesSection', () => {
   });
 
   it('shows a refusal as the sentence the backend sent, and keeps the form', async () => {
-    addRule.mockRejectedValue(new Error('There is no folder “Privat” in your folder.'));
+    addRule.mockRejectedValue(new Error('There is no folder “Privat” in your folder. Check its name, or choose one from the list.'));
     const root = await show();
     (q(root, 'add-rule') as HTMLButtonElement).click();
     flushSync();
@@ -146,7 +146,7 @@ describe('RulesSection', () => {
     type(root, 'rule-folder', 'Privat');
     (q(root, 'rule-save') as HTMLButtonElement).click();
     await settle();
-    expect(q(root, 'rule-error')?.textContent).toBe('There is no folder “Privat” in your folder.');
+    expect(q(root, 'rule-error')?.textContent).toBe('There is no folder “Privat” in your folder. Check its name, or choose one from the list.');
     expect(q(root, 'rule-form')).not.toBeNull();
   });
 
