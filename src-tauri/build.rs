@@ -20,6 +20,11 @@ const COMMANDS: &[&str] = &[
     "remove_rule",
     "save_mcp_server",
     "remove_mcp_server",
+    "get_folder",
+    "pick_folder",
+    "use_demo_folder",
+    "get_welcome",
+    "finish_welcome",
 ];
 
 fn main() {

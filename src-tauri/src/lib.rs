@@ -1,6 +1,7 @@
 //! The Ask First desktop shell: translates between Tauri and `askfirst-core`.
 //!
 //! - [`commands`]: the IPC commands the window may call.
+//! - [`folder`]: the person's folder (the native folder picker) and the welcome.
 //! - [`bridge`]: forwards the core's events to the window, the tray and notifications.
 //! - [`notify`], [`tray`], [`window`]: the native parts; this file connects them (closing the
 //!   window hides it, and the first time a notification says so).
@@ -14,6 +15,7 @@
 
 pub mod bridge;
 pub mod commands;
+pub mod folder;
 pub mod notify;
 pub mod stall_probe;
 pub mod tray;
@@ -74,6 +76,11 @@ pub fn build_app<R: Runtime>(
             commands::remove_rule,
             commands::save_mcp_server,
             commands::remove_mcp_server,
+            folder::get_folder,
+            folder::pick_folder,
+            folder::use_demo_folder,
+            folder::get_welcome,
+            folder::finish_welcome,
         ])
         .build(context)?;
     #[cfg(target_os = "linux")]
@@ -126,6 +133,9 @@ fn try_run() -> anyhow::Result<()> {
             window::show_main(app);
         }))
         .plugin(tauri_plugin_notification::init())
+        // The folder picker, opened by our `pick_folder` command only (no dialog permission
+        // for the webview).
+        .plugin(tauri_plugin_dialog::init())
         .on_window_event(on_window_event)
         .setup(move |app| {
             stall_probe::start_if_asked(app.handle());

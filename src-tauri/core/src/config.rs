@@ -1,5 +1,6 @@
 //! The settings file `settings.json` in the data folder: which provider, its base URL, model
-//! and API key, the approval timeout, and the MCP servers. The environment overrides it (see the
+//! and API key, the approval timeout, the MCP servers, the person's folder and whether the
+//! welcome was done. The environment overrides it (see the
 //! shell). A file holding an API key is written with owner-only permissions (0600 on Unix),
 //! atomically.
 
@@ -34,6 +35,13 @@ pub struct SettingsFile {
     /// redacts them). Missing means none.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub mcp_servers: Vec<McpServerConfig>,
+    /// The folder the person chose for the agent (an absolute path); missing means the demo
+    /// folder. `ASKFIRST_WORKSPACE` wins over it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub workspace: Option<std::path::PathBuf>,
+    /// Whether the person finished or skipped the welcome shown on first launch.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub welcome_done: bool,
 }
 
 impl std::fmt::Debug for SettingsFile {
@@ -46,6 +54,8 @@ impl std::fmt::Debug for SettingsFile {
             .field("approval_timeout_secs", &self.approval_timeout_secs)
             .field("notify", &self.notify)
             .field("mcp_servers", &self.mcp_servers)
+            .field("workspace", &self.workspace)
+            .field("welcome_done", &self.welcome_done)
             .finish()
     }
 }

@@ -10,6 +10,7 @@ mod all {
     pub mod call_detail;
     pub mod case_insensitive;
     pub mod flood;
+    pub mod folders;
     pub mod history;
     pub mod identity;
     pub mod mcp;

@@ -14,12 +14,14 @@ use ts_rs::TS;
 mod approval;
 mod command;
 mod event;
+mod folder;
 mod ids;
 mod settings;
 
 pub use approval::*;
 pub use command::*;
 pub use event::*;
+pub use folder::*;
 pub use ids::*;
 pub use settings::*;
 
@@ -84,6 +86,9 @@ pub fn export_bindings(dir: &std::path::Path) -> Result<(), ts_rs::ExportError> 
         NotifyWhen,
         WholeRange,
         McpServerState,
+        FolderView,
+        PickFolderResponse,
+        WelcomeView,
     );
     Ok(())
 }

@@ -26,6 +26,7 @@ impl Coded for RunError {
             RunError::EmptyTask => ErrorCode::InvalidRequest,
             RunError::Busy => ErrorCode::Busy,
             RunError::Provider(_) => ErrorCode::ProviderSetup,
+            RunError::FolderGone(_) => ErrorCode::InvalidRequest,
         }
     }
 }
@@ -35,6 +36,7 @@ impl Coded for SessionError {
         match self {
             SessionError::Busy => ErrorCode::Busy,
             SessionError::Unreadable(_) => ErrorCode::Storage,
+            SessionError::FolderFixed => ErrorCode::InvalidRequest,
         }
     }
 }
