@@ -22,6 +22,9 @@ import type { SaveMcpServerRequest } from './bindings/SaveMcpServerRequest';
 import type { SaveSettingsRequest } from './bindings/SaveSettingsRequest';
 import type { SettingsView } from './bindings/SettingsView';
 import type { StartRunResponse } from './bindings/StartRunResponse';
+import type { FolderView } from './bindings/FolderView';
+import type { PickFolderResponse } from './bindings/PickFolderResponse';
+import type { WelcomeView } from './bindings/WelcomeView';
 
 export type { UnlistenFn };
 
@@ -140,4 +143,29 @@ export function saveMcpServer(request: SaveMcpServerRequest): Promise<SettingsVi
 
 export function removeMcpServer(name: string): Promise<SettingsView> {
   return call('remove_mcp_server', { request: { name } });
+}
+
+/** The folder of the conversation in the window (the folder line). */
+export function getFolder(): Promise<FolderView> {
+  return call('get_folder');
+}
+
+/** Opens the native folder picker; the backend checks and applies the chosen folder. */
+export function pickFolder(): Promise<PickFolderResponse> {
+  return call('pick_folder');
+}
+
+/** Makes the demo folder (sample files) the agent's folder. */
+export function useDemoFolder(): Promise<FolderView> {
+  return call('use_demo_folder');
+}
+
+/** Whether the welcome of the first launch is to be shown. */
+export function getWelcome(): Promise<WelcomeView> {
+  return call('get_welcome');
+}
+
+/** Remembers that the welcome was finished or skipped. */
+export function finishWelcome(): Promise<WelcomeView> {
+  return call('finish_welcome');
 }
