@@ -36,6 +36,7 @@ from harness.webdriver import CONTROL, ELEMENT, ENTER, SPACE, TAB, WebDriver  # 
 import test_a11y  # noqa: E402
 import test_approvals  # noqa: E402
 import test_cards  # noqa: E402
+import test_folder  # noqa: E402
 import test_harness  # noqa: E402
 import test_promise  # noqa: E402
 import test_settings_sessions  # noqa: E402
@@ -45,6 +46,8 @@ TESTS = (test_approvals.TESTS + test_cards.TESTS + test_tray_notify.TESTS
          + test_settings_sessions.TESTS + test_a11y.TESTS
          # The promise's attacks in the real window.
          + test_promise.TESTS
+         # The person's folder and the welcome.
+         + test_folder.TESTS
          # The harness ends only what it started.
          + test_harness.TESTS)
 
