@@ -145,6 +145,30 @@ impl Backend {
         // The folder chosen last time, when it is gone: the window says so, and no task
         // starts until another is chosen (the demo folder stands in, unused).
         let chosen_is_gone = !fixed && !config.workspace_is_demo && !config.workspace.is_dir();
+        // A folder written into settings.json by hand is checked like a picked one: Ask
+        // First's own data folder (or home, or `/`) never becomes the agent's.
+        let refused = !fixed && !config.workspace_is_demo && !chosen_is_gone && {
+            let home = config.env.var("HOME").map(PathBuf::from);
+            match folder::check_folder(&config.workspace, &data_dir, home.as_deref()) {
+                Ok(_) => false,
+                Err(error) => {
+                    eprintln!(
+                        "askfirst: the folder {} in settings.json is not used: {error}",
+                        config.workspace.display()
+                    );
+                    true
+                }
+            }
+        };
+        let config = if refused {
+            AppConfig {
+                workspace: demo_dir.clone(),
+                workspace_is_demo: true,
+                ..config
+            }
+        } else {
+            config
+        };
         let start_dir = if config.workspace_is_demo || chosen_is_gone {
             ensure_demo_folder(&demo_dir).map_err(folder("create the demo folder", &demo_dir))?;
             &demo_dir

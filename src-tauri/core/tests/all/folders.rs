@@ -427,3 +427,20 @@ async fn the_welcome_shows_until_it_is_done_and_is_remembered_in_the_settings_fi
     let Backend { settings, .. } = place.backend(&[]);
     assert!(!settings.welcome().show);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_data_folder_written_into_settings_by_hand_is_not_used() {
+    let place = Place::new();
+    std::fs::create_dir_all(place.data.join("sessions")).unwrap();
+    SettingsFile {
+        workspace: Some(place.data.join("sessions")),
+        ..SettingsFile::default()
+    }
+    .save(&place.data.join("settings.json"))
+    .unwrap();
+    let Backend {
+        runtime, settings, ..
+    } = place.backend(&[]);
+    let view = settings.folder_view(&runtime);
+    assert!(view.is_demo && !view.missing, "{view:?}");
+}

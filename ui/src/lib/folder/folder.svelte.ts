@@ -12,6 +12,13 @@ export class FolderState {
   error = $state<string | null>(null);
   /** A change is being made (the picker is open). */
   busy = $state(false);
+  #onchanged: () => void;
+
+  /** `onchanged`: called after the folder changed (a new conversation may have started, and
+   * no grant carries over: the window reads them again). */
+  constructor(onchanged: () => void = () => {}) {
+    this.#onchanged = onchanged;
+  }
 
   /** Reads the folder again (at start, after a conversation was opened or started). */
   async refresh(): Promise<void> {
@@ -28,7 +35,10 @@ export class FolderState {
     this.error = null;
     try {
       const view = await change();
-      if (view) this.view = view;
+      if (view) {
+        this.view = view;
+        this.#onchanged();
+      }
       return view !== null;
     } catch (e) {
       this.error = e instanceof Error ? e.message : String(e);

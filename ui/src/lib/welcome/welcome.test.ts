@@ -77,7 +77,8 @@ describe('the folder line', () => {
   });
 
   it('changes the folder through the picker and shows a refusal as a sentence', async () => {
-    const folder = new FolderState();
+    const onchanged = vi.fn();
+    const folder = new FolderState(onchanged);
     folder.view = demo;
     const root = target();
     mounted = mount(FolderLine, { target: root, props: { folder, running: false } });
@@ -88,12 +89,15 @@ describe('the folder line', () => {
     await settle();
     expect(q(root, 'folder-path')?.textContent).toBe('Working in: ~/Documents/Taxes');
     expect(q(root, 'folder-line')?.dataset.demo).toBe('false');
+    // The grants are read again (none carries over to another folder).
+    expect(onchanged).toHaveBeenCalledTimes(1);
     const { IpcError } = await vi.importActual<typeof import('../ipc')>('../ipc');
     ipc.pickFolder.mockRejectedValueOnce(new IpcError('invalid_request', 'That folder holds Ask First\'s own files.'));
     q(root, 'folder-change')?.click();
     await settle();
     expect(q(root, 'folder-error')?.textContent).toBe("That folder holds Ask First's own files.");
     expect(q(root, 'folder-path')?.textContent).toBe('Working in: ~/Documents/Taxes');
+    expect(onchanged).toHaveBeenCalledTimes(1);
   });
 
   it('cannot be changed while a task runs, nor when the environment sets it', async () => {
