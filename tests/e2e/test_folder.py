@@ -86,8 +86,46 @@ def test_askfirst_workspace_is_said_and_not_changed_here():
         assert not app.wd.find_all('[data-testid="folder-change"]')
 
 
+def test_a_reopened_conversation_whose_folder_is_gone_says_so_and_takes_another():
+    folder = tempfile.mkdtemp(prefix="askfirst-e2e-gone-")
+    try:
+        with App("folder-gone", "write-hello.json", {"ASKFIRST_TEST_PICK_FOLDER": folder},
+                 workspace=folder, fixed_workspace=False) as app:
+            app.wd.click(one(app, "welcome-skip"))
+            wait_for("the welcome gone", lambda: not app.wd.find_all('[data-testid="welcome"]'))
+            app.wd.click(one(app, "folder-change"))
+            wait_for("the picked folder", lambda: app.wd.text(one(app, "folder-path")) == f"Working in: {folder}")
+            app.start_task("Please greet me in a file")
+            app.press(app.card(), "approve")
+            assert app.wait_finished() == "completed"
+            # A new conversation, then the folder goes away, then the old one is reopened.
+            app.wd.click(one(app, "sessions"))
+            app.wd.click(one(app, "new-session"))
+            wait_for("the sessions panel closed", lambda: not app.wd.find_all('[data-testid="sessions-panel"]'))
+            shutil.rmtree(folder)
+            app.wd.click(one(app, "sessions"))
+            app.wd.click(one(app, "open-session"))
+            line = one(app, "folder-line")
+            wait_for("the folder said gone", lambda: app.wd.attr(line, "data-missing") == "true")
+            assert app.wd.text(one(app, "folder-path")) == f"This conversation's folder, {folder}, is no longer there."
+            assert app.wd.text(one(app, "folder-change")) == "Choose another folder…"
+            app.wd.screenshot(os.path.join(ARTIFACTS, "folder-gone.png"))
+            audit(app, "a conversation whose folder is gone")
+            # Another folder (the picker answers the same path, made again) for this conversation.
+            os.makedirs(folder)
+            app.wd.click(one(app, "folder-change"))
+            wait_for("the folder back", lambda: app.wd.attr(line, "data-missing") == "false")
+            app.start_task("Please greet me in a file")
+            app.press(app.card(), "approve")
+            assert app.wait_finished() == "completed"
+            assert os.path.exists(os.path.join(folder, "hello.txt"))
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
 TESTS = [
     test_welcome_picks_a_folder_and_the_task_works_there,
     test_welcome_skipped_stays_away_and_the_data_folder_is_refused,
     test_askfirst_workspace_is_said_and_not_changed_here,
+    test_a_reopened_conversation_whose_folder_is_gone_says_so_and_takes_another,
 ]
