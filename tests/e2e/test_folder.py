@@ -74,6 +74,11 @@ def test_welcome_skipped_stays_away_and_the_data_folder_is_refused():
         with App("welcome-skip-again", "write-hello.json", env, data=data, fixed_workspace=False) as app:
             assert app.wd.text(one(app, "folder-path")) == "Working in the demo folder (sample files)"
             assert not app.wd.find_all('[data-testid="welcome"]')
+            # Settings shows it again.
+            app.wd.click(one(app, "settings"))
+            app.wd.click(one(app, "show-welcome"))
+            assert app.wd.attr(one(app, "welcome"), "data-step") == "1"
+            assert not app.wd.find_all('[data-testid="settings-panel"]')
     finally:
         shutil.rmtree(data, ignore_errors=True)
 
@@ -84,6 +89,9 @@ def test_askfirst_workspace_is_said_and_not_changed_here():
         line = one(app, "folder-line")
         assert app.wd.text(line) == f"Working in: {app.workspace} (set by ASKFIRST_WORKSPACE)", app.wd.text(line)
         assert not app.wd.find_all('[data-testid="folder-change"]')
+        app.wd.click(one(app, "settings"))
+        one(app, "show-welcome")
+        assert not app.wd.find_all('[data-testid="settings-change-folder"]')
 
 
 def test_a_reopened_conversation_whose_folder_is_gone_says_so_and_takes_another():
