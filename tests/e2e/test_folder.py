@@ -9,6 +9,7 @@ import tempfile
 
 from harness.a11y import audit
 from harness.app import App
+from harness.desktop import window_viewable
 from harness.env import ARTIFACTS
 from harness.wait import wait_for
 
@@ -131,9 +132,20 @@ def test_a_reopened_conversation_whose_folder_is_gone_says_so_and_takes_another(
         shutil.rmtree(folder, ignore_errors=True)
 
 
+def test_change_opens_the_native_folder_picker():
+    # Without the test hook: the real GTK picker of tauri-plugin-dialog, titled for the person.
+    with App("folder-picker", "write-hello.json", fixed_workspace=False) as app:
+        app.wd.click(one(app, "welcome-skip"))
+        wait_for("the welcome gone", lambda: not app.wd.find_all('[data-testid="welcome"]'))
+        app.wd.click(one(app, "folder-change"))
+        wait_for("the folder picker", lambda: window_viewable("Choose the folder the agent may work in"),
+                 timeout=20)
+
+
 TESTS = [
     test_welcome_picks_a_folder_and_the_task_works_there,
     test_welcome_skipped_stays_away_and_the_data_folder_is_refused,
     test_askfirst_workspace_is_said_and_not_changed_here,
     test_a_reopened_conversation_whose_folder_is_gone_says_so_and_takes_another,
+    test_change_opens_the_native_folder_picker,
 ]
