@@ -25,6 +25,11 @@ const COMMANDS: &[&str] = &[
     "change_rule",
     "test_connection",
     "find_local_models",
+    "get_folder",
+    "pick_folder",
+    "use_demo_folder",
+    "get_welcome",
+    "finish_welcome",
 ];
 
 fn main() {

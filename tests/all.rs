@@ -4,5 +4,6 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod shell {
+    pub mod folder;
     pub mod ipc;
 }

@@ -34,8 +34,8 @@ impl SessionSwitch {
 }
 
 /// Runs `work` on the blocking pool and returns its result; a panic in it is an `internal`
-/// error.
-async fn blocking<T: Send + 'static>(
+/// error. Every command module's blocking work goes through here.
+pub(crate) async fn blocking<T: Send + 'static>(
     work: impl FnOnce() -> Result<T, CommandError> + Send + 'static,
 ) -> Result<T, CommandError> {
     tauri::async_runtime::spawn_blocking(work)

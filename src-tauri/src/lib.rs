@@ -2,6 +2,8 @@
 //!
 //! - [`commands`]: the IPC commands the window may call ([`rule_commands`]: the rules part).
 //! - [`connection`]: "Test the connection" and the Ollama finder of the settings screen.
+//! - [`commands`]: the IPC commands the window may call.
+//! - [`folder`]: the person's folder (the native folder picker) and the welcome.
 //! - [`bridge`]: forwards the core's events to the window, the tray and notifications.
 //! - [`notify`], [`tray`], [`window`]: the native parts; this file connects them (closing the
 //!   window hides it, and the first time a notification says so).
@@ -16,6 +18,7 @@
 pub mod bridge;
 pub mod commands;
 pub mod connection;
+pub mod folder;
 pub mod notify;
 pub mod rule_commands;
 pub mod stall_probe;
@@ -82,6 +85,11 @@ pub fn build_app<R: Runtime>(
             rule_commands::change_rule,
             connection::test_connection,
             connection::find_local_models,
+            folder::get_folder,
+            folder::pick_folder,
+            folder::use_demo_folder,
+            folder::get_welcome,
+            folder::finish_welcome,
         ])
         .build(context)?;
     #[cfg(target_os = "linux")]
@@ -154,6 +162,9 @@ fn try_run() -> anyhow::Result<()> {
             window::show_main(app);
         }))
         .plugin(tauri_plugin_notification::init())
+        // The folder picker, opened by our `pick_folder` command only (no dialog permission
+        // for the webview).
+        .plugin(tauri_plugin_dialog::init())
         .on_window_event(on_window_event)
         .setup(move |app| {
             stall_probe::start_if_asked(app.handle());

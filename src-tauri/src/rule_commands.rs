@@ -4,20 +4,12 @@
 //! `CommandError`; the file work (an fsync) runs on the blocking pool. These are the window's
 //! commands only: no tool of the agent reaches them.
 
+use crate::commands::blocking;
 use askfirst_core::agent::AgentRuntime;
-use askfirst_core::app::{internal_error, Coded, SettingsScreen};
+use askfirst_core::app::{Coded, SettingsScreen};
 use askfirst_protocol::{AddRuleRequest, ChangeRuleRequest, CommandError, RulesView};
 use std::sync::Arc;
 use tauri::State;
-
-/// Runs `work` on the blocking pool; a panic in it is an `internal` error.
-async fn blocking<T: Send + 'static>(
-    work: impl FnOnce() -> Result<T, CommandError> + Send + 'static,
-) -> Result<T, CommandError> {
-    tauri::async_runtime::spawn_blocking(work)
-        .await
-        .unwrap_or_else(|error| Err(internal_error(error.to_string())))
-}
 
 /// The rules as sentences and the form's choices; reads the rules file again, so a change
 /// made by hand shows and applies. JS: `invoke('list_rules')`.

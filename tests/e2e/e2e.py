@@ -39,6 +39,7 @@ import test_cards  # noqa: E402
 import test_connection  # noqa: E402
 import test_frictions  # noqa: E402
 import test_errors  # noqa: E402
+import test_folder  # noqa: E402
 import test_harness  # noqa: E402
 import test_promise  # noqa: E402
 import test_rules  # noqa: E402
@@ -53,6 +54,8 @@ TESTS = (test_approvals.TESTS + test_cards.TESTS + test_tray_notify.TESTS
          + test_promise.TESTS
          # Errors a person can meet, each a sentence with its detail one click away.
          + test_errors.TESTS
+         # The person's folder and the welcome.
+         + test_folder.TESTS
          # The harness ends only what it started.
          + test_harness.TESTS
          # Plain words on command cards, Enter, the waiting link, Quit (last: it ends its app).

@@ -167,6 +167,16 @@ pub enum AuditRecord {
         /// Unix milliseconds.
         at: u64,
     },
+    /// The folder the session works in from here on (written at its first task and after the
+    /// folder changed): a reopened session works there again.
+    FolderChosen {
+        /// The folder, canonical.
+        folder: PathBuf,
+        /// Whether it is the demo folder.
+        demo: bool,
+        /// Unix milliseconds.
+        at: u64,
+    },
 }
 
 /// Why a record could not be written.

@@ -1,7 +1,8 @@
 //! The settings file `settings.json` in the data folder: which provider, its base URL and
-//! model, the approval timeout, the MCP servers, and the API keys where no desktop keyring can
-//! hold them (`crate::app::secrets`). The environment overrides it (see the shell). The file is
-//! written with owner-only permissions (0600 on Unix), atomically.
+//! model, the approval timeout, the MCP servers, the person's folder, whether the welcome was
+//! done, and the API keys where no desktop keyring can hold them (`crate::app::secrets`). The
+//! environment overrides it (see the shell). The file is written with owner-only permissions
+//! (0600 on Unix), atomically.
 
 use crate::mcp::McpServerConfig;
 use serde::{Deserialize, Serialize};
@@ -42,6 +43,13 @@ pub struct SettingsFile {
     /// redacts them). Missing means none.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub mcp_servers: Vec<McpServerConfig>,
+    /// The folder the person chose for the agent (an absolute path); missing means the demo
+    /// folder. `ASKFIRST_WORKSPACE` wins over it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub workspace: Option<std::path::PathBuf>,
+    /// Whether the person finished or skipped the welcome shown on first launch.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub welcome_done: bool,
 }
 
 impl std::fmt::Debug for SettingsFile {
@@ -55,6 +63,8 @@ impl std::fmt::Debug for SettingsFile {
             .field("approval_timeout_secs", &self.approval_timeout_secs)
             .field("notify", &self.notify)
             .field("mcp_servers", &self.mcp_servers)
+            .field("workspace", &self.workspace)
+            .field("welcome_done", &self.welcome_done)
             .finish()
     }
 }

@@ -12,6 +12,7 @@ mod all {
     pub mod error_catalogue;
     pub mod error_examples;
     pub mod flood;
+    pub mod folders;
     pub mod history;
     pub mod identity;
     pub mod keyring;

@@ -14,6 +14,7 @@ use ts_rs::TS;
 mod approval;
 mod command;
 mod event;
+mod folder;
 mod ids;
 mod probe;
 mod rules;
@@ -22,6 +23,7 @@ mod settings;
 pub use approval::*;
 pub use command::*;
 pub use event::*;
+pub use folder::*;
 pub use ids::*;
 pub use probe::*;
 pub use rules::*;
@@ -100,6 +102,9 @@ pub fn export_bindings(dir: &std::path::Path) -> Result<(), ts_rs::ExportError> 
         ConnectionTestResult,
         FindLocalModelsRequest,
         LocalModels,
+        FolderView,
+        PickFolderResponse,
+        WelcomeView,
     );
     Ok(())
 }

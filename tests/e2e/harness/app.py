@@ -59,10 +59,14 @@ class App:
     the app again on the same data); otherwise both are made fresh under a temporary folder
     that is removed at the end. `prefix` names that folder (askfirst-<prefix>-<name>-…).
 
+    `fixed_workspace=False` leaves ASKFIRST_WORKSPACE unset (the folder is then chosen in the
+    window; a first launch shows the welcome).
+
     The environment goes to the file $ASKFIRST_E2E_ENV names (launch.sh reads it); `pid` is the
     app's process id once it runs (launch.sh writes it to `pid_file`)."""
 
-    def __init__(self, name, scenario, env=None, data=None, workspace=None, prefix="e2e"):
+    def __init__(self, name, scenario, env=None, data=None, workspace=None, prefix="e2e",
+                 fixed_workspace=True):
         self.name = name
         self.tmp = tempfile.mkdtemp(prefix=f"askfirst-{prefix}-{name}-")
         self.data = data or os.path.join(self.tmp, "data")
@@ -74,7 +78,10 @@ class App:
         # WebKitWebDriver (and so launch.sh) has this path in its environment.
         with open(os.environ["ASKFIRST_E2E_ENV"], "w") as f:
             f.write(f"ASKFIRST_DATA_DIR='{self.data}'\n")
-            f.write(f"ASKFIRST_WORKSPACE='{self.workspace}'\n")
+            # Without it the app starts in the folder chosen in the window (or the demo folder)
+            # and shows the welcome on a first launch.
+            if fixed_workspace:
+                f.write(f"ASKFIRST_WORKSPACE='{self.workspace}'\n")
             if scenario:
                 # (an absolute path is used as it is by os.path.join)
                 f.write(f"ASKFIRST_PROVIDER='scripted:{os.path.join(SCENARIOS, scenario)}'\n")

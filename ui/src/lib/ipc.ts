@@ -26,6 +26,9 @@ import type { SettingsView } from './bindings/SettingsView';
 import type { StartRunResponse } from './bindings/StartRunResponse';
 import type { RuleChoice } from './bindings/RuleChoice';
 import type { RulesView } from './bindings/RulesView';
+import type { FolderView } from './bindings/FolderView';
+import type { PickFolderResponse } from './bindings/PickFolderResponse';
+import type { WelcomeView } from './bindings/WelcomeView';
 
 export type { UnlistenFn };
 
@@ -199,4 +202,29 @@ export function findLocalModels(
   baseUrl: string,
 ): Promise<import('./bindings/LocalModels').LocalModels> {
   return call('find_local_models', { request: { base_url: baseUrl } });
+}
+
+/** The folder of the conversation in the window (the folder line). */
+export function getFolder(): Promise<FolderView> {
+  return call('get_folder');
+}
+
+/** Opens the native folder picker; the backend checks and applies the chosen folder. */
+export function pickFolder(): Promise<PickFolderResponse> {
+  return call('pick_folder');
+}
+
+/** Makes the demo folder (sample files) the agent's folder. */
+export function useDemoFolder(): Promise<FolderView> {
+  return call('use_demo_folder');
+}
+
+/** Whether the welcome of the first launch is to be shown. */
+export function getWelcome(): Promise<WelcomeView> {
+  return call('get_welcome');
+}
+
+/** Remembers that the welcome was finished or skipped. */
+export function finishWelcome(): Promise<WelcomeView> {
+  return call('finish_welcome');
 }

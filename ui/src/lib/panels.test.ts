@@ -28,6 +28,16 @@ vi.mock('./ipc', () => {
     listRunEvents: vi.fn(async () => []),
     listGrants: vi.fn(async () => []),
     getSessionPolicy: vi.fn(async () => 'ask'),
+    // The folder line and the welcome (not shown: it was done).
+    getFolder: vi.fn(async () => ({
+      path: '/home/ann/Documents/Taxes',
+      display: '~/Documents/Taxes',
+      is_demo: false,
+      set_by_environment: false,
+      missing: false,
+      change_starts_new_conversation: false,
+    })),
+    getWelcome: vi.fn(async () => ({ show: false })),
     getSettings: vi.fn(async (): Promise<SettingsView> => ({
       provider: 'demo',
       providers: [
@@ -200,6 +210,17 @@ describe('Composer', () => {
 });
 
 describe('App', () => {
+  it('shows the folder the agent works in, and the welcome only when the backend says so', async () => {
+    let target = show(App as never, {});
+    await settle();
+    expect(all(target, 'folder-path')[0]?.textContent).toBe('Working in: ~/Documents/Taxes');
+    expect(all(target, 'welcome')).toEqual([]);
+    vi.mocked(ipc.getWelcome).mockResolvedValueOnce({ show: true });
+    target = show(App as never, {});
+    await settle();
+    expect(all(document.body, 'welcome')).toHaveLength(1);
+  });
+
   it('says whether the Sessions and Settings panels are open, and which element they are', async () => {
     const target = show(App as never, {});
     await settle();

@@ -194,7 +194,7 @@ impl Run {
     /// First half of one tool call: describe it, ask the policy, and when it asks, register
     /// the approval (so every card of a turn shows at once). Nothing runs here.
     pub(super) async fn prepare_call(&mut self, call: &ToolCall, tools: &ToolSet) -> Prepared {
-        let ws = self.rt.config.workspace.clone();
+        let ws = self.workspace.clone();
         let tool = tools.get(&call.name);
         let described = match &tool {
             Some(tool) => describe(tool, &call.arguments_json, &ws).await,
@@ -345,7 +345,7 @@ impl Run {
             fingerprint: shown,
         } = ready;
         let config = &self.rt.config;
-        let ws = &config.workspace;
+        let ws = &self.workspace;
         let mut approved = false;
         if let Some(pending) = pending {
             // Stop reaches a waiting approval through the registry (`cancel_run` settles it as

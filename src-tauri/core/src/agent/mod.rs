@@ -7,11 +7,13 @@
 //! - [`deltas`]: streamed text passed on at most every [`DELTA_INTERVAL`];
 //! - [`wording`]: every sentence, for the model and for the person (change denial text there);
 //! - [`supervisor`]: every run task supervised, every run ended exactly once;
+//! - [`folder`]: the folder each conversation works in;
 //! - [`crate::sessions`]: the sessions folder, its index and replaying a past session;
 //! - [`crate::tools::catalog`]: the built-in tools and the swappable MCP servers.
 
 mod call;
 pub mod deltas;
+pub mod folder;
 mod run;
 mod supervisor;
 pub mod wording;
@@ -39,6 +41,7 @@ use supervisor::Supervisor;
 pub use crate::sessions::replay::answer_unanswered;
 pub use crate::sessions::SessionError;
 pub use deltas::DELTA_INTERVAL;
+pub use folder::{FolderChanged, SessionFolder};
 pub use wording::{
     cancelled_text, denial_text, too_many_calls_text, ALLOWED_NOT_STARTED, DONT_ASK_ME_NOW,
     MAY_HAVE_RUN, UNRECORDED_CALL, UNRECORDED_RESULT, UNRECORDED_RUN, USER_DENIAL_TAIL,
@@ -86,12 +89,18 @@ pub enum RunError {
     /// The provider could not be made.
     #[error("The model could not be started: {0}")]
     Provider(#[from] ProviderError),
+    /// The conversation's folder is no longer there (its path).
+    #[error(
+        "The folder this conversation works in, {0}, is no longer there. Choose a folder for \
+         it with \"Change…\" above the task box."
+    )]
+    FolderGone(String),
 }
 
 /// Settings of an [`AgentRuntime`].
 #[derive(Clone)]
 pub struct RuntimeConfig {
-    /// The folder tools work in.
+    /// The folder tools work in at first (the first conversation's; see [`folder`]).
     pub workspace: Workspace,
     /// Model steps per run.
     pub max_steps: usize,
@@ -118,10 +127,13 @@ pub struct RuntimeConfig {
     pub replay_events: EventSink,
 }
 
-/// The session in this window: its id and its conversation with the model.
+/// The session in this window: its id, its conversation with the model and its folder.
 struct SessionState {
     id: SessionId,
     conversation: Vec<Message>,
+    folder: SessionFolder,
+    /// Whether `folder` is recorded in the session's log.
+    folder_logged: bool,
 }
 
 /// Runs the agent for one session and answers the shell's commands.
@@ -134,6 +146,8 @@ pub struct AgentRuntime {
     session: Mutex<SessionState>,
     catalog: Arc<ToolCatalog>,
     store: Arc<SessionStore>,
+    /// The folder new conversations use.
+    folders: Mutex<folder::Folders>,
     /// Set by [`AgentRuntime::shutdown`]: runs stopped from then on were stopped by the app
     /// closing, not by the person, and their records say so.
     shutting_down: AtomicBool,
@@ -148,6 +162,10 @@ impl AgentRuntime {
         events: EventSink,
         config: RuntimeConfig,
     ) -> Arc<Self> {
+        let first_folder = SessionFolder::Open {
+            workspace: config.workspace.clone(),
+            demo: false,
+        };
         Arc::new(Self {
             catalog: Arc::new(ToolCatalog::new(
                 config.tools.clone(),
@@ -161,6 +179,12 @@ impl AgentRuntime {
             session: Mutex::new(SessionState {
                 id: config.session_id,
                 conversation: Vec::new(),
+                folder: first_folder.clone(),
+                folder_logged: false,
+            }),
+            folders: Mutex::new(folder::Folders {
+                next: first_folder,
+                fixed: false,
             }),
             config,
             runs: Supervisor::new(),
@@ -173,22 +197,33 @@ impl AgentRuntime {
         &self.registry
     }
 
-    /// The workspace folder.
-    pub fn workspace(&self) -> &Workspace {
-        &self.config.workspace
+    /// The folder of the conversation in the window, open; while that folder is gone, the
+    /// folder the runtime started with ([`AgentRuntime::folder`] tells which).
+    pub fn workspace(&self) -> Workspace {
+        match &self.session().folder {
+            SessionFolder::Open { workspace, .. } => workspace.clone(),
+            SessionFolder::Gone { .. } => self.config.workspace.clone(),
+        }
     }
 
     /// Starts a run for `task` and returns at once; the run reports through events and ends
     /// with exactly one `RunFinished`, whatever happens inside it (a panic included).
     ///
     /// # Errors
-    /// [`RunError::EmptyTask`], [`RunError::Busy`] while another run goes on, or
+    /// [`RunError::EmptyTask`], [`RunError::Busy`] while another run goes on,
+    /// [`RunError::FolderGone`] when the conversation's folder is no longer there, or
     /// [`RunError::Provider`] when the model cannot be set up.
     pub fn start_run(self: &Arc<Self>, task: &str) -> Result<StartRunResponse, RunError> {
         let task = task.trim();
         if task.is_empty() {
             return Err(RunError::EmptyTask);
         }
+        let workspace = match &self.session().folder {
+            SessionFolder::Open { workspace, .. } => workspace.clone(),
+            SessionFolder::Gone { path, .. } => {
+                return Err(RunError::FolderGone(path.display().to_string()))
+            }
+        };
         let provider = (self.config.provider)()?;
         let run_id = RunId::new();
         let token = self.runs.begin(run_id)?;
@@ -196,7 +231,7 @@ impl AgentRuntime {
         if let Some(path) = &self.config.rules_path {
             self.config.policy.set_rules(Rules::load(path));
         }
-        let run = run::Run::new(Arc::clone(self), run_id, token, provider);
+        let run = run::Run::new(Arc::clone(self), run_id, token, provider, workspace);
         let this = Arc::clone(self);
         self.runs
             .spawn(&self.handle, run.go(task.to_owned()), move |panicked| {
@@ -399,7 +434,8 @@ impl AgentRuntime {
         (self.events)(event);
     }
 
-    /// Starts a new, empty session: a new log, no conversation, no grants.
+    /// Starts a new, empty session in the folder chosen last: a new log, no conversation, no
+    /// grants.
     ///
     /// # Errors
     /// [`SessionError::Busy`] while a run goes on.
@@ -409,9 +445,12 @@ impl AgentRuntime {
         }
         let id = SessionId::new();
         self.switch_log(id)?;
+        let folder = self.folder_for(None);
         *self.session() = SessionState {
             id,
             conversation: Vec::new(),
+            folder,
+            folder_logged: false,
         };
         self.config.policy.clear_grants();
         (self.config.replay_events)(AgentEvent::SessionOpened {
@@ -428,9 +467,10 @@ impl AgentRuntime {
         Ok(())
     }
 
-    /// Reopens a past session: its conversation continues with the next task, its transcript
-    /// is replayed to the window (runs and calls that never ended are shown as stopped). Grants
-    /// do not come back.
+    /// Reopens a past session: its conversation continues with the next task, in its own
+    /// folder (a folder that is gone is [`SessionFolder::Gone`]: no task starts until another
+    /// is chosen), its transcript is replayed to the window (runs and calls that never ended
+    /// are shown as stopped). Grants do not come back.
     ///
     /// # Errors
     /// [`SessionError::Busy`] while a run goes on; [`SessionError::Unreadable`] when the log
@@ -441,9 +481,14 @@ impl AgentRuntime {
         }
         let past = crate::sessions::replay::replay(self.store.read(id)?);
         self.switch_log(id)?;
+        let folder = self.folder_for(past.folder.clone());
+        let folder_logged =
+            past.folder.as_ref().map(|(path, _)| path.as_path()) == Some(folder.path());
         *self.session() = SessionState {
             id,
             conversation: past.conversation,
+            folder,
+            folder_logged,
         };
         self.config.policy.clear_grants();
         (self.config.replay_events)(AgentEvent::SessionOpened {

@@ -31,6 +31,8 @@ pub(super) struct Run {
     /// The technical detail of the model's failure that ended the run, if one did (the
     /// `RunFinished`'s `detail`).
     failure_detail: Option<String>,
+    /// The folder the run works in, from its start to its end.
+    pub(super) workspace: crate::tools::Workspace,
 }
 
 impl Run {
@@ -39,6 +41,7 @@ impl Run {
         id: RunId,
         token: CancellationToken,
         provider: Arc<dyn Provider>,
+        workspace: crate::tools::Workspace,
     ) -> Self {
         Self {
             rt,
@@ -49,6 +52,7 @@ impl Run {
             holds_conversation: false,
             denied: DeniedCalls::default(),
             failure_detail: None,
+            workspace,
         }
     }
 
@@ -78,10 +82,23 @@ impl Run {
             task: task.clone(),
             provider: self.provider.display_name(),
         });
-        self.messages = std::mem::take(&mut self.rt.session().conversation);
+        let (messages, folder_logged) = {
+            let mut session = self.rt.session();
+            let logged = std::mem::replace(&mut session.folder_logged, true);
+            (std::mem::take(&mut session.conversation), logged)
+        };
+        self.messages = messages;
         self.holds_conversation = true;
+        if !folder_logged {
+            // A reopened conversation works in this folder again.
+            self.audit(AuditRecord::FolderChosen {
+                folder: self.workspace.root().to_owned(),
+                demo: self.rt.folder().is_demo(),
+                at: crate::unix_millis_now(),
+            });
+        }
         if self.messages.is_empty() {
-            let text = wording::system_prompt(self.rt.config.workspace.root());
+            let text = wording::system_prompt(self.workspace.root());
             self.push_message(Message::System { text });
         }
         let first_task = !self

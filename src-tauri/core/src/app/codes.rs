@@ -59,7 +59,7 @@ pub fn internal_error(detail: impl Into<String>) -> CommandError {
 impl Worded for RunError {
     fn message(&self) -> String {
         match self {
-            RunError::EmptyTask | RunError::Busy => self.to_string(),
+            RunError::EmptyTask | RunError::Busy | RunError::FolderGone(_) => self.to_string(),
             // The provider's sentence says what happened and what to do.
             RunError::Provider(error) => error.to_string(),
         }
@@ -67,7 +67,7 @@ impl Worded for RunError {
 
     fn detail(&self) -> Option<String> {
         match self {
-            RunError::EmptyTask | RunError::Busy => None,
+            RunError::EmptyTask | RunError::Busy | RunError::FolderGone(_) => None,
             RunError::Provider(error) => error.detail(),
         }
     }
@@ -79,6 +79,7 @@ impl Coded for RunError {
             RunError::EmptyTask => ErrorCode::InvalidRequest,
             RunError::Busy => ErrorCode::Busy,
             RunError::Provider(_) => ErrorCode::ProviderSetup,
+            RunError::FolderGone(_) => ErrorCode::InvalidRequest,
         }
     }
 }
@@ -86,7 +87,7 @@ impl Coded for RunError {
 impl Worded for SessionError {
     fn message(&self) -> String {
         match self {
-            SessionError::Busy => self.to_string(),
+            SessionError::Busy | SessionError::FolderFixed => self.to_string(),
             SessionError::Unreadable(_) => "This conversation could not be opened, because its \
                  history cannot be read (it may have been moved or deleted). Pick another \
                  conversation, or start a new one."
@@ -100,7 +101,7 @@ impl Worded for SessionError {
 
     fn detail(&self) -> Option<String> {
         match self {
-            SessionError::Busy => None,
+            SessionError::Busy | SessionError::FolderFixed => None,
             SessionError::Unreadable(why) | SessionError::NotWritable(why) => Some(why.clone()),
         }
     }
@@ -111,6 +112,7 @@ impl Coded for SessionError {
         match self {
             SessionError::Busy => ErrorCode::Busy,
             SessionError::Unreadable(_) | SessionError::NotWritable(_) => ErrorCode::Storage,
+            SessionError::FolderFixed => ErrorCode::InvalidRequest,
         }
     }
 }

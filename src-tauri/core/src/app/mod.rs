@@ -9,6 +9,8 @@
 //!   errors ([`SettingsError`]) that carry their [`askfirst_protocol::ErrorCode`].
 //! - [`probe`]: "Test the connection" and the Ollama finder: each outcome typed and worded
 //!   once ([`probe::ConnectionTest`]).
+//! - [`folder`]: the person's folder: which folders may be chosen, choosing one, the folder
+//!   line, the welcome.
 //! - [`codes`]: the [`askfirst_protocol::ErrorCode`] of every core error a command returns.
 //! - [`secrets`]: where API keys are kept (the desktop's keyring, else the settings file) and
 //!   the one way to find the key of a service ([`KeyStore`]).
@@ -18,6 +20,7 @@
 
 pub mod catalog;
 pub mod codes;
+pub mod folder;
 pub mod probe;
 pub mod rules_screen;
 pub mod screen;
@@ -25,6 +28,7 @@ pub mod secrets;
 pub mod settings;
 
 pub use codes::{internal_error, Coded, StartupError, Worded};
+pub use folder::FolderError;
 pub use screen::{SettingsError, SettingsScreen};
 pub use secrets::KeyStore;
 pub use settings::{AppConfig, ConfigError, Environment};
@@ -172,12 +176,43 @@ impl Backend {
     ) -> Result<Self, BuildError> {
         let data_dir = config.data_dir.clone();
         private_dir_all(&data_dir).map_err(folder("create the data folder", &data_dir))?;
-        if config.workspace_is_demo {
-            ensure_demo_folder(&config.workspace)
-                .map_err(folder("create the demo folder", &config.workspace))?;
-        }
-        let workspace = Workspace::open(&config.workspace)
-            .map_err(folder("open the workspace", &config.workspace))?
+        let fixed = config.workspace_fixed();
+        let demo_dir = config.demo_folder();
+        // The folder chosen last time, when it is gone: the window says so, and no task
+        // starts until another is chosen (the demo folder stands in, unused).
+        let chosen_is_gone = !fixed && !config.workspace_is_demo && !config.workspace.is_dir();
+        // A folder written into settings.json by hand is checked like a picked one: Ask
+        // First's own data folder (or home, or `/`) never becomes the agent's.
+        let refused = !fixed && !config.workspace_is_demo && !chosen_is_gone && {
+            let home = config.env.var("HOME").map(PathBuf::from);
+            match folder::check_folder(&config.workspace, &data_dir, home.as_deref()) {
+                Ok(_) => false,
+                Err(error) => {
+                    eprintln!(
+                        "askfirst: the folder {} in settings.json is not used: {error}",
+                        config.workspace.display()
+                    );
+                    true
+                }
+            }
+        };
+        let config = if refused {
+            AppConfig {
+                workspace: demo_dir.clone(),
+                workspace_is_demo: true,
+                ..config
+            }
+        } else {
+            config
+        };
+        let start_dir = if config.workspace_is_demo || chosen_is_gone {
+            ensure_demo_folder(&demo_dir).map_err(folder("create the demo folder", &demo_dir))?;
+            &demo_dir
+        } else {
+            &config.workspace
+        };
+        let workspace = Workspace::open(start_dir)
+            .map_err(folder("open the workspace", start_dir))?
             .with_own_data(&data_dir);
         let sessions_dir = data_dir.join("sessions");
         let instance_lock = claim(lock, &data_dir, &sessions_dir);
@@ -187,7 +222,12 @@ impl Backend {
         let rules_path = config.rules_path();
         let policy = Arc::new(Policy::new(
             Rules::load(&rules_path),
-            Some((data_dir.as_path(), workspace.root())),
+            // The agent's part of the data folder: the demo folder (a folder the person
+            // chooses is never inside it), or the folder the environment sets.
+            Some((
+                data_dir.as_path(),
+                if fixed { workspace.root() } else { &demo_dir },
+            )),
         ));
         if let Some(error) = policy.rules_error() {
             eprintln!("askfirst: {error}");
@@ -232,8 +272,23 @@ impl Backend {
             replay_events: shown,
             mcp,
         };
+        let runtime = AgentRuntime::new(handle, registry, events, runtime_config);
+        if fixed {
+            runtime.fix_folder();
+        }
+        runtime.set_start_folder(if chosen_is_gone {
+            crate::agent::SessionFolder::Gone {
+                path: config.workspace.clone(),
+                demo: false,
+            }
+        } else {
+            crate::agent::SessionFolder::Open {
+                workspace: runtime.workspace(),
+                demo: config.workspace_is_demo,
+            }
+        });
         Ok(Self {
-            runtime: AgentRuntime::new(handle, registry, events, runtime_config),
+            runtime,
             history,
             events: rx,
             settings: Arc::new(SettingsScreen::new(config, keys)),

@@ -149,7 +149,7 @@ impl SettingsScreen {
             rules_path: self.config.rules_path().display().to_string(),
             rules: runtime.policy().rules_summary(),
             rules_error: runtime.policy().rules_error().map(|e| e.to_string()),
-            workspace: runtime.workspace().root().display().to_string(),
+            workspace: runtime.folder().path().display().to_string(),
             mcp_servers: mcp_views(runtime, &file.mcp_servers),
             settings_error,
         }
@@ -157,6 +157,19 @@ impl SettingsScreen {
 
     fn load_file(&self) -> Result<SettingsFile, SettingsError> {
         SettingsFile::load(&self.config.settings_path()).map_err(SettingsError::FileUnreadable)
+    }
+
+    /// Loads `settings.json`, lets `change` edit it and saves it (owner-only, atomically).
+    ///
+    /// # Errors
+    /// A file that cannot be read (or has a mistake: it is never overwritten) or written.
+    pub(super) fn edit_file(
+        &self,
+        change: impl FnOnce(&mut SettingsFile),
+    ) -> Result<(), SettingsError> {
+        let mut file = self.load_file()?;
+        change(&mut file);
+        self.save_file(&file)
     }
 
     fn save_file(&self, file: &SettingsFile) -> Result<(), SettingsError> {

@@ -4,8 +4,10 @@
 //! automation contract).
 //!
 //! - `ASKFIRST_DATA_DIR`: all state; default the platform's data folder + `askfirst`.
-//! - `ASKFIRST_WORKSPACE`: the folder tools may work in; default the demo folder
-//!   `<data dir>/Demo folder`, created with a few sample files on first launch.
+//! - `ASKFIRST_WORKSPACE`: the folder tools may work in, for every conversation of the launch
+//!   (it wins over the folder chosen in the window, `settings.json`'s `workspace`); default that
+//!   chosen folder, else the demo folder `<data dir>/Demo folder`, created with a few sample
+//!   files on first launch.
 //! - `ASKFIRST_PROVIDER`: `demo` (default), `scripted:<path to scenario file>`, or a provider of
 //!   the catalogue (`super::catalog::CATALOGUE`: `openai`, `ollama`, `anthropic`), with its
 //!   address, key and model from the variables of its family in [`ENVIRONMENT`].
@@ -256,7 +258,23 @@ pub fn automated_timeout(text: &str) -> Result<Duration, ConfigError> {
     }
 }
 
+/// The demo folder inside `data_dir`: `<data dir>/Demo folder`.
+pub fn demo_folder(data_dir: &std::path::Path) -> PathBuf {
+    data_dir.join("Demo folder")
+}
+
 impl AppConfig {
+    /// Whether `ASKFIRST_WORKSPACE` fixes the folder for the whole launch (every conversation
+    /// works there; the window cannot change it and says so).
+    pub fn workspace_fixed(&self) -> bool {
+        self.env.var("ASKFIRST_WORKSPACE").is_some()
+    }
+
+    /// The demo folder of this data folder ([`demo_folder`]).
+    pub fn demo_folder(&self) -> PathBuf {
+        demo_folder(&self.data_dir)
+    }
+
     /// Where the settings file is.
     pub fn settings_path(&self) -> PathBuf {
         self.data_dir.join("settings.json")
@@ -286,14 +304,16 @@ impl AppConfig {
                 .ok_or(ConfigError::NoDataDir)?
                 .join("askfirst"),
         };
-        let (workspace, workspace_is_demo) = match env.var("ASKFIRST_WORKSPACE") {
-            Some(dir) => (PathBuf::from(dir), false),
-            None => (data_dir.join("Demo folder"), true),
-        };
         let file = SettingsFile::load(&data_dir.join("settings.json")).unwrap_or_else(|error| {
             eprintln!("askfirst: {error}; starting with the default settings");
             SettingsFile::default()
         });
+        let (workspace, workspace_is_demo) =
+            match (env.var("ASKFIRST_WORKSPACE"), file.workspace.clone()) {
+                (Some(dir), _) => (PathBuf::from(dir), false),
+                (None, Some(chosen)) => (chosen, false),
+                (None, None) => (demo_folder(&data_dir), true),
+            };
         let approval_timeout = match env
             .first(Setting::ApprovalTimeoutSecs, None)
             .or(file.approval_timeout_secs.map(|s| s.to_string()))

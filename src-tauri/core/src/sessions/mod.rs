@@ -13,6 +13,12 @@ pub enum SessionError {
     /// A run is going; sessions change only between runs.
     #[error("The agent is still working. Stop it or wait for it to finish first.")]
     Busy,
+    /// `ASKFIRST_WORKSPACE` fixes the folder for this launch.
+    #[error(
+        "The folder is set by ASKFIRST_WORKSPACE when Ask First starts, so it cannot be \
+         changed here. Start Ask First without it to choose a folder."
+    )]
+    FolderFixed,
     /// No such session, or its log cannot be read.
     #[error("The session could not be opened: {0}")]
     Unreadable(String),

@@ -17,6 +17,9 @@ pub struct Replay {
     pub events: Vec<AgentEvent>,
     /// The session's title (its first task, shortened), if it has one.
     pub title: Option<String>,
+    /// The folder the session worked in last and whether it is the demo folder; `None` for a
+    /// log written before folders were recorded.
+    pub folder: Option<(std::path::PathBuf, bool)>,
 }
 
 /// Reads a session's log: the messages (answered where the log has no result), the events
@@ -30,12 +33,16 @@ pub fn replay(contents: LogContents) -> Replay {
         ..LogFacts::default()
     };
     let mut asked = HashMap::new();
+    let mut folder = None;
     let mut approved = HashMap::new();
     for record in contents.records {
         match serde_json::from_value::<AuditRecord>(record) {
             Ok(AuditRecord::Message { message, .. }) => conversation.push(message),
             Ok(AuditRecord::Event { event, .. }) => events.push(event),
             Ok(AuditRecord::Unrecorded { .. }) => facts.incomplete = true,
+            Ok(AuditRecord::FolderChosen {
+                folder: path, demo, ..
+            }) => folder = Some((path, demo)),
             Ok(AuditRecord::ApprovalAsked {
                 approval_id,
                 run_id,
@@ -76,6 +83,7 @@ pub fn replay(contents: LogContents) -> Replay {
         _ => None,
     });
     Replay {
+        folder,
         events: replayable(events, &facts),
         conversation,
         title,

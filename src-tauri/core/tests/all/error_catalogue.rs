@@ -9,7 +9,9 @@
 use super::error_examples::{io, mcp_config_errors, provider_errors};
 use askfirst_core::agent::wording::{self, person_text};
 use askfirst_core::agent::{RunError, SessionError};
-use askfirst_core::app::{BuildError, Coded, ConfigError, SettingsError, StartupError, Worded};
+use askfirst_core::app::{
+    BuildError, Coded, ConfigError, FolderError, SettingsError, StartupError, Worded,
+};
 use askfirst_core::approvals::ApprovalError;
 use askfirst_core::policy::editor::RuleEditError;
 use askfirst_core::policy::RulesError;
@@ -143,11 +145,18 @@ fn command_errors() -> Vec<(String, askfirst_protocol::CommandError)> {
     let id = ApprovalId::new();
     let mut all: Vec<(String, askfirst_protocol::CommandError)> = Vec::new();
     let mut add = |error: &dyn Coded, what: String| all.push((what, error.to_command_error()));
-    let mut runs = vec![RunError::EmptyTask, RunError::Busy];
+    let mut runs = vec![
+        RunError::EmptyTask,
+        RunError::Busy,
+        RunError::FolderGone("/home/ana/Taxes".into()),
+    ];
     runs.extend(provider_errors().into_iter().map(RunError::Provider));
     for error in &runs {
         match error {
-            RunError::EmptyTask | RunError::Busy | RunError::Provider(_) => {}
+            RunError::EmptyTask
+            | RunError::Busy
+            | RunError::Provider(_)
+            | RunError::FolderGone(_) => {}
         }
         add(error, format!("{error:?}"));
     }
@@ -159,10 +168,14 @@ fn command_errors() -> Vec<(String, askfirst_protocol::CommandError)> {
                 .into(),
         ),
         SessionError::NotWritable("Read-only file system (os error 30)".into()),
+        SessionError::FolderFixed,
     ];
     for error in &sessions {
         match error {
-            SessionError::Busy | SessionError::Unreadable(_) | SessionError::NotWritable(_) => {}
+            SessionError::Busy
+            | SessionError::Unreadable(_)
+            | SessionError::NotWritable(_)
+            | SessionError::FolderFixed => {}
         }
         add(error, format!("{error:?}"));
     }
@@ -231,6 +244,32 @@ fn command_errors() -> Vec<(String, askfirst_protocol::CommandError)> {
             | SettingsError::KeyringRemove(_) => {}
         }
         add(&error, format!("{error:?}"));
+    }
+    let folders = [
+        FolderError::Missing("/home/ana/Taxes".into()),
+        FolderError::NotAFolder("/home/ana/notes.txt".into()),
+        FolderError::Unopenable {
+            path: "/home/ana/Locked".into(),
+            reason: "Permission denied (os error 13)".into(),
+        },
+        FolderError::WholeComputer,
+        FolderError::HomeFolder,
+        FolderError::OwnData,
+        FolderError::Session(SessionError::Busy),
+        FolderError::NotSaved("No space left on device (os error 28)".into()),
+    ];
+    for error in &folders {
+        match error {
+            FolderError::Missing(_)
+            | FolderError::NotAFolder(_)
+            | FolderError::Unopenable { .. }
+            | FolderError::WholeComputer
+            | FolderError::HomeFolder
+            | FolderError::OwnData
+            | FolderError::Session(_)
+            | FolderError::NotSaved(_) => {}
+        }
+        add(error, format!("{error:?}"));
     }
     let rule_edits = [
         RuleEditError::UnknownAction("frobnicate".into()),

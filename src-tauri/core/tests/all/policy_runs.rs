@@ -305,7 +305,15 @@ async fn every_decision_is_audited_with_its_layer() {
         .audit
         .all()
         .iter()
-        .filter(|r| !matches!(r, AuditRecord::Message { .. } | AuditRecord::Event { .. }))
+        // The decisions (not the conversation, the transcript or the conversation's folder).
+        .filter(|r| {
+            !matches!(
+                r,
+                AuditRecord::Message { .. }
+                    | AuditRecord::Event { .. }
+                    | AuditRecord::FolderChosen { .. }
+            )
+        })
         .map(|r| match r {
             AuditRecord::PolicyDecided {
                 allowed,

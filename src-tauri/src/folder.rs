@@ -1,0 +1,145 @@
+//! The person's folder and the welcome: the commands behind the window's folder line
+//! ("Working in: ~/Documents/Taxes", "Change…") and the welcome of the first launch.
+//!
+//! The native folder picker is `tauri-plugin-dialog`'s, opened by [`pick_folder`], a command
+//! of ours: the webview has no dialog permission of its own, and the core checks the answer
+//! (`askfirst_core::app::folder::check_folder`) before anything uses it.
+//!
+//! Automation (DESIGN.md §6): `ASKFIRST_TEST_PICK_FOLDER=<path>` answers the picker with
+//! `<path>` without showing it (a GTK dialog cannot be clicked by the end-to-end tests);
+//! `ASKFIRST_TEST_PICK_FOLDER=-` answers as if the person closed it without choosing.
+
+use crate::commands::blocking;
+use crate::commands::SessionSwitch;
+use askfirst_core::agent::AgentRuntime;
+use askfirst_core::app::{Coded, SettingsScreen};
+use askfirst_protocol::{CommandError, FolderView, PickFolderResponse, WelcomeView};
+use std::path::PathBuf;
+use std::sync::Arc;
+use tauri::{AppHandle, Manager, Runtime, State};
+
+/// The variable that answers the folder picker without showing it (see the module's doc).
+pub const TEST_PICK_FOLDER: &str = "ASKFIRST_TEST_PICK_FOLDER";
+
+/// What the picker's title says.
+const PICKER_TITLE: &str = "Choose the folder the agent may work in";
+
+/// The folder of the conversation in the window. JS: `invoke('get_folder')`.
+#[tauri::command]
+pub async fn get_folder(
+    runtime: State<'_, Arc<AgentRuntime>>,
+    settings: State<'_, Arc<SettingsScreen>>,
+) -> Result<FolderView, CommandError> {
+    let (runtime, settings) = (Arc::clone(&runtime), Arc::clone(&settings));
+    blocking(move || Ok(settings.folder_view(&runtime))).await
+}
+
+/// What the picker answered: a folder, or `None` when it was closed without choosing.
+fn ask_picker<R: Runtime>(app: &AppHandle<R>, settings: &SettingsScreen) -> Option<PathBuf> {
+    if let Some(answer) = settings.config().env.var(TEST_PICK_FOLDER) {
+        return (answer != "-").then(|| PathBuf::from(answer));
+    }
+    let Some(dialog) = app.try_state::<tauri_plugin_dialog::Dialog<R>>() else {
+        eprintln!("askfirst: the folder picker is not available in this build");
+        return None;
+    };
+    let mut picker = dialog.file().set_title(PICKER_TITLE);
+    if let Some(window) = app.get_webview_window(crate::window::MAIN) {
+        picker = picker.set_parent(&window);
+    }
+    let current = app
+        .try_state::<Arc<AgentRuntime>>()
+        .map(|runtime| runtime.folder().path().to_owned());
+    if let Some(parent) = current.as_deref().and_then(std::path::Path::parent) {
+        picker = picker.set_directory(parent);
+    }
+    picker.blocking_pick_folder()?.into_path().ok()
+}
+
+/// Opens the native folder picker and makes the chosen folder the agent's (checked by the
+/// core; remembered in `settings.json`). JS: `invoke('pick_folder')`. Closing the picker
+/// changes nothing (`chosen: false`).
+///
+/// # Errors
+/// `invalid_request` with a sentence for a folder that may not be used (Ask First's own data
+/// folder, the home folder itself, `/`, one that is not there) or while the folder is set by
+/// `ASKFIRST_WORKSPACE`; `busy` while a task runs; `storage` when it cannot be remembered.
+#[tauri::command]
+pub async fn pick_folder<R: Runtime>(
+    app: AppHandle<R>,
+    runtime: State<'_, Arc<AgentRuntime>>,
+    settings: State<'_, Arc<SettingsScreen>>,
+    switch: State<'_, SessionSwitch>,
+) -> Result<PickFolderResponse, CommandError> {
+    let (runtime, settings) = (Arc::clone(&runtime), Arc::clone(&settings));
+    if runtime.folder_fixed() {
+        // Say so before showing a picker whose answer could not be used.
+        let error = askfirst_core::app::FolderError::Session(
+            askfirst_core::agent::SessionError::FolderFixed,
+        );
+        return Err(error.to_command_error());
+    }
+    let picked = {
+        let (app, settings) = (app.clone(), Arc::clone(&settings));
+        blocking(move || Ok(ask_picker(&app, &settings))).await?
+    };
+    // The session changes only between runs, one change at a time.
+    let _switching = switch.lock().await;
+    blocking(move || match picked {
+        None => Ok(PickFolderResponse {
+            folder: settings.folder_view(&runtime),
+            chosen: false,
+        }),
+        Some(path) => settings
+            .choose_folder(&runtime, &path)
+            .map(|folder| PickFolderResponse {
+                folder,
+                chosen: true,
+            })
+            .map_err(|e| e.to_command_error()),
+    })
+    .await
+}
+
+/// Makes the demo folder (sample files, made again when missing) the agent's folder.
+/// JS: `invoke('use_demo_folder')`.
+///
+/// # Errors
+/// As [`pick_folder`].
+#[tauri::command]
+pub async fn use_demo_folder(
+    runtime: State<'_, Arc<AgentRuntime>>,
+    settings: State<'_, Arc<SettingsScreen>>,
+    switch: State<'_, SessionSwitch>,
+) -> Result<FolderView, CommandError> {
+    let (runtime, settings) = (Arc::clone(&runtime), Arc::clone(&settings));
+    let _switching = switch.lock().await;
+    blocking(move || {
+        settings
+            .use_demo_folder(&runtime)
+            .map_err(|e| e.to_command_error())
+    })
+    .await
+}
+
+/// Whether the welcome is to be shown. JS: `invoke('get_welcome')`.
+#[tauri::command]
+pub async fn get_welcome(
+    settings: State<'_, Arc<SettingsScreen>>,
+) -> Result<WelcomeView, CommandError> {
+    let settings = Arc::clone(&settings);
+    blocking(move || Ok(settings.welcome())).await
+}
+
+/// Remembers in `settings.json` that the welcome was finished or skipped.
+/// JS: `invoke('finish_welcome')`.
+///
+/// # Errors
+/// `storage` when the settings file cannot be read or written.
+#[tauri::command]
+pub async fn finish_welcome(
+    settings: State<'_, Arc<SettingsScreen>>,
+) -> Result<WelcomeView, CommandError> {
+    let settings = Arc::clone(&settings);
+    blocking(move || settings.finish_welcome().map_err(|e| e.to_command_error())).await
+}
