@@ -268,7 +268,7 @@ impl Policy {
         match (&verdict.decision, state.session) {
             (PolicyDecision::Ask { .. }, SessionPolicy::Never) => Verdict::deny(
                 PolicyLayer::SessionPolicy,
-                "You chose not to be asked in this session, so actions that need your OK are \
+                "You chose not to be asked in this conversation, so actions that need your OK are \
                  not done.",
             ),
             (_, SessionPolicy::Ask | SessionPolicy::Never) => verdict,
