@@ -119,9 +119,12 @@ bench: setup-test-system ui
 TAURI := ui/node_modules/.bin/tauri
 TARGET_DIR := $(or $(CARGO_TARGET_DIR),$(CURDIR)/target)
 DEB_DIR := $(TARGET_DIR)/release/bundle/deb
+# The bundler names the file after productName ("Ask First_0.1.0_amd64.deb") and the package
+# after it too (ask-first); the file is renamed as Debian names packages, without the space.
 package: setup ui
 	rm -f $(DEB_DIR)/*.deb
 	$(TAURI) build --ci --bundles deb -- --locked
+	cd $(DEB_DIR) && for f in *' '*.deb; do mv -- "$$f" "$$(dpkg-deb --showformat='$${Package}_$${Version}_$${Architecture}' --show "$$f").deb"; done
 	@echo "The package: $$(ls $(DEB_DIR)/*.deb)"
 
 # Checks the package's contents, installs it as root, runs these end-to-end tests against the

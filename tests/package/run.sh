@@ -7,7 +7,7 @@
 #    ASKFIRST_E2E_ONLY takes them) against the installed /usr/bin/askfirst, started from `/` so
 #    that nothing can come from the checkout, inside an X server and a private D-Bus session.
 # 3. Removes the package again, also when a test failed (trap).
-# Refuses to run where an askfirst package is installed already: it would replace and then
+# Refuses to run where the ask-first package is installed already: it would replace and then
 # remove someone's own installation.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -18,15 +18,15 @@ sudo="${SUDO:-}"
 fail() { echo "package test: $*" >&2; exit 1; }
 
 # 1. The package's contents and control fields.
-contents="$(dpkg-deb --contents "$deb" | awk '{ $1 = $2 = $3 = $4 = $5 = ""; sub(/^ +/, ""); print }')"
+contents="$(dpkg-deb --contents "$deb" | awk '{ $1 = $2 = $3 = $4 = $5 = ""; sub(/^ +/, ""); sub(/^\.\//, ""); print }')"
 holds() { grep -qxF -- "$1" <<<"$contents" || fail "$deb does not hold $1"; }
-holds ./usr/bin/askfirst
-desktop="./usr/share/applications/Ask First.desktop"
+holds usr/bin/askfirst
+desktop="usr/share/applications/Ask First.desktop"
 holds "$desktop"
-for size in 16x16 24x24 32x32 48x48 64x64 128x128 256x256@2 512x512; do
-  holds "./usr/share/icons/hicolor/$size/apps/askfirst.png"
+for size in 16x16 24x24 32x32 48x48 64x64 128x128 256x256 512x512; do
+  holds "usr/share/icons/hicolor/$size/apps/askfirst.png"
 done
-[ "$(dpkg-deb --field "$deb" Package)" = askfirst ] || fail "the package is not named askfirst"
+[ "$(dpkg-deb --field "$deb" Package)" = ask-first ] || fail "the package is not named ask-first"
 depends="$(dpkg-deb --field "$deb" Depends)"
 for dep in libwebkit2gtk-4.1-0 libgtk-3-0 libayatana-appindicator3-1 bubblewrap; do
   grep -qE "(^|, )$dep( |,|$)" <<<"$depends" || fail "Depends ($depends) lacks $dep"
@@ -38,10 +38,10 @@ done
 echo "package test: $(basename "$deb") holds the binary, the menu entry and the icons; Depends: $depends"
 
 # 2. Install, test the installed app, 3. remove it again.
-if dpkg-query -W -f='${Status}\n' askfirst 2>/dev/null | grep -q '^install ok installed'; then
-  fail "an askfirst package is installed already; remove it first (apt-get remove askfirst)"
+if dpkg-query -W -f='${Status}\n' ask-first 2>/dev/null | grep -q '^install ok installed'; then
+  fail "Ask First is installed already; remove it first (apt-get remove ask-first)"
 fi
-remove() { DEBIAN_FRONTEND=noninteractive $sudo apt-get remove -y -qq askfirst; }
+remove() { DEBIAN_FRONTEND=noninteractive $sudo apt-get remove -y -qq ask-first; }
 trap remove EXIT
 DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "$deb"
 # The menu entry's command is found on PATH as the installed binary.
