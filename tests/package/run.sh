@@ -47,6 +47,10 @@ DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recomme
 # The menu entry's command is found on PATH as the installed binary.
 [ "$(command -v "$(sed -n 's/^Exec=//p' /usr/share/applications/"Ask First.desktop" | cut -d' ' -f1)")" = /usr/bin/askfirst ] \
   || fail "the menu entry's Exec does not start /usr/bin/askfirst"
+# Every name given must have run and passed: a misspelt name would otherwise run nothing.
+expected="$(tr ',' '\n' <<<"${ASKFIRST_PACKAGE_E2E:?}" | grep -c .)"
+log="$(mktemp)"
 cd /
-ASKFIRST_E2E_APP=/usr/bin/askfirst ASKFIRST_E2E_ONLY="${ASKFIRST_PACKAGE_E2E:?}" \
-  xvfb-run -a -s "-screen 0 1280x860x24" dbus-run-session -- "$root/tests/e2e/run.sh"
+ASKFIRST_E2E_APP=/usr/bin/askfirst ASKFIRST_E2E_ONLY="$ASKFIRST_PACKAGE_E2E" \
+  xvfb-run -a -s "-screen 0 1280x860x24" dbus-run-session -- "$root/tests/e2e/run.sh" 2>&1 | tee "$log"
+grep -qx "$expected passed, 0 failed" "$log" || fail "not all $expected tests ran and passed"
