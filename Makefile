@@ -6,10 +6,13 @@
 #   make lint   rustfmt, clippy (-D warnings), svelte-check
 #   make bindings  regenerate ui/src/lib/bindings from askfirst-protocol
 #   make bench  the benchmarks (figures in BENCHMARKS.md)
+#   make package       the Debian package (Tauri's bundler); prints where the .deb is
+#   make package-test  builds the package, installs it, runs end-to-end tests against the
+#                      installed /usr/bin/askfirst, and removes it again (CI runs it after make test)
 
 SHELL := /bin/bash
 .DEFAULT_GOAL := run
-.PHONY: run test setup setup-system setup-test-system ui build test-rust test-ui e2e survival survival-only lint bindings bench clean
+.PHONY: run test setup setup-system setup-test-system ui build test-rust test-ui e2e survival survival-only lint bindings bench clean package package-test
 
 # Debian 12 packages: to build and run the app (bubblewrap confines the commands the agent runs)…
 APT_BUILD := build-essential pkg-config curl file libwebkit2gtk-4.1-dev \
@@ -112,6 +115,33 @@ bench: setup-test-system ui
 	ASKFIRST_E2E_APP=$(CURDIR)/target/release/askfirst xvfb-run -a -s "-screen 0 1280x860x24" dbus-run-session -- tests/bench/run.sh
 	# The GUI thread's longest stall (BENCHMARKS.md, "The GUI thread"; about 10 minutes).
 	ASKFIRST_E2E_APP=$(CURDIR)/target/release/askfirst xvfb-run -a -s "-screen 0 1280x860x24" dbus-run-session -- tests/bench/gui_stall.sh
+
+# The Debian package, built by Tauri's bundler (`bundle` in tauri.conf.json) with the Tauri CLI
+# from npm (ui/package.json) from the release profile (Cargo.toml). The UI is built first here
+# (tauri.conf.json has no beforeBuildCommand) and embedded in the binary.
+TAURI := ui/node_modules/.bin/tauri
+TARGET_DIR := $(or $(CARGO_TARGET_DIR),$(CURDIR)/target)
+DEB_DIR := $(TARGET_DIR)/release/bundle/deb
+# The bundler names the file after productName ("Ask First_0.1.0_amd64.deb") and the package
+# after it too (ask-first); the file is renamed as Debian names packages, without the space.
+package: setup ui
+	rm -f $(DEB_DIR)/*.deb
+	$(TAURI) build --ci --bundles deb -- --locked
+	cd $(DEB_DIR) && for f in *' '*.deb; do mv -- "$$f" "$$(dpkg-deb --showformat='$${Package}_$${Version}_$${Architecture}' --show "$$f").deb"; done
+	@echo "The package: $$(ls $(DEB_DIR)/*.deb)"
+
+# Checks the package's contents, installs it as root, runs these end-to-end tests against the
+# installed /usr/bin/askfirst, then removes it, also when a test fails (tests/package/run.sh).
+# They cover a card approved and denied, a grant, the tray (its icon, menu and Quit) and a
+# command shut in by bubblewrap (a dependency of the package).
+PACKAGE_E2E := test_approve_writes_the_file test_deny_leaves_no_file_and_the_run_finishes \
+	test_allow_for_this_session_covers_exactly_the_same_call \
+	test_tray_lists_the_approval_opens_its_card_and_quit_records_shutdown \
+	test_stop_ends_everything_a_command_started_setsid_included
+comma := ,
+package-test: setup-test-system package tests/e2e/node_modules/.package-lock.json
+	SUDO=$(SUDO) ASKFIRST_PACKAGE_E2E='$(subst $(eval) ,$(comma),$(strip $(PACKAGE_E2E)))' \
+	tests/package/run.sh "$$(ls $(DEB_DIR)/*.deb)"
 
 bindings:
 	UPDATE_BINDINGS=1 cargo test -p askfirst-protocol --test bindings
