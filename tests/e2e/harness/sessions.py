@@ -5,8 +5,9 @@ import json
 import os
 
 # Every record type the app writes (src-tauri/core's session log).
-KNOWN_RECORDS = {"approval_asked", "approval_decided", "policy_decided", "grant_created",
-                 "grant_revoked", "session_policy_changed", "message", "event", "unrecorded"}
+KNOWN_RECORDS = {"approval_asked", "approval_extended", "approval_decided", "policy_decided",
+                 "grant_created", "grant_revoked", "rule_changed", "session_policy_changed",
+                 "message", "unrecorded", "event", "folder_chosen"}
 
 
 def log_names(data):

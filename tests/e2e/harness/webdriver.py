@@ -70,7 +70,17 @@ class WebDriver:
         return self.s("GET", f"/element/{element}/attribute/{name}")
 
     def click(self, element):
-        self.s("POST", f"/element/{element}/click", {})
+        """Clicks the element. WebKit's driver does not scroll an element into view inside a
+        scrolled panel (Settings) and answers "element not interactable"; then it is scrolled
+        into view as a person would ("nearest": no scroll when it is already on screen) and
+        clicked once more."""
+        try:
+            self.s("POST", f"/element/{element}/click", {})
+        except RuntimeError as e:
+            if "element not interactable" not in str(e):
+                raise
+            self.execute("arguments[0].scrollIntoView({block: 'nearest'});", {ELEMENT: element})
+            self.s("POST", f"/element/{element}/click", {})
 
     def type(self, element, text):
         self.s("POST", f"/element/{element}/value", {"text": text})
