@@ -506,9 +506,17 @@ impl ApprovalRegistry {
         let outcome = match record(&outcome) {
             Ok(()) => outcome,
             Err(error) if outcome.is_approved() => {
+                // The disk's own words go to the terminal and to the window's "cannot save"
+                // banner (behind its Details); the reason is a sentence for the person and
+                // the model.
+                eprintln!("askfirst: {error}");
                 let refused = Outcome::Denied {
                     source: DenialSource::Unavailable,
-                    reason: Some(format!("{error}. To be safe, nothing was run.")),
+                    reason: Some(
+                        "Ask First could not save your answer in its history (the disk may be \
+                         full), so to be safe nothing was run"
+                            .to_owned(),
+                    ),
                 };
                 // Best effort: the log is failing already.
                 let _ = record(&refused);
