@@ -24,7 +24,7 @@ function show(component: never, props: Record<string, unknown>): HTMLElement {
 afterEach(() => {
   for (const m of mounted) unmount(m);
   mounted = [];
-  document.body.innerHTML = '';
+  document.body.replaceChildren();
   invoke.mockReset();
 });
 const settle = async () => {

@@ -333,7 +333,14 @@ pub fn for_person(reason: &NotRun) -> Wording {
 /// pass (a value that itself contains `{…}` is inserted as it is). A key this table does not
 /// have is returned as the key itself, so a gap shows instead of vanishing.
 pub fn english(wording: &Wording) -> String {
-    let Some((_, template)) = ENGLISH.iter().find(|(key, _)| *key == wording.key) else {
+    english_in(ENGLISH, wording)
+}
+
+/// The English text of `wording` from `table` (key → sentence with `{name}` places), as
+/// [`english`] does for this module's table; other tables of person's words (the command
+/// effects of `crate::command_line::effect_words`) fill theirs through here too.
+pub fn english_in(table: &[(&str, &str)], wording: &Wording) -> String {
+    let Some((_, template)) = table.iter().find(|(key, _)| *key == wording.key) else {
         return wording.key.clone();
     };
     let mut out = String::with_capacity(template.len());

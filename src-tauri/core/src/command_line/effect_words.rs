@@ -408,30 +408,7 @@ pub fn wording(effect: &Effect, confined: bool) -> Wording {
 /// one pass (a value holding `{…}` is inserted as it is); an unknown key is returned as is, so
 /// a gap shows instead of vanishing.
 pub fn english(wording: &Wording) -> String {
-    let Some((_, template)) = ENGLISH.iter().find(|(key, _)| *key == wording.key) else {
-        return wording.key.clone();
-    };
-    let mut out = String::with_capacity(template.len());
-    let mut rest = *template;
-    while let Some(open) = rest.find('{') {
-        out.push_str(&rest[..open]);
-        let after = &rest[open + 1..];
-        match after
-            .find('}')
-            .and_then(|close| Some((close, wording.args.get(&after[..close])?)))
-        {
-            Some((close, value)) => {
-                out.push_str(value);
-                rest = &after[close + 1..];
-            }
-            None => {
-                out.push('{');
-                rest = after;
-            }
-        }
-    }
-    out.push_str(rest);
-    out
+    crate::agent::wording::english_in(ENGLISH, wording)
 }
 
 /// `effects` for the card: each worded, with its English text.
