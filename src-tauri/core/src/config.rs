@@ -50,6 +50,11 @@ pub struct SettingsFile {
     /// Whether the person finished or skipped the welcome shown on first launch.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub welcome_done: bool,
+    /// The language chosen in the settings screen, as its BCP 47 tag (`en`, `zh-CN`,
+    /// `pt-BR`); missing (or a tag Ask First does not speak) follows the desktop's
+    /// (`crate::app::settings::desktop_language`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub language: Option<String>,
 }
 
 impl std::fmt::Debug for SettingsFile {
@@ -65,6 +70,7 @@ impl std::fmt::Debug for SettingsFile {
             .field("mcp_servers", &self.mcp_servers)
             .field("workspace", &self.workspace)
             .field("welcome_done", &self.welcome_done)
+            .field("language", &self.language)
             .finish()
     }
 }

@@ -17,6 +17,7 @@ mod all {
     pub mod identity;
     pub mod keyring;
     pub mod keys;
+    pub mod language;
     pub mod mcp;
     pub mod mcp_runs;
     pub mod mcp_supervision;

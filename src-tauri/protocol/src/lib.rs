@@ -16,6 +16,7 @@ mod command;
 mod event;
 mod folder;
 mod ids;
+pub mod language;
 mod probe;
 mod rules;
 mod settings;
@@ -25,6 +26,7 @@ pub use command::*;
 pub use event::*;
 pub use folder::*;
 pub use ids::*;
+pub use language::Language;
 pub use probe::*;
 pub use rules::*;
 pub use settings::*;
@@ -76,6 +78,7 @@ pub fn export_bindings(dir: &std::path::Path) -> Result<(), ts_rs::ExportError> 
         SessionSummary,
         OpenSessionRequest,
         SettingsView,
+        Language,
         SaveSettingsRequest,
         RemoveRuleRequest,
         McpServerView,

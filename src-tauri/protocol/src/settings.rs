@@ -200,6 +200,13 @@ pub struct SettingsView {
     #[ts(optional)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub settings_error: Option<String>,
+    /// The language chosen in the settings screen; absent follows the desktop's.
+    #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub language: Option<crate::Language>,
+    /// The language the window and messages are shown in now: the one chosen, else the
+    /// desktop's (`LANGUAGE`, `LC_ALL`, `LC_MESSAGES`, `LANG`), else English.
+    pub effective_language: crate::Language,
 }
 
 /// How an MCP server is doing (wire: `not_started`, `starting`, `running`, `failed`).
@@ -306,6 +313,10 @@ pub struct SaveSettingsRequest {
     pub approval_timeout_secs: u64,
     /// When to notify.
     pub notify: NotifyWhen,
+    /// The language chosen; absent follows the desktop's. Applies at once.
+    #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub language: Option<crate::Language>,
 }
 
 /// Where an API key is kept (wire: `keyring`, `settings_file`, `environment`).

@@ -5,7 +5,9 @@
 
 use super::catalog::{entry, key_address_in_force, provider_infos, provider_setting};
 use super::secrets::KeyStore;
-use super::settings::{AppConfig, Setting, APPROVAL_TIMEOUT_SECS};
+use super::settings::{
+    effective_language, language_tag, parse_language_tag, AppConfig, Setting, APPROVAL_TIMEOUT_SECS,
+};
 use crate::agent::AgentRuntime;
 use crate::config::SettingsFile;
 use crate::mcp::{McpServerConfig, McpServerStatus};
@@ -152,6 +154,8 @@ impl SettingsScreen {
             workspace: runtime.folder().path().display().to_string(),
             mcp_servers: mcp_views(runtime, &file.mcp_servers),
             settings_error,
+            language: file.language.as_deref().and_then(parse_language_tag),
+            effective_language: effective_language(file.language.as_deref(), env),
         }
     }
 
@@ -234,6 +238,7 @@ impl SettingsScreen {
         self.keys.move_saved_keys(&mut file, address.as_deref());
         file.approval_timeout_secs = Some(request.approval_timeout_secs);
         file.notify = Some(request.notify.as_str().to_owned());
+        file.language = request.language.map(|l| language_tag(l).to_owned());
         self.save_file(&file)?;
         if env.first(Setting::ApprovalTimeoutSecs, None).is_none() {
             runtime

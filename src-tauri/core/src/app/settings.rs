@@ -15,11 +15,13 @@
 //!   [`APPROVAL_TIMEOUT_SECS`]).
 //! - `ASKFIRST_NOTIFY`: `always`, `unfocused` (default) or `never`.
 //! - `ASKFIRST_TASK`: a task to start at launch.
+//! - The language: `settings.json`'s `language`, else the desktop's ([`desktop_language`]:
+//!   `LANGUAGE`, then `LC_ALL`, `LC_MESSAGES`, `LANG`).
 
 use super::catalog::{provider_choice, ApiFamily, ProviderChoice, UnknownProvider};
 use crate::approvals::DEFAULT_APPROVAL_TIMEOUT;
 use crate::config::SettingsFile;
-use askfirst_protocol::{NotifyWhen, WholeRange};
+use askfirst_protocol::{Language, NotifyWhen, WholeRange};
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -337,4 +339,67 @@ impl AppConfig {
             env,
         })
     }
+}
+
+/// Every language Ask First speaks, English first (the one used when nothing else fits).
+pub const LANGUAGES: [Language; 3] = [Language::En, Language::ZhCn, Language::PtBr];
+
+/// The BCP 47 tag of `language` (`en`, `zh-CN`, `pt-BR`), as in `settings.json` and on the wire.
+pub fn language_tag(language: Language) -> &'static str {
+    match language {
+        Language::En => "en",
+        Language::ZhCn => "zh-CN",
+        Language::PtBr => "pt-BR",
+    }
+}
+
+/// The language whose tag is exactly `tag` ([`language_tag`]), if Ask First speaks it.
+pub fn parse_language_tag(tag: &str) -> Option<Language> {
+    LANGUAGES.into_iter().find(|l| language_tag(*l) == tag)
+}
+
+/// The language of one POSIX locale name or BCP 47 tag (`zh_CN.UTF-8`, `pt_BR`, `zh-Hans`,
+/// `en_GB.UTF-8@euro`): Simplified Chinese for `zh`, `zh_CN`, `zh_SG` and `zh-Hans…`; Brazilian
+/// Portuguese for `pt_BR` and plain `pt`; English for `en…`. `None` for anything else (`C`,
+/// `POSIX`, `fr_FR`, `zh_TW`, `pt_PT`), so a caller can go on to the next candidate.
+pub fn locale_language(locale: &str) -> Option<Language> {
+    let name = locale.split(['.', '@']).next().unwrap_or_default();
+    let name = name.trim().replace('-', "_").to_ascii_lowercase();
+    let mut parts = name.split('_');
+    let lang = parts.next().unwrap_or_default();
+    let region = parts.next();
+    match (lang, region) {
+        ("zh", None | Some("cn" | "sg" | "hans")) => Some(Language::ZhCn),
+        ("pt", None | Some("br")) => Some(Language::PtBr),
+        ("en", _) => Some(Language::En),
+        _ => None,
+    }
+}
+
+/// The desktop's language, the way gettext reads it: the locale for messages is the first of
+/// `LC_ALL`, `LC_MESSAGES`, `LANG` that is set; unless that locale is `C`/`POSIX`, the
+/// colon-separated list in `LANGUAGE` is tried first, in order. The first name Ask First speaks
+/// ([`locale_language`]) wins; English when none does.
+pub fn desktop_language(env: &Environment) -> Language {
+    let locale = ["LC_ALL", "LC_MESSAGES", "LANG"]
+        .into_iter()
+        .find_map(|name| env.var(name));
+    let plain_c = locale
+        .as_deref()
+        .map(|l| matches!(l.split('.').next(), Some("C" | "POSIX")))
+        .unwrap_or(false);
+    let listed = env.var("LANGUAGE").filter(|_| !plain_c).unwrap_or_default();
+    listed
+        .split(':')
+        .chain(locale.as_deref())
+        .find_map(locale_language)
+        .unwrap_or(Language::En)
+}
+
+/// The language in force: the one saved in `settings.json` (`chosen`, a tag), else the
+/// desktop's ([`desktop_language`]). A tag Ask First does not speak counts as not chosen.
+pub fn effective_language(chosen: Option<&str>, env: &Environment) -> Language {
+    chosen
+        .and_then(parse_language_tag)
+        .unwrap_or_else(|| desktop_language(env))
 }

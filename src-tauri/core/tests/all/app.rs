@@ -221,6 +221,7 @@ async fn the_settings_screen_saves_inside_the_range_and_refuses_outside() {
         clear_api_key: false,
         approval_timeout_secs: secs,
         notify: NotifyWhen::Never,
+        language: None,
     };
     let refused = screen.save(&runtime, request(9)).unwrap_err();
     assert!(matches!(refused, SettingsError::TimeoutOutOfRange(9)));

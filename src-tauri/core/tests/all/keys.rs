@@ -31,6 +31,7 @@ pub fn save_openai(base_url: &str, api_key: Option<&str>, clear: bool) -> SaveSe
         clear_api_key: clear,
         approval_timeout_secs: 60,
         notify: NotifyWhen::Never,
+        language: None,
     }
 }
 
