@@ -6,7 +6,11 @@ import { flushSync, mount, unmount } from 'svelte';
 import ErrorNotice from './ErrorNotice.svelte';
 import Composer from './Composer.svelte';
 import TranscriptView from './transcript/TranscriptView.svelte';
-import { boundedDetail, INTERNAL_FAILURE, toNotice } from './errors/notice';
+import { boundedDetail, toNotice } from './errors/notice';
+
+const INTERNAL_FAILURE =
+  'Something went wrong inside Ask First, so this was not done. Try again; if it keeps ' +
+  'happening, close Ask First and start it again.';
 import type { Entry } from './transcript.svelte';
 
 const invoke = vi.fn();
@@ -81,7 +85,7 @@ describe('ErrorNotice', () => {
     const detail = byId(target, 'error-detail')?.textContent ?? '';
     expect(detail.startsWith('bad\\u202Eexe.txt')).toBe(true);
     expect(detail).not.toContain('\u202E');
-    expect(detail).toContain('(1012 more characters not shown)');
+    expect(detail).toContain('(1,012 more characters not shown)');
   });
 });
 

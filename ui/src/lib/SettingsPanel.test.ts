@@ -20,6 +20,7 @@ const view: SettingsView = {
   rules: [],
   workspace: '/work',
   mcp_servers: [],
+  effective_language: 'en',
 };
 
 const saveSettings = vi.fn();

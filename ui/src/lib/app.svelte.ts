@@ -13,6 +13,7 @@ import { focusCard } from './approvals/focus';
 import type { ApprovalId } from './bindings/ApprovalId';
 import type { Grant } from './bindings/Grant';
 import type { SequencedEvent } from './bindings/SequencedEvent';
+import { setLanguage } from './i18n/i18n.svelte';
 
 /** Where the wiring shows a card the person picked in the tray (tests give their own). */
 export interface AppPage {
@@ -72,7 +73,10 @@ export class AppState {
   checkSettings(): void {
     ipc
       .getSettings()
-      .then((v) => (this.settingsError = v.settings_error ?? null))
+      .then((v) => {
+        this.settingsError = v.settings_error ?? null;
+        setLanguage(v.effective_language);
+      })
       .catch(() => {});
   }
 

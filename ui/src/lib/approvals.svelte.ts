@@ -7,6 +7,7 @@ import * as ipc from './ipc';
 import { assertNever } from './assert';
 import { benchMark } from './bench';
 import { clock } from './clock.svelte';
+import { t } from './i18n/i18n.svelte';
 import type { ApprovalId } from './bindings/ApprovalId';
 import type { ApprovalRequest } from './bindings/ApprovalRequest';
 import type { ApprovalResolvedEvent } from './bindings/ApprovalResolvedEvent';
@@ -92,28 +93,27 @@ function deniedByUser(source: DenialSource): boolean {
 
 /** What a card says when the request had ended before the person's answer arrived. */
 export function endedNotice(outcome: Outcome): string {
-  const unchanged = 'Your click changed nothing and the action did not run.';
   if (outcome.kind === 'cancelled') {
     return outcome.cause === 'app_shutdown'
-      ? `Too late: Ask First was quitting, so this request was cancelled. ${unchanged}`
-      : `Too late: the run was stopped, so this request was cancelled. ${unchanged}`;
+      ? t('ended-quitting')
+      : t('ended-run-stopped');
   }
   if (outcome.kind === 'denied') {
     const source = outcome.source;
     switch (source) {
       case 'timeout':
-        return `Too late: this request had already timed out and was refused. ${unchanged}`;
+        return t('ended-timed-out');
       case 'unavailable':
-        return `This request was refused because your answer could not be recorded. ${unchanged}`;
+        return t('ended-unavailable');
       case 'policy':
-        return `This request was refused by your settings. ${unchanged}`;
+        return t('ended-policy');
       case 'user':
-        return `This request had already been refused. ${unchanged}`;
+        return t('ended-refused');
       default:
         return assertNever(source);
     }
   }
-  return 'This request had already been allowed, so the action ran.';
+  return t('ended-allowed');
 }
 
 export class Approvals {
@@ -328,13 +328,14 @@ export class Approvals {
         if (current.phase === 'ended') return;
         current.phase = 'ended';
         this.#countEnded();
-        current.notice =
-          'This request had already ended (it timed out or the run was stopped). Your click changed nothing and the action did not run.';
+        current.notice = t('ended-not-pending');
         this.#resolved.add(approvalId);
         this.#removeLater(approvalId);
       } else {
         current.phase = 'waiting';
-        current.notice = `Your answer could not be sent: ${error instanceof Error ? error.message : String(error)}`;
+        current.notice = t('answer-not-sent', {
+          reason: error instanceof Error ? error.message : String(error),
+        });
       }
     }
   }

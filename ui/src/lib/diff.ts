@@ -6,6 +6,8 @@
 // `[… N lines not shown: A added, R removed …]`. Lines are classified by that state, never
 // by what their text looks like: a file line `++x` is `+` then `+x`, an added line.
 
+import { t } from './i18n/i18n.svelte';
+
 /** What one line of the diff is. */
 export type DiffLineKind =
   | 'header' // `--- a/…` or `+++ b/…` before the first hunk (the file's name; not shown)
@@ -72,17 +74,15 @@ export function cutCounts(note: string): DiffCut {
   return { lines: Number(counts[1]), added: Number(counts[2]), removed: Number(counts[3]) };
 }
 
-const count = (n: number, one: string, many: string) =>
-  `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
-
 /** The cut note in words, for where the lines were left out. */
 export function cutNoteText(note: string): string {
   const cut = cutCounts(note);
   if (cut.lines === null) return note;
-  return (
-    `… ${count(cut.lines, 'line', 'lines')} not shown here ` +
-    `(${cut.added.toLocaleString('en-US')} added, ${cut.removed.toLocaleString('en-US')} removed) …`
-  );
+  return t('diff-cut-note', {
+    count: cut.lines,
+    added: cut.added,
+    removed: cut.removed,
+  });
 }
 
 /** The sentence for the card when part of the change is not shown, or `null`. */
@@ -92,13 +92,5 @@ export function cutWarning(lines: DiffLine[]): string | null {
   const left = notes.map((l) => cutCounts(l.text));
   const known = left.every((c) => c.lines !== null);
   const total = left.reduce((sum, c) => sum + (c.lines ?? 0), 0);
-  const what = !known
-    ? 'some of it is'
-    : total === 1
-      ? '1 line of it is'
-      : `${total.toLocaleString('en-US')} lines of it are`;
-  return (
-    `This change is too long to show in full: ${what} not shown below. ` +
-    `Open "Exact details" to see everything the agent sent.`
-  );
+  return known ? t('diff-cut-warning', { count: total }) : t('diff-cut-warning-some');
 }

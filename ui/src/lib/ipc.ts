@@ -6,7 +6,7 @@ import { invoke } from '@tauri-apps/api/core';
 import { listen, type UnlistenFn } from '@tauri-apps/api/event';
 import { getCurrentWindow } from '@tauri-apps/api/window';
 import { EVENT_NAMES } from './events';
-import { INTERNAL_FAILURE } from './errors/notice';
+import { internalFailure } from './errors/notice';
 import type { ApprovalId } from './bindings/ApprovalId';
 import type { ApprovalRequest } from './bindings/ApprovalRequest';
 import type { ApprovalResolvedEvent } from './bindings/ApprovalResolvedEvent';
@@ -67,7 +67,7 @@ async function call<T>(command: string, args?: Record<string, unknown>): Promise
     // inside Ask First, with what Tauri said as the detail.
     throw new IpcError(
       'internal',
-      INTERNAL_FAILURE,
+      internalFailure(),
       error instanceof Error ? error.message : String(error),
     );
   }

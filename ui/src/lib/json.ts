@@ -6,6 +6,8 @@
 // with every invisible or confusing character as a visible escape. The output is a list of
 // lines of tokens that components render as text nodes (never HTML).
 
+import { t } from './i18n/i18n.svelte';
+
 export type TokenKind =
   | 'punct'
   | 'key'
@@ -283,7 +285,7 @@ export function foldedText(text: string, kind: TokenKind, maxString?: number): T
   const hidden = text.length - head.length - tail.length;
   return [
     ...visibleText(head, true, kind),
-    { kind: 'fold', text: ` … ${hidden.toLocaleString('en-US')} more characters hidden … ` },
+    { kind: 'fold', text: ` ${t('json-more-chars', { count: hidden })} ` },
     ...visibleText(tail, true, kind),
   ];
 }

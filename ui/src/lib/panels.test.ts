@@ -55,6 +55,7 @@ vi.mock('./ipc', () => {
       rules: [],
       workspace: '/ws',
       mcp_servers: [],
+      effective_language: 'en',
     })),
     listRules: vi.fn(async () => ({ path: '/rules.toml', rules: [], actions: [], folders: [] })),
   };

@@ -2,6 +2,7 @@
 // whichever tool made it. A new kind of detail is a type error here until it has one.
 
 import { assertNever } from '../assert';
+import { t } from '../i18n/i18n.svelte';
 import type { CallDetail } from '../bindings/CallDetail';
 
 /** What the card's "change" block shows for one detail. */
@@ -26,9 +27,9 @@ export function detailView(detail: CallDetail): DetailView {
   switch (detail.kind) {
     case 'command':
       return {
-        title: 'The command it will run in your workspace folder',
+        title: t('detail-command-title'),
         text: detail.line,
-        tooltip: `It runs in ${detail.working_folder}`,
+        tooltip: t('detail-command-runs-in', { folder: detail.working_folder }),
         testId: 'approval-command',
         effects: (detail.effects ?? []).map((effect) => effect.text),
       };

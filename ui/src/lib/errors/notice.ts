@@ -2,6 +2,8 @@
 // detail (shown only behind "Details"). The backend words its errors (src-tauri/core/src/app/
 // codes.rs); this file only carries them, and words what reaches the window without words.
 
+import { t } from '../i18n/i18n.svelte';
+
 /** An error as the window shows it. */
 export interface ErrorInfo {
   /** What happened and what to do, in plain sentences. */
@@ -11,9 +13,7 @@ export interface ErrorInfo {
 }
 
 /** What the window says when something failed that the backend did not word (a bug). */
-export const INTERNAL_FAILURE =
-  'Something went wrong inside Ask First, so this was not done. Try again; if it keeps ' +
-  'happening, close Ask First and start it again.';
+export const internalFailure = (): string => t('internal-failure');
 
 /** The most characters of a detail shown; the rest is said to be left out. */
 export const MAX_DETAIL_CHARS = 4000;
@@ -27,11 +27,11 @@ export function toNotice(error: unknown): ErrorInfo {
   if (error instanceof Error) {
     const detail = (error as { detail?: unknown }).detail;
     return {
-      message: error.message || INTERNAL_FAILURE,
+      message: error.message || internalFailure(),
       detail: typeof detail === 'string' && detail !== '' ? detail : null,
     };
   }
-  return { message: INTERNAL_FAILURE, detail: String(error) };
+  return { message: internalFailure(), detail: String(error) };
 }
 
 /** A detail cut to `max` characters (whole code points), and how many were left out. */

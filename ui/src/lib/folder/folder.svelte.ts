@@ -3,6 +3,7 @@
 // The backend checks a chosen folder and answers with a sentence when it refuses one.
 
 import * as ipc from '../ipc';
+import { t } from '../i18n/i18n.svelte';
 import type { FolderView } from '../bindings/FolderView';
 
 export class FolderState {
@@ -66,7 +67,7 @@ export class FolderState {
 /** The folder line's sentence: "Working in: ~/Documents/Taxes", "Working in the demo folder
  * (sample files)", or that the conversation's folder is gone. */
 export function folderSentence(view: FolderView): string {
-  if (view.missing) return `This conversation's folder, ${view.display}, is no longer there.`;
-  if (view.is_demo) return 'Working in the demo folder (sample files)';
-  return `Working in: ${view.display}`;
+  if (view.missing) return t('folder-missing', { folder: view.display });
+  if (view.is_demo) return t('folder-demo');
+  return t('folder-working-in', { folder: view.display });
 }

@@ -24,6 +24,7 @@ const view: SettingsView = {
   rules: [],
   workspace: '/work',
   mcp_servers: [],
+  effective_language: 'en',
 };
 
 const testConnection = vi.fn<(r: unknown) => Promise<ConnectionTestResult>>();

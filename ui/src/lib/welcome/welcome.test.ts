@@ -31,6 +31,7 @@ const settings: SettingsView = {
   rules: [],
   workspace: '/work',
   mcp_servers: [],
+  effective_language: 'en',
 };
 
 const ipc = {

@@ -1,0 +1,308 @@
+# Ask First：窗口里的文字，简体中文。
+# 格式和添加新文字的方法见 locales/en/window.ftl 开头的说明；英文版是参照。
+
+## The top of the window
+
+app-tagline = 你的助手在改动任何东西之前都会先问你。
+app-conversations = 对话
+app-settings = 设置
+app-refuse-all = 现在别问我：凡是需要我同意的都拒绝
+app-refuse-all-tip = 在你取消勾选之前，助手只能做不需要你同意的事。
+
+## Quit
+
+quit = 退出
+quit-failed = Ask First 无法关闭它的窗口。请试试托盘里的“退出”，或者注销。
+quit-confirm = 现在退出 Ask First 吗？它正在做的任务会停止，等待你同意的事都不会去做。
+quit-keep-open = 保持打开
+quit-close-kept = 这个桌面没有托盘图标，所以关闭窗口不会关闭 Ask First：窗口已最小化，它仍在运行，这样在做任何有风险的事之前仍然可以先问你。要彻底关闭它，请按“退出”。
+quit-ok = 好的
+
+## Banners at the top of the cards
+
+banner-needs-ok = Ask First 需要你的同意（{ $count } 项在等待）：
+banner-settings-mistake = 你的设置文件有错误
+banner-settings-mistake-body = 在它被修正或删除之前，Ask First 无法使用它：你在里面设置的内容（由谁回答、MCP 服务器）都没有生效，需要它的任务会因这条消息而停止，“设置”也不会覆盖这个文件。文件能被读取后，这条提示就会消失。
+banner-cannot-save = Ask First 现在无法保存
+banner-cannot-save-body = 它的历史记录无法写入，所以为了安全，在问题解决之前，它会拒绝所有需要你同意的操作。请在磁盘上腾出一些空间，或者确认 Ask First 可以写入它的数据文件夹；保存恢复正常后它会自己发现。
+
+## The task box and the run's status
+
+status-ready = 就绪
+status-waiting = 等待你的同意
+status-working = 正在工作…
+status-done = 完成
+status-failed = 因出现问题而停止
+status-stopped = 已停止
+status-show-waiting = 显示第一个等待你同意的请求
+composer-stop = 停止
+composer-placeholder = 要助手做什么？（按 Enter 开始；Shift+Enter 换行）
+composer-label = 给助手的任务（按 Enter 开始，Shift+Enter 换行）
+composer-start = 开始
+
+## The approval cards
+
+approvals-heading = 等待你的同意
+card-eyebrow = 助手想要
+risk-low = 低风险
+risk-medium = 中等风险
+risk-high = 高风险
+card-effects = 这会做什么
+card-change = 将会改动的内容（绿色是添加，红色是删除）
+card-exact-details = 工具的确切细节
+card-sending = 正在发送你的回答…
+card-ended = 已经结束
+# $time is minutes:seconds, e.g. 1:05.
+card-countdown = 等你回答 · { $time } 后自动拒绝
+card-time-up = 时间到 · 未执行
+card-countdown-tip = 如果你不回答，这个操作就不会执行。
+card-deny = 拒绝
+# Allows this exact action again, without asking, until the conversation ends; the line below
+# the buttons says what it covers.
+card-allow-conversation = 在本次对话中允许
+# Followed by what the button allows, in the core's words.
+card-allow-scope = “在本次对话中允许”：
+card-approve = 批准这一次
+card-note-label = 助手应该改做什么？（{ $count } / { $max } 个字符）
+card-deny-with-note = 拒绝并告诉助手
+card-add-note = 拒绝并给助手留言…
+
+## When a card's request ended before the answer arrived
+
+ended-quitting = 太晚了：Ask First 正在退出，所以这个请求已被取消。你的点击没有改变任何东西，操作没有执行。
+ended-run-stopped = 太晚了：这次运行已被停止，所以这个请求已被取消。你的点击没有改变任何东西，操作没有执行。
+ended-timed-out = 太晚了：这个请求已经超时并被拒绝。你的点击没有改变任何东西，操作没有执行。
+ended-unavailable = 这个请求被拒绝了，因为你的回答无法被记录。你的点击没有改变任何东西，操作没有执行。
+ended-policy = 这个请求被你的设置拒绝了。你的点击没有改变任何东西，操作没有执行。
+ended-refused = 这个请求已经被拒绝了。你的点击没有改变任何东西，操作没有执行。
+ended-allowed = 这个请求已经被允许，所以操作已经执行。
+ended-not-pending = 这个请求已经结束（超时了，或者运行被停止了）。你的点击没有改变任何东西，操作没有执行。
+# $reason is what went wrong, in a sentence.
+answer-not-sent = 你的回答没能发送：{ $reason }
+
+## What a card shows of a command, and of a change to a file
+
+detail-command-title = 它将在你的工作文件夹中运行的命令
+detail-command-runs-in = 它在 { $folder } 中运行
+diff-cut-note = … 这里没有显示 { $count } 行（添加 { $added } 行，删除 { $removed } 行）…
+diff-cut-warning = 这个改动太长，无法完整显示：下面有 { $count } 行没有显示。打开“确切细节”可以看到助手发送的全部内容。
+diff-cut-warning-some = 这个改动太长，无法完整显示：下面有一部分没有显示。打开“确切细节”可以看到助手发送的全部内容。
+
+## Errors the window words itself
+
+internal-failure = Ask First 内部出了问题，所以这件事没有做。请再试一次；如果一直这样，请关闭 Ask First 再重新打开。
+
+## The conversation
+
+transcript-label = 对话
+transcript-empty = 在下面告诉助手要做什么。它可以自己查看文件，但在改动任何东西之前都会先问你。
+transcript-you = 你
+# $provider is the name of who answers ("Demo", "OpenAI").
+transcript-answered-by = 回答者：{ $provider }
+transcript-agent = 助手
+transcript-finished = 助手完成了。
+transcript-stopped = 助手被停止了。
+# $message says why, in a sentence.
+transcript-failed = 助手停下了：{ $message }
+transcript-failed-unknown = 出了点问题。
+tool-queued = 排队等待中
+tool-waiting = 等待你的同意
+tool-approved = 已批准，轮到时执行
+tool-running = 正在执行…
+tool-succeeded = 完成
+tool-succeeded-granted = 完成（在本次对话中已允许）
+tool-succeeded-rule = 完成（你的规则允许）
+tool-failed = 失败
+tool-denied = 未执行：已拒绝
+tool-cancelled = 未执行：已停止
+
+## Allowed in this conversation
+
+grants-label = 在本次对话中已允许
+grants-heading = 在本次对话中无需询问即可执行
+grants-exact-details = 确切细节
+grants-stop-allowing = 不再允许
+grants-hint = 当你开始或打开另一个对话，或关闭 Ask First 时，这些允许就会结束；以后重新打开这个对话也不会恢复。其他任何操作仍会先问你。
+
+## The folder the agent works in
+
+folder-missing = 这个对话的文件夹 { $folder } 已经不存在了。
+folder-demo = 正在演示文件夹（示例文件）中工作
+folder-working-in = 工作文件夹：{ $folder }
+folder-change-new-conversation = 选择另一个文件夹会在那里开始一个新对话；这个对话保留它原来的文件夹。
+folder-change-tip = 选择助手可以工作的文件夹。
+folder-change-running = 等助手完成后才能更换文件夹。
+# $variable is the name of an environment variable.
+folder-set-by-env = （由 { $variable } 设定）
+folder-choose-another = 选择另一个文件夹…
+folder-change = 更换…
+
+## Conversations
+
+sessions-new = 开始新对话
+sessions-running = 请先停止助手或等它完成，才能开始或打开另一个对话。
+sessions-open-now = 当前打开
+sessions-open = 打开
+
+## The welcome
+
+welcome-step = 欢迎使用 Ask First · 第 { $step } 步，共 { $steps } 步
+welcome-folder-heading = 助手可以在哪个文件夹里工作？
+welcome-folder-body = 助手可以查看这一个文件夹里的文件，并在你在卡片上同意后修改它们。文件夹以外的任何东西它都碰不到。
+welcome-pick = 选择文件夹…
+welcome-demo = 用演示文件夹试一试（示例文件）
+welcome-folder-fixed = 文件夹在 Ask First 启动时已设定（{ $variable }）。
+welcome-next = 下一步
+welcome-skip = 暂时跳过
+welcome-provider-heading = 由谁来回答？
+welcome-provider-body = 助手需要一个模型来思考。你以后可以在“设置”里更改。
+welcome-back = 返回
+
+## Error details
+
+error-details = 详情
+error-hide-details = 隐藏详情
+error-detail-cut = …（还有 { $count } 个字符没有显示）
+
+## Showing text exactly: changes, JSON, hidden characters
+
+diff-label = 将会改动的内容
+diff-unchanged-between = 中间的行没有改动
+diff-no-newline = （上面这一行后面没有换行）
+visible-escape-tip = 一个隐藏字符或控制字符，以代码形式显示，这样它就无法隐藏或打乱文字
+# $error is the technical reason, in English.
+json-invalid = 不是有效的 JSON（{ $error }）；按原样显示：
+json-folded = 为了让窗口保持流畅，部分内容已折叠（共 { $chars } 个字符）。
+json-folded-lines = 为了让窗口保持流畅，部分内容已折叠（共 { $chars } 个字符，{ $lines } 行）。
+json-show-all = 全部显示
+json-fold = 折叠第 { $from } 到 { $to } 行
+json-unfold = 展开 { $count } 行隐藏内容
+json-lines-folded = … 已折叠 { $count } 行 …
+json-more-lines = … 还有 { $count } 行被隐藏 …
+json-more-chars = … 还有 { $count } 个字符被隐藏 …
+
+## Who answers (Settings and the welcome)
+
+provider-legend = 由谁回答
+provider-hint-demo = 不使用 AI：一个固定的脚本演示 Ask First 如何在行动之前先问你。适合试用。
+provider-hint-ollama = 用 Ollama 在这台电脑上运行的模型。你写的任何内容都不会离开这台电脑。
+provider-hint-openai = 互联网上需要密钥的服务：OpenAI，或任何提供 OpenAI 兼容地址的服务。
+provider-hint-anthropic = 互联网上需要密钥的服务：Anthropic（Claude）。
+provider-set-at-start = 在 Ask First 启动时设定：{ $provider }
+provider-looking = 正在这台电脑上查找 Ollama…
+provider-installed-models = 已安装的模型
+provider-not-installed = { $model }（未安装）
+technical-details = 技术细节
+provider-look-again = 再找一次
+provider-address = 服务地址
+provider-model = 模型
+provider-api-key = API 密钥
+provider-api-key-optional = API 密钥（如果服务需要）
+provider-key-saved = 已保存一个密钥（输入新的可替换）
+provider-key-paste = 粘贴你的密钥
+provider-remove-key = 删除已保存的密钥
+provider-use-this = 使用这个
+connection-test = 测试连接
+connection-testing = 正在测试…
+connection-sending = 正在发送一个简短的问题…
+
+## Your rules (Settings)
+
+rules-heading = 你的规则
+rules-added = 规则已添加。
+rules-changed = 规则已更改。
+rules-removed = 规则已删除。
+# Followed by the rules file's path.
+rules-intro = 助手可以不经询问就做的事、必须先问你的事，以及永远不能做的事。更改从助手的下一个操作开始生效；已经在等待的请求仍会等你回答。规则保存在这个文件里，你也可以手动编辑：
+rules-file-mistake = 你的规则文件无法读取或有错误，所以其中的规则都没有生效：在修正之前，Ask First 会在每个操作之前先问你，也不会在这里修改这个文件。请修正这个文件（或者删除它重新开始）。
+rules-none = 没有规则：读取会直接执行，其他一切都会先问你。
+rules-change = 更改
+rules-remove = 删除
+rules-as-written = 文件中的原文
+rules-file-line = （{ $file } 的第 { $line } 行）
+rules-by-hand = 这条规则是手写的，写法无法用这里的选项表示，所以要在文件本身里修改：{ $file }。
+rules-by-hand-line = 这条规则是手写的，写法无法用这里的选项表示，所以要在文件本身里修改：{ $file }，第 { $line } 行。
+rules-change-title = 更改这条规则
+rules-add = 添加规则
+rule-everywhere = 所有地方
+rule-in-folder = 在一个文件夹里
+rule-one-command = 一条命令
+rule-one-site = 一个网站
+rule-what-happens = 怎么处理
+rule-allow = 总是允许，不用问
+rule-ask = 总是先问我
+rule-never = 永远不要
+rule-to-what = 针对什么
+rule-where = 在哪里
+rule-folder = 文件夹（在你的文件夹之内）
+rule-folder-example = 例如 Private 或 Photos/2024
+rule-command = 命令的词
+rule-command-example = 例如 git status
+rule-command-more = 以及这些词后面的任何内容
+rule-site = 网站
+rule-site-example = 例如 example.com
+rule-site-sub = 以及它的子域名（www.… 和其他的）
+rule-save = 保存规则
+rule-cancel = 取消
+
+## MCP servers (Settings)
+
+mcp-heading = MCP 服务器
+mcp-intro = 给助手提供更多工具的程序。它们提供的每个操作仍会先问你，除非你信任服务器自己的“只读”标记。
+mcp-none = 还没有。
+mcp-saved = MCP 服务器“{ $name }”已保存。下一个任务就可以使用它的工具。
+mcp-removed = MCP 服务器“{ $name }”已删除。
+mcp-trusted = 信任它标明哪些工具只读。
+# Followed by the variables' names.
+mcp-variables = 变量（值已隐藏）：
+mcp-edit = 编辑
+mcp-edit-label = 编辑 MCP 服务器 { $name }
+mcp-remove-question = 删除它吗？
+mcp-remove-yes = 是的，删除
+mcp-keep = 保留
+mcp-remove-label = 删除 MCP 服务器 { $name }
+mcp-form-label = MCP 服务器
+mcp-name = 名称（最多 40 个字母、数字、- 和 _）
+mcp-command = 启动它的命令
+mcp-command-example = npx -y @modelcontextprotocol/server-filesystem ~/Documents
+mcp-command-hint = 含有空格的词要加引号：'My files'。
+mcp-env = 环境变量
+mcp-env-name = 变量名
+mcp-env-name-example = NAME
+mcp-env-value-of = { $name } 的值
+mcp-env-value-of-unnamed = 变量的值
+mcp-env-saved = 已保存（输入新的可替换）
+mcp-env-value = 值
+mcp-env-remove = 删除变量 { $name }
+mcp-env-add = 添加变量
+mcp-trust = 信任这个服务器的标记：它标明只读的工具会直接执行，不用问
+mcp-save = 保存服务器
+mcp-add = 添加 MCP 服务器
+
+## Settings
+
+settings-close = 关闭
+settings-language = 语言
+# $language is the name of the language now in use, in its own words.
+settings-language-desktop = 与桌面相同（{ $language }）
+settings-timeout = 等你回答多少秒后自动拒绝
+settings-timeout-range = 等待时间请输入 { $min } 到 { $max } 之间的整数秒。
+settings-notify = 有事需要你同意时发出通知
+settings-notify-unfocused = 当 Ask First 在后台时
+settings-notify-always = 总是
+settings-notify-never = 从不
+# $settings is a list of the settings below ("who answers and the model").
+settings-fixed = 这些在 Ask First 启动时已设定，不能在这里更改：{ $settings }。
+setting-provider = 由谁回答
+setting-base-url = 服务地址
+setting-model = 模型
+setting-api-key = API 密钥
+setting-timeout = 等待时间
+setting-notify = 通知
+settings-save = 保存
+settings-saved = 已保存。下一个任务会使用这些设置。
+# Followed by the folder's path.
+settings-works-in = 助手的工作文件夹：
+settings-show-welcome = 再次显示欢迎页
+settings-grants = 在本次对话中无需询问即可执行（当你开始或打开另一个对话，或关闭 Ask First 时结束）：
+settings-grants-none = 没有：每个需要你同意的操作都会先问你。

@@ -1,0 +1,97 @@
+// The window's words in the person's language. Every sentence the window shows itself lives in
+// one Fluent catalogue per language at the repository's top, `locales/<tag>/window.ftl`, that a
+// translator edits without reading code (https://projectfluent.org/fluent/guide/). Code asks
+// for a sentence by its key, `t('card-approve')`, with named parameters, never by gluing
+// fragments; plurals are Fluent selectors over `Intl.PluralRules`. Numbers, dates and times go
+// through `Intl` in the language in force (`formatNumber`, `formatDateTime`).
+//
+// The language in force is `locale.language`, a rune: a template that calls `t` shows the new
+// language as soon as it changes (the backend's `SettingsView.effective_language`, read at
+// start and after each save), no restart.
+//
+// What the model or a tool wrote is never passed through here: it is shown as written.
+import { FluentBundle, FluentResource, type FluentVariable } from '@fluent/bundle';
+import type { Language } from '../bindings/Language';
+import en from '../../../../locales/en/window.ftl?raw';
+import zhCN from '../../../../locales/zh-CN/window.ftl?raw';
+import ptBR from '../../../../locales/pt-BR/window.ftl?raw';
+
+/** The catalogue text of each language, by its BCP 47 tag. */
+export const CATALOGUES: Record<Language, string> = { en, 'zh-CN': zhCN, 'pt-BR': ptBR };
+
+/** Every language, English first (what is used for a key a catalogue lacks). */
+export const LANGUAGES: Language[] = ['en', 'zh-CN', 'pt-BR'];
+
+function bundle(tag: Language): FluentBundle {
+  // No bidi isolation marks around parameters: the three languages are left to right, and
+  // text from the model is shown by VisibleText, which makes such marks visible.
+  const b = new FluentBundle(tag, { useIsolating: false });
+  const errors = b.addResource(new FluentResource(CATALOGUES[tag]));
+  for (const e of errors) console.error(`locales/${tag}/window.ftl:`, e);
+  return b;
+}
+
+const bundles = new Map<Language, FluentBundle>(LANGUAGES.map((tag) => [tag, bundle(tag)]));
+
+class Locale {
+  /** The language the window is shown in. */
+  language = $state<Language>('en');
+}
+
+/** The language in force (set it with `setLanguage`). */
+export const locale = new Locale();
+
+/** Shows the window in `language` from now on (every `t` in a template follows at once). */
+export function setLanguage(language: Language): void {
+  if (bundles.has(language)) locale.language = language;
+  document.documentElement.lang = locale.language;
+}
+
+/** Named parameters of a sentence: text or numbers (numbers select plurals). */
+export type Args = Record<string, FluentVariable>;
+
+/**
+ * The sentence `key` in the language in force, with `args` filled in. A key the language
+ * lacks falls back to English (and is logged; a test keeps every catalogue complete); an
+ * unknown key returns the key itself, so a mistake shows rather than hides.
+ */
+export function t(key: string, args?: Args): string {
+  for (const tag of [locale.language, 'en'] as Language[]) {
+    const b = bundles.get(tag);
+    const message = b?.getMessage(key);
+    if (b && message?.value) {
+      const errors: Error[] = [];
+      const text = b.formatPattern(message.value, args ?? null, errors);
+      for (const e of errors) console.error(`window.ftl ${tag} ${key}:`, e);
+      return text;
+    }
+    console.error(`window.ftl: no "${key}" in ${tag}`);
+  }
+  return key;
+}
+
+/** `n` as the language in force writes numbers ("2,000", "2.000", "2,000"). */
+export function formatNumber(n: number): string {
+  return new Intl.NumberFormat(locale.language).format(n);
+}
+
+/** A moment (milliseconds since the epoch, or an ISO 8601 text) as a date and time in the language in force. */
+export function formatDateTime(
+  ms: number | string,
+  options?: Intl.DateTimeFormatOptions,
+): string {
+  return new Intl.DateTimeFormat(
+    locale.language,
+    options ?? { dateStyle: 'medium', timeStyle: 'short' },
+  ).format(new Date(ms));
+}
+
+/** The plural category of `n` in the language in force ("one", "other", …). */
+export function pluralOf(n: number): Intl.LDMLPluralRule {
+  return new Intl.PluralRules(locale.language).select(n);
+}
+
+/** `items` as one list in the language in force ("a, b, and c"; "a、b和c"; "a, b e c"). */
+export function formatList(items: string[]): string {
+  return new Intl.ListFormat(locale.language, { type: 'conjunction' }).format(items);
+}
