@@ -14,9 +14,11 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := run
 .PHONY: run test setup setup-system setup-test-system ui build test-rust test-ui e2e survival survival-only lint bindings bench clean package package-test
 
-# Debian 12 packages: to build and run the app (bubblewrap confines the commands the agent runs)…
+# Debian 12 packages: to build and run the app (bubblewrap confines the commands the agent runs;
+# fonts-wqy-microhei shows the Simplified Chinese window as characters, not boxes)…
 APT_BUILD := build-essential pkg-config curl file libwebkit2gtk-4.1-dev \
-	libayatana-appindicator3-dev librsvg2-dev libsoup-3.0-dev libxdo-dev bubblewrap
+	libayatana-appindicator3-dev librsvg2-dev libsoup-3.0-dev libxdo-dev bubblewrap \
+	fonts-wqy-microhei
 # …and, for the end-to-end tests, an X server, D-Bus, WebKit's WebDriver, a tray host
 # (StatusNotifierWatcher) and Python's D-Bus bindings for the fake notification server; for the
 # core's tests, fusepy for the case-insensitive test file system (tests/fs) and a real keyring

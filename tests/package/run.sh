@@ -2,7 +2,8 @@
 # Tests the Debian package as a person gets it (make package-test runs it):
 #   tests/package/run.sh <path of the .deb>      as root, or with SUDO=sudo
 # 1. What the package holds and needs: the binary, the menu entry (name, icon, category, the
-#    command it starts), the icons at the usual sizes, and the libraries and bubblewrap in Depends.
+#    command it starts), the icons at the usual sizes, and the libraries, bubblewrap and a CJK
+#    font in Depends.
 # 2. Installs it with apt-get, runs end-to-end tests ($ASKFIRST_PACKAGE_E2E, names as
 #    ASKFIRST_E2E_ONLY takes them) against the installed /usr/bin/askfirst, started from `/` so
 #    that nothing can come from the checkout, inside an X server and a private D-Bus session.
@@ -28,7 +29,7 @@ for size in 16x16 24x24 32x32 48x48 64x64 128x128 256x256 512x512; do
 done
 [ "$(dpkg-deb --field "$deb" Package)" = ask-first ] || fail "the package is not named ask-first"
 depends="$(dpkg-deb --field "$deb" Depends)"
-for dep in libwebkit2gtk-4.1-0 libgtk-3-0 libayatana-appindicator3-1 bubblewrap; do
+for dep in libwebkit2gtk-4.1-0 libgtk-3-0 libayatana-appindicator3-1 bubblewrap fonts-wqy-microhei; do
   grep -qE "(^|, )$dep( |,|$)" <<<"$depends" || fail "Depends ($depends) lacks $dep"
 done
 entry="$(dpkg-deb --fsys-tarfile "$deb" | tar -xO "$desktop")"

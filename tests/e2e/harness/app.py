@@ -89,6 +89,11 @@ class App:
                 f.write(f"{key}='{value}'\n")
             f.write(f"ASKFIRST_E2E_APP='{APP}'\n")
             f.write(f"ASKFIRST_E2E_PID_FILE='{self.pid_file}'\n")
+            # The window speaks the desktop's language: English unless a test gives LANG (or
+            # LC_ALL, LC_MESSAGES, LANGUAGE), whatever the machine running the tests speaks.
+            for key in ("LANG", "LC_ALL", "LC_MESSAGES", "LANGUAGE"):
+                if key not in (env or {}):
+                    f.write(f"{key}='{'C.UTF-8' if key == 'LANG' else ''}'\n")
             # The driven window has the focus; these tests check the notification regardless
             # (unless a test chooses the setting itself).
             if "ASKFIRST_NOTIFY" not in (env or {}):
