@@ -111,6 +111,14 @@ impl SettingsScreen {
         *self.notify.lock_or_recover()
     }
 
+    /// The language in force now: the one saved in `settings.json`, else the desktop's
+    /// ([`effective_language`]). Reads `settings.json` (a file that cannot be read counts as
+    /// no choice). For a front end to render its sentences in (at start and after each save).
+    pub fn language(&self) -> askfirst_protocol::Language {
+        let file = SettingsFile::load(&self.config.settings_path()).unwrap_or_default();
+        effective_language(file.language.as_deref(), &self.config.env)
+    }
+
     fn family(&self, file: &SettingsFile) -> Option<super::catalog::ApiFamily> {
         match provider_setting(&self.config.env, file) {
             Ok(ProviderSetting::Kind(kind)) => entry(kind).family,

@@ -137,6 +137,7 @@ async fn the_settings_screen_saves_the_language_and_follows_the_desktop_again() 
     );
     let saved = SettingsFile::load(&data.join("settings.json")).unwrap();
     assert_eq!(saved.language.as_deref(), Some("zh-CN"));
+    assert_eq!(screen.language(), Language::ZhCn);
     let desktop = screen.save(&runtime, request(None)).unwrap();
     assert_eq!(
         (desktop.language, desktop.effective_language),
@@ -144,4 +145,5 @@ async fn the_settings_screen_saves_the_language_and_follows_the_desktop_again() 
     );
     let saved = SettingsFile::load(&data.join("settings.json")).unwrap();
     assert_eq!(saved.language, None);
+    assert_eq!(screen.language(), Language::PtBr);
 }
