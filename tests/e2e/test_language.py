@@ -136,7 +136,21 @@ def test_the_window_speaks_portuguese_and_switches_at_once_in_settings():
         assert app.wait_finished() == "completed"
 
 
+def test_the_welcome_speaks_portuguese_at_the_minimum_size():
+    with App("lang-welcome", None, {"LANG": "pt_BR.UTF-8"}, fixed_workspace=False) as app:
+        wait_language(app, "pt-BR")
+        wait_for("the welcome", lambda: app.wd.find_all('[data-testid="welcome"]'))
+        assert heading(app, "#welcome-title") == "Em qual pasta o assistente pode trabalhar?"
+        assert text_of(app, "welcome-folder") == "Trabalhando na pasta de demonstração (arquivos de exemplo)"
+        assert text_of(app, "welcome-skip") == "Pular por agora"
+        check_min_size(app, "pt-BR-welcome")
+        app.wd.click(wait_for("next", lambda: app.wd.find_all('[data-testid="welcome-next"]'))[0])
+        assert heading(app, "#welcome-title") == "Quem responde?"
+        app.wd.screenshot(os.path.join(ARTIFACTS, "language-pt-BR-welcome-provider.png"))
+
+
 TESTS = [
     test_the_window_speaks_simplified_chinese_from_the_desktop,
     test_the_window_speaks_portuguese_and_switches_at_once_in_settings,
+    test_the_welcome_speaks_portuguese_at_the_minimum_size,
 ]
