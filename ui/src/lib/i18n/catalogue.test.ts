@@ -5,7 +5,16 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { FluentResource, FluentBundle } from '@fluent/bundle';
-import { CATALOGUES, LANGUAGES, locale, setLanguage, t, formatNumber } from './i18n.svelte';
+import {
+  CATALOGUES,
+  LANGUAGES,
+  locale,
+  setLanguage,
+  t,
+  formatDateTime,
+  formatList,
+  formatNumber,
+} from './i18n.svelte';
 
 const SRC = join(__dirname, '..', '..');
 
@@ -83,6 +92,22 @@ describe('the window catalogues', () => {
     setLanguage('en');
     expect(t('card-approve')).toBe('Approve once');
     expect(formatNumber(2000)).toBe('2,000');
+  });
+
+  it('write dates and lists the way each language does', () => {
+    const day = Date.UTC(2026, 0, 2, 15, 4);
+    const short = { dateStyle: 'short', timeZone: 'UTC' } as const;
+    const said: Record<string, [string, string]> = {};
+    for (const tag of LANGUAGES) {
+      setLanguage(tag);
+      said[tag] = [formatDateTime(day, short), formatList(['a', 'b', 'c'])];
+    }
+    setLanguage('en');
+    expect(said).toEqual({
+      en: ['1/2/26', 'a, b, and c'],
+      'zh-CN': ['2026/1/2', 'a、b和c'],
+      'pt-BR': ['02/01/2026', 'a, b e c'],
+    });
   });
 
   it('choose plurals by the language rules', () => {

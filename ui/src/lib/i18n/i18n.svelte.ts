@@ -2,8 +2,9 @@
 // one Fluent catalogue per language at the repository's top, `locales/<tag>/window.ftl`, that a
 // translator edits without reading code (https://projectfluent.org/fluent/guide/). Code asks
 // for a sentence by its key, `t('card-approve')`, with named parameters, never by gluing
-// fragments; plurals are Fluent selectors over `Intl.PluralRules`. Numbers, dates and times go
-// through `Intl` in the language in force (`formatNumber`, `formatDateTime`).
+// fragments; plurals are Fluent selectors (`Intl.PluralRules` of the language). Numbers, dates,
+// times and lists go through `Intl` in the language in force (`formatNumber`, `formatDateTime`,
+// `formatList`; a number given to a sentence is formatted by Fluent with `Intl.NumberFormat`).
 //
 // The language in force is `locale.language`, a rune: a template that calls `t` shows the new
 // language as soon as it changes (the backend's `SettingsView.effective_language`, read at
@@ -84,11 +85,6 @@ export function formatDateTime(
     locale.language,
     options ?? { dateStyle: 'medium', timeStyle: 'short' },
   ).format(new Date(ms));
-}
-
-/** The plural category of `n` in the language in force ("one", "other", …). */
-export function pluralOf(n: number): Intl.LDMLPluralRule {
-  return new Intl.PluralRules(locale.language).select(n);
 }
 
 /** `items` as one list in the language in force ("a, b, and c"; "a、b和c"; "a, b e c"). */
