@@ -16,6 +16,7 @@ mod command;
 mod event;
 mod folder;
 mod ids;
+mod inbox;
 mod probe;
 mod rules;
 mod settings;
@@ -25,6 +26,7 @@ pub use command::*;
 pub use event::*;
 pub use folder::*;
 pub use ids::*;
+pub use inbox::*;
 pub use probe::*;
 pub use rules::*;
 pub use settings::*;
@@ -105,6 +107,8 @@ pub fn export_bindings(dir: &std::path::Path) -> Result<(), ts_rs::ExportError> 
         FolderView,
         PickFolderResponse,
         WelcomeView,
+        OtherAgentView,
+        OtherAgentRequest,
     );
     Ok(())
 }

@@ -57,6 +57,7 @@ vi.mock('./ipc', () => {
       mcp_servers: [],
     })),
     listRules: vi.fn(async () => ({ path: '/rules.toml', rules: [], actions: [], folders: [] })),
+    listOtherAgents: vi.fn(async () => []),
   };
 });
 
