@@ -141,3 +141,34 @@ def test_without_ask_first_claude_code_fails_closed():
 TESTS = [test_claude_code_asks_on_the_card_and_approve_writes_the_file,
          test_claude_code_denied_with_a_note_writes_nothing_and_hears_the_note,
          test_without_ask_first_claude_code_fails_closed]
+
+
+def test_settings_connects_and_disconnects_claude_code():
+    home = tempfile.mkdtemp(prefix="askfirst-e2e-home-")
+    try:
+        os.makedirs(os.path.join(home, ".claude"))
+        settings = os.path.join(home, ".claude", "settings.json")
+        with open(settings, "w") as f:
+            json.dump({"model": "opus"}, f)
+        with App("inbox-settings", None, env={"HOME": home}) as app:
+            app.wd.click(app.wd.find_all('[data-testid="settings"]')[0])
+            row = wait_for("Claude Code in Settings",
+                           lambda: app.wd.find_all('[data-testid="other-agent"][data-agent="claude-code"]'))[0]
+            app.wd.click(app.wd.find_in(row, '[data-testid="connect-agent"]')[0])
+            wait_for("Claude Code connected", lambda: app.wd.find_all(
+                '[data-testid="other-agent"][data-agent="claude-code"][data-connected="true"]'))
+            connected = json.load(open(settings))
+            assert connected["model"] == "opus", connected
+            command = connected["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
+            assert command == f"{HOOK} claude-code", command
+            app.wd.screenshot(os.path.join(ARTIFACTS, "inbox-settings.png"))
+            row = app.wd.find_all('[data-testid="other-agent"][data-agent="claude-code"]')[0]
+            app.wd.click(app.wd.find_in(row, '[data-testid="disconnect-agent"]')[0])
+            wait_for("Claude Code disconnected", lambda: app.wd.find_all(
+                '[data-testid="other-agent"][data-agent="claude-code"][data-connected="false"]'))
+            assert json.load(open(settings)) == {"model": "opus"}
+    finally:
+        shutil.rmtree(home, ignore_errors=True)
+
+
+TESTS.append(test_settings_connects_and_disconnects_claude_code)
