@@ -2,6 +2,8 @@
 // inbox), in one place for the translation catalogues.
 
 export const externalWords = {
+  /** The card's first line for another agent's request (ours says "The agent wants to"). */
+  eyebrow: 'Another program on this computer asks',
   /** The heading of the block that says who asks. */
   whoAsksTitle: 'Who asks',
   /** The block's text: "Claude Code, in the folder ~/projects/site". */

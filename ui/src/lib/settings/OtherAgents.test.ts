@@ -48,11 +48,13 @@ describe('Other agents on this computer', () => {
     await settle();
     const rows = [...document.querySelectorAll('[data-testid="other-agent"]')];
     expect(rows.map((r) => r.getAttribute('data-agent'))).toEqual(['claude-code', 'codex']);
-    expect(rows[0].textContent).toContain('Asks in its own terminal');
-    expect(rows[1].textContent).toContain('Not found on this computer');
-    expect(rows[1].querySelector('button')).toBeNull();
+    const [first, second] = rows;
+    if (!first || !second) throw new Error('two rows');
+    expect(first.textContent).toContain('Asks in its own terminal');
+    expect(second.textContent).toContain('Not found on this computer');
+    expect(second.querySelector('button')).toBeNull();
     connectOtherAgent.mockResolvedValue([claude(true), codex]);
-    (rows[0].querySelector('[data-testid="connect-agent"]') as HTMLButtonElement).click();
+    (first.querySelector('[data-testid="connect-agent"]') as HTMLButtonElement).click();
     await settle();
     expect(connectOtherAgent).toHaveBeenCalledWith('claude-code');
     const row = document.querySelector('[data-agent="claude-code"]');
