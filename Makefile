@@ -69,6 +69,12 @@ tests/e2e/node_modules/.package-lock.json: tests/e2e/package-lock.json
 	cd tests/e2e && npm ci --no-audit --no-fund
 	@touch $@
 
+# The real Claude Code CLI the inbox's end-to-end tests drive (tests/agents; from npm, its Linux
+# binary in the optional package @anthropic-ai/claude-code-linux-x64).
+tests/agents/node_modules/.package-lock.json: tests/agents/package-lock.json
+	cd tests/agents && npm ci --no-audit --no-fund
+	@touch $@
+
 test: setup-test-system ui/node_modules/.package-lock.json ui test-rust test-ui e2e
 
 # The MCP servers are installed first, so their tests must run: a plain `cargo test` skips them
@@ -80,8 +86,8 @@ test-rust: ui tests/mcp/node_modules/.package-lock.json
 test-ui: ui/node_modules/.package-lock.json
 	cd ui && npm run check && npm test
 
-e2e: ui tests/mcp/node_modules/.package-lock.json tests/e2e/node_modules/.package-lock.json
-	cargo build --locked
+e2e: ui tests/mcp/node_modules/.package-lock.json tests/e2e/node_modules/.package-lock.json tests/agents/node_modules/.package-lock.json
+	cargo build --locked -p askfirst -p askfirst-hook
 	xvfb-run -a -s "-screen 0 1280x860x24" dbus-run-session -- tests/e2e/run.sh
 	$(MAKE) --no-print-directory survival-only
 
@@ -150,4 +156,4 @@ bindings:
 
 clean:
 	cargo clean
-	rm -rf ui/dist ui/node_modules tests/mcp/node_modules tests/e2e/node_modules .e2e-artifacts
+	rm -rf ui/dist ui/node_modules tests/mcp/node_modules tests/e2e/node_modules tests/agents/node_modules .e2e-artifacts

@@ -30,6 +30,9 @@ const COMMANDS: &[&str] = &[
     "use_demo_folder",
     "get_welcome",
     "finish_welcome",
+    "list_other_agents",
+    "connect_other_agent",
+    "disconnect_other_agent",
 ];
 
 fn main() {

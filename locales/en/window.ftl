@@ -329,3 +329,24 @@ settings-works-in = The agent works in:
 settings-show-welcome = Show the welcome again
 settings-grants = Allowed in this conversation, without asking (ends when you start or open another conversation, or close Ask First):
 settings-grants-none = Nothing: every action that needs your OK asks.
+
+## A request from another agent on this computer (the inbox)
+
+card-eyebrow-external = Another program on this computer asks
+external-who-asks-title = Who asks
+external-who-asks = { $agent }, in the folder { $folder }
+external-who-asks-to-run = { $agent }, in the folder { $folder }, would run:
+external-tooltip = This request comes from { $agent }, another program on this computer, not from Ask First's own assistant. It works in its own folder, not the one you chose for Ask First.
+
+## Other agents on this computer (Settings)
+
+other-agents-heading = Other agents on this computer
+other-agents-intro = Other AI agents you run in a terminal can ask you here instead, on the same cards. Connect adds Ask First to the agent’s own settings; Disconnect removes exactly that.
+other-agents-not-found = Not found on this computer
+other-agents-connected = Asks you through Ask First
+other-agents-not-connected = Asks in its own terminal
+other-agents-connect = Connect
+other-agents-disconnect = Disconnect
+other-agents-settings-file = Its settings: { $file }
+other-agents-connect-label = Connect { $name }
+other-agents-disconnect-label = Disconnect { $name }

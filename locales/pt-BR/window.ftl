@@ -315,3 +315,24 @@ settings-works-in = O assistente trabalha em:
 settings-show-welcome = Mostrar as boas-vindas de novo
 settings-grants = Permitido nesta conversa, sem perguntar (termina quando você começa ou abre outra conversa, ou fecha o Ask First):
 settings-grants-none = Nada: toda ação que precisa da sua permissão pergunta.
+
+## Um pedido de outro agente neste computador (a caixa de entrada)
+
+card-eyebrow-external = Outro programa neste computador pede
+external-who-asks-title = Quem pede
+external-who-asks = { $agent }, na pasta { $folder }
+external-who-asks-to-run = { $agent }, na pasta { $folder }, executaria:
+external-tooltip = Este pedido vem de { $agent }, outro programa neste computador, e não do assistente do Ask First. Ele trabalha na própria pasta, não na que você escolheu para o Ask First.
+
+## Outros agentes neste computador (Configurações)
+
+other-agents-heading = Outros agentes neste computador
+other-agents-intro = Outros agentes de IA que você usa em um terminal podem pedir sua permissão aqui, nos mesmos cartões. Conectar adiciona o Ask First às configurações do próprio agente; Desconectar remove exatamente isso.
+other-agents-not-found = Não encontrado neste computador
+other-agents-connected = Pede sua permissão pelo Ask First
+other-agents-not-connected = Pede no próprio terminal
+other-agents-connect = Conectar
+other-agents-disconnect = Desconectar
+other-agents-settings-file = As configurações dele: { $file }
+other-agents-connect-label = Conectar { $name }
+other-agents-disconnect-label = Desconectar { $name }

@@ -306,3 +306,24 @@ settings-works-in = 助手的工作文件夹：
 settings-show-welcome = 再次显示欢迎页
 settings-grants = 在本次对话中无需询问即可执行（当你开始或打开另一个对话，或关闭 Ask First 时结束）：
 settings-grants-none = 没有：每个需要你同意的操作都会先问你。
+
+## 这台电脑上另一个智能体发来的请求（收件箱）
+
+card-eyebrow-external = 这台电脑上的另一个程序在请求
+external-who-asks-title = 谁在请求
+external-who-asks = { $agent }，在文件夹 { $folder } 中
+external-who-asks-to-run = { $agent }，在文件夹 { $folder } 中，将运行：
+external-tooltip = 这个请求来自 { $agent }，它是这台电脑上的另一个程序，不是 Ask First 自己的助手。它在自己的文件夹里工作，不是你为 Ask First 选择的那个文件夹。
+
+## 这台电脑上的其他智能体（设置）
+
+other-agents-heading = 这台电脑上的其他智能体
+other-agents-intro = 你在终端里运行的其他 AI 智能体也可以改为在这里、用同样的卡片来询问你。“连接”会把 Ask First 加入该智能体自己的设置；“断开”只会去掉这一项。
+other-agents-not-found = 这台电脑上没有找到
+other-agents-connected = 通过 Ask First 询问你
+other-agents-not-connected = 在它自己的终端里询问
+other-agents-connect = 连接
+other-agents-disconnect = 断开
+other-agents-settings-file = 它的设置：{ $file }
+other-agents-connect-label = 连接 { $name }
+other-agents-disconnect-label = 断开 { $name }

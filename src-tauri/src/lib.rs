@@ -19,6 +19,7 @@ pub mod bridge;
 pub mod commands;
 pub mod connection;
 pub mod folder;
+pub mod inbox;
 pub mod notify;
 pub mod rule_commands;
 pub mod stall_probe;
@@ -48,6 +49,7 @@ pub fn build_app<R: Runtime>(
         settings,
         log,
         instance_lock,
+        inbox,
     } = backend;
     let prefs = window::WindowPrefs {
         size_file: settings.config().data_dir.join("window.json"),
@@ -62,6 +64,7 @@ pub fn build_app<R: Runtime>(
         .manage(prefs)
         .manage(log)
         .manage(settings)
+        .manage(inbox)
         .invoke_handler(tauri::generate_handler![
             commands::start_run,
             commands::resolve_approval,
@@ -90,6 +93,9 @@ pub fn build_app<R: Runtime>(
             folder::use_demo_folder,
             folder::get_welcome,
             folder::finish_welcome,
+            inbox::list_other_agents,
+            inbox::connect_other_agent,
+            inbox::disconnect_other_agent,
         ])
         .build(context)?;
     #[cfg(target_os = "linux")]
@@ -172,6 +178,7 @@ fn try_run() -> anyhow::Result<()> {
             tray::check_host_in_background();
             let tray = tray::AppTray::build(app.handle())?;
             app.manage(tray);
+            inbox::start(app.handle());
             if let Some(task) = autostart {
                 // Off the GUI thread like the `start_run` command (the run's setup reads the
                 // rules and settings files), and under the same session-switch guard.

@@ -118,6 +118,19 @@ struct Pending {
     /// The timeout it was asked with (a later change of the setting is for new requests).
     timeout: Duration,
     tx: oneshot::Sender<Outcome>,
+    /// Where its records and events go (the registry's own, or those a [`RequestSinks`] gave).
+    sinks: RequestSinks,
+}
+
+/// Where one request's `approval_asked` / `approval_decided` records and its events go, when
+/// they are not the registry's own: another agent's request (the inbox) is recorded in that
+/// agent's conversation log, not in the person's current conversation.
+#[derive(Clone)]
+pub struct RequestSinks {
+    /// Where its `ApprovalRequired`, `ApprovalExtended` and `ApprovalResolved` go.
+    pub events: EventSink,
+    /// Where its records go.
+    pub audit: Arc<dyn AuditSink>,
 }
 
 #[derive(Default)]
@@ -181,6 +194,24 @@ impl ApprovalRegistry {
     /// [`ApprovalError::ApprovalRequired`] in fail-closed mode; [`ApprovalError::Log`] when the
     /// request could not be recorded. In both cases nobody is asked and nothing runs.
     pub fn request(self: &Arc<Self>, new: NewApproval) -> Result<PendingApproval, ApprovalError> {
+        let sinks = RequestSinks {
+            events: Arc::clone(&self.events),
+            audit: Arc::clone(&self.audit),
+        };
+        self.request_with(new, sinks)
+    }
+
+    /// [`ApprovalRegistry::request`], with the request's records and events going to `sinks`
+    /// instead of the registry's own. Everything else (one outcome, the timeout, shutdown,
+    /// "Don't ask me now") is the same.
+    ///
+    /// # Errors
+    /// As [`ApprovalRegistry::request`].
+    pub fn request_with(
+        self: &Arc<Self>,
+        new: NewApproval,
+        sinks: RequestSinks,
+    ) -> Result<PendingApproval, ApprovalError> {
         if self.mode == AnswerMode::FailClosed {
             return Err(ApprovalError::ApprovalRequired {
                 tool_name: new.tool_name,
@@ -212,7 +243,8 @@ impl ApprovalRegistry {
         // `expires_at` is the clock: the waiter's deadline is derived from it.
         let deadline =
             tokio::time::Instant::now() + Duration::from_millis(expires_at.saturating_sub(now));
-        self.audit
+        sinks
+            .audit
             .append(&AuditRecord::ApprovalAsked {
                 approval_id,
                 run_id: request.run_id,
@@ -241,7 +273,7 @@ impl ApprovalRegistry {
             if state.closed {
                 drop(state);
                 // Close the record just written, so history never shows it waiting.
-                let _ = self.audit.append(&AuditRecord::ApprovalDecided {
+                let _ = sinks.audit.append(&AuditRecord::ApprovalDecided {
                     approval_id,
                     run_id: request.run_id,
                     outcome: Outcome::Cancelled {
@@ -265,10 +297,11 @@ impl ApprovalRegistry {
                     deadline,
                     timeout: Duration::from_millis(timeout_ms),
                     tx,
+                    sinks: sinks.clone(),
                 },
             );
         }
-        (self.events)(AgentEvent::ApprovalRequired(request.clone()));
+        (sinks.events)(AgentEvent::ApprovalRequired(request.clone()));
         Ok(PendingApproval {
             registry: Arc::clone(self),
             request,
@@ -342,7 +375,7 @@ impl ApprovalRegistry {
     /// series of answers extends each card at most once per half timeout.
     fn extend_waiting(&self, run_id: RunId) {
         let now = tokio::time::Instant::now();
-        let extended: Vec<(u64, ApprovalId, u64)> = {
+        let extended: Vec<(u64, ApprovalId, u64, RequestSinks)> = {
             let mut state = self.lock();
             let mut extended = Vec::new();
             for pending in state.pending.values_mut() {
@@ -362,19 +395,20 @@ impl ApprovalRegistry {
                     pending.seq,
                     pending.request.approval_id,
                     pending.request.expires_at,
+                    pending.sinks.clone(),
                 ));
             }
-            extended.sort_unstable();
+            extended.sort_unstable_by_key(|(seq, ..)| *seq);
             extended
         };
-        for (_, approval_id, expires_at) in extended {
+        for (_, approval_id, expires_at, sinks) in extended {
             // Best effort: a log that cannot be written refuses answers anyway.
-            let _ = self.audit.append(&AuditRecord::ApprovalExtended {
+            let _ = sinks.audit.append(&AuditRecord::ApprovalExtended {
                 approval_id,
                 expires_at,
                 at: unix_millis_now(),
             });
-            (self.events)(AgentEvent::ApprovalExtended {
+            (sinks.events)(AgentEvent::ApprovalExtended {
                 approval_id,
                 run_id,
                 expires_at,
@@ -496,7 +530,7 @@ impl ApprovalRegistry {
             pending
         };
         let record = |outcome: &Outcome| {
-            self.audit.append(&AuditRecord::ApprovalDecided {
+            pending.sinks.audit.append(&AuditRecord::ApprovalDecided {
                 approval_id: id,
                 run_id: pending.request.run_id,
                 outcome: outcome.clone(),
@@ -530,7 +564,7 @@ impl ApprovalRegistry {
         };
         // The waiter may be gone (its run was dropped); the outcome stands all the same.
         let _ = pending.tx.send(outcome.clone());
-        (self.events)(AgentEvent::ApprovalResolved(ApprovalResolvedEvent {
+        (pending.sinks.events)(AgentEvent::ApprovalResolved(ApprovalResolvedEvent {
             approval_id: id,
             run_id: pending.request.run_id,
             tool_call_id: pending.request.tool_call_id,
@@ -628,6 +662,6 @@ fn detail_effects(detail: Option<&CallDetail>) -> Vec<String> {
         Some(CallDetail::Command { effects, .. }) => {
             effects.iter().map(|effect| effect.text.clone()).collect()
         }
-        None => Vec::new(),
+        Some(CallDetail::External { .. }) | None => Vec::new(),
     }
 }

@@ -31,6 +31,7 @@ pub mod config;
 pub mod data_dir;
 pub mod history;
 pub mod identity;
+pub mod inbox;
 pub mod mcp;
 pub mod policy;
 pub mod provider;

@@ -68,6 +68,19 @@ pub enum CallDetail {
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         effects: Vec<CommandEffect>,
     },
+    /// The request comes from another agent on this computer through the inbox (not from Ask
+    /// First's own assistant): who asks and the folder it works in, which is that agent's own
+    /// folder, not the one the person chose for Ask First.
+    External {
+        /// The agent's name as people know it ("Claude Code").
+        agent: String,
+        /// The folder the agent works in, as the card shows it (`~/projects/site`).
+        folder: String,
+        /// The exact command line, when the call runs one (`Bash`, `run_shell_command`).
+        #[ts(optional)]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        command: Option<String>,
+    },
 }
 
 /// One thing a command line will do that matters, for its card: as a [`Wording`] (a key and

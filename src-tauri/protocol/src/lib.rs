@@ -17,6 +17,7 @@ mod event;
 mod folder;
 mod ids;
 pub mod language;
+mod inbox;
 mod probe;
 mod rules;
 mod settings;
@@ -27,6 +28,7 @@ pub use event::*;
 pub use folder::*;
 pub use ids::*;
 pub use language::Language;
+pub use inbox::*;
 pub use probe::*;
 pub use rules::*;
 pub use settings::*;
@@ -108,6 +110,8 @@ pub fn export_bindings(dir: &std::path::Path) -> Result<(), ts_rs::ExportError> 
         FolderView,
         PickFolderResponse,
         WelcomeView,
+        OtherAgentView,
+        OtherAgentRequest,
     );
     Ok(())
 }

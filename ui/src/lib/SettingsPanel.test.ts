@@ -31,6 +31,7 @@ vi.mock('./ipc', () => ({
   listRules: () => Promise.resolve({ path: '/data/rules.toml', rules: [], actions: [], folders: [] }),
   saveMcpServer: vi.fn(),
   removeMcpServer: vi.fn(),
+  listOtherAgents: () => Promise.resolve([]),
 }));
 
 const { default: SettingsPanel } = await import('./SettingsPanel.svelte');

@@ -228,3 +228,22 @@ export function getWelcome(): Promise<WelcomeView> {
 export function finishWelcome(): Promise<WelcomeView> {
   return call('finish_welcome');
 }
+
+/** Settings → "Other agents on this computer": each agent and whether it asks through Ask First. */
+export function listOtherAgents(): Promise<import('./bindings/OtherAgentView').OtherAgentView[]> {
+  return call('list_other_agents');
+}
+
+/** Connect: the agent asks through Ask First from now on; returns the list again. */
+export function connectOtherAgent(
+  agent: import('./bindings/ExternalAgent').ExternalAgent,
+): Promise<import('./bindings/OtherAgentView').OtherAgentView[]> {
+  return call('connect_other_agent', { request: { agent } });
+}
+
+/** Disconnect: the agent asks in its own terminal again; returns the list again. */
+export function disconnectOtherAgent(
+  agent: import('./bindings/ExternalAgent').ExternalAgent,
+): Promise<import('./bindings/OtherAgentView').OtherAgentView[]> {
+  return call('disconnect_other_agent', { request: { agent } });
+}

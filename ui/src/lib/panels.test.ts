@@ -58,6 +58,7 @@ vi.mock('./ipc', () => {
       effective_language: 'en',
     })),
     listRules: vi.fn(async () => ({ path: '/rules.toml', rules: [], actions: [], folders: [] })),
+    listOtherAgents: vi.fn(async () => []),
   };
 });
 

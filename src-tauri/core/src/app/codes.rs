@@ -292,6 +292,49 @@ impl Worded for StartupError {
     }
 }
 
+impl Worded for crate::inbox::connect::ConnectError {
+    fn message(&self) -> String {
+        use crate::inbox::connect::ConnectError;
+        use askfirst_hook::install::InstallError;
+        match self {
+            ConnectError::NoHome => "Ask First does not know your home folder, so it cannot \
+                 change the agent's settings. Start Ask First from your desktop session, then \
+                 try again."
+                .to_owned(),
+            ConnectError::NoHook(_) => "The program askfirst-hook is not installed beside Ask \
+                 First, so the agent cannot be connected. Install Ask First again, then try \
+                 again."
+                .to_owned(),
+            ConnectError::Settings(InstallError::NoHome) => ConnectError::NoHome.message(),
+            ConnectError::Settings(InstallError::Io { .. }) => "Ask First could not change the \
+                 agent's settings file. Make sure the file may be written, then try again."
+                .to_owned(),
+            ConnectError::Settings(InstallError::NotSettings { .. }) => "The agent's settings \
+                 file has a mistake in it, so Ask First left it unchanged. Correct the file (or \
+                 move it away), then try again."
+                .to_owned(),
+        }
+    }
+
+    fn detail(&self) -> Option<String> {
+        Some(self.to_string())
+    }
+}
+
+impl Coded for crate::inbox::connect::ConnectError {
+    fn code(&self) -> ErrorCode {
+        use crate::inbox::connect::ConnectError;
+        use askfirst_hook::install::InstallError;
+        match self {
+            ConnectError::NoHome
+            | ConnectError::NoHook(_)
+            | ConnectError::Settings(InstallError::NoHome) => ErrorCode::InvalidRequest,
+            ConnectError::Settings(InstallError::Io { .. }) => ErrorCode::Storage,
+            ConnectError::Settings(InstallError::NotSettings { .. }) => ErrorCode::InvalidRequest,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -69,6 +69,9 @@ pub struct Backend {
     /// This app's claim on the data folder, to hold until it quits (`None` when another app
     /// holds it or it could not be taken).
     pub instance_lock: Option<DataDirLock>,
+    /// The inbox for other agents on this computer ([`crate::inbox`]); the front end starts
+    /// its socket with [`crate::inbox::Inbox::listen`].
+    pub inbox: Arc<crate::inbox::Inbox>,
 }
 
 /// Why the backend could not be built.
@@ -259,6 +262,13 @@ impl Backend {
             events: Arc::clone(&events),
             audit,
         });
+        let inbox = crate::inbox::Inbox::new(
+            Arc::clone(&registry),
+            Arc::clone(&policy),
+            Arc::clone(&shown),
+            &data_dir,
+            config.env.var("HOME").map(PathBuf::from),
+        );
         let runtime_config = RuntimeConfig {
             workspace,
             max_steps: DEFAULT_MAX_STEPS,
@@ -294,6 +304,7 @@ impl Backend {
             settings: Arc::new(SettingsScreen::new(config, keys)),
             log,
             instance_lock,
+            inbox,
         })
     }
 }
@@ -338,6 +349,10 @@ fn claim(
             }
         }
         Err(error) => eprintln!("askfirst: could not check old session logs: {error}"),
+    }
+    // The other agents' conversations too: what they left waiting is closed the same way.
+    if let Err(error) = recover_orphans(&data_dir.join("other-agents")) {
+        eprintln!("askfirst: could not check the other agents' old logs: {error}");
     }
     instance_lock
 }

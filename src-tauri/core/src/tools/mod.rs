@@ -21,7 +21,7 @@ mod head_tail;
 mod list;
 mod mentioned;
 mod move_path;
-mod preview;
+pub(crate) mod preview;
 mod read;
 pub mod sandbox;
 pub mod session_bus;

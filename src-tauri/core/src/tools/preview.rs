@@ -196,7 +196,7 @@ pub(super) fn current_file(path: &Path) -> Current {
 /// the middle was (N counts the file's lines left out, added, removed and unchanged). It is
 /// the only line after the headers that does not start with one of the four marks, so no line
 /// of the file can be taken for it.
-pub(super) fn unified_diff(old: Option<&str>, new: &str, shown: &str) -> String {
+pub(crate) fn unified_diff(old: Option<&str>, new: &str, shown: &str) -> String {
     // A header is one line: a path with a line break in it must not look like file content.
     let shown = &shown
         .replace('\\', "\\\\")

@@ -13,9 +13,11 @@ use askfirst_core::app::{
     BuildError, Coded, ConfigError, FolderError, SettingsError, StartupError, Worded,
 };
 use askfirst_core::approvals::ApprovalError;
+use askfirst_core::inbox::connect::ConnectError;
 use askfirst_core::policy::editor::RuleEditError;
 use askfirst_core::policy::RulesError;
 use askfirst_core::provider::ProviderError;
+use askfirst_hook::install::InstallError;
 use askfirst_protocol::{ApprovalId, ErrorCode};
 use std::collections::BTreeSet;
 use std::time::Duration;
@@ -308,6 +310,31 @@ fn command_errors() -> Vec<(String, askfirst_protocol::CommandError)> {
             | RuleEditError::AlreadyThere(_)
             | RuleEditError::NoSuchRule(_)
             | RuleEditError::File(_) => {}
+        }
+        add(error, format!("{error:?}"));
+    }
+    // Settings → "Other agents on this computer": Connect / Disconnect.
+    let connects = [
+        ConnectError::NoHome,
+        ConnectError::NoHook("/opt/askfirst/askfirst-hook".into()),
+        ConnectError::Settings(InstallError::NoHome),
+        ConnectError::Settings(InstallError::Io {
+            what: "written",
+            path: "/home/ana/.claude/settings.json".into(),
+            source: io(13),
+        }),
+        ConnectError::Settings(InstallError::NotSettings {
+            path: "/home/ana/.claude/settings.json".into(),
+            why: "expected value at line 1 column 1".into(),
+        }),
+    ];
+    for error in &connects {
+        match error {
+            ConnectError::NoHome
+            | ConnectError::NoHook(_)
+            | ConnectError::Settings(
+                InstallError::NoHome | InstallError::Io { .. } | InstallError::NotSettings { .. },
+            ) => {}
         }
         add(error, format!("{error:?}"));
     }

@@ -26,7 +26,7 @@ fn command_effects(described: &askfirst_core::tools::CallDescription) -> Vec<&st
         Some(askfirst_core::tools::CallDetail::Command { effects, .. }) => {
             effects.iter().map(|e| e.text.as_str()).collect()
         }
-        None => Vec::new(),
+        Some(askfirst_core::tools::CallDetail::External { .. }) | None => Vec::new(),
     }
 }
 

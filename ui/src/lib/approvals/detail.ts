@@ -4,6 +4,7 @@
 import { assertNever } from '../assert';
 import { t } from '../i18n/i18n.svelte';
 import type { CallDetail } from '../bindings/CallDetail';
+import { externalWords } from './words';
 
 /** What the card's "change" block shows for one detail. */
 export interface DetailView {
@@ -33,8 +34,18 @@ export function detailView(detail: CallDetail): DetailView {
         testId: 'approval-command',
         effects: (detail.effects ?? []).map((effect) => effect.text),
       };
+    case 'external':
+      return {
+        title: externalWords.whoAsksTitle,
+        text:
+          detail.command === undefined
+            ? externalWords.whoAsks(detail.agent, detail.folder)
+            : externalWords.whoAsksToRun(detail.agent, detail.folder, detail.command),
+        tooltip: externalWords.tooltip(detail.agent),
+        testId: 'approval-external',
+        effects: [],
+      };
     default:
-      // `detail.kind`, not `detail`: a union of one kind does not narrow to never.
-      return assertNever(detail.kind);
+      return assertNever(detail);
   }
 }

@@ -26,4 +26,16 @@ working_folder: string,
  * order found; "Ask First cannot tell …" where the reading cannot see through it.
  * Empty (and left out of the JSON) when it does nothing worth saying.
  */
-effects?: Array<CommandEffect>, };
+effects?: Array<CommandEffect>, } | { "kind": "external", 
+/**
+ * The agent's name as people know it ("Claude Code").
+ */
+agent: string, 
+/**
+ * The folder the agent works in, as the card shows it (`~/projects/site`).
+ */
+folder: string, 
+/**
+ * The exact command line, when the call runs one (`Bash`, `run_shell_command`).
+ */
+command?: string, };

@@ -33,6 +33,7 @@ vi.mock('../ipc', () => ({
   saveSettings: (r: unknown) => saveSettings(r),
   removeRule: vi.fn(),
   listRules: () => Promise.resolve({ path: '/data/rules.toml', rules: [], actions: [], folders: [] }),
+  listOtherAgents: () => Promise.resolve([]),
   saveMcpServer: vi.fn(),
   removeMcpServer: vi.fn(),
 }));

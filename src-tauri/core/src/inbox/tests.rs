@@ -1,0 +1,270 @@
+//! The inbox's promises: only an approval allows, each answer goes to the request that asked,
+//! the policy applies, requests are bounded, and the socket is the person's alone.
+
+#![allow(clippy::expect_used)]
+
+use super::*;
+use crate::approvals::{AnswerMode, RegistryConfig};
+use crate::audit::NoAudit;
+use crate::policy::Rules;
+use askfirst_protocol::{AgentEvent, ApprovalRequest, Decision};
+use pretty_assertions::assert_eq;
+use std::os::unix::fs::PermissionsExt;
+use tokio::io::AsyncBufReadExt;
+
+struct Fixture {
+    inbox: Arc<Inbox>,
+    registry: Arc<ApprovalRegistry>,
+    policy: Arc<Policy>,
+    asked: tokio::sync::mpsc::UnboundedReceiver<ApprovalRequest>,
+    _data: tempfile::TempDir,
+}
+
+fn fixture(timeout: Duration) -> Fixture {
+    let (tx, asked) = tokio::sync::mpsc::unbounded_channel();
+    let events: EventSink = Arc::new(move |event| {
+        if let AgentEvent::ApprovalRequired(request) = event {
+            let _ = tx.send(request);
+        }
+    });
+    let registry = ApprovalRegistry::new(RegistryConfig {
+        timeout,
+        mode: AnswerMode::Interactive,
+        events: Arc::new(|_| {}),
+        audit: Arc::new(NoAudit),
+    });
+    let policy = Arc::new(Policy::new(Rules::default(), None));
+    let data = tempfile::tempdir().expect("data dir");
+    let inbox = Inbox::new(
+        Arc::clone(&registry),
+        Arc::clone(&policy),
+        events,
+        data.path(),
+        Some(PathBuf::from("/home/ann")),
+    );
+    Fixture {
+        inbox,
+        registry,
+        policy,
+        asked,
+        _data: data,
+    }
+}
+
+fn request(session: &str, tool: &str, input: &str) -> InboxRequest {
+    InboxRequest {
+        agent: ExternalAgent::ClaudeCode,
+        hook_event: "PreToolUse".into(),
+        session_id: session.into(),
+        cwd: "/home/ann/site".into(),
+        tool_name: tool.into(),
+        tool_input_json: input.into(),
+    }
+}
+
+fn allow() -> InboxAnswer {
+    InboxAnswer {
+        verdict: InboxVerdict::Allow,
+        reason: None,
+    }
+}
+
+#[tokio::test]
+async fn only_the_persons_approval_allows_and_a_note_reaches_the_agent() {
+    let mut f = fixture(Duration::from_secs(60));
+    let inbox = Arc::clone(&f.inbox);
+    let asking = tokio::spawn(async move {
+        inbox
+            .answer(request("s1", "Bash", r#"{"command":"npm test"}"#))
+            .await
+    });
+    let card = f.asked.recv().await.expect("a card");
+    assert_eq!(card.tool_name, "Bash");
+    assert_eq!(card.arguments_json, r#"{"command":"npm test"}"#);
+    assert_eq!(card.grant_scope, None, "our grants are never offered");
+    assert_eq!(
+        card.summary,
+        "Claude Code, in the folder ~/site, wants to run `npm test`"
+    );
+    f.registry
+        .resolve(card.approval_id, Decision::Approve)
+        .expect("resolve");
+    assert_eq!(asking.await.expect("answer"), allow());
+
+    let inbox = Arc::clone(&f.inbox);
+    let asking = tokio::spawn(async move {
+        inbox
+            .answer(request(
+                "s1",
+                "Write",
+                r#"{"file_path":"/home/ann/site/a","content":"x"}"#,
+            ))
+            .await
+    });
+    let card = f.asked.recv().await.expect("a card");
+    f.registry
+        .resolve(
+            card.approval_id,
+            Decision::Deny {
+                note: Some("use b instead".into()),
+            },
+        )
+        .expect("resolve");
+    assert_eq!(
+        asking.await.expect("answer"),
+        InboxAnswer {
+            verdict: InboxVerdict::Deny,
+            reason: Some(words::denied_with_note("use b instead")),
+        }
+    );
+    // An answer is given once: the card is gone.
+    assert!(f
+        .registry
+        .resolve(card.approval_id, Decision::Approve)
+        .is_err());
+}
+
+#[tokio::test(start_paused = true)]
+async fn no_answer_in_time_denies_with_a_reason() {
+    let mut f = fixture(Duration::from_secs(30));
+    let inbox = Arc::clone(&f.inbox);
+    let asking = tokio::spawn(async move {
+        inbox
+            .answer(request("s", "Bash", r#"{"command":"rm -rf build"}"#))
+            .await
+    });
+    let _card = f.asked.recv().await.expect("a card");
+    let answer = asking.await.expect("answer");
+    assert_eq!(
+        answer,
+        InboxAnswer {
+            verdict: InboxVerdict::Deny,
+            reason: Some(words::timed_out("30 seconds")),
+        }
+    );
+}
+
+#[tokio::test]
+async fn dont_ask_me_now_refuses_without_a_card_and_reads_are_left_to_the_agent() {
+    let mut f = fixture(Duration::from_secs(60));
+    f.policy.set_session_policy(SessionPolicy::Never);
+    let answer = f
+        .inbox
+        .answer(request("s", "Bash", r#"{"command":"ls"}"#))
+        .await;
+    assert_eq!(answer.verdict, InboxVerdict::Deny);
+    assert_eq!(answer.reason.as_deref(), Some(words::DONT_ASK_NOW));
+    f.policy.set_session_policy(SessionPolicy::Ask);
+    let read = f
+        .inbox
+        .answer(request("s", "Read", r#"{"file_path":"/home/ann/site/a"}"#))
+        .await;
+    assert_eq!(read.verdict, InboxVerdict::NoOpinion);
+    assert!(f.asked.try_recv().is_err(), "no card was shown");
+}
+
+#[tokio::test]
+async fn too_many_requests_at_once_are_denied_not_queued() {
+    let f = fixture(Duration::from_secs(60));
+    let slots: Vec<_> = (0..MAX_IN_FLIGHT).map_while(|_| f.inbox.admit()).collect();
+    assert_eq!(slots.len(), MAX_IN_FLIGHT);
+    let answer = f
+        .inbox
+        .answer(request("s", "Bash", r#"{"command":"ls"}"#))
+        .await;
+    assert_eq!(answer.reason.as_deref(), Some(words::TOO_MANY));
+    drop(slots);
+    assert!(f.inbox.admit().is_some(), "slots come back");
+}
+
+async fn exchange(path: &Path, line: &[u8]) -> String {
+    let mut stream = tokio::net::UnixStream::connect(path)
+        .await
+        .expect("connect");
+    stream.write_all(line).await.expect("write");
+    let mut answer = String::new();
+    let mut reader = BufReader::new(stream);
+    let _ = reader.read_line(&mut answer).await;
+    answer
+}
+
+#[tokio::test]
+async fn the_socket_is_private_bounded_and_answers_each_request_once() {
+    let mut f = fixture(Duration::from_secs(60));
+    let runtime = tempfile::tempdir().expect("runtime dir");
+    let listening = f
+        .inbox
+        .listen(runtime.path(), &tokio::runtime::Handle::current())
+        .expect("listen");
+    let path = listening.path().to_owned();
+    let mode = |p: &Path| std::fs::metadata(p).expect("meta").permissions().mode() & 0o777;
+    assert_eq!(mode(&path), 0o600);
+    assert_eq!(mode(path.parent().expect("folder")), 0o700);
+    // A second inbox does not steal the socket of a running one.
+    assert!(f
+        .inbox
+        .listen(runtime.path(), &tokio::runtime::Handle::current())
+        .is_err());
+
+    // Too large, or not a request: closed without an answer (the hook then fails closed).
+    let mut big = vec![b'x'; INBOX_MAX_REQUEST_BYTES + 10];
+    big.push(b'\n');
+    assert_eq!(exchange(&path, &big).await, "");
+    assert_eq!(exchange(&path, b"{\"verdict\":\"allow\"}\n").await, "");
+
+    // Two requests at once: each answer goes to the one that asked.
+    let line = |session: &str, command: &str| {
+        let mut text = serde_json::to_vec(&request(
+            session,
+            "Bash",
+            &serde_json::json!({ "command": command }).to_string(),
+        ))
+        .expect("json");
+        text.push(b'\n');
+        text
+    };
+    let (first, second) = (line("a", "make one"), line("b", "make two"));
+    let p1 = path.clone();
+    let one = tokio::spawn(async move { exchange(&p1, &first).await });
+    let p2 = path.clone();
+    let two = tokio::spawn(async move { exchange(&p2, &second).await });
+    let mut cards = [
+        f.asked.recv().await.expect("card"),
+        f.asked.recv().await.expect("card"),
+    ];
+    cards.sort_by_key(|c| c.arguments_json.clone());
+    assert_ne!(cards[0].run_id, cards[1].run_id, "one conversation each");
+    f.registry
+        .resolve(cards[1].approval_id, Decision::Deny { note: None })
+        .expect("deny two");
+    f.registry
+        .resolve(cards[0].approval_id, Decision::Approve)
+        .expect("approve one");
+    let one: InboxAnswer = serde_json::from_str(&one.await.expect("one")).expect("answer");
+    let two: InboxAnswer = serde_json::from_str(&two.await.expect("two")).expect("answer");
+    assert_eq!(one, allow());
+    assert_eq!(two.verdict, InboxVerdict::Deny);
+
+    // A hook that goes away cancels its card.
+    let mut stream = tokio::net::UnixStream::connect(&path)
+        .await
+        .expect("connect");
+    stream
+        .write_all(&line("c", "make three"))
+        .await
+        .expect("write");
+    let card = f.asked.recv().await.expect("card");
+    drop(stream);
+    for _ in 0..100 {
+        if f.registry.list_pending(None).is_empty() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert!(
+        f.registry.list_pending(None).is_empty(),
+        "{card:?} was cancelled"
+    );
+    drop(listening);
+    assert!(!path.exists(), "the socket is removed");
+}

@@ -1,0 +1,76 @@
+//! Starts the inbox for other agents ([`askfirst_core::inbox`]) when the app starts: its
+//! socket in `$XDG_RUNTIME_DIR/askfirst/`, held as managed state until the app quits (the
+//! socket is removed then). Without `$XDG_RUNTIME_DIR` there is no inbox, and the hooks of
+//! other agents fall back to their own prompts.
+
+use askfirst_core::inbox::{Inbox, Listening};
+use std::sync::Arc;
+use tauri::{AppHandle, Manager, Runtime};
+
+/// The inbox's socket while the app runs.
+pub struct InboxSocket(#[allow(dead_code)] Listening);
+
+/// Starts listening, if there is a runtime folder; says on standard error why not otherwise.
+pub fn start<R: Runtime>(app: &AppHandle<R>) {
+    let Some(inbox) = app.try_state::<Arc<Inbox>>() else {
+        return;
+    };
+    let Some(runtime_dir) = std::env::var_os("XDG_RUNTIME_DIR").filter(|d| !d.is_empty()) else {
+        eprintln!("askfirst: no XDG_RUNTIME_DIR, so other agents cannot ask through Ask First");
+        return;
+    };
+    let handle = tauri::async_runtime::block_on(async { tokio::runtime::Handle::current() });
+    match inbox.listen(std::path::Path::new(&runtime_dir), &handle) {
+        Ok(listening) => {
+            app.manage(InboxSocket(listening));
+        }
+        Err(error) => eprintln!("askfirst: the inbox for other agents is not open: {error}"),
+    }
+}
+
+/// The person's home folder (`$HOME`).
+fn home() -> Option<std::path::PathBuf> {
+    std::env::var_os("HOME")
+        .filter(|h| !h.is_empty())
+        .map(std::path::PathBuf::from)
+}
+
+/// Settings → "Other agents on this computer": each agent, whether it is on this computer and
+/// whether it asks through Ask First. JS: `invoke('list_other_agents')`.
+#[tauri::command(async)]
+pub fn list_other_agents() -> Vec<askfirst_protocol::OtherAgentView> {
+    askfirst_core::inbox::connect::list(home().as_deref())
+}
+
+/// Connect: adds Ask First's hook to the agent's user settings (the hook beside this program).
+/// JS: `invoke('connect_other_agent', { request: { agent: 'claude-code' } })`.
+///
+/// # Errors
+/// The [`askfirst_core::inbox::connect::ConnectError`]'s command error.
+#[tauri::command(async)]
+pub fn connect_other_agent(
+    request: askfirst_protocol::OtherAgentRequest,
+) -> Result<Vec<askfirst_protocol::OtherAgentView>, askfirst_protocol::CommandError> {
+    use askfirst_core::app::Coded;
+    let exe = std::env::current_exe()
+        .map_err(|error| askfirst_core::app::internal_error(error.to_string()))?;
+    let hook = askfirst_core::inbox::connect::hook_beside(&exe);
+    askfirst_core::inbox::connect::connect(request.agent, home().as_deref(), &hook)
+        .map_err(|error| error.to_command_error())?;
+    Ok(list_other_agents())
+}
+
+/// Disconnect: removes exactly Ask First's hook entry from the agent's user settings.
+/// JS: `invoke('disconnect_other_agent', { request: { agent: 'claude-code' } })`.
+///
+/// # Errors
+/// The [`askfirst_core::inbox::connect::ConnectError`]'s command error.
+#[tauri::command(async)]
+pub fn disconnect_other_agent(
+    request: askfirst_protocol::OtherAgentRequest,
+) -> Result<Vec<askfirst_protocol::OtherAgentView>, askfirst_protocol::CommandError> {
+    use askfirst_core::app::Coded;
+    askfirst_core::inbox::connect::disconnect(request.agent, home().as_deref())
+        .map_err(|error| error.to_command_error())?;
+    Ok(list_other_agents())
+}

@@ -1,0 +1,133 @@
+#!/usr/bin/env python3
+"""A local stand-in for the Anthropic Messages API, for driving the real Claude Code CLI offline.
+
+Usage: fake_anthropic.py <port file> <request log> <path to write>
+
+It listens on 127.0.0.1 (a free port, written to <port file>) and answers `POST /v1/messages`
+in the Messages streaming format (server-sent events): a request that offers the `Write` tool
+and holds no tool result yet gets one `Write` tool_use for <path to write>; every other request
+gets a short text. Each request body is appended to <request log> as one JSON line, so a test
+can see what Claude Code sent next (the tool result, with the person's note on a denial).
+"""
+
+import json
+import sys
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+PORT_FILE, LOG, TARGET = sys.argv[1], sys.argv[2], sys.argv[3]
+CONTENT = "Hello from Claude Code\n"
+lock = threading.Lock()
+
+
+def has_tool_result(body):
+    for message in body.get("messages", []):
+        content = message.get("content")
+        if isinstance(content, list) and any(
+            isinstance(part, dict) and part.get("type") == "tool_result" for part in content
+        ):
+            return True
+    return False
+
+
+def offers_write(body):
+    return any(isinstance(t, dict) and t.get("name") == "Write" for t in body.get("tools") or [])
+
+
+def sse(event, data):
+    return f"event: {event}\ndata: {json.dumps(data)}\n\n".encode()
+
+
+def message_start(model):
+    return sse("message_start", {"type": "message_start", "message": {
+        "id": "msg_fake", "type": "message", "role": "assistant", "model": model,
+        "content": [], "stop_reason": None, "stop_sequence": None,
+        "usage": {"input_tokens": 10, "output_tokens": 1}}})
+
+
+def tool_use_stream(model):
+    arguments = json.dumps({"file_path": TARGET, "content": CONTENT})
+    return b"".join([
+        message_start(model),
+        sse("content_block_start", {"type": "content_block_start", "index": 0, "content_block": {
+            "type": "tool_use", "id": "toolu_fake_write", "name": "Write", "input": {}}}),
+        sse("content_block_delta", {"type": "content_block_delta", "index": 0, "delta": {
+            "type": "input_json_delta", "partial_json": arguments}}),
+        sse("content_block_stop", {"type": "content_block_stop", "index": 0}),
+        sse("message_delta", {"type": "message_delta", "delta": {
+            "stop_reason": "tool_use", "stop_sequence": None}, "usage": {"output_tokens": 20}}),
+        sse("message_stop", {"type": "message_stop"}),
+    ])
+
+
+def text_stream(model, text):
+    return b"".join([
+        message_start(model),
+        sse("content_block_start", {"type": "content_block_start", "index": 0, "content_block": {
+            "type": "text", "text": ""}}),
+        sse("content_block_delta", {"type": "content_block_delta", "index": 0, "delta": {
+            "type": "text_delta", "text": text}}),
+        sse("content_block_stop", {"type": "content_block_stop", "index": 0}),
+        sse("message_delta", {"type": "message_delta", "delta": {
+            "stop_reason": "end_turn", "stop_sequence": None}, "usage": {"output_tokens": 5}}),
+        sse("message_stop", {"type": "message_stop"}),
+    ])
+
+
+class Handler(BaseHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+    def do_HEAD(self):
+        self.send_response(200)
+        self.end_headers()
+
+    def do_GET(self):
+        self.send_response(404)
+        self.end_headers()
+
+    def do_POST(self):
+        length = int(self.headers.get("content-length") or 0)
+        raw = self.rfile.read(min(length, 64 * 1024 * 1024))
+        try:
+            body = json.loads(raw)
+        except ValueError:
+            body = {}
+        with lock, open(LOG, "a", encoding="utf-8") as log:
+            log.write(json.dumps({"path": self.path, "body": body}) + "\n")
+        if not self.path.startswith("/v1/messages") or "count_tokens" in self.path:
+            payload = json.dumps({"input_tokens": 10}).encode()
+            self.send_response(200)
+            self.send_header("content-type", "application/json")
+            self.send_header("content-length", str(len(payload)))
+            self.end_headers()
+            self.wfile.write(payload)
+            return
+        model = body.get("model", "claude-fake")
+        main_loop = offers_write(body) and not has_tool_result(body)
+        if body.get("stream"):
+            payload = tool_use_stream(model) if main_loop else text_stream(model, "Done.")
+            self.send_response(200)
+            self.send_header("content-type", "text/event-stream")
+            self.send_header("content-length", str(len(payload)))
+            self.end_headers()
+            self.wfile.write(payload)
+            return
+        payload = json.dumps({
+            "id": "msg_fake", "type": "message", "role": "assistant", "model": model,
+            "content": [{"type": "text", "text": "Done."}], "stop_reason": "end_turn",
+            "stop_sequence": None, "usage": {"input_tokens": 10, "output_tokens": 2}}).encode()
+        self.send_response(200)
+        self.send_header("content-type", "application/json")
+        self.send_header("content-length", str(len(payload)))
+        self.end_headers()
+        self.wfile.write(payload)
+
+
+server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+with open(PORT_FILE + ".tmp", "w", encoding="utf-8") as f:
+    f.write(str(server.server_address[1]))
+import os  # noqa: E402
+
+os.replace(PORT_FILE + ".tmp", PORT_FILE)
+server.serve_forever()

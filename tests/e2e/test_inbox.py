@@ -1,0 +1,174 @@
+"""The inbox for other agents, against the real Claude Code CLI (tests/agents, `npm ci`): its
+hook installed by `askfirst-hook install claude-code`, `claude -p` run headless against a local
+stand-in for the Anthropic API (tests/agents/fake_anthropic.py: one Write, then a text). A card
+appears in the real window; Approve → Claude Code writes the file; Deny with a note → no file,
+and the note reaches Claude Code's next request; Ask First not running → fails closed."""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+from harness.app import App
+from harness.env import APP, ARTIFACTS, ROOT
+from harness.wait import wait_for
+
+HOOK = os.path.join(os.path.dirname(APP), "askfirst-hook")
+AGENTS = os.path.join(ROOT, "tests", "agents")
+CLAUDE = os.path.join(AGENTS, "node_modules", "@anthropic-ai", "claude-code-linux-x64", "claude")
+FAKE = os.path.join(AGENTS, "fake_anthropic.py")
+
+
+class ClaudeCode:
+    """A throwaway home with Claude Code's hook installed, a project folder, a runtime folder
+    for the inbox socket, and the fake API server."""
+
+    def __enter__(self):
+        assert os.access(CLAUDE, os.X_OK), f"{CLAUDE} is missing: run `make e2e-agents`"
+        assert os.access(HOOK, os.X_OK), f"{HOOK} is missing: run `cargo build -p askfirst-hook`"
+        self.tmp = tempfile.mkdtemp(prefix="askfirst-e2e-claude-")
+        self.home = os.path.join(self.tmp, "home")
+        self.project = os.path.join(self.home, "projects", "site")
+        self.runtime = os.path.join(self.tmp, "run")
+        os.makedirs(self.project)
+        os.makedirs(self.runtime, mode=0o700)
+        self.target = os.path.join(self.project, "hello.txt")
+        self.requests = os.path.join(self.tmp, "requests.jsonl")
+        port_file = os.path.join(self.tmp, "port")
+        self.server = subprocess.Popen([sys.executable, FAKE, port_file, self.requests, self.target])
+        self.port = wait_for("the fake API server", lambda: os.path.exists(port_file)
+                             and open(port_file).read().strip())
+        installed = subprocess.run([HOOK, "install", "claude-code"], env={**os.environ, "HOME": self.home},
+                                   capture_output=True, text=True, timeout=30)
+        assert installed.returncode == 0, installed.stderr
+        settings = json.load(open(os.path.join(self.home, ".claude", "settings.json")))
+        command = settings["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
+        assert command.endswith("askfirst-hook claude-code"), command
+        return self
+
+    def start(self):
+        """Starts `claude -p` in the project folder; returns the process."""
+        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": self.home,
+               "XDG_RUNTIME_DIR": self.runtime, "ANTHROPIC_BASE_URL": f"http://127.0.0.1:{self.port}",
+               "ANTHROPIC_API_KEY": "sk-ant-fake", "DISABLE_AUTOUPDATER": "1",
+               "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1", "DISABLE_TELEMETRY": "1"}
+        return subprocess.Popen([CLAUDE, "-p", "Write hello.txt", "--output-format", "json"],
+                                cwd=self.project, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True)
+
+    def sent(self):
+        """The bodies of the requests Claude Code sent, in order."""
+        if not os.path.exists(self.requests):
+            return []
+        return [json.loads(line)["body"] for line in open(self.requests)]
+
+    def __exit__(self, *exc):
+        self.server.terminate()
+        self.server.wait(10)
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+
+def _finish(proc):
+    out, err = proc.communicate(timeout=120)
+    return out, err
+
+
+def _card(app, claude, proc):
+    try:
+        return wait_for("the card of Claude Code's request",
+                        lambda: app.wd.find_all('[data-testid="approval-card"]'), timeout=60)[0]
+    except AssertionError:
+        said = [json.dumps(b["messages"][-1])[:400] for b in claude.sent() if b.get("messages")]
+        raise AssertionError(f"no card; Claude Code {'ended' if proc.poll() is not None else 'runs'}; "
+                             f"it last sent {said[-1:]}; runtime folder {os.listdir(claude.runtime)}; data {os.listdir(app.data)}; hook settings {open(os.path.join(claude.home, '.claude', 'settings.json')).read()}; the app said {app.stderr()[-1500:]}")
+
+
+def test_claude_code_asks_on_the_card_and_approve_writes_the_file():
+    with ClaudeCode() as claude, App("inbox-approve", None, env={"XDG_RUNTIME_DIR": claude.runtime, "HOME": claude.home}) as app:
+        started = time.monotonic()
+        proc = claude.start()
+        card = _card(app, claude, proc)
+        painted = time.monotonic()
+        summary = app.card_field(card, "approval-summary")
+        assert summary == "Claude Code, in the folder ~/projects/site, wants to write the file " \
+                          "~/projects/site/hello.txt (1 line)", summary
+        assert app.card_field(card, "approval-tool") == "Write"
+        assert "Hello from Claude Code" in app.card_field(card, "approval-args")
+        who = app.card_field(card, "approval-external")
+        assert who == "Claude Code, in the folder ~/projects/site", who
+        assert not app.wd.find_in(card, '[data-testid="approve-session"]'), "our grants are not offered"
+        app.wd.screenshot(os.path.join(ARTIFACTS, "inbox-card.png"))
+        clicked = time.monotonic()
+        app.press(card, "approve")
+        wait_for("Claude Code to write the file", lambda: os.path.exists(claude.target), timeout=60)
+        decided = time.monotonic()
+        _finish(proc)
+        assert open(claude.target).read() == "Hello from Claude Code\n"
+        print(f"  inbox timing: hook start → card painted {1000 * (painted - started):.0f} ms, "
+              f"click → file written {1000 * (decided - clicked):.0f} ms", flush=True)
+        logs = os.listdir(os.path.join(app.data, "other-agents"))
+        assert len(logs) == 1 and logs[0].startswith("claude-code-"), logs
+        records = [json.loads(line) for line in open(os.path.join(app.data, "other-agents", logs[0]))]
+        assert [r["type"] for r in records] == ["approval_asked", "approval_decided"], records
+        assert records[1]["outcome"]["kind"] == "approved", records
+
+
+def test_claude_code_denied_with_a_note_writes_nothing_and_hears_the_note():
+    with ClaudeCode() as claude, App("inbox-deny", None, env={"XDG_RUNTIME_DIR": claude.runtime, "HOME": claude.home}) as app:
+        proc = claude.start()
+        card = _card(app, claude, proc)
+        app.press(card, "add-note")
+        note = wait_for("the note box", lambda: app.wd.find_in(card, '[data-testid="deny-note"]'))[0]
+        app.wd.type(note, "Write a poem instead")
+        app.press(card, "deny-with-note")
+        out, _ = _finish(proc)
+        assert not os.path.exists(claude.target)
+        results = [json.dumps(b["messages"][-1]) for b in claude.sent() if b.get("messages")]
+        assert any("Write a poem instead" in r and "tool_result" in r for r in results), results[-1:]
+        assert "permission_denials" in out and "hello.txt" in out, out[:500]
+
+
+def test_without_ask_first_claude_code_fails_closed():
+    with ClaudeCode() as claude:
+        proc = claude.start()
+        out, err = _finish(proc)
+        assert not os.path.exists(claude.target), "nothing is allowed when Ask First is not running"
+        assert "permission_denials" in out and "hello.txt" in out, (out[:500], err[-500:])
+
+
+TESTS = [test_claude_code_asks_on_the_card_and_approve_writes_the_file,
+         test_claude_code_denied_with_a_note_writes_nothing_and_hears_the_note,
+         test_without_ask_first_claude_code_fails_closed]
+
+
+def test_settings_connects_and_disconnects_claude_code():
+    home = tempfile.mkdtemp(prefix="askfirst-e2e-home-")
+    try:
+        os.makedirs(os.path.join(home, ".claude"))
+        settings = os.path.join(home, ".claude", "settings.json")
+        with open(settings, "w") as f:
+            json.dump({"model": "opus"}, f)
+        with App("inbox-settings", None, env={"HOME": home}) as app:
+            app.wd.click(app.wd.find_all('[data-testid="settings"]')[0])
+            row = wait_for("Claude Code in Settings",
+                           lambda: app.wd.find_all('[data-testid="other-agent"][data-agent="claude-code"]'))[0]
+            app.wd.click(app.wd.find_in(row, '[data-testid="connect-agent"]')[0])
+            wait_for("Claude Code connected", lambda: app.wd.find_all(
+                '[data-testid="other-agent"][data-agent="claude-code"][data-connected="true"]'))
+            connected = json.load(open(settings))
+            assert connected["model"] == "opus", connected
+            command = connected["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
+            assert command == f"{HOOK} claude-code", command
+            app.wd.screenshot(os.path.join(ARTIFACTS, "inbox-settings.png"))
+            row = app.wd.find_all('[data-testid="other-agent"][data-agent="claude-code"]')[0]
+            app.wd.click(app.wd.find_in(row, '[data-testid="disconnect-agent"]')[0])
+            wait_for("Claude Code disconnected", lambda: app.wd.find_all(
+                '[data-testid="other-agent"][data-agent="claude-code"][data-connected="false"]'))
+            assert json.load(open(settings)) == {"model": "opus"}
+    finally:
+        shutil.rmtree(home, ignore_errors=True)
+
+
+TESTS.append(test_settings_connects_and_disconnects_claude_code)
