@@ -111,22 +111,29 @@ pub fn run() {
 /// or the whole chain of another error).
 fn startup_failure(error: &anyhow::Error) -> String {
     use askfirst_core::app::Worded;
-    match error.downcast_ref::<StartupError>() {
-        Some(startup) => match startup.detail() {
-            Some(detail) => format!(
-                "Ask First could not start. {}\n\nDetails: {detail}",
-                startup.message()
-            ),
-            None => format!("Ask First could not start. {}", startup.message()),
-        },
-        None => format!(
-            "Ask First could not start. {}\n\nDetails: {error:#}",
-            askfirst_core::app::codes::INTERNAL_FAILURE
+    use askfirst_core::i18n::{tr, Arg};
+    let (message, detail) = match error.downcast_ref::<StartupError>() {
+        Some(startup) => (startup.message(), startup.detail()),
+        None => (
+            askfirst_core::app::codes::internal_failure(),
+            Some(format!("{error:#}")),
         ),
+    };
+    let said = tr("startup-failed", &[("message", Arg::from(message))]);
+    match detail {
+        Some(detail) => format!(
+            "{said}\n\n{}",
+            tr("startup-details", &[("detail", Arg::from(detail))])
+        ),
+        None => said,
     }
 }
 
 fn try_run() -> anyhow::Result<()> {
+    // The desktop's language until the setting exists (LC_ALL > LC_MESSAGES > LANG).
+    askfirst_core::i18n::set_language(askfirst_core::i18n::desktop_language(|name| {
+        std::env::var(name).ok()
+    }));
     // The name desktop services show for the app (the tray item's title falls back to it),
     // rather than the executable's name.
     #[cfg(target_os = "linux")]

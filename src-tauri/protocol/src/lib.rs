@@ -29,6 +29,9 @@ pub use probe::*;
 pub use rules::*;
 pub use settings::*;
 
+pub mod language;
+pub use language::Language;
+
 /// Event names the shell emits to the webview.
 pub mod event_names {
     /// Payload: [`crate::ApprovalRequest`].
@@ -105,6 +108,7 @@ pub fn export_bindings(dir: &std::path::Path) -> Result<(), ts_rs::ExportError> 
         FolderView,
         PickFolderResponse,
         WelcomeView,
+        Language,
     );
     Ok(())
 }

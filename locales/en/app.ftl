@@ -1,0 +1,174 @@
+# Ask First's sentences in English: the source every translation follows.
+#
+# For translators: each line is `key = sentence`. Change only the text after " = ".
+# Keep every { $name } (a file name, a count, …) somewhere in your sentence: it is filled in
+# when the sentence is shown. A block such as
+#     key = { $count ->
+#         [one] …
+#        *[other] …
+#     }
+# picks the form for the number (the one marked * is used when no other fits).
+# A line of its own that continues a sentence starts with spaces.
+#
+# For developers: a new sentence gets a new key here and in every other locales/*/app.ftl;
+# render it with askfirst_core::i18n::tr("the-key", &[("name", Arg::from(value))]).
+# tests/all/i18n.rs fails when a key is missing in a language or not used by the code.
+
+## Why an action was not performed, as the person is told it (the model is told in English, in code).
+
+not_run-denied_by_person = You said no. The action was not performed.
+not_run-denied_by_person_with_note = You said no, with the note: "{ $note }". The action was not performed.
+not_run-timed_out = You did not answer in time, so it was not performed.
+not_run-denied_by_rule = This action is not allowed by your settings. It was not performed.
+not_run-denied_by_rule_with_reason = This action is not allowed by your settings ({ $reason }). It was not performed.
+not_run-hard_denial = Ask First never allows this: { $reason } It was not performed.
+not_run-unavailable = This action could not be approved, so it was not performed.
+not_run-unavailable_with_reason = This action could not be approved ({ $reason }), so it was not performed.
+not_run-cancelled-run_aborted = You stopped the run; this action was not performed.
+not_run-cancelled-app_shutdown = The app was closed; this action was not performed.
+not_run-interrupted-run_aborted = You stopped the run while this action was running; it was stopped before it finished.
+not_run-interrupted-app_shutdown = The app was closed while this action was running; it was stopped before it finished.
+not_run-no_longer_awaited-run_aborted = You stopped the run while this action was running. Ask First stopped waiting for it, so whether it was done is not known.
+not_run-no_longer_awaited-app_shutdown = The app was closed while this action was running. Ask First stopped waiting for it, so whether it was done is not known.
+not_run-changed_after_shown = Not done: the file or folder changed after this was shown for approval ("{ $summary }"), so it would no longer do what was shown. Nothing was changed; ask again with it as it is now.
+not_run-run_ended_before = The run was stopped before this action; it was not performed.
+not_run-output_limit = The actions of this task have produced { $limit_mb } MB of output, the most Ask First passes on in one task (limit { $limit_mb } MB), so the task ends here; this action was not performed.
+not_run-too_many_calls = Not done: the agent asked for { $asked } actions at once, and Ask First does at most { $limit } at a time, so the other { $left_out } were not looked at, asked about or performed. It was told to ask for fewer.
+not_run-closed_before_start = It was allowed, but Ask First was closed before it started, so it was not performed.
+not_run-may_have_run = Ask First stopped while this was running, so it may have been done, in part or in full. Check before relying on it.
+not_run-refused_end_not_saved = This action was not performed.
+not_run-end_not_saved = How this ended was not saved (Ask First could not write its history then), so it is not known whether it was done.
+
+## What a command card says a command will do.
+
+command-runs_downloaded = Runs a script it downloads from { $hosts }: Ask First cannot see what that script will do.
+command-runs_downloaded_anywhere = Runs a script it downloads from the internet: Ask First cannot see what that script will do.
+command-shell_features = Uses shell features (variables, substitutions, file name patterns or redirections), so Ask First cannot tell everything it does before it runs.
+command-builds_commands = Makes up the commands it runs while it runs ({ $how }), so Ask First cannot tell what they will do.
+command-unknown-confined = Ask First cannot tell what { $programs } does. It runs shut in: it can change only files in your folder and cannot see the rest of your home folder, but it can use the internet.
+command-unknown-unconfined = Ask First cannot tell what { $programs } does, and on this computer it is not shut in: it could change any of your files and use the internet.
+command-leaves_folder = First goes to another folder ({ $to }), so the names after that may be outside your folder.
+command-deletes_folder = Deletes the folder { $name } permanently, with everything in it (it does not go to the trash).
+command-deletes_file = Deletes the file { $name } permanently (it does not go to the trash).
+command-deletes_missing = Deletes { $name } permanently if it is there when the command runs (nothing has that name now).
+command-deletes_pattern = Deletes permanently whatever { $name } names when the command runs; Ask First cannot tell which files those are.
+command-deletes_files = Deletes { $count } files permanently (they do not go to the trash): { $names }
+command-deletes_folders = Deletes { $count } folders permanently, with everything in them (they do not go to the trash): { $names }
+command-deletes_mixed = Deletes { $count } files and folders permanently (they do not go to the trash): { $names }
+command-deletes_given = Deletes permanently the files it is given by the command before it; Ask First cannot tell which.
+command-deletes_found = Deletes permanently every file it finds (they do not go to the trash).
+command-deletes_empty_folders = Deletes the empty folders { $names }
+command-destroys = Destroys the contents of { $names } beyond recovery
+command-writes = Replaces or creates the file { $name }
+command-appends = Adds to the end of (or creates) the file { $name }
+command-writes_files = Changes the files { $names }
+command-writes_outside-blocked = Writes outside your folder ({ $name }). It runs shut in, so that part will fail.
+command-writes_outside-thrown_away = Writes outside your folder ({ $name }). It runs shut in and sees an empty stand-in there, thrown away when it ends, so nothing there changes.
+command-writes_outside-unconfined = Writes outside your folder ({ $name }), and on this computer nothing stops it.
+command-reads_outside = Reads outside your folder: { $name }
+command-reads_outside-hidden = Looks outside your folder ({ $name }); that place is hidden from it, so it finds nothing there.
+command-moves = Moves or renames files: { $names }
+command-copies = Copies files, replacing any with the same name where they go: { $names }
+command-permissions = Changes permissions of { $names }
+command-owner = Changes who owns { $names }
+command-stops_programs = Stops running programs ({ $program })
+command-administrator = Runs with administrator rights ({ $program }): it could change anything on the computer.
+command-downloads = Downloads from { $hosts } ({ $program })
+command-downloads_anywhere = Downloads from the internet ({ $program })
+command-sends = Sends data to { $hosts } ({ $program })
+command-sends_anywhere = Sends data to the internet or another computer ({ $program })
+command-replaces_remote = Sends data to the internet and replaces what is there (git push --force)
+command-discards_changes = Throws away uncommitted changes for good ({ $command })
+command-deletes_untracked = Deletes files Git does not track, for good (git clean)
+command-background-confined = Runs part of itself in the background; everything it starts is stopped when the command ends.
+command-background-unconfined = Runs part of itself in the background, which may keep running after the command ends.
+command-background_program-confined = Starts a program in the background ({ $program }); everything it starts is stopped when the command ends.
+command-background_program-unconfined = Starts a program in the background ({ $program }) that may keep running after the command ends.
+command-keeps_running = Keeps running until you press Stop or its time limit passes ({ $program })
+command-runs_script = Runs the script { $script }, whose steps Ask First cannot see.
+command-runs_input = Runs commands that { $program } reads from its input (for example the output of the command before it), which Ask First cannot see in advance.
+command-runs_code = Runs { $language } code given on the command line, whose steps Ask First cannot see.
+command-runs_build = Runs the project's build steps ({ $command }), whose steps Ask First cannot see.
+command-runs_program = Runs the program { $path } from your folder, whose steps Ask First cannot see.
+command-installs_packages = Downloads from the internet and installs packages ({ $command }), which may run their own install scripts, whose steps Ask First cannot see.
+command-runs_package = Downloads and runs a package ({ $command }), whose steps Ask First cannot see.
+command-runs_project_script = Runs the project's script { $script } ({ $command }), whose steps Ask First cannot see.
+command-installs_software = Downloads from the internet and installs software ({ $command })
+command-containers = Downloads from the internet and runs containers ({ $command })
+list-and_more = { $names } and { $count } more
+command-more = …and { $count } more.
+
+## Errors the window shows (src-tauri/core/src/app/codes.rs). Each says what happened and what to do.
+
+error-internal = Something went wrong inside Ask First, so this was not done. Try again; if it keeps happening, close Ask First and start it again.
+error-session-unreadable = This conversation could not be opened, because its history cannot be read (it may have been moved or deleted). Pick another conversation, or start a new one.
+error-session-not_writable = Ask First cannot write this conversation's history, so it was not opened. Free up some space on the disk, or make sure Ask First may write to its data folder, then try again.
+error-approval-not_pending = This request is no longer waiting: it was already answered, it timed out, or its task was stopped. Nothing was changed; look at the requests still shown.
+error-approval-not_grantable = This action cannot be allowed without asking again. Approve it once, or deny it.
+error-approval-required = "{ $summary }" needs someone's OK, and nobody is there to give it here. Run the task in the Ask First window to answer it.
+error-approval-log = Ask First cannot save its history right now, so it did not do this. Free up some space on the disk, or make sure Ask First may write to its data folder, then try again.
+error-approval-shutting_down = Ask First is closing, so nobody was asked and the action was not performed. Start Ask First again to go on.
+error-settings-unknown_provider = Ask First does not know that model service. Choose one from the list in Settings.
+error-settings-timeout_out_of_range = { $problem } Choose a waiting time in that range and save again.
+error-settings-file_unreadable = Your settings file cannot be read or has a mistake, so Settings will not save over it. Fix the file or delete it, then try again.
+error-settings-save_failed = Your settings could not be saved. Make sure the disk is not full and that Ask First may write to its data folder, then try again.
+error-settings-no_such_rule = That rule is no longer in your rules (the rules file may have been changed). Close Settings and open it again to see the rules as they are now.
+error-settings-rules_unreadable = Your rules could not be read, so nothing was changed. Make sure Ask First may read and write its data folder, then try again.
+error-settings-rules_invalid = Your rules file has a mistake, so nothing was changed. Fix the file (or delete it to start again), then try again.
+error-settings-mcp_server = { $problem } Check the server's settings, then try again.
+error-settings-keyring_remove = The key could not be removed from the desktop's keyring (the rest of your settings were saved). Try again, or remove it with the desktop's passwords app, where it is listed under "Ask First".
+error-startup-already_running = Ask First is already running. Use its window (it may be in the tray or among the minimised windows).
+error-startup-no_data_dir = Ask First cannot tell where to keep its settings on this system. Set ASKFIRST_DATA_DIR to a folder it may use, then start it again.
+error-startup-bad_setting = One of the ASKFIRST_ settings Ask First was started with cannot be used. Correct it or leave it out (the details say which), then start Ask First again.
+error-startup-folder = Ask First cannot use one of its folders: it may not be allowed to write there, or the disk may be full. Make sure it may write to its data folder and your folder, then start it again.
+error-startup-window = Ask First could not open its window. Start it from your desktop (it needs a graphical session), then try again.
+
+## Notifications (src-tauri/src/notify.rs).
+
+notify-title = Ask First needs your OK
+notify-review = Review
+notify-still_running-title = Ask First is still running
+notify-still_running-body = Ask First keeps working in the background and will ask here when it needs your OK. Open it from the tray icon or start it again; quit it from the tray menu.
+
+## The tray icon's menu and tooltip (src-tauri/src/tray.rs).
+
+tray-pending = { $count ->
+    [0] No approvals waiting
+    [one] { $count } approval waiting
+   *[other] { $count } approvals waiting
+}
+tray-more = …and { $count } more in the window
+tray-review = Review: { $label }
+tray-show = Show Ask First
+tray-quit = Quit
+tray-tooltip = { $count ->
+    [0] Ask First
+   *[other] Ask First ({ $count })
+}
+
+## How a task ended, as the conversation shows it (src-tauri/core/src/agent/wording.rs).
+
+run-broke = Something went wrong inside Ask First and this task stopped. Nothing more will be done for it; you can start a new task.
+run-closed_while_working = Ask First was closed while the agent was working.
+run-you_stopped = You stopped the agent.
+run-unrecorded = Part of this task could not be saved (the disk was full or could not be written), so how it ended is not known.
+run-stopped_after_finishing = { $why } What was already being done was finished, since stopping it halfway could have left it half done: { $summary }.
+run-output_limit = The agent was stopped: its actions in this task produced more than { $limit_mb } MB of output, the most Ask First allows in one task. Send a new message to go on.
+run-out_of_steps = The agent stopped after { $max_steps } steps without finishing. Send a new message to let it go on, or give it a smaller task.
+run-kept_asking = The agent kept asking to do something that was already refused ("{ $summary }"), so it was stopped. Send a new message to tell it what to do instead.
+
+## On an approval card (src-tauri/core/src/agent/wording.rs).
+
+# What "Allow in this conversation" does: say exactly when it ends.
+card-grant_scope = While this conversation is open, this exact action (same tool, same details) will run again without asking, as long as what it works on is as shown here or as this action leaves it. Anything different still asks. It ends when you start or open another conversation, or close Ask First.
+card-too_many_summary = The agent asked for { $asked } actions at once; the { $left_out } after the first { $limit } were not done
+card-use_the_tool = Use the tool "{ $name }"
+
+## The folder chooser (src-tauri/src/folder.rs).
+
+folder-picker_title = Choose the folder the agent may work in
+
+## When Ask First cannot start (src-tauri/src/lib.rs).
+
+startup-failed = Ask First could not start. { $message }
+startup-details = Details: { $detail }

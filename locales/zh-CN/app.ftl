@@ -1,0 +1,161 @@
+# Ask First 的简体中文句子。每行是「键 = 句子」：只改「 = 」后面的文字。
+# 每个 { $name }（文件名、数量等）都要保留在句子里，显示时会被填入。
+# 英文原文在 locales/en/app.ftl。
+
+## 操作为什么没有执行（告诉用户的说法）。
+
+not_run-denied_by_person = 你拒绝了。这个操作没有执行。
+not_run-denied_by_person_with_note = 你拒绝了，并留言：“{ $note }”。这个操作没有执行。
+not_run-timed_out = 你没有及时回答，所以它没有执行。
+not_run-denied_by_rule = 你的设置不允许这个操作。它没有执行。
+not_run-denied_by_rule_with_reason = 你的设置不允许这个操作（{ $reason }）。它没有执行。
+not_run-hard_denial = Ask First 从不允许这样做：{ $reason } 它没有执行。
+not_run-unavailable = 这个操作无法得到批准，所以没有执行。
+not_run-unavailable_with_reason = 这个操作无法得到批准（{ $reason }），所以没有执行。
+not_run-cancelled-run_aborted = 你停止了这次任务；这个操作没有执行。
+not_run-cancelled-app_shutdown = 应用已关闭；这个操作没有执行。
+not_run-interrupted-run_aborted = 这个操作进行时你停止了任务；它在完成前被停下了。
+not_run-interrupted-app_shutdown = 这个操作进行时应用被关闭了；它在完成前被停下了。
+not_run-no_longer_awaited-run_aborted = 这个操作进行时你停止了任务。Ask First 不再等它结束，所以不知道它是否已完成。
+not_run-no_longer_awaited-app_shutdown = 这个操作进行时应用被关闭了。Ask First 不再等它结束，所以不知道它是否已完成。
+not_run-changed_after_shown = 没有执行：在请你批准之后，文件或文件夹发生了变化（“{ $summary }”），它已不会按显示的那样去做。什么都没有改动；请按现在的样子重新询问。
+not_run-run_ended_before = 在这个操作之前任务已被停止；它没有执行。
+not_run-output_limit = 这次任务的操作已产生 { $limit_mb } MB 输出，这是 Ask First 在一次任务中传递的上限（{ $limit_mb } MB），所以任务到此结束；这个操作没有执行。
+not_run-too_many_calls = 没有执行：智能助手一次要求做 { $asked } 个操作，而 Ask First 每次最多处理 { $limit } 个，所以其余 { $left_out } 个没有被查看、询问或执行。已经让它一次少要一些。
+not_run-closed_before_start = 它已获允许，但 Ask First 在它开始前就被关闭了，所以没有执行。
+not_run-may_have_run = 这个操作进行时 Ask First 停止了，所以它可能已经部分或全部完成。依赖它之前请先检查。
+not_run-refused_end_not_saved = 这个操作没有执行。
+not_run-end_not_saved = 没有保存它是怎样结束的（当时 Ask First 无法写入记录），所以不知道它是否已完成。
+
+## 命令卡片上说明命令会做什么。
+
+command-runs_downloaded = 运行从 { $hosts } 下载的脚本：Ask First 看不到这个脚本会做什么。
+command-runs_downloaded_anywhere = 运行从互联网下载的脚本：Ask First 看不到这个脚本会做什么。
+command-shell_features = 使用了命令行的特殊功能（变量、替换、文件名通配或重定向），所以 Ask First 无法在运行前看清它做的一切。
+command-builds_commands = 在运行中临时拼出要运行的命令（{ $how }），所以 Ask First 无法知道它们会做什么。
+command-unknown-confined = Ask First 不知道 { $programs } 会做什么。它在隔离中运行：只能改动你的文件夹里的文件，看不到你主文件夹的其余部分，但可以使用互联网。
+command-unknown-unconfined = Ask First 不知道 { $programs } 会做什么，而且在这台电脑上它没有被隔离：它可能改动你的任何文件，也可以使用互联网。
+command-leaves_folder = 先进入另一个文件夹（{ $to }），所以之后的名称可能在你的文件夹之外。
+command-deletes_folder = 永久删除文件夹 { $name } 及其中的一切（不会进入回收站）。
+command-deletes_file = 永久删除文件 { $name }（不会进入回收站）。
+command-deletes_missing = 如果运行时存在 { $name }，就将其永久删除（现在没有这个名称的东西）。
+command-deletes_pattern = 永久删除运行时 { $name } 所匹配的一切；Ask First 无法知道是哪些文件。
+command-deletes_files = 永久删除 { $count } 个文件（不会进入回收站）：{ $names }
+command-deletes_folders = 永久删除 { $count } 个文件夹及其中的一切（不会进入回收站）：{ $names }
+command-deletes_mixed = 永久删除 { $count } 个文件和文件夹（不会进入回收站）：{ $names }
+command-deletes_given = 永久删除前一个命令交给它的文件；Ask First 无法知道是哪些。
+command-deletes_found = 永久删除它找到的每个文件（不会进入回收站）。
+command-deletes_empty_folders = 删除空文件夹 { $names }
+command-destroys = 彻底销毁 { $names } 的内容，无法恢复
+command-writes = 替换或新建文件 { $name }
+command-appends = 在文件 { $name } 末尾追加内容（没有就新建）
+command-writes_files = 更改文件 { $names }
+command-writes_outside-blocked = 写入你的文件夹之外（{ $name }）。它在隔离中运行，所以这一部分会失败。
+command-writes_outside-thrown_away = 写入你的文件夹之外（{ $name }）。它在隔离中运行，在那里看到的是一个空的替身，结束时会被丢弃，所以那里什么都不会改变。
+command-writes_outside-unconfined = 写入你的文件夹之外（{ $name }），而在这台电脑上没有什么能阻止它。
+command-reads_outside = 读取你的文件夹之外的内容：{ $name }
+command-reads_outside-hidden = 查看你的文件夹之外（{ $name }）；那里对它是隐藏的，所以它什么也找不到。
+command-moves = 移动或重命名文件：{ $names }
+command-copies = 复制文件，目标位置的同名文件会被替换：{ $names }
+command-permissions = 更改 { $names } 的权限
+command-owner = 更改 { $names } 的所有者
+command-stops_programs = 停止正在运行的程序（{ $program }）
+command-administrator = 以管理员权限运行（{ $program }）：它可能改动电脑上的任何东西。
+command-downloads = 从 { $hosts } 下载（{ $program }）
+command-downloads_anywhere = 从互联网下载（{ $program }）
+command-sends = 向 { $hosts } 发送数据（{ $program }）
+command-sends_anywhere = 向互联网或另一台电脑发送数据（{ $program }）
+command-replaces_remote = 向互联网发送数据并替换那里的内容（git push --force）
+command-discards_changes = 永久丢弃尚未提交的更改（{ $command }）
+command-deletes_untracked = 永久删除 Git 没有跟踪的文件（git clean）
+command-background-confined = 有一部分在后台运行；命令结束时，它启动的一切都会被停止。
+command-background-unconfined = 有一部分在后台运行，命令结束后可能仍在运行。
+command-background_program-confined = 在后台启动一个程序（{ $program }）；命令结束时，它启动的一切都会被停止。
+command-background_program-unconfined = 在后台启动一个程序（{ $program }），命令结束后它可能仍在运行。
+command-keeps_running = 一直运行，直到你按“停止”或超过时间限制（{ $program }）
+command-runs_script = 运行脚本 { $script }，Ask First 看不到它的步骤。
+command-runs_input = 运行 { $program } 从输入中读到的命令（例如前一个命令的输出），Ask First 无法事先看到。
+command-runs_code = 运行命令行里给出的 { $language } 代码，Ask First 看不到它的步骤。
+command-runs_build = 运行项目的构建步骤（{ $command }），Ask First 看不到这些步骤。
+command-runs_program = 运行你的文件夹里的程序 { $path }，Ask First 看不到它的步骤。
+command-installs_packages = 从互联网下载并安装软件包（{ $command }），它们可能运行自己的安装脚本，Ask First 看不到这些步骤。
+command-runs_package = 下载并运行一个软件包（{ $command }），Ask First 看不到它的步骤。
+command-runs_project_script = 运行项目的脚本 { $script }（{ $command }），Ask First 看不到它的步骤。
+command-installs_software = 从互联网下载并安装软件（{ $command }）
+command-containers = 从互联网下载并运行容器（{ $command }）
+list-and_more = { $names }，另有 { $count } 项
+command-more = ……还有 { $count } 项。
+
+## 窗口中显示的错误：说明发生了什么、该怎么做。
+
+error-internal = Ask First 内部出了问题，所以这件事没有完成。请再试一次；如果一直这样，请关闭 Ask First 再重新打开。
+error-session-unreadable = 无法打开这个对话，因为读不到它的记录（可能已被移动或删除）。请选择另一个对话，或开始一个新对话。
+error-session-not_writable = Ask First 无法写入这个对话的记录，所以没有打开它。请腾出一些磁盘空间，或确认 Ask First 可以写入它的数据文件夹，然后再试一次。
+error-approval-not_pending = 这个请求已不在等待：它已被回答、已超时，或它的任务已被停止。什么都没有改动；请查看仍在显示的请求。
+error-approval-not_grantable = 这个操作不能设为不再询问。请只批准这一次，或拒绝它。
+error-approval-required = “{ $summary }”需要有人同意，但这里没有人能回答。请在 Ask First 窗口中运行这个任务来回答。
+error-approval-log = Ask First 现在无法保存记录，所以没有执行。请腾出一些磁盘空间，或确认 Ask First 可以写入它的数据文件夹，然后再试一次。
+error-approval-shutting_down = Ask First 正在关闭，所以没有询问任何人，操作也没有执行。请重新打开 Ask First 继续。
+error-settings-unknown_provider = Ask First 不认识这个模型服务。请在“设置”的列表中选择一个。
+error-settings-timeout_out_of_range = { $problem } 请在这个范围内选择等待时间，然后再保存。
+error-settings-file_unreadable = 你的设置文件无法读取或有错误，所以“设置”不会覆盖它。请修正或删除这个文件，然后再试一次。
+error-settings-save_failed = 你的设置没能保存。请确认磁盘没有满，并且 Ask First 可以写入它的数据文件夹，然后再试一次。
+error-settings-no_such_rule = 这条规则已不在你的规则中（规则文件可能被改过）。请关闭“设置”再打开，查看现在的规则。
+error-settings-rules_unreadable = 无法读取你的规则，所以什么都没有改动。请确认 Ask First 可以读写它的数据文件夹，然后再试一次。
+error-settings-rules_invalid = 你的规则文件有错误，所以什么都没有改动。请修正这个文件（或删除它重新开始），然后再试一次。
+error-settings-mcp_server = { $problem } 请检查这个服务器的设置，然后再试一次。
+error-settings-keyring_remove = 无法从桌面的钥匙环中删除这个密钥（其余设置已保存）。请再试一次，或用桌面的密码应用删除它，它列在“Ask First”下。
+error-startup-already_running = Ask First 已经在运行。请使用它的窗口（可能在托盘里，或在最小化的窗口中）。
+error-startup-no_data_dir = Ask First 不知道在这个系统上把设置放在哪里。请把 ASKFIRST_DATA_DIR 设为它可以使用的文件夹，然后重新打开它。
+error-startup-bad_setting = 启动 Ask First 时使用的某个 ASKFIRST_ 设置无法使用。请改正或去掉它（详情中写明了是哪一个），然后重新打开 Ask First。
+error-startup-folder = Ask First 无法使用它的某个文件夹：可能不允许写入，或磁盘已满。请确认它可以写入它的数据文件夹和你的文件夹，然后重新打开它。
+error-startup-window = Ask First 无法打开窗口。请从你的桌面启动它（它需要图形界面），然后再试一次。
+
+## 通知。
+
+notify-title = Ask First 需要你的同意
+notify-review = 查看
+notify-still_running-title = Ask First 仍在运行
+notify-still_running-body = Ask First 会在后台继续工作，需要你同意时会在这里询问。可以从托盘图标打开它，或重新启动它；从托盘菜单退出。
+
+## 托盘图标的菜单和提示。
+
+tray-pending = { $count ->
+    [0] 没有等待批准的请求
+   *[other] { $count } 个请求等待批准
+}
+tray-more = ……窗口中还有 { $count } 个
+tray-review = 查看：{ $label }
+tray-show = 显示 Ask First
+tray-quit = 退出
+tray-tooltip = { $count ->
+    [0] Ask First
+   *[other] Ask First（{ $count }）
+}
+
+## 对话中显示的任务结束方式。
+
+run-broke = Ask First 内部出了问题，这个任务已停止。它不会再做任何事；你可以开始一个新任务。
+run-closed_while_working = 智能助手工作时 Ask First 被关闭了。
+run-you_stopped = 你停止了智能助手。
+run-unrecorded = 这个任务有一部分没能保存（磁盘已满或无法写入），所以不知道它是怎样结束的。
+run-stopped_after_finishing = { $why } 已经在做的事情已经做完，因为中途停下可能会让它只做了一半：{ $summary }。
+run-output_limit = 智能助手已停止：它在这次任务中的操作产生了超过 { $limit_mb } MB 的输出，这是 Ask First 一次任务允许的上限。发送新消息即可继续。
+run-out_of_steps = 智能助手做了 { $max_steps } 步仍未完成，已停止。发送新消息让它继续，或给它一个小一些的任务。
+run-kept_asking = 智能助手一再要求做已被拒绝的事情（“{ $summary }”），所以被停止了。发送新消息告诉它改做什么。
+
+## 批准卡片上。
+
+# “在这个对话中允许”的确切含义：说清楚何时结束。
+card-grant_scope = 在这个对话打开期间，完全相同的操作（同一个工具、同样的细节）再次出现时会直接执行、不再询问，前提是它要处理的内容和这里显示的一样，或是这个操作执行后的样子。任何不同之处仍会询问。当你开始或打开另一个对话，或关闭 Ask First 时，这个允许就结束了。
+card-too_many_summary = 智能助手一次要求做 { $asked } 个操作；前 { $limit } 个之后的 { $left_out } 个没有执行
+card-use_the_tool = 使用工具“{ $name }”
+
+## 选择文件夹。
+
+folder-picker_title = 选择智能助手可以工作的文件夹
+
+## Ask First 无法启动时。
+
+startup-failed = Ask First 无法启动。{ $message }
+startup-details = 详情：{ $detail }
