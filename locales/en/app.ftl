@@ -172,3 +172,59 @@ folder-picker_title = Choose the folder the agent may work in
 
 startup-failed = Ask First could not start. { $message }
 startup-details = Details: { $detail }
+
+## What an approval card says a built-in tool will do (src-tauri/core/src/tools/*.rs).
+
+card-write-create = Create the file { $name } ({ $lines ->
+    [one] { $lines } line
+   *[other] { $lines } lines
+})
+card-write-replace = Replace everything in { $name } with new text ({ $lines ->
+    [one] { $lines } line
+   *[other] { $lines } lines
+})
+card-read = Read the file { $name }
+card-list-workspace = Look at the list of files in your workspace folder
+card-list-folder = Look at the list of files in the folder { $name }
+card-delete-file = Move { $name } to the trash (you can restore it)
+card-delete-folder = Move the folder { $name } to the trash, { $count ->
+    [0] it is empty
+    [one] with { $count } item inside
+   *[other] with { $count } items inside
+} (you can restore it)
+card-delete-big_folder = Move the folder { $name } to the trash, with more than { $count } items inside (you can restore it)
+card-delete-shortcut = Move the shortcut { $name } to the trash; { $target } itself stays (you can restore it)
+card-move = Move { $from } to { $to }
+card-move-folder = Move the folder { $from } to { $to }
+card-command = Run the command `{ $command }` in your workspace folder
+card-command-with_limit = Run the command `{ $command }` in your workspace folder (stop it if it runs longer than { $seconds ->
+    [one] { $seconds } second
+   *[other] { $seconds } seconds
+})
+card-edit-replace = Replace { $removed ->
+    [one] { $removed } line
+   *[other] { $removed } lines
+} in { $name }
+card-edit-remove = Remove { $removed ->
+    [one] { $removed } line
+   *[other] { $removed } lines
+} from { $name }
+card-edit-add = Add { $added ->
+    [one] { $added } line
+   *[other] { $added } lines
+} to { $name }
+card-edit-replace_with = Replace { $removed ->
+    [one] { $removed } line
+   *[other] { $removed } lines
+} with { $added ->
+    [one] { $added } line
+   *[other] { $added } lines
+} in { $name }
+card-fetch-this_computer = Read the web page at { $url } (an address on this computer)
+card-fetch-this_computer-risk = The address is on this computer, not on the internet: it reaches a program running here, which may hand out private information or act on the request.
+card-fetch-local_network = Read the web page at { $url } (an address on your local network)
+card-fetch-local_network-risk = The address is on your local network, not on the internet: a device such as a router, a printer or another computer at home or at work.
+card-fetch-cloud_metadata-risk = On a cloud server, this address hands out the server's own settings and access keys.
+card-fetch-internet = Read the web page at { $url } (this goes on the internet)
+card-fetch-credentials-risk = The address contains a user name or password, which is sent along.
+card-fetch-redirects = If the site sends the request on to a different address, Ask First does not follow it: you are asked again about that address.

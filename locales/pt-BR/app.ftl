@@ -160,3 +160,67 @@ folder-picker_title = Escolha a pasta em que o agente pode trabalhar
 
 startup-failed = O Ask First não conseguiu abrir. { $message }
 startup-details = Detalhes: { $detail }
+
+## O que o cartão de aprovação diz que uma ferramenta embutida vai fazer.
+
+card-write-create = Criar o arquivo { $name } ({ $lines ->
+    [0] 0 linhas
+    [one] { $lines } linha
+   *[other] { $lines } linhas
+})
+card-write-replace = Substituir todo o conteúdo de { $name } por um texto novo ({ $lines ->
+    [0] 0 linhas
+    [one] { $lines } linha
+   *[other] { $lines } linhas
+})
+card-read = Ler o arquivo { $name }
+card-list-workspace = Ver a lista de arquivos da sua pasta de trabalho
+card-list-folder = Ver a lista de arquivos da pasta { $name }
+card-delete-file = Mover { $name } para a lixeira (dá para restaurar)
+card-delete-folder = Mover a pasta { $name } para a lixeira, { $count ->
+    [0] ela está vazia
+    [one] com { $count } item dentro
+   *[other] com { $count } itens dentro
+} (dá para restaurar)
+card-delete-big_folder = Mover a pasta { $name } para a lixeira, com mais de { $count } itens dentro (dá para restaurar)
+card-delete-shortcut = Mover o atalho { $name } para a lixeira; o próprio { $target } continua onde está (dá para restaurar)
+card-move = Mover { $from } para { $to }
+card-move-folder = Mover a pasta { $from } para { $to }
+card-command = Executar o comando `{ $command }` na sua pasta de trabalho
+card-command-with_limit = Executar o comando `{ $command }` na sua pasta de trabalho (parar se demorar mais de { $seconds ->
+    [0] 0 segundos
+    [one] { $seconds } segundo
+   *[other] { $seconds } segundos
+})
+card-edit-replace = Substituir { $removed ->
+    [0] 0 linhas
+    [one] { $removed } linha
+   *[other] { $removed } linhas
+} em { $name }
+card-edit-remove = Remover { $removed ->
+    [0] 0 linhas
+    [one] { $removed } linha
+   *[other] { $removed } linhas
+} de { $name }
+card-edit-add = Acrescentar { $added ->
+    [0] 0 linhas
+    [one] { $added } linha
+   *[other] { $added } linhas
+} a { $name }
+card-edit-replace_with = Substituir { $removed ->
+    [0] 0 linhas
+    [one] { $removed } linha
+   *[other] { $removed } linhas
+} por { $added ->
+    [0] 0 linhas
+    [one] { $added } linha
+   *[other] { $added } linhas
+} em { $name }
+card-fetch-this_computer = Ler a página { $url } (um endereço neste computador)
+card-fetch-this_computer-risk = O endereço está neste computador, não na internet: ele chega a um programa rodando aqui, que pode entregar informações privadas ou agir a partir do pedido.
+card-fetch-local_network = Ler a página { $url } (um endereço da sua rede local)
+card-fetch-local_network-risk = O endereço está na sua rede local, não na internet: um aparelho como um roteador, uma impressora ou outro computador de casa ou do trabalho.
+card-fetch-cloud_metadata-risk = Em um servidor na nuvem, este endereço entrega as configurações e as chaves de acesso do próprio servidor.
+card-fetch-internet = Ler a página { $url } (isto vai para a internet)
+card-fetch-credentials-risk = O endereço contém um nome de usuário ou uma senha, que são enviados junto.
+card-fetch-redirects = Se o site mandar o pedido para outro endereço, o Ask First não segue: você será consultado de novo sobre esse endereço.

@@ -159,3 +159,34 @@ folder-picker_title = 选择智能助手可以工作的文件夹
 
 startup-failed = Ask First 无法启动。{ $message }
 startup-details = 详情：{ $detail }
+
+## 批准卡片上说明内置工具要做什么。
+
+card-write-create = 新建文件 { $name }（{ $lines } 行）
+card-write-replace = 用新文字替换 { $name } 的全部内容（{ $lines } 行）
+card-read = 读取文件 { $name }
+card-list-workspace = 查看你的工作文件夹里的文件列表
+card-list-folder = 查看文件夹 { $name } 里的文件列表
+card-delete-file = 把 { $name } 移到回收站（可以恢复）
+card-delete-folder = 把文件夹 { $name } 移到回收站，{ $count ->
+    [0] 它是空的
+   *[other] 里面有 { $count } 项
+}（可以恢复）
+card-delete-big_folder = 把文件夹 { $name } 移到回收站，里面有超过 { $count } 项（可以恢复）
+card-delete-shortcut = 把快捷方式 { $name } 移到回收站；{ $target } 本身保留（可以恢复）
+card-move = 把 { $from } 移到 { $to }
+card-move-folder = 把文件夹 { $from } 移到 { $to }
+card-command = 在你的工作文件夹中运行命令 `{ $command }`
+card-command-with_limit = 在你的工作文件夹中运行命令 `{ $command }`（运行超过 { $seconds } 秒就停止）
+card-edit-replace = 替换 { $name } 中的 { $removed } 行
+card-edit-remove = 从 { $name } 中删除 { $removed } 行
+card-edit-add = 向 { $name } 添加 { $added } 行
+card-edit-replace_with = 把 { $name } 中的 { $removed } 行替换为 { $added } 行
+card-fetch-this_computer = 读取网页 { $url }（这台电脑上的地址）
+card-fetch-this_computer-risk = 这个地址在这台电脑上，不在互联网上：它连到这里运行的一个程序，那个程序可能交出私人信息，或按请求去做事。
+card-fetch-local_network = 读取网页 { $url }（你的局域网中的地址）
+card-fetch-local_network-risk = 这个地址在你的局域网中，不在互联网上：可能是路由器、打印机，或家里、公司里的另一台电脑。
+card-fetch-cloud_metadata-risk = 在云服务器上，这个地址会交出服务器自己的设置和访问密钥。
+card-fetch-internet = 读取网页 { $url }（会连到互联网）
+card-fetch-credentials-risk = 这个地址里含有用户名或密码，会一起发送出去。
+card-fetch-redirects = 如果网站把请求转到另一个地址，Ask First 不会跟过去：会就那个地址再问你一次。

@@ -390,3 +390,58 @@ fn set_language_child() {
     );
     println!("child: checked");
 }
+
+#[test]
+fn card_summaries_of_the_built_in_tools_are_said_in_chinese_and_portuguese() {
+    use askfirst_core::tools::{ToolSet, Workspace};
+    let dir = tempfile::tempdir().unwrap();
+    let ws = Workspace::open(dir.path()).unwrap();
+    std::fs::write(dir.path().join("a.txt"), "one\ntwo\n").unwrap();
+    std::fs::create_dir(dir.path().join("Photos")).unwrap();
+    let tools = ToolSet::builtin();
+    let summary = |language, tool: &str, raw: &str| {
+        with_language(language, || {
+            tools.get(tool).unwrap().describe(raw, &ws).unwrap().summary
+        })
+    };
+    let create = r#"{"path": "notas.txt", "content": "um\n"}"#;
+    assert_eq!(
+        summary(Language::PtBr, "write_file", create),
+        "Criar o arquivo notas.txt (1 linha)"
+    );
+    assert_eq!(
+        summary(Language::ZhCn, "write_file", create),
+        "新建文件 notas.txt（1 行）"
+    );
+    assert_eq!(
+        summary(Language::En, "write_file", create),
+        "Create the file notas.txt (1 line)"
+    );
+    let folder = r#"{"path": "Photos"}"#;
+    assert_eq!(
+        summary(Language::PtBr, "delete_path", folder),
+        "Mover a pasta Photos para a lixeira, ela está vazia (dá para restaurar)"
+    );
+    let edit = r#"{"path": "a.txt", "old_text": "two\n", "new_text": ""}"#;
+    assert_eq!(
+        summary(Language::PtBr, "edit_file", edit),
+        "Remover 1 linha de a.txt"
+    );
+    assert_eq!(
+        summary(Language::ZhCn, "edit_file", edit),
+        "从 a.txt 中删除 1 行"
+    );
+    let command = r#"{"command": "ls", "timeout_secs": 1}"#;
+    assert_eq!(
+        summary(Language::PtBr, "run_command", command),
+        "Executar o comando `ls` na sua pasta de trabalho (parar se demorar mais de 1 segundo)"
+    );
+    // What the model is told after an edit stays English.
+    let done = with_language(Language::PtBr, || {
+        tokio::runtime::Runtime::new()
+            .unwrap()
+            .block_on(tools.get("edit_file").unwrap().execute(edit, &ws))
+            .unwrap()
+    });
+    assert_eq!(done, "Removed 1 line from a.txt.");
+}
