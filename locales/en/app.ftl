@@ -228,3 +228,40 @@ card-fetch-cloud_metadata-risk = On a cloud server, this address hands out the s
 card-fetch-internet = Read the web page at { $url } (this goes on the internet)
 card-fetch-credentials-risk = The address contains a user name or password, which is sent along.
 card-fetch-redirects = If the site sends the request on to a different address, Ask First does not follow it: you are asked again about that address.
+
+## When a model service fails (src-tauri/core/src/provider/error.rs and wording.rs).
+
+provider-script_exhausted = The scripted scenario has no turn left for model call { $step }; it has { $turns } turns. Add a turn to the scenario file, or give the agent a smaller task.
+provider-config = Ask First cannot use your settings file to tell which model service should answer. Open Settings and choose who answers again, or fix or delete the file.
+provider-missing_key = Add your API key for { $host } in the settings (or { $env_var }).
+provider-bad_scenario = The scenario file for the scripted model cannot be used. Check the file that ASKFIRST_PROVIDER names (the details say what is wrong with it).
+provider-auth = The API key was refused by { $host }. Check the key in the settings.
+provider-model_not_found = The model "{ $model }" was not found at { $host }. Check the model name in the settings.
+provider-rate_limited = The model service at { $host } says it is getting too many requests and kept refusing after { $tries } tries. Wait a minute and try again, or check the plan's limits.
+provider-server_error = The model service at { $host } is having trouble (error { $status }) and kept failing after { $tries } tries. Try again later.
+provider-refused = The model service at { $host } refused the request (error { $status }). Check the address and the model name in the settings.
+provider-service_error = The model service at { $host } stopped with an error while answering. Try again.
+provider-malformed = The model service at { $host } sent a reply Ask First cannot read. Try again; if it keeps happening, check the address in the settings.
+provider-ended_early = The reply from { $host } stopped before it was complete. Try again.
+provider-idle_timeout = The model service at { $host } sent nothing for { $waited }, so Ask First stopped waiting. Try again; a model that is still loading may need a moment.
+provider-too_slow = The model service at { $host } was still answering after { $limit }, so Ask First stopped waiting. Try again with a smaller task.
+provider-connect-refused = Nothing answered at { $host }. Check that the model service is running and that the address in the settings is right.
+provider-connect-name_not_found = The address { $host } could not be found. Check the address in the settings and the internet connection.
+provider-connect-tls = A secure connection to { $host } could not be made. Check whether the address in the settings should start with http:// or https://.
+provider-connect-timed_out = The connection to { $host } took too long. Check the internet connection and the address in the settings.
+provider-connect-dropped = The model service at { $host } closed the connection without answering. Try again later.
+provider-connect-other = Could not reach the model at { $host }. Check the internet connection and the address in the settings.
+provider-not_an_ai_service-web_page = The address { $host } answered with a web page, not a model service; a login page or a network sign-in may be in the way. Check the address in the settings.
+provider-not_an_ai_service = The address { $host } did not answer like a model service. Check the address in the settings.
+provider-too_large-tool_calls = The model at { $host } asked for more than { $count } actions in one reply, more than Ask First takes at once. Try again with a smaller task.
+provider-too_large-reply = The reply from { $host } was larger than { $limit_mb } MB, more than Ask First takes from a model at once. Try again with a smaller task.
+provider-too_large-piece = The reply from { $host } had a piece larger than { $limit_mb } MB, more than Ask First takes from a model at once. Try again with a smaller task.
+duration-less_than_a_second = less than a second
+duration-seconds = { $count ->
+    [one] { $count } second
+   *[other] { $count } seconds
+}
+duration-minutes = { $count ->
+    [one] { $count } minute
+   *[other] { $count } minutes
+}

@@ -224,3 +224,40 @@ card-fetch-cloud_metadata-risk = Em um servidor na nuvem, este endereço entrega
 card-fetch-internet = Ler a página { $url } (isto vai para a internet)
 card-fetch-credentials-risk = O endereço contém um nome de usuário ou uma senha, que são enviados junto.
 card-fetch-redirects = Se o site mandar o pedido para outro endereço, o Ask First não segue: você será consultado de novo sobre esse endereço.
+
+## Quando um serviço de modelo falha.
+
+provider-script_exhausted = O roteiro do modelo simulado não tem mais turno para a chamada { $step }; ele tem { $turns } turnos. Acrescente um turno ao arquivo do roteiro ou dê ao agente uma tarefa menor.
+provider-config = O Ask First não consegue usar o seu arquivo de configurações para saber qual serviço de modelo deve responder. Abra Configurações e escolha de novo quem responde, ou corrija ou apague o arquivo.
+provider-missing_key = Adicione a sua chave de API de { $host } nas configurações (ou em { $env_var }).
+provider-bad_scenario = O arquivo de roteiro do modelo simulado não pode ser usado. Confira o arquivo indicado em ASKFIRST_PROVIDER (os detalhes dizem o que há de errado).
+provider-auth = A chave de API foi recusada por { $host }. Confira a chave nas configurações.
+provider-model_not_found = O modelo "{ $model }" não foi encontrado em { $host }. Confira o nome do modelo nas configurações.
+provider-rate_limited = O serviço de modelo em { $host } diz que está recebendo pedidos demais e continuou recusando depois de { $tries } tentativas. Espere um minuto e tente de novo, ou confira os limites do seu plano.
+provider-server_error = O serviço de modelo em { $host } está com problemas (erro { $status }) e continuou falhando depois de { $tries } tentativas. Tente de novo mais tarde.
+provider-refused = O serviço de modelo em { $host } recusou o pedido (erro { $status }). Confira o endereço e o nome do modelo nas configurações.
+provider-service_error = O serviço de modelo em { $host } parou com um erro enquanto respondia. Tente de novo.
+provider-malformed = O serviço de modelo em { $host } mandou uma resposta que o Ask First não consegue ler. Tente de novo; se continuar acontecendo, confira o endereço nas configurações.
+provider-ended_early = A resposta de { $host } parou antes de terminar. Tente de novo.
+provider-idle_timeout = O serviço de modelo em { $host } não mandou nada por { $waited }, então o Ask First parou de esperar. Tente de novo; um modelo que ainda está carregando pode precisar de um momento.
+provider-too_slow = O serviço de modelo em { $host } ainda estava respondendo depois de { $limit }, então o Ask First parou de esperar. Tente de novo com uma tarefa menor.
+provider-connect-refused = Nada respondeu em { $host }. Verifique se o serviço de modelo está rodando e se o endereço nas configurações está certo.
+provider-connect-name_not_found = O endereço { $host } não foi encontrado. Confira o endereço nas configurações e a conexão com a internet.
+provider-connect-tls = Não foi possível fazer uma conexão segura com { $host }. Verifique se o endereço nas configurações deve começar com http:// ou https://.
+provider-connect-timed_out = A conexão com { $host } demorou demais. Confira a conexão com a internet e o endereço nas configurações.
+provider-connect-dropped = O serviço de modelo em { $host } fechou a conexão sem responder. Tente de novo mais tarde.
+provider-connect-other = Não foi possível chegar ao modelo em { $host }. Confira a conexão com a internet e o endereço nas configurações.
+provider-not_an_ai_service-web_page = O endereço { $host } respondeu com uma página da web, não com um serviço de modelo; uma página de login ou de acesso à rede pode estar no caminho. Confira o endereço nas configurações.
+provider-not_an_ai_service = O endereço { $host } não respondeu como um serviço de modelo. Confira o endereço nas configurações.
+provider-too_large-tool_calls = O modelo em { $host } pediu mais de { $count } ações em uma resposta, mais do que o Ask First aceita de uma vez. Tente de novo com uma tarefa menor.
+provider-too_large-reply = A resposta de { $host } passou de { $limit_mb } MB, mais do que o Ask First aceita de um modelo de uma vez. Tente de novo com uma tarefa menor.
+provider-too_large-piece = A resposta de { $host } tinha um trecho maior que { $limit_mb } MB, mais do que o Ask First aceita de um modelo de uma vez. Tente de novo com uma tarefa menor.
+duration-less_than_a_second = menos de um segundo
+duration-seconds = { $count ->
+    [one] { $count } segundo
+   *[other] { $count } segundos
+}
+duration-minutes = { $count ->
+    [one] { $count } minuto
+   *[other] { $count } minutos
+}

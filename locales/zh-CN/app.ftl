@@ -190,3 +190,34 @@ card-fetch-cloud_metadata-risk = 在云服务器上，这个地址会交出服�
 card-fetch-internet = 读取网页 { $url }（会连到互联网）
 card-fetch-credentials-risk = 这个地址里含有用户名或密码，会一起发送出去。
 card-fetch-redirects = 如果网站把请求转到另一个地址，Ask First 不会跟过去：会就那个地址再问你一次。
+
+## 模型服务出错时。
+
+provider-script_exhausted = 脚本场景中已没有给第 { $step } 次模型调用的回合；它共有 { $turns } 个回合。请在场景文件中添加一个回合，或给智能助手一个小一些的任务。
+provider-config = Ask First 无法通过你的设置文件判断该由哪个模型服务回答。请打开“设置”重新选择由谁回答，或修正、删除这个文件。
+provider-missing_key = 请在设置中添加你在 { $host } 的 API 密钥（或使用 { $env_var }）。
+provider-bad_scenario = 无法使用脚本模型的场景文件。请检查 ASKFIRST_PROVIDER 指定的文件（详情中写明了哪里有问题）。
+provider-auth = { $host } 拒绝了这个 API 密钥。请检查设置中的密钥。
+provider-model_not_found = 在 { $host } 找不到模型“{ $model }”。请检查设置中的模型名称。
+provider-rate_limited = { $host } 的模型服务表示请求太多，试了 { $tries } 次仍被拒绝。请等一分钟再试，或检查套餐的限额。
+provider-server_error = { $host } 的模型服务出了问题（错误 { $status }），试了 { $tries } 次仍然失败。请稍后再试。
+provider-refused = { $host } 的模型服务拒绝了请求（错误 { $status }）。请检查设置中的地址和模型名称。
+provider-service_error = { $host } 的模型服务在回答时出错停止了。请再试一次。
+provider-malformed = { $host } 的模型服务发来了 Ask First 读不懂的回复。请再试一次；如果一直这样，请检查设置中的地址。
+provider-ended_early = 来自 { $host } 的回复没有完整就中断了。请再试一次。
+provider-idle_timeout = { $host } 的模型服务在 { $waited } 内没有发来任何内容，所以 Ask First 不再等待。请再试一次；仍在加载的模型可能需要一点时间。
+provider-too_slow = { $host } 的模型服务过了 { $limit } 仍在回答，所以 Ask First 不再等待。请用小一些的任务再试。
+provider-connect-refused = { $host } 没有回应。请检查模型服务是否在运行，以及设置中的地址是否正确。
+provider-connect-name_not_found = 找不到地址 { $host }。请检查设置中的地址和网络连接。
+provider-connect-tls = 无法与 { $host } 建立安全连接。请检查设置中的地址应以 http:// 还是 https:// 开头。
+provider-connect-timed_out = 连接 { $host } 的时间太长。请检查网络连接和设置中的地址。
+provider-connect-dropped = { $host } 的模型服务没有回答就关闭了连接。请稍后再试。
+provider-connect-other = 无法连到 { $host } 的模型。请检查网络连接和设置中的地址。
+provider-not_an_ai_service-web_page = 地址 { $host } 回应的是一个网页，而不是模型服务；可能被登录页面或网络认证挡住了。请检查设置中的地址。
+provider-not_an_ai_service = 地址 { $host } 的回应不像模型服务。请检查设置中的地址。
+provider-too_large-tool_calls = { $host } 的模型在一次回复中要求做超过 { $count } 个操作，超出了 Ask First 一次能接受的数量。请用小一些的任务再试。
+provider-too_large-reply = 来自 { $host } 的回复超过 { $limit_mb } MB，超出了 Ask First 一次能从模型接受的大小。请用小一些的任务再试。
+provider-too_large-piece = 来自 { $host } 的回复中有一段超过 { $limit_mb } MB，超出了 Ask First 一次能从模型接受的大小。请用小一些的任务再试。
+duration-less_than_a_second = 不到一秒
+duration-seconds = { $count } 秒
+duration-minutes = { $count } 分钟

@@ -445,3 +445,30 @@ fn card_summaries_of_the_built_in_tools_are_said_in_chinese_and_portuguese() {
     });
     assert_eq!(done, "Removed 1 line from a.txt.");
 }
+
+#[test]
+fn a_model_service_failure_is_said_in_chinese_and_portuguese() {
+    use askfirst_core::provider::ProviderError;
+    let error = ProviderError::Auth {
+        host: "api.example.com".into(),
+        status: 401,
+        detail: "invalid key".into(),
+    };
+    assert_eq!(
+        with_language(Language::PtBr, || error.to_string()),
+        "A chave de API foi recusada por api.example.com. Confira a chave nas configurações."
+    );
+    assert_eq!(
+        with_language(Language::ZhCn, || error.to_string()),
+        "api.example.com 拒绝了这个 API 密钥。请检查设置中的密钥。"
+    );
+    assert_eq!(
+        error.to_string(),
+        "The API key was refused by api.example.com. Check the key in the settings."
+    );
+    let idle = ProviderError::IdleTimeout {
+        host: "localhost:11434".into(),
+        waited: std::time::Duration::from_secs(1),
+    };
+    assert!(with_language(Language::PtBr, || idle.to_string()).contains("por 1 segundo,"));
+}
