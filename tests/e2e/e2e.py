@@ -41,6 +41,7 @@ import test_frictions  # noqa: E402
 import test_errors  # noqa: E402
 import test_folder  # noqa: E402
 import test_harness  # noqa: E402
+import test_languages  # noqa: E402
 import test_promise  # noqa: E402
 import test_rules  # noqa: E402
 import test_settings_sessions  # noqa: E402
@@ -58,6 +59,8 @@ TESTS = (test_approvals.TESTS + test_cards.TESTS + test_tray_notify.TESTS
          + test_folder.TESTS
          # The harness ends only what it started.
          + test_harness.TESTS
+         # The core's and the shell's words in the desktop's language.
+         + test_languages.TESTS
          # Plain words on command cards, Enter, the waiting link, Quit (last: it ends its app).
          + test_frictions.TESTS)
 
