@@ -265,3 +265,13 @@ duration-minutes = { $count ->
     [one] { $count } minute
    *[other] { $count } minutes
 }
+
+## Why a card asks, or why an action ran without asking (src-tauri/core/src/policy/mod.rs).
+
+reason-granted = Allowed in this conversation: you allowed exactly this action earlier.
+reason-mcp-reads = Only reads, says the MCP server "{ $server }", which you trust.
+reason-mcp-asks = This uses the MCP server "{ $server }", which could change things or reach the internet, so it needs your OK.
+reason-reads = Only reads.
+reason-reads-risky = This only reads, but it is marked risky, so it needs your OK.
+reason-changes = This changes files in your workspace folder, so it needs your OK.
+reason-high_risk = This is a high-risk action, so it needs your OK.

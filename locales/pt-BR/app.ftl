@@ -261,3 +261,13 @@ duration-minutes = { $count ->
     [one] { $count } minuto
    *[other] { $count } minutos
 }
+
+## Por que um cartão pergunta, ou por que uma ação rodou sem perguntar.
+
+reason-granted = Permitido nesta conversa: você já permitiu exatamente esta ação antes.
+reason-mcp-reads = Só lê, segundo o servidor MCP "{ $server }", em que você confia.
+reason-mcp-asks = Isto usa o servidor MCP "{ $server }", que poderia alterar coisas ou acessar a internet, então precisa da sua aprovação.
+reason-reads = Só lê.
+reason-reads-risky = Isto só lê, mas está marcado como arriscado, então precisa da sua aprovação.
+reason-changes = Isto altera arquivos da sua pasta de trabalho, então precisa da sua aprovação.
+reason-high_risk = Esta é uma ação de alto risco, então precisa da sua aprovação.

@@ -221,3 +221,13 @@ provider-too_large-piece = 来自 { $host } 的回复中有一段超过 { $limit
 duration-less_than_a_second = 不到一秒
 duration-seconds = { $count } 秒
 duration-minutes = { $count } 分钟
+
+## 卡片为什么要询问，或操作为什么没有询问就执行了。
+
+reason-granted = 已在这个对话中允许：你之前允许过完全相同的操作。
+reason-mcp-reads = 只读取；MCP 服务器“{ $server }”这样说明，而你信任它。
+reason-mcp-asks = 这会使用 MCP 服务器“{ $server }”，它可能改动东西或连到互联网，所以需要你的同意。
+reason-reads = 只读取。
+reason-reads-risky = 这只是读取，但被标为有风险，所以需要你的同意。
+reason-changes = 这会改动你的工作文件夹里的文件，所以需要你的同意。
+reason-high_risk = 这是一个高风险的操作，所以需要你的同意。
