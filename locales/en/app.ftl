@@ -275,3 +275,35 @@ reason-reads = Only reads.
 reason-reads-risky = This only reads, but it is marked risky, so it needs your OK.
 reason-changes = This changes files in your workspace folder, so it needs your OK.
 reason-high_risk = This is a high-risk action, so it needs your OK.
+
+## "Test the connection" and the Ollama finder in Settings (src-tauri/core/src/app/probe/).
+
+probe-works = It works: { $model } at { $host } answered.
+probe-no_service_needed = The demo needs no connection: it answers from a fixed script, without an AI.
+probe-bad_address = "{ $text }" is not a web address. It should look like https://api.example.com/v1.
+probe-missing_key = { $host } needs an API key. Paste your key above, then test again.
+probe-key_refused = The key was refused by { $host }. Check that you copied the whole key and that it is still valid.
+probe-not_an_ai_service-web_page = { $host } answered with a web page, so it is not an AI service; a sign-in page may be in the way. Check the address.
+probe-not_an_ai_service = { $host } answered, but it is not an AI service Ask First can use. Check the address (for OpenAI-compatible services it often ends in /v1).
+probe-model_not_found = { $host } has no model called "{ $model }", and it did not say which it has. Check the model name.
+probe-model_not_found-choose = { $host } has no model called "{ $model }". Choose one it has: { $models }.
+probe-rate_limited = { $host } says it is getting too many requests right now. Wait a minute and test again.
+probe-out_of_credit = { $host } says the account has no credit or quota left. Check the plan and billing with the service.
+probe-service_trouble = { $host } is having trouble on its side (error { $status }). Try again later.
+probe-service_error = { $host } stopped with an error while answering. Try again later.
+probe-refused = { $host } refused the test (error { $status }). Check the address and the model name.
+probe-too_slow = { $host } did not answer within { $waited }, so Ask First stopped waiting. A local model that is still loading may need another try.
+probe-connect-refused = Nothing answers at { $host }. Check the address, and that the service is running.
+probe-connect-name_not_found = The address { $host } could not be found. Check the address and the internet connection.
+probe-connect-tls = A secure connection to { $host } could not be made. Check whether the address should start with http:// or https://.
+probe-connect-timed_out = Nothing answered at { $host } in time. Check the address and the internet connection.
+probe-connect-dropped = { $host } closed the connection without answering. Try again later.
+probe-connect-other = { $host } could not be reached. Check the address and the internet connection.
+probe-no_local_model = No local model is running on this computer. Install Ollama (ollama.com) and start it, or choose another way to answer.
+probe-ollama-no_models = Ollama is running on this computer, but it has no models yet. Get one with Ollama (for example: ollama pull llama3.1), or choose another way to answer.
+probe-ollama-models = Ollama is running with { $count ->
+    [one] { $count } model
+   *[other] { $count } models
+}. Choose which one answers.
+probe-ollama-not_answering = Ollama does not answer at { $host }. Check the address, or choose another way to answer.
+probe-ollama-not_ollama = Something answers at { $host }, but it is not Ollama. Check the address, or choose another way to answer.

@@ -271,3 +271,35 @@ reason-reads = Só lê.
 reason-reads-risky = Isto só lê, mas está marcado como arriscado, então precisa da sua aprovação.
 reason-changes = Isto altera arquivos da sua pasta de trabalho, então precisa da sua aprovação.
 reason-high_risk = Esta é uma ação de alto risco, então precisa da sua aprovação.
+
+## "Testar a conexão" e a busca pelo Ollama em Configurações.
+
+probe-works = Funciona: { $model } em { $host } respondeu.
+probe-no_service_needed = A demonstração não precisa de conexão: ela responde a partir de um roteiro fixo, sem IA.
+probe-bad_address = "{ $text }" não é um endereço da web. Ele deve ser parecido com https://api.example.com/v1.
+probe-missing_key = { $host } precisa de uma chave de API. Cole a sua chave acima e teste de novo.
+probe-key_refused = A chave foi recusada por { $host }. Verifique se você copiou a chave inteira e se ela ainda é válida.
+probe-not_an_ai_service-web_page = { $host } respondeu com uma página da web, então não é um serviço de IA; uma página de login pode estar no caminho. Confira o endereço.
+probe-not_an_ai_service = { $host } respondeu, mas não é um serviço de IA que o Ask First consiga usar. Confira o endereço (em serviços compatíveis com a OpenAI ele costuma terminar em /v1).
+probe-model_not_found = { $host } não tem um modelo chamado "{ $model }" e não disse quais tem. Confira o nome do modelo.
+probe-model_not_found-choose = { $host } não tem um modelo chamado "{ $model }". Escolha um dos que ele tem: { $models }.
+probe-rate_limited = { $host } diz que está recebendo pedidos demais agora. Espere um minuto e teste de novo.
+probe-out_of_credit = { $host } diz que a conta está sem crédito ou sem cota. Confira o plano e a cobrança com o serviço.
+probe-service_trouble = { $host } está com problemas do lado dele (erro { $status }). Tente de novo mais tarde.
+probe-service_error = { $host } parou com um erro enquanto respondia. Tente de novo mais tarde.
+probe-refused = { $host } recusou o teste (erro { $status }). Confira o endereço e o nome do modelo.
+probe-too_slow = { $host } não respondeu em { $waited }, então o Ask First parou de esperar. Um modelo local que ainda está carregando pode precisar de mais uma tentativa.
+probe-connect-refused = Nada responde em { $host }. Confira o endereço e se o serviço está rodando.
+probe-connect-name_not_found = O endereço { $host } não foi encontrado. Confira o endereço e a conexão com a internet.
+probe-connect-tls = Não foi possível fazer uma conexão segura com { $host }. Verifique se o endereço deve começar com http:// ou https://.
+probe-connect-timed_out = Nada respondeu em { $host } a tempo. Confira o endereço e a conexão com a internet.
+probe-connect-dropped = { $host } fechou a conexão sem responder. Tente de novo mais tarde.
+probe-connect-other = Não foi possível chegar a { $host }. Confira o endereço e a conexão com a internet.
+probe-no_local_model = Nenhum modelo local está rodando neste computador. Instale o Ollama (ollama.com) e abra-o, ou escolha outra forma de responder.
+probe-ollama-no_models = O Ollama está rodando neste computador, mas ainda não tem nenhum modelo. Baixe um com o Ollama (por exemplo: ollama pull llama3.1) ou escolha outra forma de responder.
+probe-ollama-models = O Ollama está rodando com { $count ->
+    [one] { $count } modelo
+   *[other] { $count } modelos
+}. Escolha qual deles responde.
+probe-ollama-not_answering = O Ollama não responde em { $host }. Confira o endereço ou escolha outra forma de responder.
+probe-ollama-not_ollama = Algo responde em { $host }, mas não é o Ollama. Confira o endereço ou escolha outra forma de responder.

@@ -231,3 +231,32 @@ reason-reads = 只读取。
 reason-reads-risky = 这只是读取，但被标为有风险，所以需要你的同意。
 reason-changes = 这会改动你的工作文件夹里的文件，所以需要你的同意。
 reason-high_risk = 这是一个高风险的操作，所以需要你的同意。
+
+## “设置”中的“测试连接”和 Ollama 查找。
+
+probe-works = 连接正常：{ $host } 上的 { $model } 已回答。
+probe-no_service_needed = 演示模式不需要连接：它按固定脚本回答，不使用 AI。
+probe-bad_address = “{ $text }”不是网址。它应该像 https://api.example.com/v1 这样。
+probe-missing_key = { $host } 需要 API 密钥。请把密钥粘贴到上面，然后再测试。
+probe-key_refused = { $host } 拒绝了这个密钥。请检查是否复制了完整的密钥，以及它是否仍然有效。
+probe-not_an_ai_service-web_page = { $host } 回应的是一个网页，所以它不是 AI 服务；可能被登录页面挡住了。请检查地址。
+probe-not_an_ai_service = { $host } 有回应，但它不是 Ask First 能用的 AI 服务。请检查地址（兼容 OpenAI 的服务地址常以 /v1 结尾）。
+probe-model_not_found = { $host } 没有名为“{ $model }”的模型，也没有说明它有哪些模型。请检查模型名称。
+probe-model_not_found-choose = { $host } 没有名为“{ $model }”的模型。请从它有的模型中选一个：{ $models }。
+probe-rate_limited = { $host } 表示现在请求太多。请等一分钟再测试。
+probe-out_of_credit = { $host } 表示这个账户已没有余额或额度。请向这个服务查看套餐和账单。
+probe-service_trouble = { $host } 那边出了问题（错误 { $status }）。请稍后再试。
+probe-service_error = { $host } 在回答时出错停止了。请稍后再试。
+probe-refused = { $host } 拒绝了测试（错误 { $status }）。请检查地址和模型名称。
+probe-too_slow = { $host } 在 { $waited } 内没有回答，所以 Ask First 不再等待。仍在加载的本地模型可能需要再试一次。
+probe-connect-refused = { $host } 没有回应。请检查地址，以及服务是否在运行。
+probe-connect-name_not_found = 找不到地址 { $host }。请检查地址和网络连接。
+probe-connect-tls = 无法与 { $host } 建立安全连接。请检查地址应以 http:// 还是 https:// 开头。
+probe-connect-timed_out = { $host } 没有及时回应。请检查地址和网络连接。
+probe-connect-dropped = { $host } 没有回答就关闭了连接。请稍后再试。
+probe-connect-other = 无法连到 { $host }。请检查地址和网络连接。
+probe-no_local_model = 这台电脑上没有运行本地模型。请安装 Ollama（ollama.com）并启动它，或选择另一种回答方式。
+probe-ollama-no_models = Ollama 正在这台电脑上运行，但还没有模型。请用 Ollama 获取一个（例如：ollama pull llama3.1），或选择另一种回答方式。
+probe-ollama-models = Ollama 正在运行，有 { $count } 个模型。请选择由哪一个回答。
+probe-ollama-not_answering = { $host } 上的 Ollama 没有回应。请检查地址，或选择另一种回答方式。
+probe-ollama-not_ollama = { $host } 有回应，但它不是 Ollama。请检查地址，或选择另一种回答方式。

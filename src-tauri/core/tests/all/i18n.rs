@@ -472,3 +472,23 @@ fn a_model_service_failure_is_said_in_chinese_and_portuguese() {
     };
     assert!(with_language(Language::PtBr, || idle.to_string()).contains("por 1 segundo,"));
 }
+
+#[test]
+fn test_the_connection_answers_in_chinese_and_portuguese() {
+    use askfirst_core::app::probe::ConnectionTest;
+    let missing = ConnectionTest::MissingKey {
+        host: "api.openai.com".into(),
+    };
+    assert_eq!(
+        with_language(Language::PtBr, || missing.sentence()),
+        "api.openai.com precisa de uma chave de API. Cole a sua chave acima e teste de novo."
+    );
+    assert_eq!(
+        with_language(Language::ZhCn, || missing.sentence()),
+        "api.openai.com 需要 API 密钥。请把密钥粘贴到上面，然后再测试。"
+    );
+    assert_eq!(
+        missing.sentence(),
+        "api.openai.com needs an API key. Paste your key above, then test again."
+    );
+}
