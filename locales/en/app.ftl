@@ -307,3 +307,13 @@ probe-ollama-models = Ollama is running with { $count ->
 }. Choose which one answers.
 probe-ollama-not_answering = Ollama does not answer at { $host }. Check the address, or choose another way to answer.
 probe-ollama-not_ollama = Something answers at { $host }, but it is not Ollama. Check the address, or choose another way to answer.
+
+## When the folder the person chose cannot be used (src-tauri/core/src/app/folder.rs).
+
+folder-unopenable = The folder { $path } could not be opened. Make sure you may open it, or choose another folder.
+folder-not_saved = The folder is used now, but Ask First could not remember it for next time. Make sure the disk is not full and Ask First may write to its data folder, then choose it again.
+folder-missing = The folder { $path } does not exist. Choose a folder that is there.
+folder-not_a_folder = That is a file, not a folder: { $path }. Choose a folder.
+folder-whole_computer = That is the whole computer. Choose one folder with the files the agent should work on, such as Documents.
+folder-home_folder = That is your whole home folder, with all your files. Choose one folder inside it, such as Documents, for the agent to work in.
+folder-own_data = That folder holds Ask First's own files (its settings, keys and history), which the agent must never change. Choose another folder.

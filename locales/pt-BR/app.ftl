@@ -303,3 +303,13 @@ probe-ollama-models = O Ollama está rodando com { $count ->
 }. Escolha qual deles responde.
 probe-ollama-not_answering = O Ollama não responde em { $host }. Confira o endereço ou escolha outra forma de responder.
 probe-ollama-not_ollama = Algo responde em { $host }, mas não é o Ollama. Confira o endereço ou escolha outra forma de responder.
+
+## Quando a pasta escolhida não pode ser usada.
+
+folder-unopenable = Não foi possível abrir a pasta { $path }. Verifique se você tem permissão para abri-la ou escolha outra pasta.
+folder-not_saved = A pasta já está em uso, mas o Ask First não conseguiu guardá-la para a próxima vez. Verifique se o disco não está cheio e se o Ask First pode gravar na pasta de dados dele e escolha-a de novo.
+folder-missing = A pasta { $path } não existe. Escolha uma pasta que exista.
+folder-not_a_folder = Isto é um arquivo, não uma pasta: { $path }. Escolha uma pasta.
+folder-whole_computer = Isto é o computador inteiro. Escolha uma pasta com os arquivos em que o agente deve trabalhar, como Documentos.
+folder-home_folder = Esta é a sua pasta pessoal inteira, com todos os seus arquivos. Escolha uma pasta dentro dela, como Documentos, para o agente trabalhar.
+folder-own_data = Essa pasta guarda os arquivos do próprio Ask First (configurações, chaves e histórico), que o agente nunca pode alterar. Escolha outra pasta.

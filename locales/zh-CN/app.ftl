@@ -260,3 +260,13 @@ probe-ollama-no_models = Ollama 正在这台电脑上运行，但还没有模型
 probe-ollama-models = Ollama 正在运行，有 { $count } 个模型。请选择由哪一个回答。
 probe-ollama-not_answering = { $host } 上的 Ollama 没有回应。请检查地址，或选择另一种回答方式。
 probe-ollama-not_ollama = { $host } 有回应，但它不是 Ollama。请检查地址，或选择另一种回答方式。
+
+## 所选文件夹无法使用时。
+
+folder-unopenable = 无法打开文件夹 { $path }。请确认你有权打开它，或选择另一个文件夹。
+folder-not_saved = 现在已在使用这个文件夹，但 Ask First 没能记住它供下次使用。请确认磁盘没有满，并且 Ask First 可以写入它的数据文件夹，然后再选择一次。
+folder-missing = 文件夹 { $path } 不存在。请选择一个存在的文件夹。
+folder-not_a_folder = 这是一个文件，不是文件夹：{ $path }。请选择一个文件夹。
+folder-whole_computer = 这是整台电脑。请选择一个装着要让智能助手处理的文件的文件夹，例如“文档”。
+folder-home_folder = 这是你的整个主文件夹，里面有你所有的文件。请在其中选一个文件夹（例如“文档”）让智能助手工作。
+folder-own_data = 这个文件夹装着 Ask First 自己的文件（设置、密钥和记录），智能助手绝不能改动它们。请选择另一个文件夹。
