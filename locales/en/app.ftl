@@ -100,6 +100,9 @@ command-more = …and { $count } more.
 
 ## Errors the window shows (src-tauri/core/src/app/codes.rs). Each says what happened and what to do.
 
+error-run-empty_task = Please type a task for the agent first.
+error-run-busy = The agent is still working on the previous task. Stop it or wait for it to finish.
+error-run-folder_gone = The folder this conversation works in, { $path }, is no longer there. Choose a folder for it with "Change…" above the task box.
 error-internal = Something went wrong inside Ask First, so this was not done. Try again; if it keeps happening, close Ask First and start it again.
 error-session-unreadable = This conversation could not be opened, because its history cannot be read (it may have been moved or deleted). Pick another conversation, or start a new one.
 error-session-not_writable = Ask First cannot write this conversation's history, so it was not opened. Free up some space on the disk, or make sure Ask First may write to its data folder, then try again.

@@ -88,6 +88,9 @@ command-more = …e mais { $count }.
 
 ## Erros que a janela mostra: o que aconteceu e o que fazer.
 
+error-run-empty_task = Digite primeiro uma tarefa para o agente.
+error-run-busy = O agente ainda está trabalhando na tarefa anterior. Pare-o ou espere ele terminar.
+error-run-folder_gone = A pasta em que esta conversa trabalha, { $path }, não existe mais. Escolha uma pasta para ela com "Alterar…" acima da caixa de tarefa.
 error-internal = Algo deu errado dentro do Ask First, então isto não foi feito. Tente de novo; se continuar acontecendo, feche o Ask First e abra de novo.
 error-session-unreadable = Não foi possível abrir esta conversa, porque o histórico dela não pode ser lido (pode ter sido movido ou apagado). Escolha outra conversa ou comece uma nova.
 error-session-not_writable = O Ask First não consegue gravar o histórico desta conversa, então ela não foi aberta. Libere espaço no disco ou verifique se o Ask First pode gravar na pasta de dados dele e tente de novo.

@@ -88,6 +88,9 @@ command-more = ……还有 { $count } 项。
 
 ## 窗口中显示的错误：说明发生了什么、该怎么做。
 
+error-run-empty_task = 请先为智能助手输入一个任务。
+error-run-busy = 智能助手还在处理上一个任务。请停止它，或等它完成。
+error-run-folder_gone = 这个对话所用的文件夹 { $path } 已经不在了。请用任务框上方的“更改…”为它选择一个文件夹。
 error-internal = Ask First 内部出了问题，所以这件事没有完成。请再试一次；如果一直这样，请关闭 Ask First 再重新打开。
 error-session-unreadable = 无法打开这个对话，因为读不到它的记录（可能已被移动或删除）。请选择另一个对话，或开始一个新对话。
 error-session-not_writable = Ask First 无法写入这个对话的记录，所以没有打开它。请腾出一些磁盘空间，或确认 Ask First 可以写入它的数据文件夹，然后再试一次。

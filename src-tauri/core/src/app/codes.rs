@@ -66,7 +66,12 @@ pub fn internal_error(detail: impl Into<String>) -> CommandError {
 impl Worded for RunError {
     fn message(&self) -> String {
         match self {
-            RunError::EmptyTask | RunError::Busy | RunError::FolderGone(_) => self.to_string(),
+            RunError::EmptyTask => tr("error-run-empty_task", &[]),
+            RunError::Busy => tr("error-run-busy", &[]),
+            RunError::FolderGone(path) => tr(
+                "error-run-folder_gone",
+                &[("path", Arg::from(path.as_str()))],
+            ),
             // The provider's sentence says what happened and what to do.
             RunError::Provider(error) => error.to_string(),
         }
