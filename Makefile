@@ -25,7 +25,7 @@ APT_BUILD := build-essential pkg-config curl file libwebkit2gtk-4.1-dev \
 # (GNOME Keyring's Secret Service, and secret-tool to read it back) for the API-key tests.
 APT_TEST := xvfb xauth dbus dbus-x11 libglib2.0-bin webkit2gtk-driver python3 python3-dbus \
 	python3-gi python3-xlib haskell-status-notifier-item-utils procps python3-fusepy \
-	gnome-keyring libsecret-tools
+	gnome-keyring libsecret-tools fonts-wqy-microhei
 
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 # Installs the Debian packages in $(1) that are not installed yet (apt-get only when needed).

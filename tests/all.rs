@@ -6,4 +6,5 @@
 mod shell {
     pub mod folder;
     pub mod ipc;
+    pub mod language;
 }

@@ -18,7 +18,7 @@ use askfirst_protocol::{
     SessionSummary, SetSessionPolicyRequest, SettingsView, StartRunRequest, StartRunResponse,
 };
 use std::sync::Arc;
-use tauri::State;
+use tauri::{AppHandle, Runtime, State};
 
 /// Held while a run starts and while the session changes, so a session switch never happens
 /// between `start_run`'s check that no run is going and its run being registered (nor two
@@ -275,11 +275,21 @@ pub async fn get_settings(
 /// `SettingsView::approval_timeout_range`; `storage` when the file cannot be read or written
 /// (nothing is changed then).
 #[tauri::command]
-pub async fn save_settings(
+pub async fn save_settings<R: Runtime>(
+    app: AppHandle<R>,
     runtime: State<'_, Arc<AgentRuntime>>,
     settings: State<'_, Arc<SettingsScreen>>,
     request: SaveSettingsRequest,
 ) -> Result<SettingsView, CommandError> {
     let (runtime, settings) = (Arc::clone(&runtime), Arc::clone(&settings));
-    blocking(move || settings.save(&runtime, request).map_err(coded)).await
+    let view = blocking(move || {
+        let view = settings.save(&runtime, request).map_err(coded)?;
+        // A new language applies at once: to every sentence rendered from now on, and to the
+        // tray's menu and title.
+        askfirst_core::i18n::set_language(settings.language());
+        Ok(view)
+    })
+    .await?;
+    crate::tray::relabel(&app);
+    Ok(view)
 }

@@ -21,9 +21,6 @@ use tauri::{AppHandle, Manager, Runtime, State};
 /// The variable that answers the folder picker without showing it (see the module's doc).
 pub const TEST_PICK_FOLDER: &str = "ASKFIRST_TEST_PICK_FOLDER";
 
-/// What the picker's title says.
-const PICKER_TITLE: &str = "Choose the folder the agent may work in";
-
 /// The folder of the conversation in the window. JS: `invoke('get_folder')`.
 #[tauri::command]
 pub async fn get_folder(
@@ -43,7 +40,9 @@ fn ask_picker<R: Runtime>(app: &AppHandle<R>, settings: &SettingsScreen) -> Opti
         eprintln!("askfirst: the folder picker is not available in this build");
         return None;
     };
-    let mut picker = dialog.file().set_title(PICKER_TITLE);
+    let mut picker = dialog
+        .file()
+        .set_title(askfirst_core::i18n::tr("folder-picker_title", &[]));
     if let Some(window) = app.get_webview_window(crate::window::MAIN) {
         picker = picker.set_parent(&window);
     }

@@ -51,6 +51,8 @@ pub fn build_app<R: Runtime>(
         instance_lock,
         inbox,
     } = backend;
+    // The language chosen in Settings (else the desktop's) for every sentence from here on.
+    askfirst_core::i18n::set_language(settings.language());
     let prefs = window::WindowPrefs {
         size_file: settings.config().data_dir.join("window.json"),
     };
@@ -117,22 +119,29 @@ pub fn run() {
 /// or the whole chain of another error).
 fn startup_failure(error: &anyhow::Error) -> String {
     use askfirst_core::app::Worded;
-    match error.downcast_ref::<StartupError>() {
-        Some(startup) => match startup.detail() {
-            Some(detail) => format!(
-                "Ask First could not start. {}\n\nDetails: {detail}",
-                startup.message()
-            ),
-            None => format!("Ask First could not start. {}", startup.message()),
-        },
-        None => format!(
-            "Ask First could not start. {}\n\nDetails: {error:#}",
-            askfirst_core::app::codes::INTERNAL_FAILURE
+    use askfirst_core::i18n::{tr, Arg};
+    let (message, detail) = match error.downcast_ref::<StartupError>() {
+        Some(startup) => (startup.message(), startup.detail()),
+        None => (
+            askfirst_core::app::codes::internal_failure(),
+            Some(format!("{error:#}")),
         ),
+    };
+    let said = tr("startup-failed", &[("message", Arg::from(message))]);
+    match detail {
+        Some(detail) => format!(
+            "{said}\n\n{}",
+            tr("startup-details", &[("detail", Arg::from(detail))])
+        ),
+        None => said,
     }
 }
 
 fn try_run() -> anyhow::Result<()> {
+    // The desktop's language until the settings are read (then the one chosen in Settings).
+    askfirst_core::i18n::set_language(askfirst_core::app::settings::desktop_language(
+        &Environment::process(),
+    ));
     // The name desktop services show for the app (the tray item's title falls back to it),
     // rather than the executable's name.
     #[cfg(target_os = "linux")]

@@ -3,6 +3,7 @@
 //! OK, the body is the plain summary, never the raw arguments.
 
 use askfirst_core::app::SettingsScreen;
+use askfirst_core::i18n::tr;
 use askfirst_core::sync::MutexExt;
 use askfirst_protocol::{ApprovalId, ApprovalRequest, NotifyWhen};
 use std::sync::Arc;
@@ -11,8 +12,41 @@ use tauri_plugin_notification::Notification;
 #[cfg(not(target_os = "linux"))]
 use tauri_plugin_notification::NotificationExt;
 
-/// The notification's title.
+/// The notification's title, in English (the person reads [`Words::for_approval`]'s).
 pub const TITLE: &str = "Ask First needs your OK";
+
+/// The words of a notification, in the current language (`askfirst_core::i18n`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Words {
+    /// The title ("Ask First needs your OK").
+    pub title: String,
+    /// The body: for an approval, its summary as the service shows it.
+    pub body: String,
+    /// The label of the action that opens the window at the card ("Review"); empty when the
+    /// notification has none.
+    pub action: String,
+}
+
+impl Words {
+    /// The notification of an approval request whose plain summary is `summary`; `markup`:
+    /// whether the service reads the body as markup (see [`body_text`]).
+    pub fn for_approval(summary: &str, markup: bool) -> Self {
+        Words {
+            title: tr("notify-title", &[]),
+            body: body_text(summary, markup),
+            action: tr("notify-review", &[]),
+        }
+    }
+
+    /// The once-per-launch note that closing the window left Ask First running.
+    pub fn still_running() -> Self {
+        Words {
+            title: tr("notify-still_running-title", &[]),
+            body: tr("notify-still_running-body", &[]),
+            action: String::new(),
+        }
+    }
+}
 
 /// Sends the notification for `request` if the setting and the window's focus say so. Without
 /// the plugin (tests) or a notification service it does nothing; it never blocks the approval
@@ -41,16 +75,16 @@ pub fn approval_required<R: Runtime>(app: &AppHandle<R>, request: &ApprovalReque
         .try_state::<ServiceCheck>()
         .and_then(|check| check.markup())
         .unwrap_or(true);
-    let body = body_text(&request.summary, markup);
+    let words = Words::for_approval(&request.summary, markup);
     #[cfg(target_os = "linux")]
     {
         if let Some(check) = app.try_state::<ServiceCheck>() {
             check.before_notifying(probe_service);
         }
-        linux::show_for_approval(app, request.approval_id, body);
+        linux::show_for_approval(app, request.approval_id, words);
     }
     #[cfg(not(target_os = "linux"))]
-    show(app, TITLE, &body);
+    show(app, &words.title, &words.body);
 }
 
 /// The approval was answered or ended: its notification, if still shown, is closed, so no
@@ -69,7 +103,6 @@ pub fn approval_resolved<R: Runtime>(app: &AppHandle<R>, approval_id: ApprovalId
 /// `default`). Desktop Notifications Specification 1.2.
 #[cfg(target_os = "linux")]
 mod linux {
-    use super::TITLE;
     use askfirst_core::sync::MutexExt;
     use askfirst_protocol::event_names::FOCUS_APPROVAL;
     use askfirst_protocol::ApprovalId;
@@ -124,7 +157,7 @@ mod linux {
     pub fn show_for_approval<R: Runtime>(
         app: &AppHandle<R>,
         approval_id: ApprovalId,
-        body: String,
+        words: super::Words,
     ) {
         let app = app.clone();
         // Shown from the notifications thread, in order; the wait for a click has a thread
@@ -133,9 +166,9 @@ mod linux {
             let mut notification = notify_rust::Notification::new();
             notification
                 .appname("Ask First")
-                .summary(TITLE)
-                .body(&body)
-                .action("default", "Review");
+                .summary(&words.title)
+                .body(&words.body)
+                .action("default", &words.action);
             let Ok(handle) = notification.show() else {
                 return; // no service: the probe logs it once
             };
@@ -360,10 +393,8 @@ pub fn still_running<R: Runtime>(app: &AppHandle<R>) {
     if app.try_state::<Notification<R>>().is_none() {
         return;
     }
-    let body =
-        "Ask First keeps working in the background and will ask here when it needs your OK. \
-                Open it from the tray icon or start it again; quit it from the tray menu.";
-    show(app, "Ask First is still running", body);
+    let words = Words::still_running();
+    show(app, &words.title, &words.body);
 }
 
 #[cfg(test)]

@@ -3,6 +3,7 @@
 //! "Show Ask First" and "Quit"; the icon's title shows the count where the platform shows one.
 
 use crate::window;
+use askfirst_core::i18n::{tr, Arg};
 use askfirst_protocol::event_names::FOCUS_APPROVAL;
 use askfirst_protocol::ApprovalRequest;
 use tauri::menu::{IsMenuItem, Menu, MenuItem, PredefinedMenuItem};
@@ -28,16 +29,12 @@ pub const MAX_LISTED: usize = 10;
 
 /// The label of the pending line for `count` waiting approvals.
 pub fn pending_label(count: usize) -> String {
-    match count {
-        0 => "No approvals waiting".to_owned(),
-        1 => "1 approval waiting".to_owned(),
-        n => format!("{n} approvals waiting"),
-    }
+    tr("tray-pending", &[("count", Arg::from(count))])
 }
 
 /// The line after the [`MAX_LISTED`] approvals listed when `count` are waiting, if more are.
 pub fn more_label(count: usize) -> Option<String> {
-    (count > MAX_LISTED).then(|| format!("…and {} more in the window", count - MAX_LISTED))
+    (count > MAX_LISTED).then(|| tr("tray-more", &[("count", Arg::from(count - MAX_LISTED))]))
 }
 
 /// A menu label for one waiting approval: its summary as one line of at most 60 characters,
@@ -46,7 +43,36 @@ pub fn more_label(count: usize) -> Option<String> {
 pub fn approval_label(request: &ApprovalRequest) -> String {
     let label = askfirst_core::text::display_label(&request.summary, 60);
     // GTK menus read "&" as the mark of a keyboard shortcut; "&&" shows one "&".
-    format!("Review: {label}").replace('&', "&&")
+    tr("tray-review", &[("label", Arg::from(label))]).replace('&', "&&")
+}
+
+/// The label of "Show Ask First".
+pub fn show_label() -> String {
+    tr("tray-show", &[])
+}
+
+/// The label of "Quit".
+pub fn quit_label() -> String {
+    tr("tray-quit", &[])
+}
+
+/// The icon's title and tooltip for `count` waiting approvals: "Ask First", or with the count.
+pub fn title(count: usize) -> String {
+    tr("tray-tooltip", &[("count", Arg::from(count))])
+}
+
+/// Rebuilds the tray's menu and title in the current language, e.g. after
+/// `askfirst_core::i18n::set_language` (the settings' language changed). Does nothing without
+/// a tray or a backend.
+pub fn relabel<R: Runtime>(app: &AppHandle<R>) {
+    use tauri::Manager;
+    let (Some(runtime), Some(tray)) = (
+        app.try_state::<std::sync::Arc<askfirst_core::agent::AgentRuntime>>(),
+        app.try_state::<AppTray<R>>(),
+    ) else {
+        return;
+    };
+    tray.set_pending(app, &runtime.list_pending_approvals());
 }
 
 /// The tray icon.
@@ -88,14 +114,14 @@ fn build_menu<R: Runtime>(
     items.push(Box::new(MenuItem::with_id(
         app,
         ids::SHOW,
-        "Show Ask First",
+        show_label(),
         true,
         None::<&str>,
     )?));
     items.push(Box::new(MenuItem::with_id(
         app,
         ids::QUIT,
-        "Quit",
+        quit_label(),
         true,
         None::<&str>,
     )?));
@@ -110,8 +136,8 @@ impl<R: Runtime> AppTray<R> {
     /// Tauri's error when the menu or icon cannot be made.
     pub fn build(app: &AppHandle<R>) -> tauri::Result<Self> {
         let mut builder = TrayIconBuilder::with_id("main")
-            .tooltip("Ask First")
-            .title("Ask First")
+            .tooltip(title(0))
+            .title(title(0))
             .menu(&build_menu(app, &[])?)
             .on_menu_event(|app, event| {
                 let id = event.id.as_ref();
@@ -147,10 +173,7 @@ impl<R: Runtime> AppTray<R> {
             }
             Err(error) => eprintln!("askfirst: could not build the tray menu: {error}"),
         }
-        let title = match pending.len() {
-            0 => "Ask First".to_owned(),
-            n => format!("Ask First ({n})"),
-        };
+        let title = self::title(pending.len());
         let _ = self.icon.set_title(Some(title));
     }
 }

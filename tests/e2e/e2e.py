@@ -43,6 +43,7 @@ import test_folder  # noqa: E402
 import test_harness  # noqa: E402
 import test_language  # noqa: E402
 import test_inbox  # noqa: E402
+import test_languages  # noqa: E402
 import test_promise  # noqa: E402
 import test_rules  # noqa: E402
 import test_settings_sessions  # noqa: E402
@@ -64,6 +65,8 @@ TESTS = (test_approvals.TESTS + test_cards.TESTS + test_tray_notify.TESTS
          + test_language.TESTS
          # Other agents ask through the inbox (the real Claude Code CLI).
          + test_inbox.TESTS
+         # The core's and the shell's words in the desktop's language.
+         + test_languages.TESTS
          # Plain words on command cards, Enter, the waiting link, Quit (last: it ends its app).
          + test_frictions.TESTS)
 

@@ -30,6 +30,7 @@ pub mod command_line;
 pub mod config;
 pub mod data_dir;
 pub mod history;
+pub mod i18n;
 pub mod identity;
 pub mod inbox;
 pub mod mcp;

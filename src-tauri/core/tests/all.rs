@@ -14,6 +14,7 @@ mod all {
     pub mod flood;
     pub mod folders;
     pub mod history;
+    pub mod i18n;
     pub mod identity;
     pub mod keyring;
     pub mod keys;

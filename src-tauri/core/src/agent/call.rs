@@ -283,7 +283,7 @@ impl Run {
                     reason,
                     risk: description.risk,
                     policy_layer: layer,
-                    grant_scope: grantable.then(|| wording::GRANT_SCOPE.to_owned()),
+                    grant_scope: grantable.then(wording::grant_scope),
                     preview: description.preview.clone(),
                     effects: description.effects.clone(),
                     detail: description.detail.clone(),

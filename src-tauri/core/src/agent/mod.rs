@@ -241,7 +241,7 @@ impl AgentRuntime {
                 this.end_run(
                     run_id,
                     RunStatus::Failed,
-                    Some(wording::RUN_BROKE.to_owned()),
+                    Some(wording::run_broke()),
                     panicked,
                 );
             });

@@ -133,7 +133,7 @@ impl Run {
 
     fn stopped(&self) -> Finish {
         let why = wording::run_stopped(self.rt.stop_cause());
-        (RunStatus::Cancelled, Some(why.to_owned()))
+        (RunStatus::Cancelled, Some(why))
     }
 
     async fn run_loop(&mut self) -> Finish {

@@ -2,11 +2,13 @@
 //! person (the same facts, without the model's instructions, as a key plus values).
 //!
 //! Change the denial text here and nowhere else: [`for_model`] words a [`NotRun`] for the
-//! model, [`for_person`] for the person (as a [`Wording`], whose English is [`english`]). The
+//! model (always in English), [`for_person`] for the person (as a [`Wording`], rendered in the
+//! person's language by [`text`]; the sentences themselves are in `locales/*/app.ftl`). The
 //! model's texts are part of how models behave after a denial; change them with care (the
 //! tests in `tests/all/agent.rs` pin the important ones).
 
 use super::{MAX_RUN_OUTPUT_BYTES, MAX_TOOL_CALLS_PER_TURN};
+use crate::i18n::{self, Arg, Language};
 use askfirst_protocol::{CancelCause, DenialSource, NotRun, Wording};
 use std::collections::BTreeMap;
 
@@ -168,104 +170,12 @@ fn output_limit_text() -> String {
     )
 }
 
-/// The English sentences for the person, by key; `{name}` is replaced by the value `name`.
-/// One row per sentence: a translation is this table in another language.
-const ENGLISH: &[(&str, &str)] = &[
-    (
-        "not_run.denied_by_person",
-        "You said no. The action was not performed.",
-    ),
-    (
-        "not_run.denied_by_person_with_note",
-        "You said no, with the note: \"{note}\". The action was not performed.",
-    ),
-    (
-        "not_run.timed_out",
-        "You did not answer in time, so it was not performed.",
-    ),
-    (
-        "not_run.denied_by_rule",
-        "This action is not allowed by your settings. It was not performed.",
-    ),
-    (
-        "not_run.denied_by_rule_with_reason",
-        "This action is not allowed by your settings ({reason}). It was not performed.",
-    ),
-    (
-        "not_run.hard_denial",
-        "Ask First never allows this: {reason} It was not performed.",
-    ),
-    (
-        "not_run.unavailable",
-        "This action could not be approved, so it was not performed.",
-    ),
-    (
-        "not_run.unavailable_with_reason",
-        "This action could not be approved ({reason}), so it was not performed.",
-    ),
-    (
-        "not_run.cancelled.run_aborted",
-        "You stopped the run; this action was not performed.",
-    ),
-    (
-        "not_run.cancelled.app_shutdown",
-        "The app was closed; this action was not performed.",
-    ),
-    (
-        "not_run.interrupted.run_aborted",
-        "You stopped the run while this action was running; it was stopped before it finished.",
-    ),
-    (
-        "not_run.interrupted.app_shutdown",
-        "The app was closed while this action was running; it was stopped before it finished.",
-    ),
-    (
-        "not_run.no_longer_awaited.run_aborted",
-        "You stopped the run while this action was running. Ask First stopped waiting for it, \
-         so whether it was done is not known.",
-    ),
-    (
-        "not_run.no_longer_awaited.app_shutdown",
-        "The app was closed while this action was running. Ask First stopped waiting for it, \
-         so whether it was done is not known.",
-    ),
-    (
-        "not_run.changed_after_shown",
-        "Not done: the file or folder changed after this was shown for approval (\"{summary}\"), \
-         so it would no longer do what was shown. Nothing was changed; ask again with it as it \
-         is now.",
-    ),
-    (
-        "not_run.run_ended_before",
-        "The run was stopped before this action; it was not performed.",
-    ),
-    (
-        "not_run.output_limit",
-        "The actions of this task have produced {limit_mb} MB of output, the most Ask First \
-         passes on in one task (limit {limit_mb} MB), so the task ends here; this action was \
-         not performed.",
-    ),
-    (
-        "not_run.too_many_calls",
-        "Not done: the agent asked for {asked} actions at once, and Ask First does at most \
-         {limit} at a time, so the other {left_out} were not looked at, asked about or \
-         performed. It was told to ask for fewer.",
-    ),
-    ("not_run.closed_before_start", ALLOWED_NOT_STARTED),
-    ("not_run.may_have_run", MAY_HAVE_RUN),
-    (
-        "not_run.refused_end_not_saved",
-        "This action was not performed.",
-    ),
-    ("not_run.end_not_saved", UNRECORDED_CALL),
-];
-
-/// What the person is told about a call that did not run: a key of [`english`]'s table and the
-/// values it names. A repeat is worded as the call it repeats.
+/// What the person is told about a call that did not run: a key of the catalogues
+/// (`locales/*/app.ftl`, keys `not_run-…`, written here with dots) and the values it names. A repeat is worded as the call it repeats.
 pub fn for_person(reason: &NotRun) -> Wording {
-    let cause_key = |stem: &str, cause: &CancelCause| match cause {
-        CancelCause::RunAborted => format!("{stem}.run_aborted"),
-        CancelCause::AppShutdown => format!("{stem}.app_shutdown"),
+    let by_cause = |cause: &CancelCause, run_aborted: &str, app_shutdown: &str| match cause {
+        CancelCause::RunAborted => run_aborted.to_owned(),
+        CancelCause::AppShutdown => app_shutdown.to_owned(),
     };
     let (key, args): (String, Vec<(&str, String)>) = match reason {
         NotRun::DeniedByPerson { note: Some(note) } => (
@@ -288,11 +198,30 @@ pub fn for_person(reason: &NotRun) -> Wording {
             vec![("reason", r.clone())],
         ),
         NotRun::Unavailable { reason: None } => ("not_run.unavailable".into(), vec![]),
-        NotRun::Cancelled { cause } => (cause_key("not_run.cancelled", cause), vec![]),
-        NotRun::Interrupted { cause } => (cause_key("not_run.interrupted", cause), vec![]),
-        NotRun::NoLongerAwaited { cause } => {
-            (cause_key("not_run.no_longer_awaited", cause), vec![])
-        }
+        NotRun::Cancelled { cause } => (
+            by_cause(
+                cause,
+                "not_run.cancelled.run_aborted",
+                "not_run.cancelled.app_shutdown",
+            ),
+            vec![],
+        ),
+        NotRun::Interrupted { cause } => (
+            by_cause(
+                cause,
+                "not_run.interrupted.run_aborted",
+                "not_run.interrupted.app_shutdown",
+            ),
+            vec![],
+        ),
+        NotRun::NoLongerAwaited { cause } => (
+            by_cause(
+                cause,
+                "not_run.no_longer_awaited.run_aborted",
+                "not_run.no_longer_awaited.app_shutdown",
+            ),
+            vec![],
+        ),
         NotRun::ChangedAfterShown { summary } => (
             "not_run.changed_after_shown".into(),
             vec![("summary", summary.clone())],
@@ -329,69 +258,67 @@ pub fn for_person(reason: &NotRun) -> Wording {
     }
 }
 
-/// The English text of `wording`: its sentence with each `{name}` replaced by its value, in one
-/// pass (a value that itself contains `{…}` is inserted as it is). A key this table does not
-/// have is returned as the key itself, so a gap shows instead of vanishing.
+/// The English text of `wording` (its key's sentence in `locales/en/app.ftl` with its values
+/// filled in; a value that itself contains `{…}` is inserted as it is). A key the catalogue
+/// does not have is returned as the key itself, so a gap shows instead of vanishing.
 pub fn english(wording: &Wording) -> String {
-    english_in(ENGLISH, wording)
+    i18n::wording_in(Language::En, wording)
 }
 
-/// The English text of `wording` from `table` (key → sentence with `{name}` places), as
-/// [`english`] does for this module's table; other tables of person's words (the command
-/// effects of `crate::command_line::effect_words`) fill theirs through here too.
-pub fn english_in(table: &[(&str, &str)], wording: &Wording) -> String {
-    let Some((_, template)) = table.iter().find(|(key, _)| *key == wording.key) else {
-        return wording.key.clone();
-    };
-    let mut out = String::with_capacity(template.len());
-    let mut rest = *template;
-    while let Some(open) = rest.find('{') {
-        out.push_str(&rest[..open]);
-        let after = &rest[open + 1..];
-        match after.find('}') {
-            Some(close) if wording.args.contains_key(&after[..close]) => {
-                if let Some(value) = wording.args.get(&after[..close]) {
-                    out.push_str(value);
-                }
-                rest = &after[close + 1..];
-            }
-            _ => {
-                out.push('{');
-                rest = after;
-            }
-        }
-    }
-    out.push_str(rest);
-    out
+/// `wording` in the current language ([`i18n::language`]), as the person reads it.
+pub fn text(wording: &Wording) -> String {
+    i18n::wording(wording)
 }
 
-/// [`for_person`] in English.
+/// [`for_person`] in the current language.
 pub fn person_text(reason: &NotRun) -> String {
-    english(&for_person(reason))
+    text(&for_person(reason))
 }
 
 /// The end of a stopped run: by the person, or by the app closing.
-pub fn run_stopped(cause: CancelCause) -> &'static str {
+pub fn run_stopped(cause: CancelCause) -> String {
     match cause {
-        CancelCause::AppShutdown => CLOSED_WHILE_WORKING,
-        CancelCause::RunAborted => YOU_STOPPED,
+        CancelCause::AppShutdown => i18n::tr("run-closed_while_working", &[]),
+        CancelCause::RunAborted => i18n::tr("run-you_stopped", &[]),
     }
+}
+
+/// What a reopened session shows for a run whose end is missing from a log with a gap
+/// ([`UNRECORDED_RUN`] in the current language).
+pub fn run_unrecorded() -> String {
+    i18n::tr("run-unrecorded", &[])
+}
+
+/// The end of a run that never ended in a whole log ([`CLOSED_WHILE_WORKING`] in the current
+/// language).
+pub fn run_closed_while_working() -> String {
+    i18n::tr("run-closed_while_working", &[])
+}
+
+/// The end of a run that stopped without saying how ([`RUN_BROKE`] in the current language).
+pub fn run_broke() -> String {
+    i18n::tr("run-broke", &[])
+}
+
+/// The card's scope line of "Allow in this conversation" ([`GRANT_SCOPE`] in the current
+/// language).
+pub fn grant_scope() -> String {
+    i18n::tr("card-grant_scope", &[])
 }
 
 /// The end of a stopped run while a call was let finish (`summary` is that call's).
 pub fn run_stopped_after_finishing(why: &str, summary: &str) -> String {
-    format!(
-        "{why} What was already being done was finished, since stopping it halfway could have \
-         left it half done: {summary}."
+    i18n::tr(
+        "run-stopped_after_finishing",
+        &[("why", Arg::from(why)), ("summary", Arg::from(summary))],
     )
 }
 
 /// The end of a run whose tool output passed [`MAX_RUN_OUTPUT_BYTES`].
 pub fn run_output_limit() -> String {
-    format!(
-        "The agent was stopped: its actions in this task produced more than {} MB of output, \
-         the most Ask First allows in one task. Send a new message to go on.",
-        mb(MAX_RUN_OUTPUT_BYTES)
+    i18n::tr(
+        "run-output_limit",
+        &[("limit_mb", Arg::from(mb(MAX_RUN_OUTPUT_BYTES)))],
     )
 }
 
@@ -406,18 +333,12 @@ pub fn output_limit_note_for_model(content: &str) -> String {
 
 /// The end of a run that used all its steps.
 pub fn run_out_of_steps(max_steps: usize) -> String {
-    format!(
-        "The agent stopped after {max_steps} steps without finishing. Send a new message to let \
-         it go on, or give it a smaller task."
-    )
+    i18n::tr("run-out_of_steps", &[("max_steps", Arg::from(max_steps))])
 }
 
 /// The end of a run whose model kept asking for what was refused (`summary` is the call's).
 pub fn run_kept_asking(summary: &str) -> String {
-    format!(
-        "The agent kept asking to do something that was already refused (\"{summary}\"), so it \
-         was stopped. Send a new message to tell it what to do instead."
-    )
+    i18n::tr("run-kept_asking", &[("summary", Arg::from(summary))])
 }
 
 /// The end of a run that stopped without saying how: its task panicked, or ended without its
@@ -427,9 +348,13 @@ pub const RUN_BROKE: &str = "Something went wrong inside Ask First and this task
 
 /// The summary of the one line standing for the calls past [`MAX_TOOL_CALLS_PER_TURN`].
 pub fn too_many_summary(asked: usize, left_out: usize) -> String {
-    format!(
-        "The agent asked for {asked} actions at once; the {left_out} after the first \
-         {MAX_TOOL_CALLS_PER_TURN} were not done"
+    i18n::tr(
+        "card-too_many_summary",
+        &[
+            ("asked", Arg::from(asked)),
+            ("left_out", Arg::from(left_out)),
+            ("limit", Arg::from(MAX_TOOL_CALLS_PER_TURN)),
+        ],
     )
 }
 
@@ -476,5 +401,5 @@ pub fn server_down(name: &str, why: &str) -> String {
 
 /// The summary of a call whose tool could not describe it.
 pub fn use_the_tool(name: &str) -> String {
-    format!("Use the tool \"{name}\"")
+    i18n::tr("card-use_the_tool", &[("name", Arg::from(name))])
 }

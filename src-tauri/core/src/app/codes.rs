@@ -13,6 +13,7 @@ use super::settings::ConfigError;
 use super::BuildError;
 use crate::agent::{RunError, SessionError};
 use crate::approvals::ApprovalError;
+use crate::i18n::{tr, Arg};
 use crate::policy::RulesError;
 use askfirst_protocol::{CommandError, ErrorCode};
 
@@ -44,14 +45,20 @@ pub trait Coded: Worded {
 
 /// What a failure inside Ask First (a panic, a request the backend could not take) tells the
 /// person; the technical side goes in the detail.
+/// (In English; the person reads it in their language: [`internal_failure`].)
 pub const INTERNAL_FAILURE: &str = "Something went wrong inside Ask First, so this was not \
      done. Try again; if it keeps happening, close Ask First and start it again.";
+
+/// [`INTERNAL_FAILURE`] in the current language.
+pub fn internal_failure() -> String {
+    tr("error-internal", &[])
+}
 
 /// The [`CommandError`] of a failure inside Ask First, with `detail` (what failed) apart.
 pub fn internal_error(detail: impl Into<String>) -> CommandError {
     CommandError {
         code: ErrorCode::Internal,
-        message: INTERNAL_FAILURE.to_owned(),
+        message: internal_failure(),
         detail: Some(detail.into()),
     }
 }
@@ -59,7 +66,12 @@ pub fn internal_error(detail: impl Into<String>) -> CommandError {
 impl Worded for RunError {
     fn message(&self) -> String {
         match self {
-            RunError::EmptyTask | RunError::Busy | RunError::FolderGone(_) => self.to_string(),
+            RunError::EmptyTask => tr("error-run-empty_task", &[]),
+            RunError::Busy => tr("error-run-busy", &[]),
+            RunError::FolderGone(path) => tr(
+                "error-run-folder_gone",
+                &[("path", Arg::from(path.as_str()))],
+            ),
             // The provider's sentence says what happened and what to do.
             RunError::Provider(error) => error.to_string(),
         }
@@ -88,14 +100,8 @@ impl Worded for SessionError {
     fn message(&self) -> String {
         match self {
             SessionError::Busy | SessionError::FolderFixed => self.to_string(),
-            SessionError::Unreadable(_) => "This conversation could not be opened, because its \
-                 history cannot be read (it may have been moved or deleted). Pick another \
-                 conversation, or start a new one."
-                .to_owned(),
-            SessionError::NotWritable(_) => "Ask First cannot write this conversation's \
-                 history, so it was not opened. Free up some space on the disk, or make sure \
-                 Ask First may write to its data folder, then try again."
-                .to_owned(),
+            SessionError::Unreadable(_) => tr("error-session-unreadable", &[]),
+            SessionError::NotWritable(_) => tr("error-session-not_writable", &[]),
         }
     }
 
@@ -120,24 +126,14 @@ impl Coded for SessionError {
 impl Worded for ApprovalError {
     fn message(&self) -> String {
         match self {
-            ApprovalError::NotPending(_) => "This request is no longer waiting: it was already \
-                 answered, it timed out, or its task was stopped. Nothing was changed; look at \
-                 the requests still shown."
-                .to_owned(),
-            ApprovalError::NotGrantable(_) => "This action cannot be allowed without asking \
-                 again. Approve it once, or deny it."
-                .to_owned(),
-            ApprovalError::ApprovalRequired { summary, .. } => format!(
-                "\"{summary}\" needs someone's OK, and nobody is there to give it here. Run \
-                 the task in the Ask First window to answer it."
+            ApprovalError::NotPending(_) => tr("error-approval-not_pending", &[]),
+            ApprovalError::NotGrantable(_) => tr("error-approval-not_grantable", &[]),
+            ApprovalError::ApprovalRequired { summary, .. } => tr(
+                "error-approval-required",
+                &[("summary", Arg::from(summary))],
             ),
-            ApprovalError::Log(_) => "Ask First cannot save its history right now, so it did \
-                 not do this. Free up some space on the disk, or make sure Ask First may write \
-                 to its data folder, then try again."
-                .to_owned(),
-            ApprovalError::ShuttingDown => "Ask First is closing, so nobody was asked and the \
-                 action was not performed. Start Ask First again to go on."
-                .to_owned(),
+            ApprovalError::Log(_) => tr("error-approval-log", &[]),
+            ApprovalError::ShuttingDown => tr("error-approval-shutting_down", &[]),
         }
     }
 
@@ -171,41 +167,27 @@ impl Coded for ApprovalError {
 impl Worded for SettingsError {
     fn message(&self) -> String {
         match self {
-            SettingsError::UnknownProvider(_) => "Ask First does not know that model service. \
-                 Choose one from the list in Settings."
-                .to_owned(),
-            SettingsError::TimeoutOutOfRange(_) => {
-                format!("{self} Choose a waiting time in that range and save again.")
+            SettingsError::UnknownProvider(_) => tr("error-settings-unknown_provider", &[]),
+            SettingsError::TimeoutOutOfRange(_) => tr(
+                "error-settings-timeout_out_of_range",
+                &[("problem", Arg::from(self.to_string()))],
+            ),
+            SettingsError::FileUnreadable(_) => tr("error-settings-file_unreadable", &[]),
+            SettingsError::SaveFailed { .. } => tr("error-settings-save_failed", &[]),
+            SettingsError::NoSuchRule(_) => tr("error-settings-no_such_rule", &[]),
+            SettingsError::Rules(RulesError::Read { .. }) => {
+                tr("error-settings-rules_unreadable", &[])
             }
-            SettingsError::FileUnreadable(_) => "Your settings file cannot be read or has a \
-                 mistake, so Settings will not save over it. Fix the file or delete it, then \
-                 try again."
-                .to_owned(),
-            SettingsError::SaveFailed { .. } => "Your settings could not be saved. Make sure \
-                 the disk is not full and that Ask First may write to its data folder, then \
-                 try again."
-                .to_owned(),
-            SettingsError::NoSuchRule(_) => "That rule is no longer in your rules (the rules \
-                 file may have been changed). Close Settings and open it again to see the \
-                 rules as they are now."
-                .to_owned(),
-            SettingsError::Rules(RulesError::Read { .. }) => "Your rules could not be read, \
-                 so nothing was changed. Make sure Ask First may read and write its data \
-                 folder, then try again."
-                .to_owned(),
-            SettingsError::Rules(RulesError::Invalid { .. }) => "Your rules file has a \
-                 mistake, so nothing was changed. Fix the file (or delete it to start again), \
-                 then try again."
-                .to_owned(),
+            SettingsError::Rules(RulesError::Invalid { .. }) => {
+                tr("error-settings-rules_invalid", &[])
+            }
             // Sentences of the MCP settings' own checks (`McpConfigError`, "There is no MCP
             // server named …"), which say what is wrong.
-            SettingsError::McpServer(sentence) => {
-                format!("{sentence} Check the server's settings, then try again.")
-            }
-            SettingsError::KeyringRemove(_) => "The key could not be removed from the \
-                 desktop's keyring (the rest of your settings were saved). Try again, or remove \
-                 it with the desktop's passwords app, where it is listed under \"Ask First\"."
-                .to_owned(),
+            SettingsError::McpServer(sentence) => tr(
+                "error-settings-mcp_server",
+                &[("problem", Arg::from(sentence))],
+            ),
+            SettingsError::KeyringRemove(_) => tr("error-settings-keyring_remove", &[]),
         }
     }
 
@@ -257,27 +239,14 @@ pub enum StartupError {
 impl Worded for StartupError {
     fn message(&self) -> String {
         match self {
-            StartupError::AlreadyRunning { .. } => "Ask First is already running. Use its \
-                 window (it may be in the tray or among the minimised windows)."
-                .to_owned(),
-            StartupError::Config(ConfigError::NoDataDir) => "Ask First cannot tell where to \
-                 keep its settings on this system. Set ASKFIRST_DATA_DIR to a folder it may \
-                 use, then start it again."
-                .to_owned(),
+            StartupError::AlreadyRunning { .. } => tr("error-startup-already_running", &[]),
+            StartupError::Config(ConfigError::NoDataDir) => tr("error-startup-no_data_dir", &[]),
             StartupError::Config(
                 ConfigError::UnknownProvider(_) | ConfigError::Timeout(_) | ConfigError::Notify(_),
-            ) => "One of the ASKFIRST_ settings Ask First was started with cannot be used. \
-                 Correct it or leave it out (the details say which), then start Ask First \
-                 again."
-                .to_owned(),
-            StartupError::Build(BuildError::Folder { .. }) => "Ask First cannot use one of its \
-                 folders: it may not be allowed to write there, or the disk may be full. Make \
-                 sure it may write to its data folder and your folder, then start it again."
-                .to_owned(),
+            ) => tr("error-startup-bad_setting", &[]),
+            StartupError::Build(BuildError::Folder { .. }) => tr("error-startup-folder", &[]),
             StartupError::Build(BuildError::Provider(error)) => error.to_string(),
-            StartupError::Window(_) => "Ask First could not open its window. Start it from \
-                 your desktop (it needs a graphical session), then try again."
-                .to_owned(),
+            StartupError::Window(_) => tr("error-startup-window", &[]),
         }
     }
 

@@ -11,6 +11,7 @@
 
 use super::screen::SettingsScreen;
 use crate::agent::{AgentRuntime, FolderChanged, SessionError, SessionFolder};
+use crate::i18n::{tr, Arg};
 use crate::identity::{is_within, FileId};
 use crate::tools::Workspace;
 use askfirst_protocol::{ErrorCode, FolderView, WelcomeView};
@@ -80,20 +81,14 @@ impl crate::app::Worded for FolderError {
         match self {
             Self::Session(error) => crate::app::Worded::message(error),
             // What the system said goes in the detail.
-            Self::Unopenable { path, .. } => format!(
-                "The folder {path} could not be opened. Make sure you may open it, or choose \
-                 another folder."
-            ),
-            Self::NotSaved(_) => "The folder is used now, but Ask First could not remember it \
-                 for next time. Make sure the disk is not full and Ask First may write to its \
-                 data folder, then choose it again."
-                .to_owned(),
+            Self::Unopenable { path, .. } => tr("folder-unopenable", &[("path", Arg::from(path))]),
+            Self::NotSaved(_) => tr("folder-not_saved", &[]),
             // Each of these is a sentence of its own that says what to do.
-            Self::Missing(_)
-            | Self::NotAFolder(_)
-            | Self::WholeComputer
-            | Self::HomeFolder
-            | Self::OwnData => self.to_string(),
+            Self::Missing(path) => tr("folder-missing", &[("path", Arg::from(path))]),
+            Self::NotAFolder(path) => tr("folder-not_a_folder", &[("path", Arg::from(path))]),
+            Self::WholeComputer => tr("folder-whole_computer", &[]),
+            Self::HomeFolder => tr("folder-home_folder", &[]),
+            Self::OwnData => tr("folder-own_data", &[]),
         }
     }
 

@@ -1,228 +1,11 @@
 //! Every sentence a command card says about what a command does: each [`Effect`] worded once,
 //! as a [`Wording`] (a key plus values, as `agent::wording` does for calls that did not run)
-//! and in English ([`english`]). Change these words here and nowhere else.
+//! and in the person's language (the sentences are in `locales/*/app.ftl`, keys `command-…`).
+//! Change which sentence an effect gets here, and its words in the catalogues.
 
 use super::effects::{Effect, PathKind, Target};
 use askfirst_protocol::{CommandEffect, Wording};
 use std::collections::BTreeMap;
-
-/// The English sentences, by key; `{name}` is replaced by the value `name`. One row per
-/// sentence: a translation is this table in another language.
-const ENGLISH: &[(&str, &str)] = &[
-    (
-        "command.runs_downloaded",
-        "Runs a script it downloads from {hosts}: Ask First cannot see what that script will do.",
-    ),
-    (
-        "command.runs_downloaded_anywhere",
-        "Runs a script it downloads from the internet: Ask First cannot see what that script \
-         will do.",
-    ),
-    (
-        "command.shell_features",
-        "Uses shell features (variables, substitutions, file name patterns or redirections), \
-         so Ask First cannot tell everything it does before it runs.",
-    ),
-    (
-        "command.builds_commands",
-        "Makes up the commands it runs while it runs ({how}), so Ask First cannot tell what \
-         they will do.",
-    ),
-    (
-        "command.unknown.confined",
-        "Ask First cannot tell what {programs} does. It runs shut in: it can change only \
-         files in your folder and cannot see the rest of your home folder, but it can use the \
-         internet.",
-    ),
-    (
-        "command.unknown.unconfined",
-        "Ask First cannot tell what {programs} does, and on this computer it is not shut in: \
-         it could change any of your files and use the internet.",
-    ),
-    (
-        "command.leaves_folder",
-        "First goes to another folder ({to}), so the names after that may be outside your \
-         folder.",
-    ),
-    (
-        "command.deletes_folder",
-        "Deletes the folder {name} permanently, with everything in it (it does not go to the \
-         trash).",
-    ),
-    (
-        "command.deletes_file",
-        "Deletes the file {name} permanently (it does not go to the trash).",
-    ),
-    (
-        "command.deletes_missing",
-        "Deletes {name} permanently if it is there when the command runs (nothing has that \
-         name now).",
-    ),
-    (
-        "command.deletes_pattern",
-        "Deletes permanently whatever {name} names when the command runs; Ask First cannot \
-         tell which files those are.",
-    ),
-    (
-        "command.deletes_files",
-        "Deletes {count} files permanently (they do not go to the trash): {names}",
-    ),
-    (
-        "command.deletes_folders",
-        "Deletes {count} folders permanently, with everything in them (they do not go to the \
-         trash): {names}",
-    ),
-    (
-        "command.deletes_mixed",
-        "Deletes {count} files and folders permanently (they do not go to the trash): {names}",
-    ),
-    (
-        "command.deletes_given",
-        "Deletes permanently the files it is given by the command before it; Ask First \
-         cannot tell which.",
-    ),
-    (
-        "command.deletes_found",
-        "Deletes permanently every file it finds (they do not go to the trash).",
-    ),
-    (
-        "command.deletes_empty_folders",
-        "Deletes the empty folders {names}",
-    ),
-    (
-        "command.destroys",
-        "Destroys the contents of {names} beyond recovery",
-    ),
-    ("command.writes", "Replaces or creates the file {name}"),
-    (
-        "command.appends",
-        "Adds to the end of (or creates) the file {name}",
-    ),
-    ("command.writes_files", "Changes the files {names}"),
-    (
-        "command.writes_outside.blocked",
-        "Writes outside your folder ({name}). It runs shut in, so that part will fail.",
-    ),
-    (
-        "command.writes_outside.thrown_away",
-        "Writes outside your folder ({name}). It runs shut in and sees an empty stand-in \
-         there, thrown away when it ends, so nothing there changes.",
-    ),
-    (
-        "command.writes_outside.unconfined",
-        "Writes outside your folder ({name}), and on this computer nothing stops it.",
-    ),
-    ("command.reads_outside", "Reads outside your folder: {name}"),
-    (
-        "command.reads_outside.hidden",
-        "Looks outside your folder ({name}); that place is hidden from it, so it finds \
-         nothing there.",
-    ),
-    ("command.moves", "Moves or renames files: {names}"),
-    (
-        "command.copies",
-        "Copies files, replacing any with the same name where they go: {names}",
-    ),
-    ("command.permissions", "Changes permissions of {names}"),
-    ("command.owner", "Changes who owns {names}"),
-    (
-        "command.stops_programs",
-        "Stops running programs ({program})",
-    ),
-    (
-        "command.administrator",
-        "Runs with administrator rights ({program}): it could change anything on the computer.",
-    ),
-    ("command.downloads", "Downloads from {hosts} ({program})"),
-    (
-        "command.downloads_anywhere",
-        "Downloads from the internet ({program})",
-    ),
-    ("command.sends", "Sends data to {hosts} ({program})"),
-    (
-        "command.sends_anywhere",
-        "Sends data to the internet or another computer ({program})",
-    ),
-    (
-        "command.replaces_remote",
-        "Sends data to the internet and replaces what is there (git push --force)",
-    ),
-    (
-        "command.discards_changes",
-        "Throws away uncommitted changes for good ({command})",
-    ),
-    (
-        "command.deletes_untracked",
-        "Deletes files Git does not track, for good (git clean)",
-    ),
-    (
-        "command.background.confined",
-        "Runs part of itself in the background; everything it starts is stopped when the \
-         command ends.",
-    ),
-    (
-        "command.background.unconfined",
-        "Runs part of itself in the background, which may keep running after the command \
-         ends.",
-    ),
-    (
-        "command.background_program.confined",
-        "Starts a program in the background ({program}); everything it starts is stopped \
-         when the command ends.",
-    ),
-    (
-        "command.background_program.unconfined",
-        "Starts a program in the background ({program}) that may keep running after the \
-         command ends.",
-    ),
-    (
-        "command.keeps_running",
-        "Keeps running until you press Stop or its time limit passes ({program})",
-    ),
-    (
-        "command.runs_script",
-        "Runs the script {script}, whose steps Ask First cannot see.",
-    ),
-    (
-        "command.runs_input",
-        "Runs commands that {program} reads from its input (for example the output of the \
-         command before it), which Ask First cannot see in advance.",
-    ),
-    (
-        "command.runs_code",
-        "Runs {language} code given on the command line, whose steps Ask First cannot see.",
-    ),
-    (
-        "command.runs_build",
-        "Runs the project's build steps ({command}), whose steps Ask First cannot see.",
-    ),
-    (
-        "command.runs_program",
-        "Runs the program {path} from your folder, whose steps Ask First cannot see.",
-    ),
-    (
-        "command.installs_packages",
-        "Downloads from the internet and installs packages ({command}), which may run their \
-         own install scripts, whose steps Ask First cannot see.",
-    ),
-    (
-        "command.runs_package",
-        "Downloads and runs a package ({command}), whose steps Ask First cannot see.",
-    ),
-    (
-        "command.runs_project_script",
-        "Runs the project's script {script} ({command}), whose steps Ask First cannot see.",
-    ),
-    (
-        "command.installs_software",
-        "Downloads from the internet and installs software ({command})",
-    ),
-    (
-        "command.containers",
-        "Downloads from the internet and runs containers ({command})",
-    ),
-    ("command.more", "…and {count} more."),
-];
 
 /// `names` for a sentence: the first five, then how many more.
 fn list(names: &[String]) -> String {
@@ -233,7 +16,13 @@ fn list(names: &[String]) -> String {
         .collect::<Vec<_>>()
         .join(", ");
     if names.len() > 5 {
-        text.push_str(&format!(" and {} more", names.len() - 5));
+        text = crate::i18n::tr(
+            "list-and_more",
+            &[
+                ("names", crate::i18n::Arg::from(text)),
+                ("count", crate::i18n::Arg::from(names.len() - 5)),
+            ],
+        );
     }
     text
 }
@@ -404,28 +193,31 @@ pub fn wording(effect: &Effect, confined: bool) -> Wording {
     }
 }
 
-/// The English text of `wording`: its sentence with each `{name}` replaced by its value, in
-/// one pass (a value holding `{…}` is inserted as it is); an unknown key is returned as is, so
-/// a gap shows instead of vanishing.
+/// The English text of `wording` (its key's sentence in `locales/en/app.ftl`); an unknown
+/// key is returned as is, so a gap shows instead of vanishing.
 pub fn english(wording: &Wording) -> String {
-    crate::agent::wording::english_in(ENGLISH, wording)
+    crate::agent::wording::english(wording)
 }
 
-/// `effects` for the card: each worded, with its English text.
+/// `effects` for the card: each worded, with its text in the current language.
 pub fn card_effects(effects: &[Effect], confined: bool) -> Vec<CommandEffect> {
     effects
         .iter()
         .map(|effect| {
             let wording = wording(effect, confined);
             CommandEffect {
-                text: english(&wording),
+                text: crate::agent::wording::text(&wording),
                 wording,
             }
         })
         .collect()
 }
 
-/// Every key of the English table, for tests that check each is used and worded.
-pub fn keys() -> impl Iterator<Item = &'static str> {
-    ENGLISH.iter().map(|(key, _)| *key)
+/// Every key of the command sentences (the catalogue's `command-…` keys, in `Wording`'s
+/// dotted form), for tests that check each is used and worded.
+pub fn keys() -> impl Iterator<Item = String> {
+    crate::i18n::keys(crate::i18n::Language::En)
+        .into_iter()
+        .filter(|key| key.starts_with("command-"))
+        .map(|key| key.replace('-', "."))
 }

@@ -185,6 +185,6 @@ fn every_sentence_is_used_and_filled() {
             used.insert(wording.key);
         }
     }
-    let table: BTreeSet<String> = keys().map(str::to_owned).collect();
+    let table: BTreeSet<String> = keys().collect();
     assert_eq!(used, table);
 }

@@ -28,6 +28,7 @@ pub mod words;
 pub use hard::HARD_DENIALS;
 pub use rules::{remove_rule, Rule, RuleKind, RuleSet, Rules, RulesError, RULES_TEMPLATE};
 
+use crate::i18n::{tr, Arg};
 use crate::sync::MutexExt;
 use askfirst_protocol::{Grant, PolicyLayer, Risk, SessionPolicy};
 use grants::GrantedStates;
@@ -316,41 +317,32 @@ impl Policy {
                 .get(&(facts.tool_name.to_owned(), canonical.to_owned()))
                 .is_some_and(|(_, states)| states.covers(facts.fingerprint));
             if granted {
-                return Verdict::allow(
-                    PolicyLayer::SessionGrant,
-                    "Allowed in this conversation: you allowed exactly this action earlier.",
-                );
+                return Verdict::allow(PolicyLayer::SessionGrant, tr("reason-granted", &[]));
             }
         }
         if let Some(server) = facts.mcp_server {
             return match (facts.read_only, facts.risk) {
                 (true, Risk::Low) => Verdict::allow(
                     PolicyLayer::ToolDefault,
-                    format!("Only reads, says the MCP server \"{server}\", which you trust."),
+                    tr("reason-mcp-reads", &[("server", Arg::from(server))]),
                 ),
                 _ => Verdict::ask(
                     PolicyLayer::ToolDefault,
-                    format!(
-                        "This uses the MCP server \"{server}\", which could change things or \
-                         reach the internet, so it needs your OK."
-                    ),
+                    tr("reason-mcp-asks", &[("server", Arg::from(server))]),
                 ),
             };
         }
         match (facts.read_only, facts.risk) {
-            (true, Risk::Low) => Verdict::allow(PolicyLayer::ToolDefault, "Only reads."),
-            (true, Risk::Medium | Risk::High) => Verdict::ask(
-                PolicyLayer::ToolDefault,
-                "This only reads, but it is marked risky, so it needs your OK.",
-            ),
-            (false, Risk::Low | Risk::Medium) => Verdict::ask(
-                PolicyLayer::ToolDefault,
-                "This changes files in your workspace folder, so it needs your OK.",
-            ),
-            (false, Risk::High) => Verdict::ask(
-                PolicyLayer::ToolDefault,
-                "This is a high-risk action, so it needs your OK.",
-            ),
+            (true, Risk::Low) => Verdict::allow(PolicyLayer::ToolDefault, tr("reason-reads", &[])),
+            (true, Risk::Medium | Risk::High) => {
+                Verdict::ask(PolicyLayer::ToolDefault, tr("reason-reads-risky", &[]))
+            }
+            (false, Risk::Low | Risk::Medium) => {
+                Verdict::ask(PolicyLayer::ToolDefault, tr("reason-changes", &[]))
+            }
+            (false, Risk::High) => {
+                Verdict::ask(PolicyLayer::ToolDefault, tr("reason-high_risk", &[]))
+            }
         }
     }
 }

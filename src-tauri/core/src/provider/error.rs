@@ -4,10 +4,12 @@
 //! one click away; [`ProviderError::code`] lets a front end tell the cases apart without
 //! reading sentences.
 //!
-//! Where to change the words a person reads when a model fails: the `#[error]` attributes and
+//! Where to change the words a person reads when a model fails: `locales/*/app.ftl` (keys
+//! `provider-…`), chosen by the `#[error]` attributes and
 //! the functions in `wording.rs`.
 
 use super::wording::{connect_sentence, not_an_ai_service_sentence, spoken, too_large_sentence};
+use crate::i18n::{tr, Arg};
 use std::time::Duration;
 
 /// Why a model step failed. The `Display` is the sentence shown to the person; the
@@ -15,10 +17,7 @@ use std::time::Duration;
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ProviderError {
     /// A scripted provider has no turns left for this call.
-    #[error(
-        "The scripted scenario has no turn left for model call {step}; it has {turns} turns. \
-         Add a turn to the scenario file, or give the agent a smaller task."
-    )]
+    #[error("{}", tr("provider-script_exhausted", &[("step", Arg::from(*step)), ("turns", Arg::from(*turns))]))]
     ScriptExhausted {
         /// The 1-based model call that found no turn.
         step: usize,
@@ -28,13 +27,10 @@ pub enum ProviderError {
     /// The provider could not be set up from the settings file (it cannot be read, has a
     /// mistake, or names a service Ask First does not know); the text is what was wrong, for
     /// [`Self::detail`].
-    #[error(
-        "Ask First cannot use your settings file to tell which model service should answer. \
-         Open Settings and choose who answers again, or fix or delete the file."
-    )]
+    #[error("{}", tr("provider-config", &[]))]
     Config(String),
     /// The service needs an API key and none is set.
-    #[error("Add your API key for {host} in the settings (or {env_var}).")]
+    #[error("{}", tr("provider-missing_key", &[("host", Arg::from(host)), ("env_var", Arg::from(env_var))]))]
     MissingKey {
         /// The service's host name.
         host: String,
@@ -42,16 +38,13 @@ pub enum ProviderError {
         env_var: String,
     },
     /// A scripted provider's scenario cannot be used (unreadable, not valid, no turns).
-    #[error(
-        "The scenario file for the scripted model cannot be used. Check the file that \
-         ASKFIRST_PROVIDER names (the details say what is wrong with it)."
-    )]
+    #[error("{}", tr("provider-bad_scenario", &[]))]
     BadScenario {
         /// What is wrong, e.g. "it has no turns." or the parser's message.
         detail: String,
     },
     /// The service refused the API key (HTTP 401 or 403).
-    #[error("The API key was refused by {host}. Check the key in the settings.")]
+    #[error("{}", tr("provider-auth", &[("host", Arg::from(host))]))]
     Auth {
         /// The service's host name (and port, if not the default).
         host: String,
@@ -61,9 +54,7 @@ pub enum ProviderError {
         detail: String,
     },
     /// The service does not know the model.
-    #[error(
-        "The model \"{model}\" was not found at {host}. Check the model name in the settings."
-    )]
+    #[error("{}", tr("provider-model_not_found", &[("model", Arg::from(model)), ("host", Arg::from(host))]))]
     ModelNotFound {
         /// The model asked for.
         model: String,
@@ -73,10 +64,7 @@ pub enum ProviderError {
         detail: String,
     },
     /// The service kept answering 429 "too many requests" until the retries ran out.
-    #[error(
-        "The model service at {host} says it is getting too many requests and kept refusing \
-         after {tries} tries. Wait a minute and try again, or check the plan's limits."
-    )]
+    #[error("{}", tr("provider-rate_limited", &[("host", Arg::from(host)), ("tries", Arg::from(*tries))]))]
     RateLimited {
         /// The service's host name.
         host: String,
@@ -86,10 +74,7 @@ pub enum ProviderError {
         detail: String,
     },
     /// The service kept failing on its side (HTTP 5xx) until the retries ran out.
-    #[error(
-        "The model service at {host} is having trouble (error {status}) and kept failing after \
-         {tries} tries. Try again later."
-    )]
+    #[error("{}", tr("provider-server_error", &[("host", Arg::from(host)), ("status", Arg::from(*status)), ("tries", Arg::from(*tries))]))]
     ServerError {
         /// The service's host name.
         host: String,
@@ -101,10 +86,7 @@ pub enum ProviderError {
         detail: String,
     },
     /// The service refused the request for another reason (another 4xx status).
-    #[error(
-        "The model service at {host} refused the request (error {status}). Check the address \
-         and the model name in the settings."
-    )]
+    #[error("{}", tr("provider-refused", &[("host", Arg::from(host)), ("status", Arg::from(*status))]))]
     Refused {
         /// The service's host name.
         host: String,
@@ -115,7 +97,7 @@ pub enum ProviderError {
     },
     /// The service accepted the request, then reported an error in its reply (an `error`
     /// event in the stream, or an `error` object in place of a reply).
-    #[error("The model service at {host} stopped with an error while answering. Try again.")]
+    #[error("{}", tr("provider-service_error", &[("host", Arg::from(host))]))]
     ServiceError {
         /// The service's host name.
         host: String,
@@ -142,10 +124,7 @@ pub enum ProviderError {
         content_type: String,
     },
     /// The reply could not be read: invalid JSON, garbage after a tool call, unreadable headers.
-    #[error(
-        "The model service at {host} sent a reply Ask First cannot read. Try again; if it \
-         keeps happening, check the address in the settings."
-    )]
+    #[error("{}", tr("provider-malformed", &[("host", Arg::from(host))]))]
     Malformed {
         /// The service's host name.
         host: String,
@@ -153,7 +132,7 @@ pub enum ProviderError {
         detail: String,
     },
     /// The reply stopped before it was complete (the connection closed mid-way).
-    #[error("The reply from {host} stopped before it was complete. Try again.")]
+    #[error("{}", tr("provider-ended_early", &[("host", Arg::from(host))]))]
     EndedEarly {
         /// The service's host name.
         host: String,
@@ -169,11 +148,7 @@ pub enum ProviderError {
         limit: ReplyLimit,
     },
     /// Nothing came from the service for the idle timeout.
-    #[error(
-        "The model service at {host} sent nothing for {}, so Ask First stopped waiting. Try \
-         again; a model that is still loading may need a moment.",
-        spoken(*waited)
-    )]
+    #[error("{}", tr("provider-idle_timeout", &[("host", Arg::from(host)), ("waited", Arg::from(spoken(*waited)))]))]
     IdleTimeout {
         /// The service's host name.
         host: String,
@@ -181,11 +156,7 @@ pub enum ProviderError {
         waited: Duration,
     },
     /// The reply kept coming, slowly, for longer than one reply may take.
-    #[error(
-        "The model service at {host} was still answering after {}, so Ask First stopped \
-         waiting. Try again with a smaller task.",
-        spoken(*limit)
-    )]
+    #[error("{}", tr("provider-too_slow", &[("host", Arg::from(host)), ("limit", Arg::from(spoken(*limit)))]))]
     TooSlow {
         /// The service's host name.
         host: String,

@@ -201,9 +201,9 @@ fn replayable(events: Vec<AgentEvent>, facts: &LogFacts) -> Vec<AgentEvent> {
             run_id: run,
             status: RunStatus::Cancelled,
             message: Some(if incomplete {
-                wording::UNRECORDED_RUN.to_owned()
+                wording::run_unrecorded()
             } else {
-                wording::CLOSED_WHILE_WORKING.to_owned()
+                wording::run_closed_while_working()
             }),
             detail: None,
         });

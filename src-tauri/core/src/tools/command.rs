@@ -7,6 +7,7 @@
 use super::sandbox::Confinement;
 use super::{parse_args, CallDescription, CallDetail, Tool, ToolError, Workspace};
 use crate::command_line::{effect_words, Place};
+use crate::i18n::{tr, Arg};
 use crate::policy::{ArgumentKind, MainArgument};
 use crate::text::plural;
 use askfirst_protocol::Risk;
@@ -103,16 +104,15 @@ impl Tool for RunCommand {
     fn describe(&self, raw: &str, ws: &Workspace) -> Result<CallDescription, ToolError> {
         let args: RunCommandArgs = parse_args(self.name(), raw)?;
         let limit = args.checked_limit()?;
-        let mut summary = format!(
-            "Run the command `{}` in your workspace folder",
-            args.command
-        );
-        if args.timeout_secs.is_some() {
-            summary.push_str(&format!(
-                " (stop it if it runs longer than {})",
-                plural(limit, "second", "seconds")
-            ));
-        }
+        let command = ("command", Arg::from(&args.command));
+        let summary = if args.timeout_secs.is_some() {
+            tr(
+                "card-command-with_limit",
+                &[command, ("seconds", Arg::from(limit))],
+            )
+        } else {
+            tr("card-command", &[command])
+        };
         let confinement = Confinement::detected();
         let place = Place {
             root: ws.root().to_path_buf(),

@@ -6,6 +6,7 @@ use super::{
     parse_args, path_argument, resolved_path_argument, CallDescription, OnStop, Tool, ToolError,
     Workspace,
 };
+use crate::i18n::{tr, Arg};
 use crate::policy::MainArgument;
 use askfirst_protocol::Risk;
 use async_trait::async_trait;
@@ -208,19 +209,26 @@ impl Tool for DeletePath {
         let shown = ws.display(&target.entry);
         let folder = matches!(target.kind, Kind::Folder).then(|| survey(&target.entry));
         let summary = match target.kind {
-            Kind::File => format!("Move {shown} to the trash (you can restore it)"),
-            Kind::Folder => {
-                let inside = match folder.as_ref().and_then(|s| s.count) {
-                    Some(0) => "it is empty".to_owned(),
-                    Some(1) => "with 1 item inside".to_owned(),
-                    Some(n) => format!("with {n} items inside"),
-                    None => format!("with more than {COUNT_LIMIT} items inside"),
-                };
-                format!("Move the folder {shown} to the trash, {inside} (you can restore it)")
-            }
-            Kind::Symlink => format!(
-                "Move the shortcut {shown} to the trash; {} itself stays (you can restore it)",
-                ws.display(&target.resolved)
+            Kind::File => tr("card-delete-file", &[("name", Arg::from(&shown))]),
+            Kind::Folder => match folder.as_ref().and_then(|s| s.count) {
+                Some(n) => tr(
+                    "card-delete-folder",
+                    &[("name", Arg::from(&shown)), ("count", Arg::from(n))],
+                ),
+                None => tr(
+                    "card-delete-big_folder",
+                    &[
+                        ("name", Arg::from(&shown)),
+                        ("count", Arg::from(COUNT_LIMIT)),
+                    ],
+                ),
+            },
+            Kind::Symlink => tr(
+                "card-delete-shortcut",
+                &[
+                    ("name", Arg::from(&shown)),
+                    ("target", Arg::from(ws.display(&target.resolved))),
+                ],
             ),
         };
         Ok(CallDescription {

@@ -4,6 +4,7 @@ use super::files::{io_failed, write_atomically};
 use super::preview::{file_fingerprint, unified_diff, Fingerprint};
 use super::read::open_inside;
 use super::{parse_args, path_argument, CallDescription, OnStop, Tool, ToolError, Workspace};
+use crate::i18n::{tr, Arg};
 use crate::policy::MainArgument;
 use crate::text::plural;
 use askfirst_protocol::Risk;
@@ -56,7 +57,53 @@ impl Plan {
         (removed, added)
     }
 
-    /// The change in words, e.g. "Replace 3 lines in notes/todo.txt" (`done` for the past tense).
+    /// The change for the card, in the person's language, e.g. "Replace 3 lines in
+    /// notes/todo.txt".
+    fn card_words(&self) -> String {
+        let (removed, added) = self.changed_lines();
+        let name = ("name", Arg::from(&self.shown));
+        let (key, args) = if removed == added {
+            (
+                "card-edit-replace",
+                [
+                    name,
+                    ("removed", Arg::from(removed)),
+                    ("added", Arg::from(added)),
+                ],
+            )
+        } else if added == 0 {
+            (
+                "card-edit-remove",
+                [
+                    name,
+                    ("removed", Arg::from(removed)),
+                    ("added", Arg::from(added)),
+                ],
+            )
+        } else if removed == 0 {
+            (
+                "card-edit-add",
+                [
+                    name,
+                    ("removed", Arg::from(removed)),
+                    ("added", Arg::from(added)),
+                ],
+            )
+        } else {
+            (
+                "card-edit-replace_with",
+                [
+                    name,
+                    ("removed", Arg::from(removed)),
+                    ("added", Arg::from(added)),
+                ],
+            )
+        };
+        tr(key, &args)
+    }
+
+    /// The change in words for the model, in English, e.g. "Replaced 3 lines in
+    /// notes/todo.txt" (`done` for the past tense).
     fn words(&self, done: bool) -> String {
         let (removed, added) = self.changed_lines();
         let lines = |n| plural(n, "line", "lines");
@@ -204,7 +251,7 @@ impl Tool for EditFile {
         let plan = plan(&args, ws)?;
         Ok(CallDescription {
             detail: None,
-            summary: plan.words(false),
+            summary: plan.card_words(),
             risk: Risk::Medium,
             preview: Some(unified_diff(
                 Some(&plan.before),

@@ -5,6 +5,7 @@
 
 use super::OUTPUT_CAP_BYTES;
 use super::{error_chain, parse_args, CallDescription, HeadTail, Tool, ToolError, Workspace};
+use crate::i18n::{tr, Arg};
 use crate::policy::{ArgumentKind, MainArgument};
 use crate::url_pattern::{destination, Destination};
 use askfirst_protocol::Risk;
@@ -101,42 +102,25 @@ fn is_cloud_metadata(url: &Url) -> bool {
 fn describe_url(url: &Url) -> CallDescription {
     let destination = destination(url);
     let mut effects = Vec::new();
+    let page = [("url", Arg::from(url.to_string()))];
     let summary = match destination {
         Destination::ThisComputer => {
-            effects.push(
-                "The address is on this computer, not on the internet: it reaches a program \
-                 running here, which may hand out private information or act on the request."
-                    .to_owned(),
-            );
-            format!("Read the web page at {url} (an address on this computer)")
+            effects.push(tr("card-fetch-this_computer-risk", &[]));
+            tr("card-fetch-this_computer", &page)
         }
         Destination::LocalNetwork => {
-            effects.push(
-                "The address is on your local network, not on the internet: a device such as \
-                 a router, a printer or another computer at home or at work."
-                    .to_owned(),
-            );
+            effects.push(tr("card-fetch-local_network-risk", &[]));
             if is_cloud_metadata(url) {
-                effects.push(
-                    "On a cloud server, this address hands out the server's own settings and \
-                     access keys."
-                        .to_owned(),
-                );
+                effects.push(tr("card-fetch-cloud_metadata-risk", &[]));
             }
-            format!("Read the web page at {url} (an address on your local network)")
+            tr("card-fetch-local_network", &page)
         }
-        Destination::Internet => {
-            format!("Read the web page at {url} (this goes on the internet)")
-        }
+        Destination::Internet => tr("card-fetch-internet", &page),
     };
     if !url.username().is_empty() || url.password().is_some() {
-        effects.push("The address contains a user name or password, which is sent along.".into());
+        effects.push(tr("card-fetch-credentials-risk", &[]));
     }
-    effects.push(
-        "If the site sends the request on to a different address, Ask First does not follow \
-         it: you are asked again about that address."
-            .to_owned(),
-    );
+    effects.push(tr("card-fetch-redirects", &[]));
     CallDescription {
         detail: None,
         summary,

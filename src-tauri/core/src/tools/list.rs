@@ -2,6 +2,7 @@
 
 use super::files::io_failed;
 use super::{parse_args, path_argument, CallDescription, Tool, ToolError, Workspace};
+use crate::i18n::{tr, Arg};
 use crate::policy::MainArgument;
 use crate::text::plural;
 use askfirst_protocol::Risk;
@@ -48,8 +49,8 @@ impl Tool for ListDirectory {
         let args: ListDirectoryArgs = parse_args(self.name(), raw)?;
         let path = ws.resolve(&args.path)?;
         let summary = match ws.display(&path).as_str() {
-            "." => "Look at the list of files in your workspace folder".to_owned(),
-            shown => format!("Look at the list of files in the folder {shown}"),
+            "." => tr("card-list-workspace", &[]),
+            shown => tr("card-list-folder", &[("name", Arg::from(shown))]),
         };
         Ok(CallDescription {
             summary,

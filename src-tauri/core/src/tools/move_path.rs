@@ -6,6 +6,7 @@ use super::{
     parse_args, path_argument, resolved_path_argument, CallDescription, OnStop, Tool, ToolError,
     Workspace,
 };
+use crate::i18n::{tr, Arg};
 use crate::policy::MainArgument;
 use askfirst_protocol::Risk;
 use async_trait::async_trait;
@@ -85,9 +86,17 @@ impl Tool for MovePath {
     fn describe(&self, raw: &str, ws: &Workspace) -> Result<CallDescription, ToolError> {
         let args: MovePathArgs = parse_args(self.name(), raw)?;
         let (from, to) = self.targets(&args, ws)?;
-        let what = if from.is_dir() { "the folder " } else { "" };
+        let key = if from.is_dir() {
+            "card-move-folder"
+        } else {
+            "card-move"
+        };
+        let places = [
+            ("from", Arg::from(ws.display(&from))),
+            ("to", Arg::from(ws.display(&to))),
+        ];
         Ok(CallDescription {
-            summary: format!("Move {what}{} to {}", ws.display(&from), ws.display(&to)),
+            summary: tr(key, &places),
             risk: Risk::Medium,
             preview: None,
             fingerprint: None,

@@ -5,6 +5,7 @@ use super::{
     parse_args, path_argument, CallDescription, HeadTail, Tool, ToolError, Workspace,
     OUTPUT_CAP_BYTES,
 };
+use crate::i18n::{tr, Arg};
 use crate::policy::MainArgument;
 use crate::text::plural;
 use askfirst_protocol::Risk;
@@ -125,7 +126,7 @@ impl Tool for ReadFile {
         let path = existing_file(&args.path, ws)?;
         Ok(CallDescription {
             detail: None,
-            summary: format!("Read the file {}", ws.display(&path)),
+            summary: tr("card-read", &[("name", Arg::from(ws.display(&path)))]),
             risk: Risk::Low,
             preview: None,
             fingerprint: None,

@@ -4,6 +4,7 @@
 use super::files::{create_parent_dirs, io_failed, write_atomically};
 use super::preview::{current_file, file_fingerprint, unified_diff, Current, Fingerprint};
 use super::{parse_args, path_argument, CallDescription, OnStop, Tool, ToolError, Workspace};
+use crate::i18n::{tr, Arg};
 use crate::policy::MainArgument;
 use crate::text::plural;
 use askfirst_protocol::Risk;
@@ -53,7 +54,7 @@ impl Tool for WriteFile {
         let args: WriteFileArgs = parse_args(self.name(), raw)?;
         let path = ws.resolve(&args.path)?;
         let shown = ws.display(&path);
-        let lines = plural(line_count(&args.content), "line", "lines");
+        let lines = Arg::from(line_count(&args.content));
         // One read gives both the diff and the fingerprint, so the change shown is the change
         // checked before running: a file edited between two reads cannot slip in unseen.
         let (summary, preview, fingerprint) = match current_file(&path) {
@@ -64,12 +65,18 @@ impl Tool for WriteFile {
             }
             Current::Special(kind) => return Err(super::special::refusal(&shown, kind)),
             Current::Absent => (
-                format!("Create the file {shown} ({lines})"),
+                tr(
+                    "card-write-create",
+                    &[("name", Arg::from(&shown)), ("lines", lines)],
+                ),
                 Some(unified_diff(None, &args.content, &shown.replace('\\', "/"))),
                 Fingerprint::Absent,
             ),
             Current::File { text, fingerprint } => (
-                format!("Replace everything in {shown} with new text ({lines})"),
+                tr(
+                    "card-write-replace",
+                    &[("name", Arg::from(&shown)), ("lines", lines)],
+                ),
                 text.map(|old| unified_diff(Some(&old), &args.content, &shown.replace('\\', "/"))),
                 fingerprint,
             ),

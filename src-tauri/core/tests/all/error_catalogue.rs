@@ -548,3 +548,63 @@ async fn an_mcp_server_that_cannot_start_says_so_in_a_sentence_with_its_detail_a
     }
     clients.shutdown().await;
 }
+
+/// Whether `message` shows a catalogue key or a parameter left unfilled.
+fn shows_a_key_or_a_gap(message: &str) -> bool {
+    let keys = askfirst_core::i18n::keys(askfirst_core::i18n::Language::En);
+    message.contains("{$")
+        || message.contains("{ $")
+        || keys
+            .iter()
+            .any(|key| message.split_whitespace().any(|word| word == key))
+}
+
+#[test]
+fn every_error_is_worded_in_every_language() {
+    use askfirst_core::i18n::{with_language, Language};
+    let english = command_errors();
+    for language in askfirst_core::i18n::LANGUAGES {
+        let theirs = with_language(language, command_errors);
+        assert_eq!(theirs.len(), english.len());
+        for ((what, error), (_, in_english)) in theirs.iter().zip(&english) {
+            let message = &error.message;
+            assert!(!message.trim().is_empty(), "{language:?} {what}: empty");
+            assert!(
+                !shows_a_key_or_a_gap(message),
+                "{language:?} {what}: a raw key or a gap: {message:?}"
+            );
+            assert_eq!(error.code, in_english.code, "{language:?} {what}");
+            // The detail is technical: there in every language where it is in English.
+            assert_eq!(
+                error.detail.is_some(),
+                in_english.detail.is_some(),
+                "{language:?} {what}"
+            );
+        }
+    }
+    // The errors worded in app/codes.rs are said in each language, not left in English.
+    let id = ApprovalId::new();
+    let samples: Vec<Box<dyn Coded>> = vec![
+        Box::new(ApprovalError::NotPending(id)),
+        Box::new(ApprovalError::ShuttingDown),
+        Box::new(SessionError::Unreadable("gone".into())),
+        Box::new(SettingsError::NoSuchRule("x".into())),
+    ];
+    for error in &samples {
+        let en = error.message();
+        for (language, mark) in [(Language::ZhCn, "。"), (Language::PtBr, ".")] {
+            let said = with_language(language, || error.message());
+            assert_ne!(said, en, "{language:?}: left in English");
+            assert!(said.ends_with(mark), "{language:?}: {said}");
+        }
+    }
+    assert_eq!(
+        with_language(Language::PtBr, || ApprovalError::ShuttingDown.message()),
+        "O Ask First está fechando, então ninguém foi consultado e a ação não foi feita. \
+         Abra o Ask First de novo para continuar."
+    );
+    assert_eq!(
+        with_language(Language::ZhCn, || ApprovalError::ShuttingDown.message()),
+        "Ask First 正在关闭，所以没有询问任何人，操作也没有执行。请重新打开 Ask First 继续。"
+    );
+}

@@ -17,8 +17,9 @@ mod run;
 
 pub use run::{find_local_models, probe_target, test_connection};
 
+use crate::i18n::{tr, Arg};
 use crate::provider::ConnectFailure;
-use crate::text::{display_label, seconds};
+use crate::text::display_label;
 use askfirst_protocol::{ConnectionOutcome, ConnectionTestResult};
 use std::time::Duration;
 
@@ -163,23 +164,18 @@ impl ConnectionTest {
 
     /// What happened, in one sentence (or two) for the person. The only place these are worded.
     pub fn sentence(&self) -> String {
+        let at = |host: &String| ("host", Arg::from(host));
         match self {
-            Self::Works { host, model } => format!("It works: {model} at {host} answered."),
-            Self::NoServiceNeeded => {
-                "The demo needs no connection: it answers from a fixed script, without an AI."
-                    .to_owned()
+            Self::Works { host, model } => {
+                tr("probe-works", &[at(host), ("model", Arg::from(model))])
             }
-            Self::BadAddress { text } => format!(
-                "\"{}\" is not a web address. It should look like https://api.example.com/v1.",
-                display_label(text, 80)
+            Self::NoServiceNeeded => tr("probe-no_service_needed", &[]),
+            Self::BadAddress { text } => tr(
+                "probe-bad_address",
+                &[("text", Arg::from(display_label(text, 80)))],
             ),
-            Self::MissingKey { host } => {
-                format!("{host} needs an API key. Paste your key above, then test again.")
-            }
-            Self::KeyRefused { host, .. } => format!(
-                "The key was refused by {host}. Check that you copied the whole key and that it \
-                 is still valid."
-            ),
+            Self::MissingKey { host } => tr("probe-missing_key", &[at(host)]),
+            Self::KeyRefused { host, .. } => tr("probe-key_refused", &[at(host)]),
             Self::NothingAnswers {
                 host,
                 reason,
@@ -190,52 +186,53 @@ impl ConnectionTest {
                 host,
                 web_page: true,
                 ..
-            } => format!(
-                "{host} answered with a web page, so it is not an AI service; a sign-in page may \
-                 be in the way. Check the address."
-            ),
-            Self::NotAnAiService { host, .. } => format!(
-                "{host} answered, but it is not an AI service Ask First can use. Check the \
-                 address (for OpenAI-compatible services it often ends in /v1)."
-            ),
+            } => tr("probe-not_an_ai_service-web_page", &[at(host)]),
+            Self::NotAnAiService { host, .. } => tr("probe-not_an_ai_service", &[at(host)]),
             Self::ModelNotFound {
                 host,
                 model,
                 models,
                 ..
             } => match models.as_slice() {
-                [] => format!(
-                    "{host} has no model called \"{model}\", and it did not say which it has. \
-                     Check the model name."
+                [] => tr(
+                    "probe-model_not_found",
+                    &[at(host), ("model", Arg::from(model))],
                 ),
-                names => format!(
-                    "{host} has no model called \"{model}\". Choose one it has: {}.",
-                    names.join(", ")
+                names => tr(
+                    "probe-model_not_found-choose",
+                    &[
+                        at(host),
+                        ("model", Arg::from(model)),
+                        ("models", Arg::from(names.join(", "))),
+                    ],
                 ),
             },
-            Self::RateLimited { host, .. } => format!(
-                "{host} says it is getting too many requests right now. Wait a minute and test \
-                 again."
-            ),
-            Self::OutOfCredit { host, .. } => format!(
-                "{host} says the account has no credit or quota left. Check the plan and billing \
-                 with the service."
-            ),
+            Self::RateLimited { host, .. } => tr("probe-rate_limited", &[at(host)]),
+            Self::OutOfCredit { host, .. } => tr("probe-out_of_credit", &[at(host)]),
             Self::ServiceTrouble {
                 host,
                 status: Some(status),
                 ..
-            } => format!("{host} is having trouble on its side (error {status}). Try again later."),
-            Self::ServiceTrouble { host, .. } => {
-                format!("{host} stopped with an error while answering. Try again later.")
-            }
-            Self::Refused { host, status, .. } => format!(
-                "{host} refused the test (error {status}). Check the address and the model name."
+            } => tr(
+                "probe-service_trouble",
+                &[at(host), ("status", Arg::from(*status))],
             ),
-            Self::TooSlow { host, waited } => format!(
-                "{host} did not answer within {}, so Ask First stopped waiting. A local model \
-                 that is still loading may need another try.",
-                seconds(*waited)
+            Self::ServiceTrouble { host, .. } => tr("probe-service_error", &[at(host)]),
+            Self::Refused { host, status, .. } => {
+                tr("probe-refused", &[at(host), ("status", Arg::from(*status))])
+            }
+            Self::TooSlow { host, waited } => tr(
+                "probe-too_slow",
+                &[
+                    at(host),
+                    (
+                        "waited",
+                        Arg::from(tr(
+                            "duration-seconds",
+                            &[("count", Arg::from(waited.as_secs()))],
+                        )),
+                    ),
+                ],
             ),
         }
     }
@@ -287,36 +284,19 @@ impl ConnectionTest {
 }
 
 fn nothing_answers(host: &str, reason: ConnectFailure, local_ollama: bool) -> String {
-    match reason {
+    let key = match reason {
         ConnectFailure::Refused | ConnectFailure::TimedOut if local_ollama => {
-            NO_LOCAL_MODEL.to_owned()
+            return tr("probe-no_local_model", &[]);
         }
-        ConnectFailure::Refused => format!(
-            "Nothing answers at {host}. Check the address, and that the service is running."
-        ),
-        ConnectFailure::NameNotFound => format!(
-            "The address {host} could not be found. Check the address and the internet \
-             connection."
-        ),
-        ConnectFailure::Tls => format!(
-            "A secure connection to {host} could not be made. Check whether the address should \
-             start with http:// or https://."
-        ),
-        ConnectFailure::TimedOut => format!(
-            "Nothing answered at {host} in time. Check the address and the internet connection."
-        ),
-        ConnectFailure::Dropped => {
-            format!("{host} closed the connection without answering. Try again later.")
-        }
-        ConnectFailure::Other => {
-            format!("{host} could not be reached. Check the address and the internet connection.")
-        }
-    }
+        ConnectFailure::Refused => "probe-connect-refused",
+        ConnectFailure::NameNotFound => "probe-connect-name_not_found",
+        ConnectFailure::Tls => "probe-connect-tls",
+        ConnectFailure::TimedOut => "probe-connect-timed_out",
+        ConnectFailure::Dropped => "probe-connect-dropped",
+        ConnectFailure::Other => "probe-connect-other",
+    };
+    tr(key, &[("host", Arg::from(host))])
 }
-
-/// The sentence when Ollama does not answer on this computer.
-const NO_LOCAL_MODEL: &str = "No local model is running on this computer. Install Ollama \
-     (ollama.com) and start it, or choose another way to answer.";
 
 /// Whether a service's message says the account ran out of credit or quota.
 fn says_out_of_credit(detail: &str) -> bool {

@@ -2,15 +2,16 @@
 //! unknown model, the model list ([`test_connection`]); and the Ollama finder
 //! ([`find_local_models`]).
 
-use super::{is_this_computer, ConnectionTest, MAX_DETAIL_CHARS, NO_LOCAL_MODEL};
+use super::{is_this_computer, ConnectionTest, MAX_DETAIL_CHARS};
 use crate::app::catalog::{entry, missing_key};
 use crate::app::secrets::{key_address, KeyStore};
 use crate::app::settings::{AppConfig, Setting};
 use crate::config::SettingsFile;
+use crate::i18n::{tr, Arg};
 use crate::provider::ProviderError;
 use crate::providers::probe::{ask_tiny, list_models, ollama_root, ProbeFailure, Wire};
 use crate::providers::{ApiKey, HttpSettings};
-use crate::text::{display_label, plural};
+use crate::text::display_label;
 use askfirst_protocol::{LocalModels, ProviderKind, TestConnectionRequest};
 use std::time::Duration;
 
@@ -128,14 +129,8 @@ pub async fn find_local_models(base_url: &str, within: Duration) -> LocalModels 
         Ok(models) => LocalModels {
             running: true,
             sentence: match models.len() {
-                0 => "Ollama is running on this computer, but it has no models yet. Get one \
-                      with Ollama (for example: ollama pull llama3.1), or choose another way to \
-                      answer."
-                    .to_owned(),
-                n => format!(
-                    "Ollama is running with {}. Choose which one answers.",
-                    plural(n, "model", "models")
-                ),
+                0 => tr("probe-ollama-no_models", &[]),
+                n => tr("probe-ollama-models", &[("count", Arg::from(n))]),
             },
             models,
             detail: None,
@@ -147,12 +142,9 @@ pub async fn find_local_models(base_url: &str, within: Duration) -> LocalModels 
             let detail =
                 ConnectionTest::from_failure(ProviderKind::Ollama, &host, failure).detail();
             let sentence = if is_this_computer(&host) {
-                NO_LOCAL_MODEL.to_owned()
+                tr("probe-no_local_model", &[])
             } else {
-                format!(
-                    "Ollama does not answer at {host}. Check the address, or choose another way \
-                     to answer."
-                )
+                tr("probe-ollama-not_answering", &[("host", Arg::from(&host))])
             };
             not_running(sentence, detail)
         }
@@ -160,10 +152,7 @@ pub async fn find_local_models(base_url: &str, within: Duration) -> LocalModels 
             let detail =
                 ConnectionTest::from_failure(ProviderKind::Ollama, &host, failure).detail();
             not_running(
-                format!(
-                    "Something answers at {host}, but it is not Ollama. Check the address, or \
-                     choose another way to answer."
-                ),
+                tr("probe-ollama-not_ollama", &[("host", Arg::from(&host))]),
                 detail,
             )
         }

@@ -1,0 +1,322 @@
+# Ask First's sentences in English: the source every translation follows.
+#
+# For translators: each line is `key = sentence`. Change only the text after " = ".
+# Keep every { $name } (a file name, a count, …) somewhere in your sentence: it is filled in
+# when the sentence is shown. A block such as
+#     key = { $count ->
+#         [one] …
+#        *[other] …
+#     }
+# picks the form for the number (the one marked * is used when no other fits).
+# A line of its own that continues a sentence starts with spaces.
+#
+# For developers: a new sentence gets a new key here and in every other locales/*/app.ftl;
+# render it with askfirst_core::i18n::tr("the-key", &[("name", Arg::from(value))]).
+# tests/all/i18n.rs fails when a key is missing in a language or not used by the code.
+
+## Why an action was not performed, as the person is told it (the model is told in English, in code).
+
+not_run-denied_by_person = You said no. The action was not performed.
+not_run-denied_by_person_with_note = You said no, with the note: "{ $note }". The action was not performed.
+not_run-timed_out = You did not answer in time, so it was not performed.
+not_run-denied_by_rule = This action is not allowed by your settings. It was not performed.
+not_run-denied_by_rule_with_reason = This action is not allowed by your settings ({ $reason }). It was not performed.
+not_run-hard_denial = Ask First never allows this: { $reason } It was not performed.
+not_run-unavailable = This action could not be approved, so it was not performed.
+not_run-unavailable_with_reason = This action could not be approved ({ $reason }), so it was not performed.
+not_run-cancelled-run_aborted = You stopped the run; this action was not performed.
+not_run-cancelled-app_shutdown = The app was closed; this action was not performed.
+not_run-interrupted-run_aborted = You stopped the run while this action was running; it was stopped before it finished.
+not_run-interrupted-app_shutdown = The app was closed while this action was running; it was stopped before it finished.
+not_run-no_longer_awaited-run_aborted = You stopped the run while this action was running. Ask First stopped waiting for it, so whether it was done is not known.
+not_run-no_longer_awaited-app_shutdown = The app was closed while this action was running. Ask First stopped waiting for it, so whether it was done is not known.
+not_run-changed_after_shown = Not done: the file or folder changed after this was shown for approval ("{ $summary }"), so it would no longer do what was shown. Nothing was changed; ask again with it as it is now.
+not_run-run_ended_before = The run was stopped before this action; it was not performed.
+not_run-output_limit = The actions of this task have produced { $limit_mb } MB of output, the most Ask First passes on in one task (limit { $limit_mb } MB), so the task ends here; this action was not performed.
+not_run-too_many_calls = Not done: the agent asked for { $asked } actions at once, and Ask First does at most { $limit } at a time, so the other { $left_out } were not looked at, asked about or performed. It was told to ask for fewer.
+not_run-closed_before_start = It was allowed, but Ask First was closed before it started, so it was not performed.
+not_run-may_have_run = Ask First stopped while this was running, so it may have been done, in part or in full. Check before relying on it.
+not_run-refused_end_not_saved = This action was not performed.
+not_run-end_not_saved = How this ended was not saved (Ask First could not write its history then), so it is not known whether it was done.
+
+## What a command card says a command will do.
+
+command-runs_downloaded = Runs a script it downloads from { $hosts }: Ask First cannot see what that script will do.
+command-runs_downloaded_anywhere = Runs a script it downloads from the internet: Ask First cannot see what that script will do.
+command-shell_features = Uses shell features (variables, substitutions, file name patterns or redirections), so Ask First cannot tell everything it does before it runs.
+command-builds_commands = Makes up the commands it runs while it runs ({ $how }), so Ask First cannot tell what they will do.
+command-unknown-confined = Ask First cannot tell what { $programs } does. It runs shut in: it can change only files in your folder and cannot see the rest of your home folder, but it can use the internet.
+command-unknown-unconfined = Ask First cannot tell what { $programs } does, and on this computer it is not shut in: it could change any of your files and use the internet.
+command-leaves_folder = First goes to another folder ({ $to }), so the names after that may be outside your folder.
+command-deletes_folder = Deletes the folder { $name } permanently, with everything in it (it does not go to the trash).
+command-deletes_file = Deletes the file { $name } permanently (it does not go to the trash).
+command-deletes_missing = Deletes { $name } permanently if it is there when the command runs (nothing has that name now).
+command-deletes_pattern = Deletes permanently whatever { $name } names when the command runs; Ask First cannot tell which files those are.
+command-deletes_files = Deletes { $count } files permanently (they do not go to the trash): { $names }
+command-deletes_folders = Deletes { $count } folders permanently, with everything in them (they do not go to the trash): { $names }
+command-deletes_mixed = Deletes { $count } files and folders permanently (they do not go to the trash): { $names }
+command-deletes_given = Deletes permanently the files it is given by the command before it; Ask First cannot tell which.
+command-deletes_found = Deletes permanently every file it finds (they do not go to the trash).
+command-deletes_empty_folders = Deletes the empty folders { $names }
+command-destroys = Destroys the contents of { $names } beyond recovery
+command-writes = Replaces or creates the file { $name }
+command-appends = Adds to the end of (or creates) the file { $name }
+command-writes_files = Changes the files { $names }
+command-writes_outside-blocked = Writes outside your folder ({ $name }). It runs shut in, so that part will fail.
+command-writes_outside-thrown_away = Writes outside your folder ({ $name }). It runs shut in and sees an empty stand-in there, thrown away when it ends, so nothing there changes.
+command-writes_outside-unconfined = Writes outside your folder ({ $name }), and on this computer nothing stops it.
+command-reads_outside = Reads outside your folder: { $name }
+command-reads_outside-hidden = Looks outside your folder ({ $name }); that place is hidden from it, so it finds nothing there.
+command-moves = Moves or renames files: { $names }
+command-copies = Copies files, replacing any with the same name where they go: { $names }
+command-permissions = Changes permissions of { $names }
+command-owner = Changes who owns { $names }
+command-stops_programs = Stops running programs ({ $program })
+command-administrator = Runs with administrator rights ({ $program }): it could change anything on the computer.
+command-downloads = Downloads from { $hosts } ({ $program })
+command-downloads_anywhere = Downloads from the internet ({ $program })
+command-sends = Sends data to { $hosts } ({ $program })
+command-sends_anywhere = Sends data to the internet or another computer ({ $program })
+command-replaces_remote = Sends data to the internet and replaces what is there (git push --force)
+command-discards_changes = Throws away uncommitted changes for good ({ $command })
+command-deletes_untracked = Deletes files Git does not track, for good (git clean)
+command-background-confined = Runs part of itself in the background; everything it starts is stopped when the command ends.
+command-background-unconfined = Runs part of itself in the background, which may keep running after the command ends.
+command-background_program-confined = Starts a program in the background ({ $program }); everything it starts is stopped when the command ends.
+command-background_program-unconfined = Starts a program in the background ({ $program }) that may keep running after the command ends.
+command-keeps_running = Keeps running until you press Stop or its time limit passes ({ $program })
+command-runs_script = Runs the script { $script }, whose steps Ask First cannot see.
+command-runs_input = Runs commands that { $program } reads from its input (for example the output of the command before it), which Ask First cannot see in advance.
+command-runs_code = Runs { $language } code given on the command line, whose steps Ask First cannot see.
+command-runs_build = Runs the project's build steps ({ $command }), whose steps Ask First cannot see.
+command-runs_program = Runs the program { $path } from your folder, whose steps Ask First cannot see.
+command-installs_packages = Downloads from the internet and installs packages ({ $command }), which may run their own install scripts, whose steps Ask First cannot see.
+command-runs_package = Downloads and runs a package ({ $command }), whose steps Ask First cannot see.
+command-runs_project_script = Runs the project's script { $script } ({ $command }), whose steps Ask First cannot see.
+command-installs_software = Downloads from the internet and installs software ({ $command })
+command-containers = Downloads from the internet and runs containers ({ $command })
+list-and_more = { $names } and { $count } more
+command-more = …and { $count } more.
+
+## Errors the window shows (src-tauri/core/src/app/codes.rs). Each says what happened and what to do.
+
+error-run-empty_task = Please type a task for the agent first.
+error-run-busy = The agent is still working on the previous task. Stop it or wait for it to finish.
+error-run-folder_gone = The folder this conversation works in, { $path }, is no longer there. Choose a folder for it with "Change…" above the task box.
+error-internal = Something went wrong inside Ask First, so this was not done. Try again; if it keeps happening, close Ask First and start it again.
+error-session-unreadable = This conversation could not be opened, because its history cannot be read (it may have been moved or deleted). Pick another conversation, or start a new one.
+error-session-not_writable = Ask First cannot write this conversation's history, so it was not opened. Free up some space on the disk, or make sure Ask First may write to its data folder, then try again.
+error-approval-not_pending = This request is no longer waiting: it was already answered, it timed out, or its task was stopped. Nothing was changed; look at the requests still shown.
+error-approval-not_grantable = This action cannot be allowed without asking again. Approve it once, or deny it.
+error-approval-required = "{ $summary }" needs someone's OK, and nobody is there to give it here. Run the task in the Ask First window to answer it.
+error-approval-log = Ask First cannot save its history right now, so it did not do this. Free up some space on the disk, or make sure Ask First may write to its data folder, then try again.
+error-approval-shutting_down = Ask First is closing, so nobody was asked and the action was not performed. Start Ask First again to go on.
+error-settings-unknown_provider = Ask First does not know that model service. Choose one from the list in Settings.
+error-settings-timeout_out_of_range = { $problem } Choose a waiting time in that range and save again.
+error-settings-file_unreadable = Your settings file cannot be read or has a mistake, so Settings will not save over it. Fix the file or delete it, then try again.
+error-settings-save_failed = Your settings could not be saved. Make sure the disk is not full and that Ask First may write to its data folder, then try again.
+error-settings-no_such_rule = That rule is no longer in your rules (the rules file may have been changed). Close Settings and open it again to see the rules as they are now.
+error-settings-rules_unreadable = Your rules could not be read, so nothing was changed. Make sure Ask First may read and write its data folder, then try again.
+error-settings-rules_invalid = Your rules file has a mistake, so nothing was changed. Fix the file (or delete it to start again), then try again.
+error-settings-mcp_server = { $problem } Check the server's settings, then try again.
+error-settings-keyring_remove = The key could not be removed from the desktop's keyring (the rest of your settings were saved). Try again, or remove it with the desktop's passwords app, where it is listed under "Ask First".
+error-startup-already_running = Ask First is already running. Use its window (it may be in the tray or among the minimised windows).
+error-startup-no_data_dir = Ask First cannot tell where to keep its settings on this system. Set ASKFIRST_DATA_DIR to a folder it may use, then start it again.
+error-startup-bad_setting = One of the ASKFIRST_ settings Ask First was started with cannot be used. Correct it or leave it out (the details say which), then start Ask First again.
+error-startup-folder = Ask First cannot use one of its folders: it may not be allowed to write there, or the disk may be full. Make sure it may write to its data folder and your folder, then start it again.
+error-startup-window = Ask First could not open its window. Start it from your desktop (it needs a graphical session), then try again.
+
+## Notifications (src-tauri/src/notify.rs).
+
+notify-title = Ask First needs your OK
+notify-review = Review
+notify-still_running-title = Ask First is still running
+notify-still_running-body = Ask First keeps working in the background and will ask here when it needs your OK. Open it from the tray icon or start it again; quit it from the tray menu.
+
+## The tray icon's menu and tooltip (src-tauri/src/tray.rs).
+
+tray-pending = { $count ->
+    [0] No approvals waiting
+    [one] { $count } approval waiting
+   *[other] { $count } approvals waiting
+}
+tray-more = …and { $count } more in the window
+tray-review = Review: { $label }
+tray-show = Show Ask First
+tray-quit = Quit
+tray-tooltip = { $count ->
+    [0] Ask First
+   *[other] Ask First ({ $count })
+}
+
+## How a task ended, as the conversation shows it (src-tauri/core/src/agent/wording.rs).
+
+run-broke = Something went wrong inside Ask First and this task stopped. Nothing more will be done for it; you can start a new task.
+run-closed_while_working = Ask First was closed while the agent was working.
+run-you_stopped = You stopped the agent.
+run-unrecorded = Part of this task could not be saved (the disk was full or could not be written), so how it ended is not known.
+run-stopped_after_finishing = { $why } What was already being done was finished, since stopping it halfway could have left it half done: { $summary }.
+run-output_limit = The agent was stopped: its actions in this task produced more than { $limit_mb } MB of output, the most Ask First allows in one task. Send a new message to go on.
+run-out_of_steps = The agent stopped after { $max_steps } steps without finishing. Send a new message to let it go on, or give it a smaller task.
+run-kept_asking = The agent kept asking to do something that was already refused ("{ $summary }"), so it was stopped. Send a new message to tell it what to do instead.
+
+## On an approval card (src-tauri/core/src/agent/wording.rs).
+
+# What "Allow in this conversation" does: say exactly when it ends.
+card-grant_scope = While this conversation is open, this exact action (same tool, same details) will run again without asking, as long as what it works on is as shown here or as this action leaves it. Anything different still asks. It ends when you start or open another conversation, or close Ask First.
+card-too_many_summary = The agent asked for { $asked } actions at once; the { $left_out } after the first { $limit } were not done
+card-use_the_tool = Use the tool "{ $name }"
+
+## The folder chooser (src-tauri/src/folder.rs).
+
+folder-picker_title = Choose the folder the agent may work in
+
+## When Ask First cannot start (src-tauri/src/lib.rs).
+
+startup-failed = Ask First could not start. { $message }
+startup-details = Details: { $detail }
+
+## What an approval card says a built-in tool will do (src-tauri/core/src/tools/*.rs).
+
+card-write-create = Create the file { $name } ({ $lines ->
+    [one] { $lines } line
+   *[other] { $lines } lines
+})
+card-write-replace = Replace everything in { $name } with new text ({ $lines ->
+    [one] { $lines } line
+   *[other] { $lines } lines
+})
+card-read = Read the file { $name }
+card-list-workspace = Look at the list of files in your workspace folder
+card-list-folder = Look at the list of files in the folder { $name }
+card-delete-file = Move { $name } to the trash (you can restore it)
+card-delete-folder = Move the folder { $name } to the trash, { $count ->
+    [0] it is empty
+    [one] with { $count } item inside
+   *[other] with { $count } items inside
+} (you can restore it)
+card-delete-big_folder = Move the folder { $name } to the trash, with more than { $count } items inside (you can restore it)
+card-delete-shortcut = Move the shortcut { $name } to the trash; { $target } itself stays (you can restore it)
+card-move = Move { $from } to { $to }
+card-move-folder = Move the folder { $from } to { $to }
+card-command = Run the command `{ $command }` in your workspace folder
+card-command-with_limit = Run the command `{ $command }` in your workspace folder (stop it if it runs longer than { $seconds ->
+    [one] { $seconds } second
+   *[other] { $seconds } seconds
+})
+card-edit-replace = Replace { $removed ->
+    [one] { $removed } line
+   *[other] { $removed } lines
+} in { $name }
+card-edit-remove = Remove { $removed ->
+    [one] { $removed } line
+   *[other] { $removed } lines
+} from { $name }
+card-edit-add = Add { $added ->
+    [one] { $added } line
+   *[other] { $added } lines
+} to { $name }
+card-edit-replace_with = Replace { $removed ->
+    [one] { $removed } line
+   *[other] { $removed } lines
+} with { $added ->
+    [one] { $added } line
+   *[other] { $added } lines
+} in { $name }
+card-fetch-this_computer = Read the web page at { $url } (an address on this computer)
+card-fetch-this_computer-risk = The address is on this computer, not on the internet: it reaches a program running here, which may hand out private information or act on the request.
+card-fetch-local_network = Read the web page at { $url } (an address on your local network)
+card-fetch-local_network-risk = The address is on your local network, not on the internet: a device such as a router, a printer or another computer at home or at work.
+card-fetch-cloud_metadata-risk = On a cloud server, this address hands out the server's own settings and access keys.
+card-fetch-internet = Read the web page at { $url } (this goes on the internet)
+card-fetch-credentials-risk = The address contains a user name or password, which is sent along.
+card-fetch-redirects = If the site sends the request on to a different address, Ask First does not follow it: you are asked again about that address.
+
+## When a model service fails (src-tauri/core/src/provider/error.rs and wording.rs).
+
+provider-script_exhausted = The scripted scenario has no turn left for model call { $step }; it has { $turns } turns. Add a turn to the scenario file, or give the agent a smaller task.
+provider-config = Ask First cannot use your settings file to tell which model service should answer. Open Settings and choose who answers again, or fix or delete the file.
+provider-missing_key = Add your API key for { $host } in the settings (or { $env_var }).
+provider-bad_scenario = The scenario file for the scripted model cannot be used. Check the file that ASKFIRST_PROVIDER names (the details say what is wrong with it).
+provider-auth = The API key was refused by { $host }. Check the key in the settings.
+provider-model_not_found = The model "{ $model }" was not found at { $host }. Check the model name in the settings.
+provider-rate_limited = The model service at { $host } says it is getting too many requests and kept refusing after { $tries } tries. Wait a minute and try again, or check the plan's limits.
+provider-server_error = The model service at { $host } is having trouble (error { $status }) and kept failing after { $tries } tries. Try again later.
+provider-refused = The model service at { $host } refused the request (error { $status }). Check the address and the model name in the settings.
+provider-service_error = The model service at { $host } stopped with an error while answering. Try again.
+provider-malformed = The model service at { $host } sent a reply Ask First cannot read. Try again; if it keeps happening, check the address in the settings.
+provider-ended_early = The reply from { $host } stopped before it was complete. Try again.
+provider-idle_timeout = The model service at { $host } sent nothing for { $waited }, so Ask First stopped waiting. Try again; a model that is still loading may need a moment.
+provider-too_slow = The model service at { $host } was still answering after { $limit }, so Ask First stopped waiting. Try again with a smaller task.
+provider-connect-refused = Nothing answered at { $host }. Check that the model service is running and that the address in the settings is right.
+provider-connect-name_not_found = The address { $host } could not be found. Check the address in the settings and the internet connection.
+provider-connect-tls = A secure connection to { $host } could not be made. Check whether the address in the settings should start with http:// or https://.
+provider-connect-timed_out = The connection to { $host } took too long. Check the internet connection and the address in the settings.
+provider-connect-dropped = The model service at { $host } closed the connection without answering. Try again later.
+provider-connect-other = Could not reach the model at { $host }. Check the internet connection and the address in the settings.
+provider-not_an_ai_service-web_page = The address { $host } answered with a web page, not a model service; a login page or a network sign-in may be in the way. Check the address in the settings.
+provider-not_an_ai_service = The address { $host } did not answer like a model service. Check the address in the settings.
+provider-too_large-tool_calls = The model at { $host } asked for more than { $count } actions in one reply, more than Ask First takes at once. Try again with a smaller task.
+provider-too_large-reply = The reply from { $host } was larger than { $limit_mb } MB, more than Ask First takes from a model at once. Try again with a smaller task.
+provider-too_large-piece = The reply from { $host } had a piece larger than { $limit_mb } MB, more than Ask First takes from a model at once. Try again with a smaller task.
+duration-less_than_a_second = less than a second
+duration-seconds = { $count ->
+    [one] { $count } second
+   *[other] { $count } seconds
+}
+duration-minutes = { $count ->
+    [one] { $count } minute
+   *[other] { $count } minutes
+}
+
+## Why a card asks, or why an action ran without asking (src-tauri/core/src/policy/mod.rs).
+
+reason-granted = Allowed in this conversation: you allowed exactly this action earlier.
+reason-mcp-reads = Only reads, says the MCP server "{ $server }", which you trust.
+reason-mcp-asks = This uses the MCP server "{ $server }", which could change things or reach the internet, so it needs your OK.
+reason-reads = Only reads.
+reason-reads-risky = This only reads, but it is marked risky, so it needs your OK.
+reason-changes = This changes files in your workspace folder, so it needs your OK.
+reason-high_risk = This is a high-risk action, so it needs your OK.
+
+## "Test the connection" and the Ollama finder in Settings (src-tauri/core/src/app/probe/).
+
+probe-works = It works: { $model } at { $host } answered.
+probe-no_service_needed = The demo needs no connection: it answers from a fixed script, without an AI.
+probe-bad_address = "{ $text }" is not a web address. It should look like https://api.example.com/v1.
+probe-missing_key = { $host } needs an API key. Paste your key above, then test again.
+probe-key_refused = The key was refused by { $host }. Check that you copied the whole key and that it is still valid.
+probe-not_an_ai_service-web_page = { $host } answered with a web page, so it is not an AI service; a sign-in page may be in the way. Check the address.
+probe-not_an_ai_service = { $host } answered, but it is not an AI service Ask First can use. Check the address (for OpenAI-compatible services it often ends in /v1).
+probe-model_not_found = { $host } has no model called "{ $model }", and it did not say which it has. Check the model name.
+probe-model_not_found-choose = { $host } has no model called "{ $model }". Choose one it has: { $models }.
+probe-rate_limited = { $host } says it is getting too many requests right now. Wait a minute and test again.
+probe-out_of_credit = { $host } says the account has no credit or quota left. Check the plan and billing with the service.
+probe-service_trouble = { $host } is having trouble on its side (error { $status }). Try again later.
+probe-service_error = { $host } stopped with an error while answering. Try again later.
+probe-refused = { $host } refused the test (error { $status }). Check the address and the model name.
+probe-too_slow = { $host } did not answer within { $waited }, so Ask First stopped waiting. A local model that is still loading may need another try.
+probe-connect-refused = Nothing answers at { $host }. Check the address, and that the service is running.
+probe-connect-name_not_found = The address { $host } could not be found. Check the address and the internet connection.
+probe-connect-tls = A secure connection to { $host } could not be made. Check whether the address should start with http:// or https://.
+probe-connect-timed_out = Nothing answered at { $host } in time. Check the address and the internet connection.
+probe-connect-dropped = { $host } closed the connection without answering. Try again later.
+probe-connect-other = { $host } could not be reached. Check the address and the internet connection.
+probe-no_local_model = No local model is running on this computer. Install Ollama (ollama.com) and start it, or choose another way to answer.
+probe-ollama-no_models = Ollama is running on this computer, but it has no models yet. Get one with Ollama (for example: ollama pull llama3.1), or choose another way to answer.
+probe-ollama-models = Ollama is running with { $count ->
+    [one] { $count } model
+   *[other] { $count } models
+}. Choose which one answers.
+probe-ollama-not_answering = Ollama does not answer at { $host }. Check the address, or choose another way to answer.
+probe-ollama-not_ollama = Something answers at { $host }, but it is not Ollama. Check the address, or choose another way to answer.
+
+## When the folder the person chose cannot be used (src-tauri/core/src/app/folder.rs).
+
+folder-unopenable = The folder { $path } could not be opened. Make sure you may open it, or choose another folder.
+folder-not_saved = The folder is used now, but Ask First could not remember it for next time. Make sure the disk is not full and Ask First may write to its data folder, then choose it again.
+folder-missing = The folder { $path } does not exist. Choose a folder that is there.
+folder-not_a_folder = That is a file, not a folder: { $path }. Choose a folder.
+folder-whole_computer = That is the whole computer. Choose one folder with the files the agent should work on, such as Documents.
+folder-home_folder = That is your whole home folder, with all your files. Choose one folder inside it, such as Documents, for the agent to work in.
+folder-own_data = That folder holds Ask First's own files (its settings, keys and history), which the agent must never change. Choose another folder.

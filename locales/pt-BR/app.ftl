@@ -1,0 +1,318 @@
+# As frases do Ask First em português do Brasil. Cada linha é "chave = frase": mude só o
+# texto depois de " = ". Mantenha cada { $nome } (um nome de arquivo, uma contagem…) na frase:
+# ele é preenchido quando a frase aparece. O original em inglês está em locales/en/app.ftl.
+
+## Por que uma ação não foi feita (como a pessoa fica sabendo).
+
+not_run-denied_by_person = Você disse não. A ação não foi feita.
+not_run-denied_by_person_with_note = Você disse não, com a observação: "{ $note }". A ação não foi feita.
+not_run-timed_out = Você não respondeu a tempo, então a ação não foi feita.
+not_run-denied_by_rule = Suas configurações não permitem esta ação. Ela não foi feita.
+not_run-denied_by_rule_with_reason = Suas configurações não permitem esta ação ({ $reason }). Ela não foi feita.
+not_run-hard_denial = O Ask First nunca permite isto: { $reason } Não foi feito.
+not_run-unavailable = Esta ação não pôde ser aprovada, então não foi feita.
+not_run-unavailable_with_reason = Esta ação não pôde ser aprovada ({ $reason }), então não foi feita.
+not_run-cancelled-run_aborted = Você parou a tarefa; esta ação não foi feita.
+not_run-cancelled-app_shutdown = O aplicativo foi fechado; esta ação não foi feita.
+not_run-interrupted-run_aborted = Você parou a tarefa enquanto esta ação estava em andamento; ela foi interrompida antes de terminar.
+not_run-interrupted-app_shutdown = O aplicativo foi fechado enquanto esta ação estava em andamento; ela foi interrompida antes de terminar.
+not_run-no_longer_awaited-run_aborted = Você parou a tarefa enquanto esta ação estava em andamento. O Ask First deixou de esperar por ela, então não se sabe se foi feita.
+not_run-no_longer_awaited-app_shutdown = O aplicativo foi fechado enquanto esta ação estava em andamento. O Ask First deixou de esperar por ela, então não se sabe se foi feita.
+not_run-changed_after_shown = Não foi feito: o arquivo ou a pasta mudou depois de ser mostrado para aprovação ("{ $summary }"), então a ação já não faria o que foi mostrado. Nada foi alterado; peça de novo com as coisas como estão agora.
+not_run-run_ended_before = A tarefa foi parada antes desta ação; ela não foi feita.
+not_run-output_limit = As ações desta tarefa já produziram { $limit_mb } MB de saída, o máximo que o Ask First repassa em uma tarefa (limite de { $limit_mb } MB), então a tarefa termina aqui; esta ação não foi feita.
+not_run-too_many_calls = Não foi feito: o agente pediu { $asked } ações de uma vez, e o Ask First faz no máximo { $limit } por vez, então as outras { $left_out } não foram examinadas, perguntadas nem feitas. Ele foi orientado a pedir menos de cada vez.
+not_run-closed_before_start = Foi permitido, mas o Ask First foi fechado antes de começar, então não foi feito.
+not_run-may_have_run = O Ask First parou enquanto isto estava em andamento, então pode ter sido feito, em parte ou por completo. Confira antes de contar com isso.
+not_run-refused_end_not_saved = Esta ação não foi feita.
+not_run-end_not_saved = Não foi salvo como isto terminou (o Ask First não conseguiu gravar o histórico naquele momento), então não se sabe se foi feito.
+
+## O que o cartão de um comando diz que ele vai fazer.
+
+command-runs_downloaded = Executa um script que baixa de { $hosts }: o Ask First não consegue ver o que esse script vai fazer.
+command-runs_downloaded_anywhere = Executa um script que baixa da internet: o Ask First não consegue ver o que esse script vai fazer.
+command-shell_features = Usa recursos do terminal (variáveis, substituições, padrões de nomes de arquivo ou redirecionamentos), então o Ask First não consegue saber tudo o que ele faz antes de rodar.
+command-builds_commands = Monta os comandos que executa enquanto roda ({ $how }), então o Ask First não consegue saber o que eles vão fazer.
+command-unknown-confined = O Ask First não sabe o que { $programs } faz. Ele roda isolado: só pode alterar arquivos da sua pasta e não vê o resto da sua pasta pessoal, mas pode usar a internet.
+command-unknown-unconfined = O Ask First não sabe o que { $programs } faz, e neste computador ele não roda isolado: poderia alterar qualquer arquivo seu e usar a internet.
+command-leaves_folder = Primeiro vai para outra pasta ({ $to }), então os nomes depois disso podem estar fora da sua pasta.
+command-deletes_folder = Apaga a pasta { $name } para sempre, com tudo o que há nela (não vai para a lixeira).
+command-deletes_file = Apaga o arquivo { $name } para sempre (não vai para a lixeira).
+command-deletes_missing = Apaga { $name } para sempre se existir quando o comando rodar (agora não há nada com esse nome).
+command-deletes_pattern = Apaga para sempre tudo o que { $name } indicar quando o comando rodar; o Ask First não consegue saber quais arquivos são.
+command-deletes_files = Apaga { $count } arquivos para sempre (não vão para a lixeira): { $names }
+command-deletes_folders = Apaga { $count } pastas para sempre, com tudo o que há nelas (não vão para a lixeira): { $names }
+command-deletes_mixed = Apaga { $count } arquivos e pastas para sempre (não vão para a lixeira): { $names }
+command-deletes_given = Apaga para sempre os arquivos que recebe do comando anterior; o Ask First não consegue saber quais.
+command-deletes_found = Apaga para sempre todos os arquivos que encontrar (não vão para a lixeira).
+command-deletes_empty_folders = Apaga as pastas vazias { $names }
+command-destroys = Destrói o conteúdo de { $names } sem possibilidade de recuperação
+command-writes = Substitui ou cria o arquivo { $name }
+command-appends = Acrescenta ao final do arquivo { $name } (ou o cria)
+command-writes_files = Altera os arquivos { $names }
+command-writes_outside-blocked = Grava fora da sua pasta ({ $name }). Ele roda isolado, então essa parte vai falhar.
+command-writes_outside-thrown_away = Grava fora da sua pasta ({ $name }). Ele roda isolado e vê ali uma cópia vazia, descartada quando termina, então nada ali muda.
+command-writes_outside-unconfined = Grava fora da sua pasta ({ $name }), e neste computador nada o impede.
+command-reads_outside = Lê fora da sua pasta: { $name }
+command-reads_outside-hidden = Procura fora da sua pasta ({ $name }); esse lugar fica escondido dele, então não encontra nada ali.
+command-moves = Move ou renomeia arquivos: { $names }
+command-copies = Copia arquivos, substituindo os que tiverem o mesmo nome no destino: { $names }
+command-permissions = Altera as permissões de { $names }
+command-owner = Altera o dono de { $names }
+command-stops_programs = Encerra programas em execução ({ $program })
+command-administrator = Roda com direitos de administrador ({ $program }): poderia alterar qualquer coisa no computador.
+command-downloads = Baixa de { $hosts } ({ $program })
+command-downloads_anywhere = Baixa da internet ({ $program })
+command-sends = Envia dados para { $hosts } ({ $program })
+command-sends_anywhere = Envia dados para a internet ou para outro computador ({ $program })
+command-replaces_remote = Envia dados para a internet e substitui o que está lá (git push --force)
+command-discards_changes = Descarta para sempre as alterações não salvas no Git ({ $command })
+command-deletes_untracked = Apaga para sempre os arquivos que o Git não acompanha (git clean)
+command-background-confined = Roda uma parte de si em segundo plano; tudo o que ele inicia é encerrado quando o comando termina.
+command-background-unconfined = Roda uma parte de si em segundo plano, que pode continuar rodando depois que o comando termina.
+command-background_program-confined = Inicia um programa em segundo plano ({ $program }); tudo o que ele inicia é encerrado quando o comando termina.
+command-background_program-unconfined = Inicia um programa em segundo plano ({ $program }) que pode continuar rodando depois que o comando termina.
+command-keeps_running = Continua rodando até você apertar Parar ou o tempo limite passar ({ $program })
+command-runs_script = Executa o script { $script }, cujos passos o Ask First não consegue ver.
+command-runs_input = Executa comandos que { $program } lê da entrada (por exemplo, a saída do comando anterior), que o Ask First não consegue ver antes.
+command-runs_code = Executa código { $language } dado na linha de comando, cujos passos o Ask First não consegue ver.
+command-runs_build = Executa as etapas de compilação do projeto ({ $command }), cujos passos o Ask First não consegue ver.
+command-runs_program = Executa o programa { $path } da sua pasta, cujos passos o Ask First não consegue ver.
+command-installs_packages = Baixa da internet e instala pacotes ({ $command }), que podem rodar os próprios scripts de instalação, cujos passos o Ask First não consegue ver.
+command-runs_package = Baixa e executa um pacote ({ $command }), cujos passos o Ask First não consegue ver.
+command-runs_project_script = Executa o script { $script } do projeto ({ $command }), cujos passos o Ask First não consegue ver.
+command-installs_software = Baixa da internet e instala programas ({ $command })
+command-containers = Baixa da internet e executa contêineres ({ $command })
+list-and_more = { $names } e mais { $count }
+command-more = …e mais { $count }.
+
+## Erros que a janela mostra: o que aconteceu e o que fazer.
+
+error-run-empty_task = Digite primeiro uma tarefa para o agente.
+error-run-busy = O agente ainda está trabalhando na tarefa anterior. Pare-o ou espere ele terminar.
+error-run-folder_gone = A pasta em que esta conversa trabalha, { $path }, não existe mais. Escolha uma pasta para ela com "Alterar…" acima da caixa de tarefa.
+error-internal = Algo deu errado dentro do Ask First, então isto não foi feito. Tente de novo; se continuar acontecendo, feche o Ask First e abra de novo.
+error-session-unreadable = Não foi possível abrir esta conversa, porque o histórico dela não pode ser lido (pode ter sido movido ou apagado). Escolha outra conversa ou comece uma nova.
+error-session-not_writable = O Ask First não consegue gravar o histórico desta conversa, então ela não foi aberta. Libere espaço no disco ou verifique se o Ask First pode gravar na pasta de dados dele e tente de novo.
+error-approval-not_pending = Este pedido já não está esperando: já foi respondido, o tempo acabou ou a tarefa foi parada. Nada foi alterado; veja os pedidos que ainda aparecem.
+error-approval-not_grantable = Esta ação não pode ser permitida sem perguntar de novo. Aprove só desta vez ou recuse.
+error-approval-required = "{ $summary }" precisa da aprovação de alguém, e não há ninguém aqui para dar. Execute a tarefa na janela do Ask First para responder.
+error-approval-log = O Ask First não consegue salvar o histórico agora, então não fez isto. Libere espaço no disco ou verifique se o Ask First pode gravar na pasta de dados dele e tente de novo.
+error-approval-shutting_down = O Ask First está fechando, então ninguém foi consultado e a ação não foi feita. Abra o Ask First de novo para continuar.
+error-settings-unknown_provider = O Ask First não conhece esse serviço de modelo. Escolha um da lista em Configurações.
+error-settings-timeout_out_of_range = { $problem } Escolha um tempo de espera dentro desse intervalo e salve de novo.
+error-settings-file_unreadable = O seu arquivo de configurações não pode ser lido ou tem um erro, então Configurações não vai gravar por cima dele. Corrija ou apague o arquivo e tente de novo.
+error-settings-save_failed = Não foi possível salvar as suas configurações. Verifique se o disco não está cheio e se o Ask First pode gravar na pasta de dados dele e tente de novo.
+error-settings-no_such_rule = Essa regra não está mais entre as suas regras (o arquivo de regras pode ter sido alterado). Feche Configurações e abra de novo para ver as regras como estão agora.
+error-settings-rules_unreadable = Não foi possível ler as suas regras, então nada foi alterado. Verifique se o Ask First pode ler e gravar na pasta de dados dele e tente de novo.
+error-settings-rules_invalid = O seu arquivo de regras tem um erro, então nada foi alterado. Corrija o arquivo (ou apague-o para começar de novo) e tente de novo.
+error-settings-mcp_server = { $problem } Confira as configurações do servidor e tente de novo.
+error-settings-keyring_remove = Não foi possível remover a chave do chaveiro da área de trabalho (o restante das configurações foi salvo). Tente de novo ou remova-a com o aplicativo de senhas da área de trabalho, onde ela aparece como "Ask First".
+error-startup-already_running = O Ask First já está aberto. Use a janela dele (pode estar na bandeja ou entre as janelas minimizadas).
+error-startup-no_data_dir = O Ask First não sabe onde guardar as configurações neste sistema. Defina ASKFIRST_DATA_DIR com uma pasta que ele possa usar e abra-o de novo.
+error-startup-bad_setting = Uma das configurações ASKFIRST_ com que o Ask First foi aberto não pode ser usada. Corrija-a ou tire-a (os detalhes dizem qual) e abra o Ask First de novo.
+error-startup-folder = O Ask First não consegue usar uma das pastas dele: pode não ter permissão para gravar nela, ou o disco pode estar cheio. Verifique se ele pode gravar na pasta de dados dele e na sua pasta e abra-o de novo.
+error-startup-window = O Ask First não conseguiu abrir a janela. Abra-o pela sua área de trabalho (ele precisa de uma sessão gráfica) e tente de novo.
+
+## Notificações.
+
+notify-title = O Ask First precisa da sua aprovação
+notify-review = Revisar
+notify-still_running-title = O Ask First continua aberto
+notify-still_running-body = O Ask First continua trabalhando em segundo plano e vai perguntar aqui quando precisar da sua aprovação. Abra-o pelo ícone na bandeja ou inicie-o de novo; para sair, use o menu da bandeja.
+
+## O menu e a dica do ícone na bandeja.
+
+tray-pending = { $count ->
+    [0] Nenhuma aprovação esperando
+    [one] { $count } aprovação esperando
+   *[other] { $count } aprovações esperando
+}
+tray-more = …e mais { $count } na janela
+tray-review = Revisar: { $label }
+tray-show = Mostrar o Ask First
+tray-quit = Sair
+tray-tooltip = { $count ->
+    [0] Ask First
+   *[other] Ask First ({ $count })
+}
+
+## Como uma tarefa terminou, como a conversa mostra.
+
+run-broke = Algo deu errado dentro do Ask First e esta tarefa parou. Nada mais será feito nela; você pode começar uma nova tarefa.
+run-closed_while_working = O Ask First foi fechado enquanto o agente trabalhava.
+run-you_stopped = Você parou o agente.
+run-unrecorded = Parte desta tarefa não pôde ser salva (o disco estava cheio ou não pôde ser gravado), então não se sabe como ela terminou.
+run-stopped_after_finishing = { $why } O que já estava sendo feito foi terminado, já que parar no meio poderia deixar tudo pela metade: { $summary }.
+run-output_limit = O agente foi parado: as ações dele nesta tarefa produziram mais de { $limit_mb } MB de saída, o máximo que o Ask First permite em uma tarefa. Envie uma nova mensagem para continuar.
+run-out_of_steps = O agente parou depois de { $max_steps } passos sem terminar. Envie uma nova mensagem para ele continuar ou dê a ele uma tarefa menor.
+run-kept_asking = O agente insistiu em fazer algo que já tinha sido recusado ("{ $summary }"), então foi parado. Envie uma nova mensagem dizendo o que ele deve fazer no lugar.
+
+## No cartão de aprovação.
+
+# O que "Permitir nesta conversa" faz: diga exatamente quando termina.
+card-grant_scope = Enquanto esta conversa estiver aberta, esta mesma ação (mesma ferramenta, mesmos detalhes) vai rodar de novo sem perguntar, desde que aquilo em que ela mexe esteja como mostrado aqui ou como esta ação deixar. Qualquer coisa diferente continua perguntando. Isso termina quando você começar ou abrir outra conversa, ou fechar o Ask First.
+card-too_many_summary = O agente pediu { $asked } ações de uma vez; as { $left_out } depois das primeiras { $limit } não foram feitas
+card-use_the_tool = Usar a ferramenta "{ $name }"
+
+## O seletor de pasta.
+
+folder-picker_title = Escolha a pasta em que o agente pode trabalhar
+
+## Quando o Ask First não consegue abrir.
+
+startup-failed = O Ask First não conseguiu abrir. { $message }
+startup-details = Detalhes: { $detail }
+
+## O que o cartão de aprovação diz que uma ferramenta embutida vai fazer.
+
+card-write-create = Criar o arquivo { $name } ({ $lines ->
+    [0] 0 linhas
+    [one] { $lines } linha
+   *[other] { $lines } linhas
+})
+card-write-replace = Substituir todo o conteúdo de { $name } por um texto novo ({ $lines ->
+    [0] 0 linhas
+    [one] { $lines } linha
+   *[other] { $lines } linhas
+})
+card-read = Ler o arquivo { $name }
+card-list-workspace = Ver a lista de arquivos da sua pasta de trabalho
+card-list-folder = Ver a lista de arquivos da pasta { $name }
+card-delete-file = Mover { $name } para a lixeira (dá para restaurar)
+card-delete-folder = Mover a pasta { $name } para a lixeira, { $count ->
+    [0] ela está vazia
+    [one] com { $count } item dentro
+   *[other] com { $count } itens dentro
+} (dá para restaurar)
+card-delete-big_folder = Mover a pasta { $name } para a lixeira, com mais de { $count } itens dentro (dá para restaurar)
+card-delete-shortcut = Mover o atalho { $name } para a lixeira; o próprio { $target } continua onde está (dá para restaurar)
+card-move = Mover { $from } para { $to }
+card-move-folder = Mover a pasta { $from } para { $to }
+card-command = Executar o comando `{ $command }` na sua pasta de trabalho
+card-command-with_limit = Executar o comando `{ $command }` na sua pasta de trabalho (parar se demorar mais de { $seconds ->
+    [0] 0 segundos
+    [one] { $seconds } segundo
+   *[other] { $seconds } segundos
+})
+card-edit-replace = Substituir { $removed ->
+    [0] 0 linhas
+    [one] { $removed } linha
+   *[other] { $removed } linhas
+} em { $name }
+card-edit-remove = Remover { $removed ->
+    [0] 0 linhas
+    [one] { $removed } linha
+   *[other] { $removed } linhas
+} de { $name }
+card-edit-add = Acrescentar { $added ->
+    [0] 0 linhas
+    [one] { $added } linha
+   *[other] { $added } linhas
+} a { $name }
+card-edit-replace_with = Substituir { $removed ->
+    [0] 0 linhas
+    [one] { $removed } linha
+   *[other] { $removed } linhas
+} por { $added ->
+    [0] 0 linhas
+    [one] { $added } linha
+   *[other] { $added } linhas
+} em { $name }
+card-fetch-this_computer = Ler a página { $url } (um endereço neste computador)
+card-fetch-this_computer-risk = O endereço está neste computador, não na internet: ele chega a um programa rodando aqui, que pode entregar informações privadas ou agir a partir do pedido.
+card-fetch-local_network = Ler a página { $url } (um endereço da sua rede local)
+card-fetch-local_network-risk = O endereço está na sua rede local, não na internet: um aparelho como um roteador, uma impressora ou outro computador de casa ou do trabalho.
+card-fetch-cloud_metadata-risk = Em um servidor na nuvem, este endereço entrega as configurações e as chaves de acesso do próprio servidor.
+card-fetch-internet = Ler a página { $url } (isto vai para a internet)
+card-fetch-credentials-risk = O endereço contém um nome de usuário ou uma senha, que são enviados junto.
+card-fetch-redirects = Se o site mandar o pedido para outro endereço, o Ask First não segue: você será consultado de novo sobre esse endereço.
+
+## Quando um serviço de modelo falha.
+
+provider-script_exhausted = O roteiro do modelo simulado não tem mais turno para a chamada { $step }; ele tem { $turns } turnos. Acrescente um turno ao arquivo do roteiro ou dê ao agente uma tarefa menor.
+provider-config = O Ask First não consegue usar o seu arquivo de configurações para saber qual serviço de modelo deve responder. Abra Configurações e escolha de novo quem responde, ou corrija ou apague o arquivo.
+provider-missing_key = Adicione a sua chave de API de { $host } nas configurações (ou em { $env_var }).
+provider-bad_scenario = O arquivo de roteiro do modelo simulado não pode ser usado. Confira o arquivo indicado em ASKFIRST_PROVIDER (os detalhes dizem o que há de errado).
+provider-auth = A chave de API foi recusada por { $host }. Confira a chave nas configurações.
+provider-model_not_found = O modelo "{ $model }" não foi encontrado em { $host }. Confira o nome do modelo nas configurações.
+provider-rate_limited = O serviço de modelo em { $host } diz que está recebendo pedidos demais e continuou recusando depois de { $tries } tentativas. Espere um minuto e tente de novo, ou confira os limites do seu plano.
+provider-server_error = O serviço de modelo em { $host } está com problemas (erro { $status }) e continuou falhando depois de { $tries } tentativas. Tente de novo mais tarde.
+provider-refused = O serviço de modelo em { $host } recusou o pedido (erro { $status }). Confira o endereço e o nome do modelo nas configurações.
+provider-service_error = O serviço de modelo em { $host } parou com um erro enquanto respondia. Tente de novo.
+provider-malformed = O serviço de modelo em { $host } mandou uma resposta que o Ask First não consegue ler. Tente de novo; se continuar acontecendo, confira o endereço nas configurações.
+provider-ended_early = A resposta de { $host } parou antes de terminar. Tente de novo.
+provider-idle_timeout = O serviço de modelo em { $host } não mandou nada por { $waited }, então o Ask First parou de esperar. Tente de novo; um modelo que ainda está carregando pode precisar de um momento.
+provider-too_slow = O serviço de modelo em { $host } ainda estava respondendo depois de { $limit }, então o Ask First parou de esperar. Tente de novo com uma tarefa menor.
+provider-connect-refused = Nada respondeu em { $host }. Verifique se o serviço de modelo está rodando e se o endereço nas configurações está certo.
+provider-connect-name_not_found = O endereço { $host } não foi encontrado. Confira o endereço nas configurações e a conexão com a internet.
+provider-connect-tls = Não foi possível fazer uma conexão segura com { $host }. Verifique se o endereço nas configurações deve começar com http:// ou https://.
+provider-connect-timed_out = A conexão com { $host } demorou demais. Confira a conexão com a internet e o endereço nas configurações.
+provider-connect-dropped = O serviço de modelo em { $host } fechou a conexão sem responder. Tente de novo mais tarde.
+provider-connect-other = Não foi possível chegar ao modelo em { $host }. Confira a conexão com a internet e o endereço nas configurações.
+provider-not_an_ai_service-web_page = O endereço { $host } respondeu com uma página da web, não com um serviço de modelo; uma página de login ou de acesso à rede pode estar no caminho. Confira o endereço nas configurações.
+provider-not_an_ai_service = O endereço { $host } não respondeu como um serviço de modelo. Confira o endereço nas configurações.
+provider-too_large-tool_calls = O modelo em { $host } pediu mais de { $count } ações em uma resposta, mais do que o Ask First aceita de uma vez. Tente de novo com uma tarefa menor.
+provider-too_large-reply = A resposta de { $host } passou de { $limit_mb } MB, mais do que o Ask First aceita de um modelo de uma vez. Tente de novo com uma tarefa menor.
+provider-too_large-piece = A resposta de { $host } tinha um trecho maior que { $limit_mb } MB, mais do que o Ask First aceita de um modelo de uma vez. Tente de novo com uma tarefa menor.
+duration-less_than_a_second = menos de um segundo
+duration-seconds = { $count ->
+    [one] { $count } segundo
+   *[other] { $count } segundos
+}
+duration-minutes = { $count ->
+    [one] { $count } minuto
+   *[other] { $count } minutos
+}
+
+## Por que um cartão pergunta, ou por que uma ação rodou sem perguntar.
+
+reason-granted = Permitido nesta conversa: você já permitiu exatamente esta ação antes.
+reason-mcp-reads = Só lê, segundo o servidor MCP "{ $server }", em que você confia.
+reason-mcp-asks = Isto usa o servidor MCP "{ $server }", que poderia alterar coisas ou acessar a internet, então precisa da sua aprovação.
+reason-reads = Só lê.
+reason-reads-risky = Isto só lê, mas está marcado como arriscado, então precisa da sua aprovação.
+reason-changes = Isto altera arquivos da sua pasta de trabalho, então precisa da sua aprovação.
+reason-high_risk = Esta é uma ação de alto risco, então precisa da sua aprovação.
+
+## "Testar a conexão" e a busca pelo Ollama em Configurações.
+
+probe-works = Funciona: { $model } em { $host } respondeu.
+probe-no_service_needed = A demonstração não precisa de conexão: ela responde a partir de um roteiro fixo, sem IA.
+probe-bad_address = "{ $text }" não é um endereço da web. Ele deve ser parecido com https://api.example.com/v1.
+probe-missing_key = { $host } precisa de uma chave de API. Cole a sua chave acima e teste de novo.
+probe-key_refused = A chave foi recusada por { $host }. Verifique se você copiou a chave inteira e se ela ainda é válida.
+probe-not_an_ai_service-web_page = { $host } respondeu com uma página da web, então não é um serviço de IA; uma página de login pode estar no caminho. Confira o endereço.
+probe-not_an_ai_service = { $host } respondeu, mas não é um serviço de IA que o Ask First consiga usar. Confira o endereço (em serviços compatíveis com a OpenAI ele costuma terminar em /v1).
+probe-model_not_found = { $host } não tem um modelo chamado "{ $model }" e não disse quais tem. Confira o nome do modelo.
+probe-model_not_found-choose = { $host } não tem um modelo chamado "{ $model }". Escolha um dos que ele tem: { $models }.
+probe-rate_limited = { $host } diz que está recebendo pedidos demais agora. Espere um minuto e teste de novo.
+probe-out_of_credit = { $host } diz que a conta está sem crédito ou sem cota. Confira o plano e a cobrança com o serviço.
+probe-service_trouble = { $host } está com problemas do lado dele (erro { $status }). Tente de novo mais tarde.
+probe-service_error = { $host } parou com um erro enquanto respondia. Tente de novo mais tarde.
+probe-refused = { $host } recusou o teste (erro { $status }). Confira o endereço e o nome do modelo.
+probe-too_slow = { $host } não respondeu em { $waited }, então o Ask First parou de esperar. Um modelo local que ainda está carregando pode precisar de mais uma tentativa.
+probe-connect-refused = Nada responde em { $host }. Confira o endereço e se o serviço está rodando.
+probe-connect-name_not_found = O endereço { $host } não foi encontrado. Confira o endereço e a conexão com a internet.
+probe-connect-tls = Não foi possível fazer uma conexão segura com { $host }. Verifique se o endereço deve começar com http:// ou https://.
+probe-connect-timed_out = Nada respondeu em { $host } a tempo. Confira o endereço e a conexão com a internet.
+probe-connect-dropped = { $host } fechou a conexão sem responder. Tente de novo mais tarde.
+probe-connect-other = Não foi possível chegar a { $host }. Confira o endereço e a conexão com a internet.
+probe-no_local_model = Nenhum modelo local está rodando neste computador. Instale o Ollama (ollama.com) e abra-o, ou escolha outra forma de responder.
+probe-ollama-no_models = O Ollama está rodando neste computador, mas ainda não tem nenhum modelo. Baixe um com o Ollama (por exemplo: ollama pull llama3.1) ou escolha outra forma de responder.
+probe-ollama-models = O Ollama está rodando com { $count ->
+    [one] { $count } modelo
+   *[other] { $count } modelos
+}. Escolha qual deles responde.
+probe-ollama-not_answering = O Ollama não responde em { $host }. Confira o endereço ou escolha outra forma de responder.
+probe-ollama-not_ollama = Algo responde em { $host }, mas não é o Ollama. Confira o endereço ou escolha outra forma de responder.
+
+## Quando a pasta escolhida não pode ser usada.
+
+folder-unopenable = Não foi possível abrir a pasta { $path }. Verifique se você tem permissão para abri-la ou escolha outra pasta.
+folder-not_saved = A pasta já está em uso, mas o Ask First não conseguiu guardá-la para a próxima vez. Verifique se o disco não está cheio e se o Ask First pode gravar na pasta de dados dele e escolha-a de novo.
+folder-missing = A pasta { $path } não existe. Escolha uma pasta que exista.
+folder-not_a_folder = Isto é um arquivo, não uma pasta: { $path }. Escolha uma pasta.
+folder-whole_computer = Isto é o computador inteiro. Escolha uma pasta com os arquivos em que o agente deve trabalhar, como Documentos.
+folder-home_folder = Esta é a sua pasta pessoal inteira, com todos os seus arquivos. Escolha uma pasta dentro dela, como Documentos, para o agente trabalhar.
+folder-own_data = Essa pasta guarda os arquivos do próprio Ask First (configurações, chaves e histórico), que o agente nunca pode alterar. Escolha outra pasta.

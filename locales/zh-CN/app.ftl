@@ -1,0 +1,275 @@
+# Ask First 的简体中文句子。每行是「键 = 句子」：只改「 = 」后面的文字。
+# 每个 { $name }（文件名、数量等）都要保留在句子里，显示时会被填入。
+# 英文原文在 locales/en/app.ftl。
+
+## 操作为什么没有执行（告诉用户的说法）。
+
+not_run-denied_by_person = 你拒绝了。这个操作没有执行。
+not_run-denied_by_person_with_note = 你拒绝了，并留言：“{ $note }”。这个操作没有执行。
+not_run-timed_out = 你没有及时回答，所以它没有执行。
+not_run-denied_by_rule = 你的设置不允许这个操作。它没有执行。
+not_run-denied_by_rule_with_reason = 你的设置不允许这个操作（{ $reason }）。它没有执行。
+not_run-hard_denial = Ask First 从不允许这样做：{ $reason } 它没有执行。
+not_run-unavailable = 这个操作无法得到批准，所以没有执行。
+not_run-unavailable_with_reason = 这个操作无法得到批准（{ $reason }），所以没有执行。
+not_run-cancelled-run_aborted = 你停止了这次任务；这个操作没有执行。
+not_run-cancelled-app_shutdown = 应用已关闭；这个操作没有执行。
+not_run-interrupted-run_aborted = 这个操作进行时你停止了任务；它在完成前被停下了。
+not_run-interrupted-app_shutdown = 这个操作进行时应用被关闭了；它在完成前被停下了。
+not_run-no_longer_awaited-run_aborted = 这个操作进行时你停止了任务。Ask First 不再等它结束，所以不知道它是否已完成。
+not_run-no_longer_awaited-app_shutdown = 这个操作进行时应用被关闭了。Ask First 不再等它结束，所以不知道它是否已完成。
+not_run-changed_after_shown = 没有执行：在请你批准之后，文件或文件夹发生了变化（“{ $summary }”），它已不会按显示的那样去做。什么都没有改动；请按现在的样子重新询问。
+not_run-run_ended_before = 在这个操作之前任务已被停止；它没有执行。
+not_run-output_limit = 这次任务的操作已产生 { $limit_mb } MB 输出，这是 Ask First 在一次任务中传递的上限（{ $limit_mb } MB），所以任务到此结束；这个操作没有执行。
+not_run-too_many_calls = 没有执行：智能助手一次要求做 { $asked } 个操作，而 Ask First 每次最多处理 { $limit } 个，所以其余 { $left_out } 个没有被查看、询问或执行。已经让它一次少要一些。
+not_run-closed_before_start = 它已获允许，但 Ask First 在它开始前就被关闭了，所以没有执行。
+not_run-may_have_run = 这个操作进行时 Ask First 停止了，所以它可能已经部分或全部完成。依赖它之前请先检查。
+not_run-refused_end_not_saved = 这个操作没有执行。
+not_run-end_not_saved = 没有保存它是怎样结束的（当时 Ask First 无法写入记录），所以不知道它是否已完成。
+
+## 命令卡片上说明命令会做什么。
+
+command-runs_downloaded = 运行从 { $hosts } 下载的脚本：Ask First 看不到这个脚本会做什么。
+command-runs_downloaded_anywhere = 运行从互联网下载的脚本：Ask First 看不到这个脚本会做什么。
+command-shell_features = 使用了命令行的特殊功能（变量、替换、文件名通配或重定向），所以 Ask First 无法在运行前看清它做的一切。
+command-builds_commands = 在运行中临时拼出要运行的命令（{ $how }），所以 Ask First 无法知道它们会做什么。
+command-unknown-confined = Ask First 不知道 { $programs } 会做什么。它在隔离中运行：只能改动你的文件夹里的文件，看不到你主文件夹的其余部分，但可以使用互联网。
+command-unknown-unconfined = Ask First 不知道 { $programs } 会做什么，而且在这台电脑上它没有被隔离：它可能改动你的任何文件，也可以使用互联网。
+command-leaves_folder = 先进入另一个文件夹（{ $to }），所以之后的名称可能在你的文件夹之外。
+command-deletes_folder = 永久删除文件夹 { $name } 及其中的一切（不会进入回收站）。
+command-deletes_file = 永久删除文件 { $name }（不会进入回收站）。
+command-deletes_missing = 如果运行时存在 { $name }，就将其永久删除（现在没有这个名称的东西）。
+command-deletes_pattern = 永久删除运行时 { $name } 所匹配的一切；Ask First 无法知道是哪些文件。
+command-deletes_files = 永久删除 { $count } 个文件（不会进入回收站）：{ $names }
+command-deletes_folders = 永久删除 { $count } 个文件夹及其中的一切（不会进入回收站）：{ $names }
+command-deletes_mixed = 永久删除 { $count } 个文件和文件夹（不会进入回收站）：{ $names }
+command-deletes_given = 永久删除前一个命令交给它的文件；Ask First 无法知道是哪些。
+command-deletes_found = 永久删除它找到的每个文件（不会进入回收站）。
+command-deletes_empty_folders = 删除空文件夹 { $names }
+command-destroys = 彻底销毁 { $names } 的内容，无法恢复
+command-writes = 替换或新建文件 { $name }
+command-appends = 在文件 { $name } 末尾追加内容（没有就新建）
+command-writes_files = 更改文件 { $names }
+command-writes_outside-blocked = 写入你的文件夹之外（{ $name }）。它在隔离中运行，所以这一部分会失败。
+command-writes_outside-thrown_away = 写入你的文件夹之外（{ $name }）。它在隔离中运行，在那里看到的是一个空的替身，结束时会被丢弃，所以那里什么都不会改变。
+command-writes_outside-unconfined = 写入你的文件夹之外（{ $name }），而在这台电脑上没有什么能阻止它。
+command-reads_outside = 读取你的文件夹之外的内容：{ $name }
+command-reads_outside-hidden = 查看你的文件夹之外（{ $name }）；那里对它是隐藏的，所以它什么也找不到。
+command-moves = 移动或重命名文件：{ $names }
+command-copies = 复制文件，目标位置的同名文件会被替换：{ $names }
+command-permissions = 更改 { $names } 的权限
+command-owner = 更改 { $names } 的所有者
+command-stops_programs = 停止正在运行的程序（{ $program }）
+command-administrator = 以管理员权限运行（{ $program }）：它可能改动电脑上的任何东西。
+command-downloads = 从 { $hosts } 下载（{ $program }）
+command-downloads_anywhere = 从互联网下载（{ $program }）
+command-sends = 向 { $hosts } 发送数据（{ $program }）
+command-sends_anywhere = 向互联网或另一台电脑发送数据（{ $program }）
+command-replaces_remote = 向互联网发送数据并替换那里的内容（git push --force）
+command-discards_changes = 永久丢弃尚未提交的更改（{ $command }）
+command-deletes_untracked = 永久删除 Git 没有跟踪的文件（git clean）
+command-background-confined = 有一部分在后台运行；命令结束时，它启动的一切都会被停止。
+command-background-unconfined = 有一部分在后台运行，命令结束后可能仍在运行。
+command-background_program-confined = 在后台启动一个程序（{ $program }）；命令结束时，它启动的一切都会被停止。
+command-background_program-unconfined = 在后台启动一个程序（{ $program }），命令结束后它可能仍在运行。
+command-keeps_running = 一直运行，直到你按“停止”或超过时间限制（{ $program }）
+command-runs_script = 运行脚本 { $script }，Ask First 看不到它的步骤。
+command-runs_input = 运行 { $program } 从输入中读到的命令（例如前一个命令的输出），Ask First 无法事先看到。
+command-runs_code = 运行命令行里给出的 { $language } 代码，Ask First 看不到它的步骤。
+command-runs_build = 运行项目的构建步骤（{ $command }），Ask First 看不到这些步骤。
+command-runs_program = 运行你的文件夹里的程序 { $path }，Ask First 看不到它的步骤。
+command-installs_packages = 从互联网下载并安装软件包（{ $command }），它们可能运行自己的安装脚本，Ask First 看不到这些步骤。
+command-runs_package = 下载并运行一个软件包（{ $command }），Ask First 看不到它的步骤。
+command-runs_project_script = 运行项目的脚本 { $script }（{ $command }），Ask First 看不到它的步骤。
+command-installs_software = 从互联网下载并安装软件（{ $command }）
+command-containers = 从互联网下载并运行容器（{ $command }）
+list-and_more = { $names }，另有 { $count } 项
+command-more = ……还有 { $count } 项。
+
+## 窗口中显示的错误：说明发生了什么、该怎么做。
+
+error-run-empty_task = 请先为智能助手输入一个任务。
+error-run-busy = 智能助手还在处理上一个任务。请停止它，或等它完成。
+error-run-folder_gone = 这个对话所用的文件夹 { $path } 已经不在了。请用任务框上方的“更改…”为它选择一个文件夹。
+error-internal = Ask First 内部出了问题，所以这件事没有完成。请再试一次；如果一直这样，请关闭 Ask First 再重新打开。
+error-session-unreadable = 无法打开这个对话，因为读不到它的记录（可能已被移动或删除）。请选择另一个对话，或开始一个新对话。
+error-session-not_writable = Ask First 无法写入这个对话的记录，所以没有打开它。请腾出一些磁盘空间，或确认 Ask First 可以写入它的数据文件夹，然后再试一次。
+error-approval-not_pending = 这个请求已不在等待：它已被回答、已超时，或它的任务已被停止。什么都没有改动；请查看仍在显示的请求。
+error-approval-not_grantable = 这个操作不能设为不再询问。请只批准这一次，或拒绝它。
+error-approval-required = “{ $summary }”需要有人同意，但这里没有人能回答。请在 Ask First 窗口中运行这个任务来回答。
+error-approval-log = Ask First 现在无法保存记录，所以没有执行。请腾出一些磁盘空间，或确认 Ask First 可以写入它的数据文件夹，然后再试一次。
+error-approval-shutting_down = Ask First 正在关闭，所以没有询问任何人，操作也没有执行。请重新打开 Ask First 继续。
+error-settings-unknown_provider = Ask First 不认识这个模型服务。请在“设置”的列表中选择一个。
+error-settings-timeout_out_of_range = { $problem } 请在这个范围内选择等待时间，然后再保存。
+error-settings-file_unreadable = 你的设置文件无法读取或有错误，所以“设置”不会覆盖它。请修正或删除这个文件，然后再试一次。
+error-settings-save_failed = 你的设置没能保存。请确认磁盘没有满，并且 Ask First 可以写入它的数据文件夹，然后再试一次。
+error-settings-no_such_rule = 这条规则已不在你的规则中（规则文件可能被改过）。请关闭“设置”再打开，查看现在的规则。
+error-settings-rules_unreadable = 无法读取你的规则，所以什么都没有改动。请确认 Ask First 可以读写它的数据文件夹，然后再试一次。
+error-settings-rules_invalid = 你的规则文件有错误，所以什么都没有改动。请修正这个文件（或删除它重新开始），然后再试一次。
+error-settings-mcp_server = { $problem } 请检查这个服务器的设置，然后再试一次。
+error-settings-keyring_remove = 无法从桌面的钥匙环中删除这个密钥（其余设置已保存）。请再试一次，或用桌面的密码应用删除它，它列在“Ask First”下。
+error-startup-already_running = Ask First 已经在运行。请使用它的窗口（可能在托盘里，或在最小化的窗口中）。
+error-startup-no_data_dir = Ask First 不知道在这个系统上把设置放在哪里。请把 ASKFIRST_DATA_DIR 设为它可以使用的文件夹，然后重新打开它。
+error-startup-bad_setting = 启动 Ask First 时使用的某个 ASKFIRST_ 设置无法使用。请改正或去掉它（详情中写明了是哪一个），然后重新打开 Ask First。
+error-startup-folder = Ask First 无法使用它的某个文件夹：可能不允许写入，或磁盘已满。请确认它可以写入它的数据文件夹和你的文件夹，然后重新打开它。
+error-startup-window = Ask First 无法打开窗口。请从你的桌面启动它（它需要图形界面），然后再试一次。
+
+## 通知。
+
+notify-title = Ask First 需要你的同意
+notify-review = 查看
+notify-still_running-title = Ask First 仍在运行
+notify-still_running-body = Ask First 会在后台继续工作，需要你同意时会在这里询问。可以从托盘图标打开它，或重新启动它；从托盘菜单退出。
+
+## 托盘图标的菜单和提示。
+
+tray-pending = { $count ->
+    [0] 没有等待批准的请求
+   *[other] { $count } 个请求等待批准
+}
+tray-more = ……窗口中还有 { $count } 个
+tray-review = 查看：{ $label }
+tray-show = 显示 Ask First
+tray-quit = 退出
+tray-tooltip = { $count ->
+    [0] Ask First
+   *[other] Ask First（{ $count }）
+}
+
+## 对话中显示的任务结束方式。
+
+run-broke = Ask First 内部出了问题，这个任务已停止。它不会再做任何事；你可以开始一个新任务。
+run-closed_while_working = 智能助手工作时 Ask First 被关闭了。
+run-you_stopped = 你停止了智能助手。
+run-unrecorded = 这个任务有一部分没能保存（磁盘已满或无法写入），所以不知道它是怎样结束的。
+run-stopped_after_finishing = { $why } 已经在做的事情已经做完，因为中途停下可能会让它只做了一半：{ $summary }。
+run-output_limit = 智能助手已停止：它在这次任务中的操作产生了超过 { $limit_mb } MB 的输出，这是 Ask First 一次任务允许的上限。发送新消息即可继续。
+run-out_of_steps = 智能助手做了 { $max_steps } 步仍未完成，已停止。发送新消息让它继续，或给它一个小一些的任务。
+run-kept_asking = 智能助手一再要求做已被拒绝的事情（“{ $summary }”），所以被停止了。发送新消息告诉它改做什么。
+
+## 批准卡片上。
+
+# “在这个对话中允许”的确切含义：说清楚何时结束。
+card-grant_scope = 在这个对话打开期间，完全相同的操作（同一个工具、同样的细节）再次出现时会直接执行、不再询问，前提是它要处理的内容和这里显示的一样，或是这个操作执行后的样子。任何不同之处仍会询问。当你开始或打开另一个对话，或关闭 Ask First 时，这个允许就结束了。
+card-too_many_summary = 智能助手一次要求做 { $asked } 个操作；前 { $limit } 个之后的 { $left_out } 个没有执行
+card-use_the_tool = 使用工具“{ $name }”
+
+## 选择文件夹。
+
+folder-picker_title = 选择智能助手可以工作的文件夹
+
+## Ask First 无法启动时。
+
+startup-failed = Ask First 无法启动。{ $message }
+startup-details = 详情：{ $detail }
+
+## 批准卡片上说明内置工具要做什么。
+
+card-write-create = 新建文件 { $name }（{ $lines } 行）
+card-write-replace = 用新文字替换 { $name } 的全部内容（{ $lines } 行）
+card-read = 读取文件 { $name }
+card-list-workspace = 查看你的工作文件夹里的文件列表
+card-list-folder = 查看文件夹 { $name } 里的文件列表
+card-delete-file = 把 { $name } 移到回收站（可以恢复）
+card-delete-folder = 把文件夹 { $name } 移到回收站，{ $count ->
+    [0] 它是空的
+   *[other] 里面有 { $count } 项
+}（可以恢复）
+card-delete-big_folder = 把文件夹 { $name } 移到回收站，里面有超过 { $count } 项（可以恢复）
+card-delete-shortcut = 把快捷方式 { $name } 移到回收站；{ $target } 本身保留（可以恢复）
+card-move = 把 { $from } 移到 { $to }
+card-move-folder = 把文件夹 { $from } 移到 { $to }
+card-command = 在你的工作文件夹中运行命令 `{ $command }`
+card-command-with_limit = 在你的工作文件夹中运行命令 `{ $command }`（运行超过 { $seconds } 秒就停止）
+card-edit-replace = 替换 { $name } 中的 { $removed } 行
+card-edit-remove = 从 { $name } 中删除 { $removed } 行
+card-edit-add = 向 { $name } 添加 { $added } 行
+card-edit-replace_with = 把 { $name } 中的 { $removed } 行替换为 { $added } 行
+card-fetch-this_computer = 读取网页 { $url }（这台电脑上的地址）
+card-fetch-this_computer-risk = 这个地址在这台电脑上，不在互联网上：它连到这里运行的一个程序，那个程序可能交出私人信息，或按请求去做事。
+card-fetch-local_network = 读取网页 { $url }（你的局域网中的地址）
+card-fetch-local_network-risk = 这个地址在你的局域网中，不在互联网上：可能是路由器、打印机，或家里、公司里的另一台电脑。
+card-fetch-cloud_metadata-risk = 在云服务器上，这个地址会交出服务器自己的设置和访问密钥。
+card-fetch-internet = 读取网页 { $url }（会连到互联网）
+card-fetch-credentials-risk = 这个地址里含有用户名或密码，会一起发送出去。
+card-fetch-redirects = 如果网站把请求转到另一个地址，Ask First 不会跟过去：会就那个地址再问你一次。
+
+## 模型服务出错时。
+
+provider-script_exhausted = 脚本场景中已没有给第 { $step } 次模型调用的回合；它共有 { $turns } 个回合。请在场景文件中添加一个回合，或给智能助手一个小一些的任务。
+provider-config = Ask First 无法通过你的设置文件判断该由哪个模型服务回答。请打开“设置”重新选择由谁回答，或修正、删除这个文件。
+provider-missing_key = 请在设置中添加你在 { $host } 的 API 密钥（或使用 { $env_var }）。
+provider-bad_scenario = 无法使用脚本模型的场景文件。请检查 ASKFIRST_PROVIDER 指定的文件（详情中写明了哪里有问题）。
+provider-auth = { $host } 拒绝了这个 API 密钥。请检查设置中的密钥。
+provider-model_not_found = 在 { $host } 找不到模型“{ $model }”。请检查设置中的模型名称。
+provider-rate_limited = { $host } 的模型服务表示请求太多，试了 { $tries } 次仍被拒绝。请等一分钟再试，或检查套餐的限额。
+provider-server_error = { $host } 的模型服务出了问题（错误 { $status }），试了 { $tries } 次仍然失败。请稍后再试。
+provider-refused = { $host } 的模型服务拒绝了请求（错误 { $status }）。请检查设置中的地址和模型名称。
+provider-service_error = { $host } 的模型服务在回答时出错停止了。请再试一次。
+provider-malformed = { $host } 的模型服务发来了 Ask First 读不懂的回复。请再试一次；如果一直这样，请检查设置中的地址。
+provider-ended_early = 来自 { $host } 的回复没有完整就中断了。请再试一次。
+provider-idle_timeout = { $host } 的模型服务在 { $waited } 内没有发来任何内容，所以 Ask First 不再等待。请再试一次；仍在加载的模型可能需要一点时间。
+provider-too_slow = { $host } 的模型服务过了 { $limit } 仍在回答，所以 Ask First 不再等待。请用小一些的任务再试。
+provider-connect-refused = { $host } 没有回应。请检查模型服务是否在运行，以及设置中的地址是否正确。
+provider-connect-name_not_found = 找不到地址 { $host }。请检查设置中的地址和网络连接。
+provider-connect-tls = 无法与 { $host } 建立安全连接。请检查设置中的地址应以 http:// 还是 https:// 开头。
+provider-connect-timed_out = 连接 { $host } 的时间太长。请检查网络连接和设置中的地址。
+provider-connect-dropped = { $host } 的模型服务没有回答就关闭了连接。请稍后再试。
+provider-connect-other = 无法连到 { $host } 的模型。请检查网络连接和设置中的地址。
+provider-not_an_ai_service-web_page = 地址 { $host } 回应的是一个网页，而不是模型服务；可能被登录页面或网络认证挡住了。请检查设置中的地址。
+provider-not_an_ai_service = 地址 { $host } 的回应不像模型服务。请检查设置中的地址。
+provider-too_large-tool_calls = { $host } 的模型在一次回复中要求做超过 { $count } 个操作，超出了 Ask First 一次能接受的数量。请用小一些的任务再试。
+provider-too_large-reply = 来自 { $host } 的回复超过 { $limit_mb } MB，超出了 Ask First 一次能从模型接受的大小。请用小一些的任务再试。
+provider-too_large-piece = 来自 { $host } 的回复中有一段超过 { $limit_mb } MB，超出了 Ask First 一次能从模型接受的大小。请用小一些的任务再试。
+duration-less_than_a_second = 不到一秒
+duration-seconds = { $count } 秒
+duration-minutes = { $count } 分钟
+
+## 卡片为什么要询问，或操作为什么没有询问就执行了。
+
+reason-granted = 已在这个对话中允许：你之前允许过完全相同的操作。
+reason-mcp-reads = 只读取；MCP 服务器“{ $server }”这样说明，而你信任它。
+reason-mcp-asks = 这会使用 MCP 服务器“{ $server }”，它可能改动东西或连到互联网，所以需要你的同意。
+reason-reads = 只读取。
+reason-reads-risky = 这只是读取，但被标为有风险，所以需要你的同意。
+reason-changes = 这会改动你的工作文件夹里的文件，所以需要你的同意。
+reason-high_risk = 这是一个高风险的操作，所以需要你的同意。
+
+## “设置”中的“测试连接”和 Ollama 查找。
+
+probe-works = 连接正常：{ $host } 上的 { $model } 已回答。
+probe-no_service_needed = 演示模式不需要连接：它按固定脚本回答，不使用 AI。
+probe-bad_address = “{ $text }”不是网址。它应该像 https://api.example.com/v1 这样。
+probe-missing_key = { $host } 需要 API 密钥。请把密钥粘贴到上面，然后再测试。
+probe-key_refused = { $host } 拒绝了这个密钥。请检查是否复制了完整的密钥，以及它是否仍然有效。
+probe-not_an_ai_service-web_page = { $host } 回应的是一个网页，所以它不是 AI 服务；可能被登录页面挡住了。请检查地址。
+probe-not_an_ai_service = { $host } 有回应，但它不是 Ask First 能用的 AI 服务。请检查地址（兼容 OpenAI 的服务地址常以 /v1 结尾）。
+probe-model_not_found = { $host } 没有名为“{ $model }”的模型，也没有说明它有哪些模型。请检查模型名称。
+probe-model_not_found-choose = { $host } 没有名为“{ $model }”的模型。请从它有的模型中选一个：{ $models }。
+probe-rate_limited = { $host } 表示现在请求太多。请等一分钟再测试。
+probe-out_of_credit = { $host } 表示这个账户已没有余额或额度。请向这个服务查看套餐和账单。
+probe-service_trouble = { $host } 那边出了问题（错误 { $status }）。请稍后再试。
+probe-service_error = { $host } 在回答时出错停止了。请稍后再试。
+probe-refused = { $host } 拒绝了测试（错误 { $status }）。请检查地址和模型名称。
+probe-too_slow = { $host } 在 { $waited } 内没有回答，所以 Ask First 不再等待。仍在加载的本地模型可能需要再试一次。
+probe-connect-refused = { $host } 没有回应。请检查地址，以及服务是否在运行。
+probe-connect-name_not_found = 找不到地址 { $host }。请检查地址和网络连接。
+probe-connect-tls = 无法与 { $host } 建立安全连接。请检查地址应以 http:// 还是 https:// 开头。
+probe-connect-timed_out = { $host } 没有及时回应。请检查地址和网络连接。
+probe-connect-dropped = { $host } 没有回答就关闭了连接。请稍后再试。
+probe-connect-other = 无法连到 { $host }。请检查地址和网络连接。
+probe-no_local_model = 这台电脑上没有运行本地模型。请安装 Ollama（ollama.com）并启动它，或选择另一种回答方式。
+probe-ollama-no_models = Ollama 正在这台电脑上运行，但还没有模型。请用 Ollama 获取一个（例如：ollama pull llama3.1），或选择另一种回答方式。
+probe-ollama-models = Ollama 正在运行，有 { $count } 个模型。请选择由哪一个回答。
+probe-ollama-not_answering = { $host } 上的 Ollama 没有回应。请检查地址，或选择另一种回答方式。
+probe-ollama-not_ollama = { $host } 有回应，但它不是 Ollama。请检查地址，或选择另一种回答方式。
+
+## 所选文件夹无法使用时。
+
+folder-unopenable = 无法打开文件夹 { $path }。请确认你有权打开它，或选择另一个文件夹。
+folder-not_saved = 现在已在使用这个文件夹，但 Ask First 没能记住它供下次使用。请确认磁盘没有满，并且 Ask First 可以写入它的数据文件夹，然后再选择一次。
+folder-missing = 文件夹 { $path } 不存在。请选择一个存在的文件夹。
+folder-not_a_folder = 这是一个文件，不是文件夹：{ $path }。请选择一个文件夹。
+folder-whole_computer = 这是整台电脑。请选择一个装着要让智能助手处理的文件的文件夹，例如“文档”。
+folder-home_folder = 这是你的整个主文件夹，里面有你所有的文件。请在其中选一个文件夹（例如“文档”）让智能助手工作。
+folder-own_data = 这个文件夹装着 Ask First 自己的文件（设置、密钥和记录），智能助手绝不能改动它们。请选择另一个文件夹。
