@@ -50,6 +50,10 @@ pub struct SettingsFile {
     /// Whether the person finished or skipped the welcome shown on first launch.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub welcome_done: bool,
+    /// The most bytes Undo's before-copies may take together; missing means 1 GB
+    /// ([`crate::undo::DEFAULT_UNDO_CAP_BYTES`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub undo_cap_bytes: Option<u64>,
 }
 
 impl std::fmt::Debug for SettingsFile {
@@ -65,6 +69,7 @@ impl std::fmt::Debug for SettingsFile {
             .field("mcp_servers", &self.mcp_servers)
             .field("workspace", &self.workspace)
             .field("welcome_done", &self.welcome_done)
+            .field("undo_cap_bytes", &self.undo_cap_bytes)
             .finish()
     }
 }

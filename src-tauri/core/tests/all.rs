@@ -40,5 +40,6 @@ mod all {
     pub mod tools_builtin;
     pub mod tools_command;
     pub mod tools_fetch;
+    pub mod undo;
     pub mod wording;
 }

@@ -11,6 +11,7 @@
 
 use ts_rs::TS;
 
+mod activity;
 mod approval;
 mod command;
 mod event;
@@ -20,6 +21,7 @@ mod probe;
 mod rules;
 mod settings;
 
+pub use activity::*;
 pub use approval::*;
 pub use command::*;
 pub use event::*;
@@ -105,6 +107,12 @@ pub fn export_bindings(dir: &std::path::Path) -> Result<(), ts_rs::ExportError> 
         FolderView,
         PickFolderResponse,
         WelcomeView,
+        ActivityEntry,
+        ActivityState,
+        AllowedBy,
+        UndoChangeRequest,
+        UndoTaskRequest,
+        UndoResponse,
     );
     Ok(())
 }

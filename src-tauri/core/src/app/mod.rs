@@ -69,6 +69,8 @@ pub struct Backend {
     /// This app's claim on the data folder, to hold until it quits (`None` when another app
     /// holds it or it could not be taken).
     pub instance_lock: Option<DataDirLock>,
+    /// Activity and Undo over this data folder's session logs and before-copies.
+    pub activity: Arc<crate::undo::Activity>,
 }
 
 /// Why the backend could not be built.
@@ -259,6 +261,11 @@ impl Backend {
             events: Arc::clone(&events),
             audit,
         });
+        let undo_store = crate::undo::UndoStore::new(&data_dir, config.undo_cap_bytes);
+        let activity = Arc::new(crate::undo::Activity::new(
+            sessions_dir.clone(),
+            undo_store.clone(),
+        ));
         let runtime_config = RuntimeConfig {
             workspace,
             max_steps: DEFAULT_MAX_STEPS,
@@ -268,9 +275,10 @@ impl Backend {
             rules_path: Some(rules_path),
             log: Arc::clone(&log),
             session_id,
-            sessions_dir: Some(sessions_dir),
+            sessions_dir: Some(sessions_dir.clone()),
             replay_events: shown,
             mcp,
+            undo: Some(undo_store.clone()),
         };
         let runtime = AgentRuntime::new(handle, registry, events, runtime_config);
         if fixed {
@@ -294,6 +302,7 @@ impl Backend {
             settings: Arc::new(SettingsScreen::new(config, keys)),
             log,
             instance_lock,
+            activity,
         })
     }
 }
