@@ -30,6 +30,9 @@ const COMMANDS: &[&str] = &[
     "use_demo_folder",
     "get_welcome",
     "finish_welcome",
+    "list_activity",
+    "undo_change",
+    "undo_task",
 ];
 
 fn main() {

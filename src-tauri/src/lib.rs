@@ -15,6 +15,7 @@
 //! [`build_app`] builds everything that works on any Tauri runtime (so tests can use the mock
 //! runtime); [`run`] adds the native parts and starts the real app.
 
+pub mod activity;
 pub mod bridge;
 pub mod commands;
 pub mod connection;
@@ -48,6 +49,7 @@ pub fn build_app<R: Runtime>(
         settings,
         log,
         instance_lock,
+        activity,
     } = backend;
     let prefs = window::WindowPrefs {
         size_file: settings.config().data_dir.join("window.json"),
@@ -62,6 +64,7 @@ pub fn build_app<R: Runtime>(
         .manage(prefs)
         .manage(log)
         .manage(settings)
+        .manage(activity)
         .invoke_handler(tauri::generate_handler![
             commands::start_run,
             commands::resolve_approval,
@@ -90,6 +93,9 @@ pub fn build_app<R: Runtime>(
             folder::use_demo_folder,
             folder::get_welcome,
             folder::finish_welcome,
+            activity::list_activity,
+            activity::undo_change,
+            activity::undo_task,
         ])
         .build(context)?;
     #[cfg(target_os = "linux")]
