@@ -6,10 +6,12 @@ import json
 import os
 import shutil
 import tempfile
+import time
 
 from harness.app import App, scenario_file
 from harness.env import ARTIFACTS
 from harness.wait import wait_for
+from harness.webdriver import ELEMENT
 
 
 def _approve_all(app):
@@ -197,8 +199,10 @@ def test_activity_shows_every_state_and_asks_before_losing_a_later_change():
             assert "5.txt was changed after the agent's change" in app.wd.text(confirm), app.wd.text(confirm)
             with open(os.path.join(app.workspace, "5.txt"), encoding="utf-8") as f:
                 assert f.read() == "the person's later words", "nothing before the OK"
+            app.wd.screenshot(os.path.join(ARTIFACTS, "activity-undo-confirm.png"))
             app.wd.click(app.wd.find_all('[data-testid="undo-confirm-yes"]')[0])
             _result(app)
+            wait_for("the question to go", lambda: not app.wd.find_all('[data-testid="undo-confirm"]'))
             with open(os.path.join(app.workspace, "5.txt"), encoding="utf-8") as f:
                 assert f.read() == "version 4"
             states = wait_for("the states", lambda: (lambda s: s if "undone" in s else None)(_states(app)))
@@ -207,6 +211,10 @@ def test_activity_shows_every_state_and_asks_before_losing_a_later_change():
                        and "Commands cannot be undone" in app.wd.text(e)]
             assert command, "the command is listed as cannot be undone"
             app.wd.screenshot(os.path.join(ARTIFACTS, "activity-states.png"))
+            entries = app.wd.find_all('[data-testid="activity-entry"]')
+            app.wd.execute("arguments[0].scrollIntoView({block: 'end'});", {ELEMENT: entries[-1]})
+            time.sleep(0.5)  # the scroll painted before the screenshot
+            app.wd.screenshot(os.path.join(ARTIFACTS, "activity-states-older.png"))
             search = app.wd.find_all('[data-testid="activity-search"]')[0]
             app.wd.type(search, "big.txt")
             wait_for("the search", lambda: len(app.wd.find_all('[data-testid="activity-entry"]')) == 1)

@@ -67,6 +67,13 @@ async function settle() {
 const all = (root: HTMLElement, id: string) =>
   Array.from(root.querySelectorAll<HTMLElement>(`[data-testid="${id}"]`));
 
+/** The `n`th element with test id `id`; fails the test when there is none. */
+function nth(root: HTMLElement, id: string, n = 0): HTMLElement {
+  const found = all(root, id)[n];
+  if (!found) throw new Error(`no ${id} #${n}`);
+  return found;
+}
+
 describe('ActivityPanel', () => {
   it('shows each state, who allowed it, and Undo only where it can undo', async () => {
     const root = await show([
@@ -103,7 +110,11 @@ describe('ActivityPanel', () => {
       'Allowed without asking',
     ]);
     expect(all(root, 'undo')).toHaveLength(1);
-    const command = all(root, 'activity-entry')[3];
+    // Task A has a change left to undo besides an undone one; task B has none left.
+    expect(all(root, 'undo-task').map((b) => b.closest('li')?.getAttribute('data-state'))).toEqual([
+      'done',
+    ]);
+    const command = nth(root, 'activity-entry', 3);
     expect(command.textContent).toContain('Commands cannot be undone');
     expect(command.textContent).toContain('Deletes files for good (not to the trash).');
   });
@@ -113,12 +124,12 @@ describe('ActivityPanel', () => {
       entry({ id: 'a', summary: 'Create the file plan.txt (2 lines)', paths: ['plan.txt'] }),
       entry({ id: 'b', summary: 'Move a.txt to Old/a.txt', paths: ['a.txt', 'Old/a.txt'] }),
     ]);
-    const search = root.querySelector<HTMLInputElement>('[data-testid="activity-search"]')!;
+    const search = nth(root, 'activity-search') as HTMLInputElement;
     search.value = 'old/A';
     search.dispatchEvent(new Event('input'));
     flushSync();
     expect(all(root, 'activity-entry')).toHaveLength(1);
-    expect(all(root, 'activity-entry')[0].textContent).toContain('Move a.txt');
+    expect(nth(root, 'activity-entry').textContent).toContain('Move a.txt');
     search.value = 'nothing like it';
     search.dispatchEvent(new Event('input'));
     flushSync();
@@ -129,30 +140,41 @@ describe('ActivityPanel', () => {
   it('asks before undoing a file changed since, and undoes only after the OK', async () => {
     const root = await show([entry({ id: 'a' })]);
     undoChange.mockResolvedValueOnce({ kind: 'confirm', what_lost: 'notes.txt was changed after the agent\u2019s change.' });
-    all(root, 'undo')[0].click();
+    nth(root, 'undo').click();
     await settle();
     expect(undoChange).toHaveBeenCalledWith(SESSION, 'a', false);
-    const confirm = all(root, 'undo-confirm')[0];
+    const confirm = nth(root, 'undo-confirm');
     expect(confirm.textContent).toContain('notes.txt was changed after');
     entries = [entry({ id: 'a', state: { kind: 'undone' } })];
     undoChange.mockResolvedValueOnce({ kind: 'done', message: 'Undone: the change.' });
-    all(root, 'undo-confirm-yes')[0].click();
+    nth(root, 'undo-confirm-yes').click();
     await settle();
     expect(undoChange).toHaveBeenLastCalledWith(SESSION, 'a', true);
     expect(all(root, 'undo-confirm')).toHaveLength(0);
-    expect(all(root, 'undo-result')[0].textContent).toBe('Undone: the change.');
-    expect(all(root, 'activity-entry')[0].dataset.state).toBe('undone');
+    expect(nth(root, 'undo-result').textContent).toBe('Undone: the change.');
+    expect(nth(root, 'activity-entry').dataset.state).toBe('undone');
   });
 
   it('keeps the file as it is when the person says so', async () => {
     const root = await show([entry({ id: 'a' })]);
     undoChange.mockResolvedValueOnce({ kind: 'confirm', what_lost: 'Lost.' });
-    all(root, 'undo')[0].click();
+    nth(root, 'undo').click();
     await settle();
-    all(root, 'undo-confirm-no')[0].click();
+    nth(root, 'undo-confirm-no').click();
     flushSync();
     expect(all(root, 'undo-confirm')).toHaveLength(0);
     expect(undoChange).toHaveBeenCalledTimes(1);
+  });
+
+  it('offers "Undo this task" on a task whose newest change cannot be undone (it stops there and says so)', async () => {
+    const root = await show([
+      entry({ id: 'cmd', tool_name: 'run_command', state: { kind: 'cannot_undo', why: 'Commands cannot be undone.' } }),
+      entry({ id: 'w' }),
+    ]);
+    const buttons = all(root, 'undo-task');
+    expect(buttons).toHaveLength(1);
+    expect(nth(root, 'undo-task').closest('li')?.getAttribute('data-state')).toBe('cannot_undo');
+    expect(all(root, 'undo')).toHaveLength(1);
   });
 
   it('offers "Undo this task" once per task with more than one change, and says when it fails', async () => {
@@ -163,18 +185,18 @@ describe('ActivityPanel', () => {
     ]);
     const buttons = all(root, 'undo-task');
     expect(buttons).toHaveLength(1);
-    expect(buttons[0].closest('[data-testid="activity-entry"]')).toBe(all(root, 'activity-entry')[0]);
+    expect(nth(root, 'undo-task').closest('[data-testid="activity-entry"]')).toBe(nth(root, 'activity-entry'));
     undoTask.mockRejectedValueOnce(new Error('Undid 1 of the task\u2019s 2 changes.'));
-    buttons[0].click();
+    nth(root, 'undo-task').click();
     await settle();
     expect(undoTask).toHaveBeenCalledWith(SESSION, RUN_A, false);
-    expect(all(root, 'undo-error')[0].textContent).toContain('Undid 1 of the task');
+    expect(nth(root, 'undo-error').textContent).toContain('Undid 1 of the task');
   });
 
   it('shows what a model wrote as text, with hidden characters visible', async () => {
     const root = await show([entry({ summary: 'Create <img src=x onerror=alert(1)> \u202Etxt.exe' })]);
     expect(root.querySelector('img')).toBeNull();
-    const text = all(root, 'activity-entry')[0].textContent ?? '';
+    const text = nth(root, 'activity-entry').textContent ?? '';
     expect(text).toContain('<img src=x onerror=alert(1)>');
     expect(text).not.toContain('\u202E');
   });
