@@ -144,9 +144,9 @@ def test_undo_a_whole_task_of_five_changes():
             assert _approve_all(app)[0] == "completed"
             assert not os.path.exists(os.path.join(ws, "c.txt"))
             _open_activity(app)
-            assert len(_entries(app)) == 5
-            task = wait_for("Undo this task", lambda: app.wd.find_all('[data-testid="undo-task"]'))
-            assert len(task) == 1
+            wait_for("five entries", lambda: len(_entries(app)) == 5)
+            task = wait_for("one Undo this task", lambda: (lambda t: t if len(t) == 1 else None)(
+                app.wd.find_all('[data-testid="undo-task"]')))
             app.wd.click(task[0])
             assert _result(app) == "Undid the task's 5 changes, newest first."
             wait_for("every entry undone", lambda: _states(app) == ["undone"] * 5)
