@@ -117,6 +117,7 @@ bench: setup-test-system ui
 	cargo bench --locked -p askfirst-core --bench sandbox -- --warm-up-time 1 --measurement-time 3
 	cargo bench --locked -p askfirst-core --bench providers -- --warm-up-time 1 --measurement-time 3
 	cargo bench --locked -p askfirst-core --bench sessions -- --warm-up-time 1 --measurement-time 3
+	cargo bench --locked -p askfirst-core --bench undo -- --warm-up-time 1 --measurement-time 3
 	node --expose-gc tests/bench/node_registry.mjs
 	cargo build --locked --release
 	ASKFIRST_BENCH_SOAK=$(BENCH_SOAK) ASKFIRST_BENCH_PARTS=$(BENCH_PARTS) \

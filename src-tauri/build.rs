@@ -33,6 +33,9 @@ const COMMANDS: &[&str] = &[
     "list_other_agents",
     "connect_other_agent",
     "disconnect_other_agent",
+    "list_activity",
+    "undo_change",
+    "undo_task",
 ];
 
 fn main() {

@@ -15,6 +15,7 @@
 //! [`build_app`] builds everything that works on any Tauri runtime (so tests can use the mock
 //! runtime); [`run`] adds the native parts and starts the real app.
 
+pub mod activity;
 pub mod bridge;
 pub mod commands;
 pub mod connection;
@@ -50,6 +51,7 @@ pub fn build_app<R: Runtime>(
         log,
         instance_lock,
         inbox,
+        activity,
     } = backend;
     // The language chosen in Settings (else the desktop's) for every sentence from here on.
     askfirst_core::i18n::set_language(settings.language());
@@ -67,6 +69,7 @@ pub fn build_app<R: Runtime>(
         .manage(log)
         .manage(settings)
         .manage(inbox)
+        .manage(activity)
         .invoke_handler(tauri::generate_handler![
             commands::start_run,
             commands::resolve_approval,
@@ -98,6 +101,9 @@ pub fn build_app<R: Runtime>(
             inbox::list_other_agents,
             inbox::connect_other_agent,
             inbox::disconnect_other_agent,
+            activity::list_activity,
+            activity::undo_change,
+            activity::undo_task,
         ])
         .build(context)?;
     #[cfg(target_os = "linux")]

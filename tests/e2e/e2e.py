@@ -34,6 +34,7 @@ from harness.wait import wait_for  # noqa: E402,F401
 from harness.webdriver import CONTROL, ELEMENT, ENTER, SPACE, TAB, WebDriver  # noqa: E402,F401
 
 import test_a11y  # noqa: E402
+import test_activity  # noqa: E402
 import test_approvals  # noqa: E402
 import test_cards  # noqa: E402
 import test_connection  # noqa: E402
@@ -67,6 +68,8 @@ TESTS = (test_approvals.TESTS + test_cards.TESTS + test_tray_notify.TESTS
          + test_inbox.TESTS
          # The core's and the shell's words in the desktop's language.
          + test_languages.TESTS
+         # Activity and Undo.
+         + test_activity.TESTS
          # Plain words on command cards, Enter, the waiting link, Quit (last: it ends its app).
          + test_frictions.TESTS)
 

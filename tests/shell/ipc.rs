@@ -45,6 +45,7 @@ fn fixture() -> Fixture {
         approval_timeout: Duration::from_secs(120),
         autostart_task: None,
         notify_when: askfirst_protocol::NotifyWhen::Unfocused,
+        undo_cap_bytes: askfirst_core::undo::DEFAULT_UNDO_CAP_BYTES,
         env: Environment::fixed(Default::default()),
     };
     let handle = tauri::async_runtime::block_on(async { tokio::runtime::Handle::current() });
@@ -172,6 +173,26 @@ fn resolve_approval_through_ipc_emits_approval_resolved() {
     });
     let seqs: Vec<u64> = history.iter().map(|e| e.seq).collect();
     assert_eq!(seqs, (0..history.len() as u64).collect::<Vec<_>>());
+
+    // Activity lists the change, through the app's real capabilities.
+    let entries: Vec<askfirst_protocol::ActivityEntry> = wait_until("the activity", || {
+        let listed: Vec<askfirst_protocol::ActivityEntry> =
+            serde_json::from_value(invoke(&f.window, "list_activity", json!({})).unwrap()).unwrap();
+        (!listed.is_empty()).then_some(listed)
+    });
+    assert_eq!(entries.len(), 1);
+    assert_eq!(entries[0].summary, "Create the file hello.txt (1 line)");
+    assert_eq!(entries[0].state, askfirst_protocol::ActivityState::Done);
+    let unknown = json!({"request": {
+        "session_id": entries[0].session_id, "id": "no-such-change", "confirmed": false}});
+    let error: CommandError =
+        serde_json::from_value(invoke(&f.window, "undo_change", unknown).unwrap_err()).unwrap();
+    assert_eq!(error.code, ErrorCode::InvalidRequest);
+    let task = json!({"request": {
+        "session_id": entries[0].session_id, "run_id": uuid::Uuid::new_v4(), "confirmed": false}});
+    let error: CommandError =
+        serde_json::from_value(invoke(&f.window, "undo_task", task).unwrap_err()).unwrap();
+    assert_eq!(error.code, ErrorCode::InvalidRequest);
 }
 
 #[test]

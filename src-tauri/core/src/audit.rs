@@ -177,6 +177,60 @@ pub enum AuditRecord {
         /// Unix milliseconds.
         at: u64,
     },
+    /// What a file tool's call is about to change, kept to undo it ([`crate::undo`]):
+    /// written (and synced) after its before-copy and before the change takes effect; a
+    /// change whose record cannot be written is not made.
+    ChangeSaved {
+        /// The change's id (a UUID), what Activity and `undo_change` name it by.
+        change_id: String,
+        /// The run.
+        run_id: RunId,
+        /// The provider's tool-call id.
+        tool_call_id: String,
+        /// The folder it is made in, canonical.
+        folder: PathBuf,
+        /// That folder's identity (device, inode), checked again at undo time.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        folder_id: Option<(u64, u64)>,
+        /// What it changes and what was there before.
+        change: crate::undo::Change,
+        /// Unix milliseconds.
+        at: u64,
+    },
+    /// The change of a `change_saved` record took effect.
+    ChangeApplied {
+        /// The change.
+        change_id: String,
+        /// Hex SHA-256 of the file it left (for a file written or edited), to notice a later
+        /// change by someone else.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        after_sha256: Option<String>,
+        /// Unix milliseconds.
+        at: u64,
+    },
+    /// The person asked to undo a change (written, and synced, before the undo happens).
+    UndoRequested {
+        /// The change.
+        change_id: String,
+        /// Unix milliseconds.
+        at: u64,
+    },
+    /// The change was undone.
+    UndoDone {
+        /// The change.
+        change_id: String,
+        /// Unix milliseconds.
+        at: u64,
+    },
+    /// Undoing the change failed; it stays as it was.
+    UndoFailed {
+        /// The change.
+        change_id: String,
+        /// What went wrong (technical).
+        problem: String,
+        /// Unix milliseconds.
+        at: u64,
+    },
 }
 
 /// Why a record could not be written.
@@ -297,7 +351,10 @@ impl AuditSink for JsonlLog {
         // power cut can leave an action done without its record.
         let durable = matches!(
             record,
-            AuditRecord::ApprovalDecided { .. } | AuditRecord::PolicyDecided { .. }
+            AuditRecord::ApprovalDecided { .. }
+                | AuditRecord::PolicyDecided { .. }
+                | AuditRecord::ChangeSaved { .. }
+                | AuditRecord::UndoRequested { .. }
         );
         let result = file
             .write_all(&line)

@@ -55,6 +55,10 @@ pub struct SettingsFile {
     /// (`crate::app::settings::desktop_language`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub language: Option<String>,
+    /// The most bytes Undo's before-copies may take together; missing means 1 GB
+    /// ([`crate::undo::DEFAULT_UNDO_CAP_BYTES`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub undo_cap_bytes: Option<u64>,
 }
 
 impl std::fmt::Debug for SettingsFile {
@@ -71,6 +75,7 @@ impl std::fmt::Debug for SettingsFile {
             .field("workspace", &self.workspace)
             .field("welcome_done", &self.welcome_done)
             .field("language", &self.language)
+            .field("undo_cap_bytes", &self.undo_cap_bytes)
             .finish()
     }
 }

@@ -43,6 +43,7 @@ pub mod sessions;
 pub mod sync;
 pub mod text;
 pub mod tools;
+pub mod undo;
 pub mod url_pattern;
 
 pub use askfirst_protocol as protocol;

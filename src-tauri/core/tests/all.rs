@@ -42,5 +42,6 @@ mod all {
     pub mod tools_builtin;
     pub mod tools_command;
     pub mod tools_fetch;
+    pub mod undo;
     pub mod wording;
 }

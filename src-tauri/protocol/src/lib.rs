@@ -11,6 +11,7 @@
 
 use ts_rs::TS;
 
+mod activity;
 mod approval;
 mod command;
 mod event;
@@ -22,6 +23,7 @@ mod probe;
 mod rules;
 mod settings;
 
+pub use activity::*;
 pub use approval::*;
 pub use command::*;
 pub use event::*;
@@ -112,6 +114,12 @@ pub fn export_bindings(dir: &std::path::Path) -> Result<(), ts_rs::ExportError> 
         WelcomeView,
         OtherAgentView,
         OtherAgentRequest,
+        ActivityEntry,
+        ActivityState,
+        AllowedBy,
+        UndoChangeRequest,
+        UndoTaskRequest,
+        UndoResponse,
     );
     Ok(())
 }

@@ -7,7 +7,8 @@ import os
 # Every record type the app writes (src-tauri/core's session log).
 KNOWN_RECORDS = {"approval_asked", "approval_extended", "approval_decided", "policy_decided",
                  "grant_created", "grant_revoked", "rule_changed", "session_policy_changed",
-                 "message", "unrecorded", "event", "folder_chosen"}
+                 "message", "unrecorded", "event", "folder_chosen",
+                 "change_saved", "change_applied", "undo_requested", "undo_done", "undo_failed"}
 
 
 def log_names(data):

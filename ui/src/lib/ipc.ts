@@ -246,4 +246,25 @@ export function disconnectOtherAgent(
   agent: import('./bindings/ExternalAgent').ExternalAgent,
 ): Promise<import('./bindings/OtherAgentView').OtherAgentView[]> {
   return call('disconnect_other_agent', { request: { agent } });
+/** Every change the agent made, newest first across conversations (the Activity panel). */
+export function listActivity(): Promise<import('./bindings/ActivityEntry').ActivityEntry[]> {
+  return call('list_activity');
+}
+
+/** Undoes one change; `confirmed` after the person saw what it would lose. */
+export function undoChange(
+  sessionId: SessionId,
+  id: string,
+  confirmed: boolean,
+): Promise<import('./bindings/UndoResponse').UndoResponse> {
+  return call('undo_change', { request: { session_id: sessionId, id, confirmed } });
+}
+
+/** Undoes a whole task, newest change first. */
+export function undoTask(
+  sessionId: SessionId,
+  runId: RunId,
+  confirmed: boolean,
+): Promise<import('./bindings/UndoResponse').UndoResponse> {
+  return call('undo_task', { request: { session_id: sessionId, run_id: runId, confirmed } });
 }

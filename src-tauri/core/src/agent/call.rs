@@ -9,12 +9,13 @@
 use super::run::Run;
 use super::{wording, MAX_DENIED_REPEATS};
 use crate::approvals::{ApprovalError, NewApproval, PendingApproval};
-use crate::audit::AuditRecord;
+use crate::audit::{AuditRecord, AuditSink};
 use crate::canonical::canonical_json;
 use crate::policy::MainArgument;
 use crate::policy::{CallFacts, PolicyDecision};
 use crate::provider::ToolCall;
 use crate::tools::{CallDescription, OnStop, Tool, ToolError, ToolSet, Workspace};
+use crate::undo::{Change, UndoStore};
 use askfirst_protocol::{
     ApprovalScope, ApprovalSource, CancelCause, DenialSource, NotRun, Outcome, PolicyLayer,
     ToolCallStatus,
@@ -169,10 +170,21 @@ async fn describe(
     tool: &Arc<dyn Tool>,
     arguments_json: &str,
     ws: &Workspace,
+    undo: Option<&UndoStore>,
 ) -> Option<(Result<CallDescription, ToolError>, Vec<MainArgument>)> {
     let (tool, arguments, ws) = (Arc::clone(tool), arguments_json.to_owned(), ws.clone());
+    let undo = undo.cloned();
     off_worker(move || {
-        let description = tool.describe(&arguments, &ws);
+        let mut description = tool.describe(&arguments, &ws);
+        // A change that cannot be undone says so on its card, before it is approved.
+        if let (Ok(description), Some(store)) = (&mut description, &undo) {
+            if let Some(note) = tool
+                .planned_change(&arguments, &ws)
+                .and_then(|planned| crate::undo::card_note(store, &planned))
+            {
+                description.effects.push(note);
+            }
+        }
         let main = match &description {
             Ok(_) => tool.main_arguments(&arguments, &ws),
             Err(_) => Vec::new(),
@@ -197,7 +209,15 @@ impl Run {
         let ws = self.workspace.clone();
         let tool = tools.get(&call.name);
         let described = match &tool {
-            Some(tool) => describe(tool, &call.arguments_json, &ws).await,
+            Some(tool) => {
+                describe(
+                    tool,
+                    &call.arguments_json,
+                    &ws,
+                    self.rt.config.undo.as_ref(),
+                )
+                .await
+            }
             None => None,
         };
         let summary = match &described {
@@ -400,6 +420,12 @@ impl Run {
                 );
             }
         }
+        // What the call will change is kept, and recorded, before it takes effect; a change
+        // whose before-copy cannot be kept is not made.
+        let kept = match self.keep_for_undo(&tool, call).await {
+            Ok(kept) => kept,
+            Err(text) => return CallResult::failed(text),
+        };
         self.emit(askfirst_protocol::AgentEvent::ToolCallStarted {
             run_id: self.id,
             tool_call_id: call.id.clone(),
@@ -470,6 +496,9 @@ impl Run {
                 .policy
                 .grant_state_now(&call.name, canonical, now.as_deref());
         }
+        if let (Ok(_), Some((change_id, change))) = (&executed, kept) {
+            self.change_applied(change_id, change).await;
+        }
         let said = match executed {
             Ok(output) => Ok(after_stop(output)),
             Err(e) => Err(after_stop(e.to_string())),
@@ -485,6 +514,66 @@ impl Run {
             stop_run: None,
             finished_after_stop,
         }
+    }
+
+    /// Keeps what the call will change (a before-copy) and records it, synced, before the
+    /// call runs ([`crate::undo`]). `Ok(None)`: nothing to keep. `Err`: the sentence for the
+    /// model and the person; the change is then not made.
+    async fn keep_for_undo(
+        &self,
+        tool: &Arc<dyn Tool>,
+        call: &ToolCall,
+    ) -> Result<Option<(String, Change)>, String> {
+        let Some(store) = self.rt.config.undo.clone() else {
+            return Ok(None);
+        };
+        let (tool, arguments, ws) = (
+            Arc::clone(tool),
+            call.arguments_json.clone(),
+            self.workspace.clone(),
+        );
+        let captured = off_worker(move || {
+            let planned = tool.planned_change(&arguments, &ws)?;
+            Some(crate::undo::capture(&store, &ws, &planned).map(|change| (change, ws)))
+        })
+        .await
+        .flatten();
+        let (change, ws) = match captured {
+            None => return Ok(None),
+            Some(Ok(captured)) => captured,
+            Some(Err(error)) => {
+                eprintln!("askfirst: {error}");
+                return Err(crate::undo::words::copy_refused(&error.file));
+            }
+        };
+        let change_id = uuid::Uuid::new_v4().to_string();
+        let record = AuditRecord::ChangeSaved {
+            change_id: change_id.clone(),
+            run_id: self.id,
+            tool_call_id: call.id.clone(),
+            folder: ws.root().to_owned(),
+            folder_id: crate::undo::folder_identity(ws.root()),
+            change: change.clone(),
+            at: crate::unix_millis_now(),
+        };
+        if let Err(error) = self.rt.config.log.append(&record) {
+            eprintln!("askfirst: {error}");
+            return Err(crate::undo::words::NOT_RECORDED.to_owned());
+        }
+        Ok(Some((change_id, change)))
+    }
+
+    /// Records that a kept change took effect, with a hash of what it left.
+    async fn change_applied(&self, change_id: String, change: Change) {
+        let ws = self.workspace.clone();
+        let after_sha256 = off_worker(move || crate::undo::after_hash(&ws, &change))
+            .await
+            .flatten();
+        self.audit(AuditRecord::ChangeApplied {
+            change_id,
+            after_sha256,
+            at: crate::unix_millis_now(),
+        });
     }
 
     /// "Allow for this session": the grant, its record, and the identical calls already

@@ -118,6 +118,9 @@ pub struct RuntimeConfig {
     pub rules_path: Option<PathBuf>,
     /// The current session's log (the same one the registry writes to).
     pub log: Arc<SessionLog>,
+    /// Where the before-copies of file changes are kept, to undo them ([`crate::undo`]);
+    /// `None` keeps none (the changes are then listed as "cannot be undone").
+    pub undo: Option<crate::undo::UndoStore>,
     /// The first session's id (its log is named after it).
     pub session_id: SessionId,
     /// Where session logs live (`<id>.jsonl`), to list and reopen them; `None` for none.

@@ -304,6 +304,100 @@ impl Coded for crate::inbox::connect::ConnectError {
     }
 }
 
+impl Worded for crate::undo::UndoError {
+    fn message(&self) -> String {
+        use crate::undo::UndoError as E;
+        match self {
+            E::NotFound(_) => "This change is no longer in the conversation's history, so it \
+                 cannot be undone. Close Activity and open it again to see what is there."
+                .to_owned(),
+            E::AlreadyUndone => "This was already undone, so nothing else was changed. Look \
+                 in Activity to see it marked as undone."
+                .to_owned(),
+            E::CannotUndo(why) => format!(
+                "{}. Look at the files yourself to put things back.",
+                why.trim_end_matches('.')
+            ),
+            E::TooOld(_) => "The copy needed to undo this change was cleared to save space \
+                 (the oldest copies go first), so it cannot be undone any more. Look in the \
+                 trash or a backup for an older version."
+                .to_owned(),
+            E::FolderGone(folder) => format!(
+                "The folder {} this change was made in is not there any more, so it cannot \
+                 be undone. Put the folder back where it was, then try again.",
+                folder.display()
+            ),
+            E::PlaceTaken(path) => format!(
+                "Something else is at {} now, so nothing was put back there. Move or rename \
+                 it, then try again.",
+                path.display()
+            ),
+            E::Gone(path) => format!(
+                "\"{}\" is not there any more, so there is nothing to undo. Look in the trash if \
+                 you miss it.",
+                path.display()
+            ),
+            E::GoneFromTrash(path) => format!(
+                "\"{}\" is no longer in the trash (it may have been emptied), so it cannot be \
+                 restored. Look in a backup if you have one.",
+                path.display()
+            ),
+            E::Log(_) => "Ask First could not write the undo down in the conversation's \
+                 history, so it did not undo anything. Free some space, then try again."
+                .to_owned(),
+            E::Failed(_) => "Undoing did not work, and the file was left as it is. Try \
+                 again; if it keeps failing, look at Details."
+                .to_owned(),
+            E::TaskStopped {
+                undone,
+                total,
+                summary,
+                why,
+            } => format!(
+                "Undid {undone} of the task's {total} changes, newest first, then stopped at \
+                 \"{}\": {} The older changes were left as they are.",
+                crate::text::display_label(summary, 200).trim_end_matches('.'),
+                why.message()
+            ),
+        }
+    }
+
+    fn detail(&self) -> Option<String> {
+        use crate::undo::UndoError as E;
+        match self {
+            E::AlreadyUndone | E::CannotUndo(_) => None,
+            E::TaskStopped { why, .. } => why.detail(),
+            E::NotFound(_)
+            | E::TooOld(_)
+            | E::FolderGone(_)
+            | E::PlaceTaken(_)
+            | E::Gone(_)
+            | E::GoneFromTrash(_)
+            | E::Log(_)
+            | E::Failed(_) => Some(self.to_string()),
+        }
+    }
+}
+
+impl Coded for crate::undo::UndoError {
+    fn code(&self) -> ErrorCode {
+        use crate::undo::UndoError as E;
+        match self {
+            E::Log(_) => ErrorCode::LogUnavailable,
+            E::Failed(_) => ErrorCode::Storage,
+            E::TaskStopped { why, .. } => why.code(),
+            E::NotFound(_)
+            | E::AlreadyUndone
+            | E::CannotUndo(_)
+            | E::TooOld(_)
+            | E::FolderGone(_)
+            | E::PlaceTaken(_)
+            | E::Gone(_)
+            | E::GoneFromTrash(_) => ErrorCode::InvalidRequest,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -72,6 +72,8 @@ pub struct Backend {
     /// The inbox for other agents on this computer ([`crate::inbox`]); the front end starts
     /// its socket with [`crate::inbox::Inbox::listen`].
     pub inbox: Arc<crate::inbox::Inbox>,
+    /// Activity and Undo over this data folder's session logs and before-copies.
+    pub activity: Arc<crate::undo::Activity>,
 }
 
 /// Why the backend could not be built.
@@ -269,6 +271,11 @@ impl Backend {
             &data_dir,
             config.env.var("HOME").map(PathBuf::from),
         );
+        let undo_store = crate::undo::UndoStore::new(&data_dir, config.undo_cap_bytes);
+        let activity = Arc::new(crate::undo::Activity::new(
+            sessions_dir.clone(),
+            undo_store.clone(),
+        ));
         let runtime_config = RuntimeConfig {
             workspace,
             max_steps: DEFAULT_MAX_STEPS,
@@ -278,9 +285,10 @@ impl Backend {
             rules_path: Some(rules_path),
             log: Arc::clone(&log),
             session_id,
-            sessions_dir: Some(sessions_dir),
+            sessions_dir: Some(sessions_dir.clone()),
             replay_events: shown,
             mcp,
+            undo: Some(undo_store.clone()),
         };
         let runtime = AgentRuntime::new(handle, registry, events, runtime_config);
         if fixed {
@@ -305,6 +313,7 @@ impl Backend {
             log,
             instance_lock,
             inbox,
+            activity,
         })
     }
 }

@@ -239,6 +239,10 @@ pub struct AppConfig {
     pub autostart_task: Option<String>,
     /// When to send notifications.
     pub notify_when: NotifyWhen,
+    /// The most bytes the before-copies of Undo may take together (`settings.json`'s
+    /// `undo_cap_bytes`; default [`crate::undo::DEFAULT_UNDO_CAP_BYTES`], 1 GB); over it the
+    /// oldest copies are cleared, and a file over a quarter of it is not copied.
+    pub undo_cap_bytes: u64,
     /// Where the settings were read from (read again for the settings screen).
     pub env: Environment,
 }
@@ -336,6 +340,9 @@ impl AppConfig {
             workspace_is_demo,
             approval_timeout,
             notify_when,
+            undo_cap_bytes: file
+                .undo_cap_bytes
+                .unwrap_or(crate::undo::DEFAULT_UNDO_CAP_BYTES),
             env,
         })
     }

@@ -270,6 +270,12 @@ impl Tool for DeletePath {
             Err(_) => vec![path_argument(&args.path, ws)],
         }
     }
+    fn planned_change(&self, raw: &str, ws: &Workspace) -> Option<crate::undo::Planned> {
+        let args: DeletePathArgs = parse_args(self.name(), raw).ok()?;
+        Some(crate::undo::Planned::Trash(
+            target(&args.path, ws).ok()?.entry,
+        ))
+    }
     fn on_stop(&self) -> OnStop {
         // The move to the trash runs on a blocking thread that dropping the future does not stop.
         OnStop::Finish

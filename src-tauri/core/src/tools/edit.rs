@@ -273,6 +273,10 @@ impl Tool for EditFile {
         let args: EditFileArgs = parse_args(self.name(), raw).ok()?;
         Some(file_fingerprint(&ws.resolve(&args.path).ok()?).to_string())
     }
+    fn planned_change(&self, raw: &str, ws: &Workspace) -> Option<crate::undo::Planned> {
+        let args: EditFileArgs = parse_args(self.name(), raw).ok()?;
+        Some(crate::undo::Planned::Replace(ws.resolve(&args.path).ok()?))
+    }
     fn on_stop(&self) -> OnStop {
         // The edit runs on a blocking thread that dropping the future does not stop.
         OnStop::Finish

@@ -222,6 +222,16 @@ pub trait Tool: Send + Sync {
     fn repeat_changes_nothing(&self) -> bool {
         false
     }
+    /// What the call will change on disk, for Undo: [`crate::undo::capture`] keeps it (a
+    /// before-copy of a file) right before the call runs. `None` for tools whose changes are
+    /// not kept (commands, MCP tools, read-only tools) and for arguments that do not resolve.
+    fn planned_change(
+        &self,
+        _arguments_json: &str,
+        _workspace: &Workspace,
+    ) -> Option<crate::undo::Planned> {
+        None
+    }
     /// What Stop does to a call of this tool that is already running (see [`OnStop`]).
     fn on_stop(&self) -> OnStop {
         OnStop::Interrupt

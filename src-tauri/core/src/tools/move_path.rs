@@ -117,6 +117,11 @@ impl Tool for MovePath {
             Err(_) => vec![path_argument(&args.from, ws), path_argument(&args.to, ws)],
         }
     }
+    fn planned_change(&self, raw: &str, ws: &Workspace) -> Option<crate::undo::Planned> {
+        let args: MovePathArgs = parse_args(self.name(), raw).ok()?;
+        let (from, to) = self.targets(&args, ws).ok()?;
+        Some(crate::undo::Planned::Move { from, to })
+    }
     fn on_stop(&self) -> OnStop {
         // The rename runs on a blocking thread that dropping the future does not stop.
         OnStop::Finish

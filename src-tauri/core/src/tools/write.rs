@@ -99,6 +99,10 @@ impl Tool for WriteFile {
             .map(|a| vec![path_argument(&a.path, ws)])
             .unwrap_or_default()
     }
+    fn planned_change(&self, raw: &str, ws: &Workspace) -> Option<crate::undo::Planned> {
+        let args: WriteFileArgs = parse_args(self.name(), raw).ok()?;
+        Some(crate::undo::Planned::Replace(ws.resolve(&args.path).ok()?))
+    }
     fn repeat_changes_nothing(&self) -> bool {
         true
     }

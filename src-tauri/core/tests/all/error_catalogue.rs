@@ -18,6 +18,7 @@ use askfirst_core::policy::editor::RuleEditError;
 use askfirst_core::policy::RulesError;
 use askfirst_core::provider::ProviderError;
 use askfirst_hook::install::InstallError;
+use askfirst_core::undo::UndoError;
 use askfirst_protocol::{ApprovalId, ErrorCode};
 use std::collections::BTreeSet;
 use std::time::Duration;
@@ -335,6 +336,40 @@ fn command_errors() -> Vec<(String, askfirst_protocol::CommandError)> {
             | ConnectError::Settings(
                 InstallError::NoHome | InstallError::Io { .. } | InstallError::NotSettings { .. },
             ) => {}
+        }
+        add(error, format!("{error:?}"));
+    }
+    let undo_errors = [
+        UndoError::NotFound("6f1c".into()),
+        UndoError::AlreadyUndone,
+        UndoError::CannotUndo(askfirst_core::undo::words::COMMAND.into()),
+        UndoError::TooOld("ab12".into()),
+        UndoError::FolderGone("/home/ana/Taxes".into()),
+        UndoError::PlaceTaken("notes.txt".into()),
+        UndoError::Gone("notes.txt".into()),
+        UndoError::GoneFromTrash("notes.txt".into()),
+        UndoError::Log("No space left on device (os error 28)".into()),
+        UndoError::Failed("Permission denied (os error 13)".into()),
+        UndoError::TaskStopped {
+            undone: 2,
+            total: 5,
+            summary: "Move c.txt to d.txt".into(),
+            why: Box::new(UndoError::PlaceTaken("c.txt".into())),
+        },
+    ];
+    for error in &undo_errors {
+        match error {
+            UndoError::NotFound(_)
+            | UndoError::AlreadyUndone
+            | UndoError::CannotUndo(_)
+            | UndoError::TooOld(_)
+            | UndoError::FolderGone(_)
+            | UndoError::PlaceTaken(_)
+            | UndoError::Gone(_)
+            | UndoError::GoneFromTrash(_)
+            | UndoError::Log(_)
+            | UndoError::Failed(_)
+            | UndoError::TaskStopped { .. } => {}
         }
         add(error, format!("{error:?}"));
     }

@@ -81,6 +81,7 @@ pub fn app_runtime(
         session_id,
         sessions_dir: Some(sessions),
         replay_events: Arc::clone(&events.sink),
+        undo: None,
     };
     let runtime = AgentRuntime::new(tokio::runtime::Handle::current(), registry, logged, config);
     (runtime, events)

@@ -286,6 +286,7 @@ fn harness_parts(
         session_id: SessionId::new(),
         sessions_dir: None,
         replay_events: Arc::clone(&events.sink),
+        undo: None,
     };
     let runtime = AgentRuntime::new(
         tokio::runtime::Handle::current(),
