@@ -41,6 +41,7 @@ import test_frictions  # noqa: E402
 import test_errors  # noqa: E402
 import test_folder  # noqa: E402
 import test_harness  # noqa: E402
+import test_many  # noqa: E402
 import test_promise  # noqa: E402
 import test_rules  # noqa: E402
 import test_settings_sessions  # noqa: E402
@@ -58,6 +59,8 @@ TESTS = (test_approvals.TESTS + test_cards.TESTS + test_tray_notify.TESTS
          + test_folder.TESTS
          # The harness ends only what it started.
          + test_harness.TESTS
+         # A thousand cards in the virtualised list.
+         + test_many.TESTS
          # Plain words on command cards, Enter, the waiting link, Quit (last: it ends its app).
          + test_frictions.TESTS)
 
