@@ -49,7 +49,8 @@ FLOOR_ROUNDS = int(os.environ.get("ASKFIRST_BENCH_FLOOR_ROUNDS", "2"))
 WEBKIT_VARIANTS = os.environ.get(
     "ASKFIRST_BENCH_WEBKIT", "default,none,cache,no-accel,cache+no-accel,pressure").split(",")
 SOAK = int(os.environ.get("ASKFIRST_BENCH_SOAK", "1000"))
-PARALLEL = int(os.environ.get("ASKFIRST_BENCH_PARALLEL", "1000"))
+# One model turn asks at most 64 calls (agent MAX_TOOL_CALLS_PER_TURN): the most cards at once.
+PARALLEL = int(os.environ.get("ASKFIRST_BENCH_PARALLEL", "64"))
 STREAM_RATE = int(os.environ.get("ASKFIRST_BENCH_STREAM_RATE", "2000"))
 STREAM_SECONDS = float(os.environ.get("ASKFIRST_BENCH_STREAM_SECONDS", "20"))
 PER_RUN = 20  # a run may take 25 model steps, so the soak is many tasks of PER_RUN approvals
@@ -168,7 +169,7 @@ class BenchApp(e2e.App):
         """Every record of every session log, in file order."""
         folder = os.path.join(self.data, "sessions")
         records = []
-        for name in sorted(os.listdir(folder)):
+        for name in sorted(n for n in os.listdir(folder) if n.endswith(".jsonl")):
             with open(os.path.join(folder, name), encoding="utf-8") as f:
                 records.extend(json.loads(line) for line in f if line.strip())
         return records
@@ -200,8 +201,8 @@ def write_scenario(path, turns):
 
 
 def asked_and_decided(records):
-    asked = {r["approval_id"]: r for r in records if r["type"] == "approval_asked"}
-    decided = {r["approval_id"]: r for r in records if r["type"] == "approval_decided"}
+    asked = {r["approval_id"]: r for r in records if r.get("type") == "approval_asked"}
+    decided = {r["approval_id"]: r for r in records if r.get("type") == "approval_decided"}
     return asked, decided
 
 
