@@ -189,6 +189,7 @@ fn try_run() -> anyhow::Result<()> {
         .on_window_event(on_window_event)
         .setup(move |app| {
             stall_probe::start_if_asked(app.handle());
+            window::tune_webview(app.handle());
             window::restore_size(app.handle());
             tray::check_host_in_background();
             let tray = tray::AppTray::build(app.handle())?;
@@ -217,6 +218,7 @@ fn try_run() -> anyhow::Result<()> {
         });
     let tauri_app = build_app(builder, backend, context)
         .map_err(|error| StartupError::Window(error.to_string()))?;
+    window::before_webviews();
     tauri_app.run(move |_app, event| {
         if let RunEvent::Exit = event {
             for_exit.shutdown();

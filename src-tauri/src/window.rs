@@ -103,3 +103,122 @@ pub fn restore_size<R: Runtime>(app: &AppHandle<R>) {
         let _ = window.set_size(LogicalSize::new(width, height));
     }
 }
+
+/// The WebKitGTK settings the window's webview gets, each measured against a minimal Tauri
+/// window in the same run (BENCHMARKS.md, "The floor"): `cache` is the web context's
+/// `DocumentViewer` cache model (a single-page app that loads only its own assets needs no
+/// page or resource cache); `no-accel` is the hardware-acceleration policy `Never` (no
+/// compositing layers; under software rendering they cost memory and gain nothing);
+/// `pressure` gives the network process a memory limit it frees caches at. The default is
+/// [`DEFAULT_WEBKIT`]; `ASKFIRST_WEBKIT` (a comma-separated list of these names, or `none`)
+/// replaces it, for the benchmark to measure each setting.
+pub const DEFAULT_WEBKIT: &str = "cache";
+
+/// The environment variable that replaces [`DEFAULT_WEBKIT`] (for benchmarks).
+pub const WEBKIT_ENV: &str = "ASKFIRST_WEBKIT";
+
+/// Which of the WebKit settings are on: [`DEFAULT_WEBKIT`], or what `ASKFIRST_WEBKIT` says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct WebkitTuning {
+    /// The `DocumentViewer` cache model.
+    pub cache: bool,
+    /// The hardware-acceleration policy `Never`.
+    pub no_accel: bool,
+    /// A memory limit for the network process.
+    pub pressure: bool,
+}
+
+impl WebkitTuning {
+    /// Parses a comma-separated list of setting names (unknown names are ignored; `none` or
+    /// an empty list turns every setting off).
+    pub fn parse(list: &str) -> Self {
+        let mut tuning = Self::default();
+        for name in list.split(',').map(str::trim) {
+            match name {
+                "cache" => tuning.cache = true,
+                "no-accel" => tuning.no_accel = true,
+                "pressure" => tuning.pressure = true,
+                _ => {}
+            }
+        }
+        tuning
+    }
+
+    /// The settings for this launch: `ASKFIRST_WEBKIT` if set, else [`DEFAULT_WEBKIT`].
+    pub fn from_env() -> Self {
+        Self::parse(&std::env::var(WEBKIT_ENV).unwrap_or_else(|_| DEFAULT_WEBKIT.to_owned()))
+    }
+}
+
+/// The memory limit of the network process with `pressure` on, in MB (WebKit frees its caches
+/// when the process grows past a share of it; it is never killed: no kill threshold is set).
+#[cfg(target_os = "linux")]
+const NETWORK_MEMORY_LIMIT_MB: u32 = 64;
+
+/// Before any webview exists (between building the app and running it): the settings that
+/// WebKit reads only when it starts its processes.
+pub fn before_webviews() {
+    #[cfg(target_os = "linux")]
+    if WebkitTuning::from_env().pressure {
+        let mut settings = webkit2gtk::MemoryPressureSettings::new();
+        settings.set_memory_limit(NETWORK_MEMORY_LIMIT_MB);
+        webkit2gtk::WebsiteDataManager::set_memory_pressure_settings(&mut settings);
+    }
+}
+
+/// Gives the main window's webview the WebKit settings of this launch ([`WebkitTuning`]).
+pub fn tune_webview<R: Runtime>(app: &AppHandle<R>) {
+    let tuning = WebkitTuning::from_env();
+    let Some(window) = app.get_webview_window(MAIN) else {
+        return;
+    };
+    #[cfg(target_os = "linux")]
+    let _ = window.with_webview(move |webview| {
+        use webkit2gtk::{
+            CacheModel, HardwareAccelerationPolicy, SettingsExt, WebContextExt, WebViewExt,
+        };
+        let view = webview.inner();
+        if tuning.cache {
+            if let Some(context) = view.context() {
+                context.set_cache_model(CacheModel::DocumentViewer);
+            }
+        }
+        if tuning.no_accel {
+            if let Some(settings) = WebViewExt::settings(&view) {
+                settings.set_hardware_acceleration_policy(HardwareAccelerationPolicy::Never);
+            }
+        }
+    });
+    #[cfg(not(target_os = "linux"))]
+    let _ = (window, tuning);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::WebkitTuning;
+
+    #[test]
+    fn webkit_settings_are_read_from_a_list_of_names() {
+        assert_eq!(
+            WebkitTuning::parse("cache"),
+            WebkitTuning {
+                cache: true,
+                ..WebkitTuning::default()
+            }
+        );
+        assert_eq!(
+            WebkitTuning::parse(" no-accel , pressure,unknown"),
+            WebkitTuning {
+                cache: false,
+                no_accel: true,
+                pressure: true
+            }
+        );
+        assert_eq!(WebkitTuning::parse("none"), WebkitTuning::default());
+        assert_eq!(WebkitTuning::parse(""), WebkitTuning::default());
+        assert_eq!(
+            WebkitTuning::parse(super::DEFAULT_WEBKIT),
+            WebkitTuning::parse("cache")
+        );
+    }
+}

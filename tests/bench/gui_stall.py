@@ -16,7 +16,13 @@ Phases:
   sessions   SESSIONS (500) realistic session logs on disk (copies of a real session log this
              script records first: one task, 10 approvals answered), then the Sessions list is
              opened (and closed) 3 times; each window is from the click until the list shows
+  slowdisk   the approvals phase again with the data folder on a FUSE mount that adds 50 ms to
+             every fsync and fdatasync (slow_fsync_fs.py; needs /dev/fuse, root or
+             CAP_SYS_ADMIN, and python3-fusepy; prints SKIPPED without them)
   idle       the same probe for 3 s with nothing happening (the floor)
+
+Both approval phases also give click -> decision recorded (the UI's bench log's click stamp
+against the audit log's `approval_decided.at`): p50, p99 and max.
 
 Run inside `xvfb-run -a -s "-screen 0 1280x860x24" dbus-run-session -- tests/bench/gui_stall.sh`
 (make bench does). ASKFIRST_E2E_APP chooses the binary (default target/debug/askfirst; make bench
@@ -27,7 +33,9 @@ import json
 import os
 import shutil
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 import uuid
 
@@ -35,7 +43,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "e2e"))
 import e2e  # noqa: E402  (the WebDriver client and App harness)
-from app_bench import BenchApp, write_scenario  # noqa: E402  (ends the app by its pid)
+from app_bench import BenchApp, asked_and_decided, stats, write_scenario  # noqa: E402
 
 APPROVALS = int(os.environ.get("ASKFIRST_BENCH_STALL_APPROVALS", "200"))
 SESSIONS = int(os.environ.get("ASKFIRST_BENCH_STALL_SESSIONS", "500"))
@@ -52,11 +60,12 @@ class ProbedApp(BenchApp):
     """A bench app with the stall probe on; `samples(t0, t1)` are the stalls (ms) of probes
     posted in [t0, t1] (Unix µs)."""
 
-    def __init__(self, name, scenario, env=None):
+    def __init__(self, name, scenario, env=None, data=None):
         self.probe_file = os.path.join(e2e.ARTIFACTS, f"stall-{name}.txt")
         if os.path.exists(self.probe_file):
             os.remove(self.probe_file)
-        super().__init__(name, scenario, (env or {}) | {"ASKFIRST_STALL_PROBE": self.probe_file})
+        super().__init__(name, scenario, (env or {}) | {"ASKFIRST_STALL_PROBE": self.probe_file},
+                         data=data)
 
     def samples(self, t0, t1):
         time.sleep(0.6)  # the probe writes its samples every 250 ms
@@ -82,20 +91,37 @@ def stall_stats(samples):
 
 
 def answer_all(app, count):
-    """Clicks every armed card's Approve at once (once `count` are shown); returns when those
-    cards are gone (the next turn's cards may be there by then)."""
-    e2e.wait_for("every card", lambda: len(app.wd.find_all('[data-testid="approval-card"]')) >= count,
-                 timeout=600, interval=0.5)
-    e2e.wait_for("every card armed", lambda: app.wd.execute(
-        "return [...document.querySelectorAll('[data-testid=\"approval-card\"] [data-testid=\"approve\"]')]"
-        ".every(b => !b.disabled && b.getAttribute('aria-disabled') !== 'true')"), timeout=120, interval=0.3)
-    ids = app.wd.execute(
-        "const cards = [...document.querySelectorAll('[data-testid=\"approval-card\"]')];"
-        "cards.forEach(c => c.querySelector('[data-testid=\"approve\"]').click());"
-        "return cards.map(c => c.getAttribute('data-approval-id'));")
-    e2e.wait_for("the answered cards to go", lambda: not app.wd.execute(
-        "return arguments[0].some(id => document.querySelector(`[data-approval-id=\"${id}\"]`))", ids),
-                 timeout=600, interval=0.1)
+    """Once `count` cards are waiting (the count in the list's heading), clicks the Approve of
+    every drawn card as soon as it is armed (only the cards in view are drawn, and cards that
+    move up re-arm), `count` clicks in all; returns when those cards are gone."""
+    e2e.wait_for("every card", lambda: app.wd.execute(
+        "const c = document.querySelector('.approvals .count'); return c && Number(c.textContent)") == count,
+                 timeout=600, interval=0.3)
+    app.wd.execute("""
+        const want = arguments[0];
+        window.__answer = { ids: [], done: false };
+        const step = () => {
+          for (const b of document.querySelectorAll('[data-testid="approval-card"] [data-testid="approve"]')) {
+            if (window.__answer.ids.length >= want) break;
+            const id = b.closest('[data-testid="approval-card"]').getAttribute('data-approval-id');
+            if (window.__answer.ids.includes(id) || b.disabled || b.getAttribute('aria-disabled') === 'true') continue;
+            window.__answer.ids.push(id);
+            b.click();
+          }
+          const left = window.__answer.ids.some(id => document.querySelector(`[data-approval-id="${id}"]`));
+          if (window.__answer.ids.length < want || left) requestAnimationFrame(step);
+          else window.__answer.done = true;
+        };
+        requestAnimationFrame(step);""", count)
+    e2e.wait_for("the answered cards to go", lambda: app.wd.execute("return window.__answer.done"),
+                 timeout=900, interval=0.1)
+
+
+def click_to_decided(app):
+    """click -> decision recorded (ms) of every approval the bench log saw clicked."""
+    clicks = app.wd.execute("return window.__askfirstBench.cards")
+    _, decided = asked_and_decided(app.audit())
+    return [decided[i]["at"] - c["clicked"] for i, c in clicks.items() if "clicked" in c and i in decided]
 
 
 def write_calls(n, prefix):
@@ -103,21 +129,22 @@ def write_calls(n, prefix):
             for k in range(n)]
 
 
-def part_approvals(results):
-    scenario = os.path.join(e2e.ARTIFACTS, "stall-approvals.json")
+def answer_batches(name, results, data=None):
+    """The approvals phase (see the module's doc) under `name`, its data folder `data`."""
+    scenario = os.path.join(e2e.ARTIFACTS, f"stall-{name}.json")
     turns = [{"say": f"Batch {b + 1}.", "tool_calls": write_calls(PER_TURN, f"b{b}-")}
              for b in range(APPROVALS // PER_TURN)]
     write_scenario(scenario, turns + [{"say": "All written."}])
-    with ProbedApp("approvals", scenario, {"ASKFIRST_APPROVAL_TIMEOUT_SECS": str(TIMEOUT_SECS)}) as app:
+    env = {"ASKFIRST_APPROVAL_TIMEOUT_SECS": str(TIMEOUT_SECS)}
+    with ProbedApp(name, scenario, env, data=data) as app:
+        app.wd.execute("window.__askfirstBench = { cards: {} }")
         time.sleep(3)
         t0 = now_us()
         time.sleep(3)
-        results["idle"] = stall_stats(app.samples(t0, now_us()))
+        results[f"{name}_idle"] = stall_stats(app.samples(t0, now_us()))
         app.start_task(f"Write {APPROVALS} files")
         windows = []
         for b in range(APPROVALS // PER_TURN):
-            e2e.wait_for("every card", lambda: len(app.wd.find_all('[data-testid="approval-card"]')) >= PER_TURN,
-                         timeout=600, interval=0.5)
             time.sleep(1)
             t0 = now_us()
             answer_all(app, PER_TURN)
@@ -125,9 +152,48 @@ def part_approvals(results):
         assert app.wait_finished() == "completed"
         windows[-1] = (windows[-1][0], now_us())
         samples = [s for t0, t1 in windows for s in app.samples(t0, t1)]
-        results["approvals"] = stall_stats(samples) | {
+        lag = sorted(click_to_decided(app))
+        results[name] = stall_stats(samples) | {
             "approvals": APPROVALS, "per_turn": PER_TURN,
-            "batch_click_to_all_gone_ms": [round((t1 - t0) / 1000) for t0, t1 in windows]}
+            "batch_first_click_to_all_gone_ms": [round((t1 - t0) / 1000) for t0, t1 in windows],
+            "click_to_decision_recorded_ms": stats(lag) | (
+                {"p99": round(lag[int(0.99 * (len(lag) - 1))], 1)} if lag else {})}
+
+
+def part_approvals(results):
+    answer_batches("approvals", results)
+    results["idle"] = results.pop("approvals_idle")
+
+
+def part_slowdisk(results):
+    """The approvals phase with the data folder on slow_fsync_fs.py (50 ms more per sync)."""
+    if not os.path.exists("/dev/fuse") or shutil.which("fusermount3") is None and os.geteuid() != 0:
+        print("  SKIPPED: no /dev/fuse or no way to mount", flush=True)
+        results["slowdisk"] = "skipped"
+        return
+    backing = tempfile.mkdtemp(prefix="askfirst-slowdisk-backing-")
+    mount = tempfile.mkdtemp(prefix="askfirst-slowdisk-")
+    fs = subprocess.Popen(["/usr/bin/python3", os.path.join(HERE, "slow_fsync_fs.py"), backing, mount, "50"])
+    try:
+        e2e.wait_for("the slow file system", lambda: os.path.ismount(mount), timeout=20)
+        probe = os.path.join(mount, "probe")
+        with open(probe, "w") as f:
+            f.write("x")
+            f.flush()
+            t = time.monotonic()
+            os.fsync(f.fileno())
+            results["slowdisk_one_fsync_ms"] = round((time.monotonic() - t) * 1000, 1)
+        os.remove(probe)
+        answer_batches("slowdisk", results, data=os.path.join(mount, "data"))
+    finally:
+        if subprocess.run(["fusermount3", "-u", mount]).returncode != 0:
+            subprocess.run(["umount", "-l", mount])
+        try:
+            fs.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            fs.kill()
+        shutil.rmtree(backing, ignore_errors=True)
+        os.rmdir(mount)
 
 
 def record_session():
@@ -179,8 +245,9 @@ def part_sessions(results):
 
 def main():
     results = {"app": e2e.APP, "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}
-    for name, part in (("approvals", part_approvals), ("sessions", part_sessions)):
-        if name in os.environ.get("ASKFIRST_BENCH_STALL_PARTS", "approvals,sessions").split(","):
+    for name, part in (("approvals", part_approvals), ("slowdisk", part_slowdisk),
+                       ("sessions", part_sessions)):
+        if name in os.environ.get("ASKFIRST_BENCH_STALL_PARTS", "approvals,slowdisk,sessions").split(","):
             print(f"- {name}", flush=True)
             part(results)
     text = json.dumps(results, indent=2)

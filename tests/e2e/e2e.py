@@ -45,6 +45,7 @@ import test_harness  # noqa: E402
 import test_language  # noqa: E402
 import test_inbox  # noqa: E402
 import test_languages  # noqa: E402
+import test_many  # noqa: E402
 import test_promise  # noqa: E402
 import test_rules  # noqa: E402
 import test_settings_sessions  # noqa: E402
@@ -70,6 +71,8 @@ TESTS = (test_approvals.TESTS + test_cards.TESTS + test_tray_notify.TESTS
          + test_languages.TESTS
          # Activity and Undo.
          + test_activity.TESTS
+         # A thousand cards in the virtualised list.
+         + test_many.TESTS
          # Plain words on command cards, Enter, the waiting link, Quit (last: it ends its app).
          + test_frictions.TESTS)
 

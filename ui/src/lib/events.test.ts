@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { EVENT_NAMES } from './events';
 
 const backend = join(import.meta.dirname, '../../../src-tauri');
@@ -39,5 +39,40 @@ describe('event names', () => {
     const ipc = readFileSync(join(import.meta.dirname, 'ipc.ts'), 'utf8');
     for (const name of Object.values(EVENT_NAMES)) expect(ipc).not.toContain(`'${name}'`);
     expect(ipc).toContain('EVENT_NAMES.');
+  });
+});
+
+describe('inFrames', () => {
+  it('handles a burst of events of every kind together, once per frame, in arrival order', async () => {
+    const { inFrames } = await import('./events');
+    const seen: string[] = [];
+    const a = inFrames((x: number) => seen.push(`a${x}`));
+    const b = inFrames((x: number) => seen.push(`b${x}`));
+    a(1);
+    b(2);
+    a(3);
+    // Nothing yet: they wait for the frame.
+    expect(seen).toEqual([]);
+    await new Promise((done) => setTimeout(done, 100));
+    expect(seen).toEqual(['a1', 'b2', 'a3']);
+    b(4);
+    await new Promise((done) => setTimeout(done, 100));
+    expect(seen).toEqual(['a1', 'b2', 'a3', 'b4']);
+  });
+
+  it('goes on with the others when one handler throws', async () => {
+    const { inFrames } = await import('./events');
+    const seen: number[] = [];
+    const error = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const bad = inFrames(() => {
+      throw new Error('no');
+    });
+    const good = inFrames((x: number) => seen.push(x));
+    bad(0);
+    good(1);
+    await new Promise((done) => setTimeout(done, 100));
+    expect(seen).toEqual([1]);
+    expect(error).toHaveBeenCalledOnce();
+    error.mockRestore();
   });
 });

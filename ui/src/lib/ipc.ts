@@ -5,7 +5,7 @@
 import { invoke } from '@tauri-apps/api/core';
 import { listen, type UnlistenFn } from '@tauri-apps/api/event';
 import { getCurrentWindow } from '@tauri-apps/api/window';
-import { EVENT_NAMES } from './events';
+import { EVENT_NAMES, inFrames } from './events';
 import { internalFailure } from './errors/notice';
 import type { ApprovalId } from './bindings/ApprovalId';
 import type { ApprovalRequest } from './bindings/ApprovalRequest';
@@ -90,13 +90,13 @@ export function cancelRun(runId: RunId): Promise<boolean> {
 }
 
 export function onApprovalRequired(handler: (r: ApprovalRequest) => void): Promise<UnlistenFn> {
-  return listen<ApprovalRequest>(EVENT_NAMES.approvalRequired, (e) => handler(e.payload));
+  return listen<ApprovalRequest>(EVENT_NAMES.approvalRequired, inFrames((e) => handler(e.payload)));
 }
 
 export function onApprovalResolved(
   handler: (r: ApprovalResolvedEvent) => void,
 ): Promise<UnlistenFn> {
-  return listen<ApprovalResolvedEvent>(EVENT_NAMES.approvalResolved, (e) => handler(e.payload));
+  return listen<ApprovalResolvedEvent>(EVENT_NAMES.approvalResolved, inFrames((e) => handler(e.payload)));
 }
 
 export function listGrants(): Promise<Grant[]> {
@@ -134,12 +134,12 @@ export function listRunEvents(): Promise<SequencedEvent[]> {
 }
 
 export function onRunEvent(handler: (e: SequencedEvent) => void): Promise<UnlistenFn> {
-  return listen<SequencedEvent>(EVENT_NAMES.runEvent, (e) => handler(e.payload));
+  return listen<SequencedEvent>(EVENT_NAMES.runEvent, inFrames((e) => handler(e.payload)));
 }
 
 /** The person picked an approval in the tray: payload its id. */
 export function onFocusApproval(handler: (approvalId: ApprovalId) => void): Promise<UnlistenFn> {
-  return listen<ApprovalId>(EVENT_NAMES.focusApproval, (e) => handler(e.payload));
+  return listen<ApprovalId>(EVENT_NAMES.focusApproval, inFrames((e) => handler(e.payload)));
 }
 
 export function getSettings(): Promise<SettingsView> {
@@ -246,6 +246,8 @@ export function disconnectOtherAgent(
   agent: import('./bindings/ExternalAgent').ExternalAgent,
 ): Promise<import('./bindings/OtherAgentView').OtherAgentView[]> {
   return call('disconnect_other_agent', { request: { agent } });
+}
+
 /** Every change the agent made, newest first across conversations (the Activity panel). */
 export function listActivity(): Promise<import('./bindings/ActivityEntry').ActivityEntry[]> {
   return call('list_activity');

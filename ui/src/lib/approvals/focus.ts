@@ -6,7 +6,8 @@
 // card that took its place (or the last one), or to a fallback (the task box) when none is left.
 // A tray item, a notification or the "Waiting for your OK" link brings one card into view and
 // focus with `focusCard`; a new card comes into view by itself (not focused) with
-// `revealNewCard`.
+// `revealNewCard`. Only the cards on screen are drawn (ApprovalsList.svelte): a card that is
+// not is found through the list's locator (`locateCards`), which scrolls to it and draws it.
 
 /** Every approval card (ApprovalCard's root element). */
 export const CARD_SELECTOR = '[data-testid="approval-card"]';
@@ -20,11 +21,37 @@ export function cardElement(approvalId: string, root: ParentNode = document): HT
   return null;
 }
 
-/** Scrolls the card of `approvalId` into the middle of the view and focuses it, if shown. */
+/**
+ * Scrolls the list to a card that is not drawn and draws it; resolves to its element, or null
+ * when the list has no such card.
+ */
+export type CardLocator = (
+  approvalId: string,
+  block: 'center' | 'nearest',
+) => Promise<HTMLElement | null>;
+
+let locator: CardLocator | undefined;
+
+/** The list of cards says how to find its cards; returns the function that takes it back. */
+export function locateCards(locate: CardLocator): () => void {
+  locator = locate;
+  return () => {
+    if (locator === locate) locator = undefined;
+  };
+}
+
+/**
+ * Scrolls the card of `approvalId` into the middle of the view and focuses it, if it is in the
+ * list (drawn, or drawn now through the list's locator).
+ */
 export function focusCard(approvalId: string, root: ParentNode = document): void {
+  const show = (card: HTMLElement | null) => {
+    card?.scrollIntoView?.({ block: 'center' });
+    card?.focus();
+  };
   const card = cardElement(approvalId, root);
-  card?.scrollIntoView?.({ block: 'center' });
-  card?.focus();
+  if (card || !locator) show(card);
+  else void locator(approvalId, 'center').then(show);
 }
 
 /**
@@ -43,6 +70,11 @@ export function revealNewCard(approvalId: string, list: HTMLElement): boolean {
   const seen = rect.height > 0 && rect.bottom > view.top && rect.top < view.bottom;
   if (seen) return false;
   const card = cardElement(approvalId, list);
+  if (!card && locator) {
+    // Not drawn: the list scrolls to it at once, then brings it wholly in once it is drawn.
+    void locator(approvalId, 'nearest').then((drawn) => drawn?.scrollIntoView?.({ block: 'nearest' }));
+    return true;
+  }
   if (!card || typeof card.scrollIntoView !== 'function') return false;
   card.scrollIntoView({ block: 'nearest' });
   return true;
@@ -54,21 +86,41 @@ interface Held {
   index: number;
 }
 
+/**
+ * Where a card is in the whole list, when not every card is drawn: `indexOf` gives a drawn
+ * card's place (-1 if unknown), `cardAt` the drawn card at a place (clamped to the last).
+ * Without them, the drawn cards in document order are the list.
+ */
+export interface CardPlaces {
+  indexOf: (card: Element) => number;
+  cardAt: (index: number) => HTMLElement | null;
+}
+
 /** Follows the focus within the cards' list and puts it back when its card leaves. */
 export class CardFocus {
   #held: Held | null = null;
   #root: ParentNode;
+  #places: CardPlaces;
 
-  constructor(root: ParentNode = document) {
+  constructor(root: ParentNode = document, places?: CardPlaces) {
     this.#root = root;
+    this.#places = places ?? {
+      indexOf: (card) => [...this.#root.querySelectorAll(CARD_SELECTOR)].indexOf(card),
+      cardAt: (index) => {
+        const cards = this.#root.querySelectorAll<HTMLElement>(CARD_SELECTOR);
+        return cards[Math.min(index, cards.length - 1)] ?? null;
+      },
+    };
   }
 
   /** For `focusin` on the list: the focus is now inside one card. */
   focusIn(event: FocusEvent): void {
     const card = (event.target as Element | null)?.closest?.(CARD_SELECTOR);
     if (!card) return;
-    const cards = [...this.#root.querySelectorAll(CARD_SELECTOR)];
-    this.#held = { id: card.getAttribute('data-approval-id') ?? '', index: cards.indexOf(card) };
+    this.#held = {
+      id: card.getAttribute('data-approval-id') ?? '',
+      index: this.#places.indexOf(card),
+    };
   }
 
   /** For `focusout` on the list: focus moved somewhere else on purpose (not lost with its card). */
@@ -88,8 +140,7 @@ export class CardFocus {
     const active = document.activeElement;
     if (active && active !== document.body) return;
     if (cardElement(held.id, this.#root)) return;
-    const cards = this.#root.querySelectorAll<HTMLElement>(CARD_SELECTOR);
-    const next = cards[Math.min(held.index, cards.length - 1)];
+    const next = held.index < 0 ? null : this.#places.cardAt(held.index);
     this.#held = null;
     if (next) next.focus();
     else fallback();

@@ -1,0 +1,98 @@
+"""Many cards at once in the virtualised list (ui/src/lib/virtual/VirtualList.svelte): only the
+cards in view are in the page, the count says how many wait, a card far down can be scrolled to
+and approved as a person would (its buttons arm once it is shown), the count then says one
+fewer, the keyboard focus moves to the card that took its place and Tab reaches that card's
+buttons, and the screen reader's announcement counts every waiting card. 64 is the most one
+model turn may ask at once (agent MAX_TOOL_CALLS_PER_TURN); 1,000 cards are tested in
+ui/src/lib/approvals/virtual.test.ts."""
+import os
+
+from harness.app import App, armed, scenario_file
+from harness.env import ARTIFACTS
+from harness.wait import wait_for
+from harness.webdriver import TAB
+
+COUNT = 64  # the core's limit per model turn
+FAR = 60  # the card scrolled to
+
+# Scrolls the window's view down until the card at place `n` (aria-posinset, from 1) is drawn,
+# then brings it to the middle; returns whether it was found.
+SCROLL_TO = """
+const n = String(arguments[0]);
+const done = arguments[arguments.length - 1];
+const main = document.querySelector('main');
+let tries = 0;
+const step = () => {
+  const card = document.querySelector(`[data-testid="approval-card"][aria-posinset="${n}"]`);
+  if (card) { card.scrollIntoView({ block: 'center' }); return done(true); }
+  if (tries++ > 2000) return done(false);
+  main.scrollTop += 1500;
+  requestAnimationFrame(() => requestAnimationFrame(step));
+};
+step();"""
+
+
+def count(app):
+    return app.wd.text(app.wd.find_all(".approvals .count")[0])
+
+
+def test_many_cards_scroll_to_a_card_far_down_and_approve_it():
+    path = scenario_file([
+        {"say": f"I will write {COUNT} files.",
+         "tool_calls": [{"name": "write_file", "arguments": {"path": f"p{k}.txt", "content": f"{k}\n"}}
+                        for k in range(1, COUNT + 1)]},
+        {"say": "All handled."}])
+    try:
+        with App("many", path, env={"ASKFIRST_APPROVAL_TIMEOUT_SECS": "3600"}) as app:
+            app.start_task(f"Write {COUNT} files")
+            app.card()
+            wait_for(f"the count to say {COUNT}", lambda: count(app) == str(COUNT), timeout=60)
+            drawn = len(app.cards())
+            assert 0 < drawn < 16, f"{drawn} cards in the page; only those in view should be"
+            first = app.cards()[0]
+            assert app.wd.attr(first, "aria-setsize") == str(COUNT)
+            # (read as a screen reader does: the text of the live region, which is not on screen)
+            announced = wait_for("the announcement", lambda: app.wd.execute(
+                "return document.querySelector('[data-testid=\"approval-announcer\"]').textContent.trim()"))
+            assert announced.startswith(f"Ask First needs your OK ({COUNT} waiting): Create the file p{COUNT}.txt"), announced
+
+            assert app.wd.s("POST", "/execute/async", {"script": SCROLL_TO, "args": [FAR]}) is True
+            card = wait_for(f"card {FAR}", lambda: app.wd.find_all(
+                f'[data-testid="approval-card"][aria-posinset="{FAR}"]'))[0]
+            summary = app.card_field(card, "approval-summary")
+            assert summary.startswith(f"Create the file p{FAR}.txt"), summary
+            assert not any(app.card_field(c, "approval-summary").startswith("Create the file p1.txt ")
+                           for c in app.cards()), "the first card is not drawn far down the list"
+            assert len(app.cards()) < 16, "scrolling draws the cards in view, not all before them"
+            app.wd.screenshot(os.path.join(ARTIFACTS, "many-card-far.png"))
+            far_id = app.wd.attr(card, "data-approval-id")
+            approve = app.wd.find_in(card, '[data-testid="approve"]')[0]
+            wait_for(f"card {FAR} to arm", lambda: armed(app.wd, approve))
+            app.wd.click(approve)
+            wait_for(f"the count to say {COUNT - 1}", lambda: count(app) == str(COUNT - 1), timeout=30)
+            # The core recorded exactly this card's approval (its tool runs in its turn, after
+            # the calls before it).
+            decided = wait_for("the decision recorded", lambda: [
+                (r["approval_id"], r["outcome"]["kind"]) for r in app.session_records()
+                if r["type"] == "approval_decided"])
+            assert decided == [(far_id, "approved")], decided
+            # The focus went to the card that took its place, and Tab from it reaches its buttons.
+            focused = app.wd.execute(
+                "const c = document.activeElement && document.activeElement.closest('[data-testid=\"approval-card\"]');"
+                "return c && c.querySelector('[data-testid=\"approval-summary\"]').textContent")
+            assert focused and focused.startswith(f"Create the file p{FAR + 1}.txt"), focused
+            # Tab from the card goes through its details to its buttons, in this card.
+            tabbed = None
+            for _ in range(8):
+                app.wd.key(TAB)
+                tabbed = app.wd.execute(
+                    "const a = document.activeElement; const c = a.closest('[data-testid=\"approval-card\"]');"
+                    "return [a.getAttribute('data-testid'), c && c.getAttribute('aria-posinset')]")
+                if tabbed[0] in ("deny", "approve-session", "approve"):
+                    break
+            assert tabbed and tabbed[0] in ("deny", "approve-session", "approve") and tabbed[1] == str(FAR), tabbed
+    finally:
+        os.unlink(path)
+
+
+TESTS = [test_many_cards_scroll_to_a_card_far_down_and_approve_it]

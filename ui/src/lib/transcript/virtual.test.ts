@@ -1,0 +1,52 @@
+// A conversation of 10,000 entries draws only what is in view (TranscriptView.svelte over
+// ../virtual/VirtualList.svelte), and the entries further down when scrolled there.
+import { afterEach, describe, expect, it } from 'vitest';
+import { flushSync, mount, unmount } from 'svelte';
+import TranscriptView from './TranscriptView.svelte';
+import type { Entry } from '../transcript.svelte';
+
+let app: ReturnType<typeof mount> | undefined;
+afterEach(() => {
+  if (app) unmount(app);
+  document.body.replaceChildren();
+});
+
+describe('a conversation of 10,000 entries', () => {
+  it('draws the entries in view, then those further down when scrolled there', async () => {
+    let scrollTop = 0;
+    const main = document.createElement('main');
+    main.style.overflowY = 'auto';
+    Object.defineProperty(main, 'scrollTop', {
+      get: () => scrollTop,
+      set: (v: number) => (scrollTop = v),
+    });
+    Object.defineProperty(main, 'clientHeight', { get: () => 600 });
+    main.getBoundingClientRect = () =>
+      ({ top: 0, bottom: 600, height: 600, left: 0, right: 0, width: 0 }) as DOMRect;
+    document.body.append(main);
+    const entries: Entry[] = Array.from({ length: 10_000 }, (_, i) => ({
+      kind: 'assistant',
+      key: `say:${i}`,
+      text: `Message ${i}`,
+      runId: 'r',
+      streaming: false,
+    }));
+    app = mount(TranscriptView, { target: main, props: { entries } });
+    flushSync();
+    const list = main.querySelector<HTMLElement>('.virtual') as HTMLElement;
+    list.getBoundingClientRect = () =>
+      ({ top: -scrollTop, bottom: 0, height: 0, left: 0, right: 0, width: 0 }) as DOMRect;
+    const texts = () =>
+      [...main.querySelectorAll('[data-testid="assistant-message"] p')].map((p) => p.textContent);
+    expect(texts()[0]).toBe('Message 0');
+    expect(texts().length).toBeLessThan(100);
+    // 61 px an entry (48 and the gap) until measured: entry 8,000 starts at 488,000 px.
+    main.scrollTop = 8000 * 61;
+    main.dispatchEvent(new Event('scroll'));
+    await new Promise((done) => setTimeout(done, 50));
+    flushSync();
+    expect(texts()).toContain('Message 8000');
+    expect(texts()).not.toContain('Message 0');
+    expect(texts().length).toBeLessThan(100);
+  });
+});
