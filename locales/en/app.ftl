@@ -320,3 +320,55 @@ folder-not_a_folder = That is a file, not a folder: { $path }. Choose a folder.
 folder-whole_computer = That is the whole computer. Choose one folder with the files the agent should work on, such as Documents.
 folder-home_folder = That is your whole home folder, with all your files. Choose one folder inside it, such as Documents, for the agent to work in.
 folder-own_data = That folder holds Ask First's own files (its settings, keys and history), which the agent must never change. Choose another folder.
+
+## Undo and Activity (src-tauri/core/src/undo/words.rs, app/codes.rs UndoError)
+
+undo-bytes = { $count ->
+    [one] { $count } byte
+   *[other] { $count } bytes
+}
+undo-too-large-on-card = This change cannot be undone: the file is { $size }, too large for Ask First to keep a copy of.
+undo-too-large = The file was { $size }, too large for Ask First to keep a copy of.
+undo-command = Commands cannot be undone: Ask First cannot see everything a command changed.
+undo-other-program = Ask First cannot undo what another program's tool did; it can only show what the card said.
+undo-no-copy = Ask First kept no copy from before this change (it was made before Undo existed).
+undo-copy-refused = Ask First could not keep a copy of { $file } to undo this change (the disk may be full), so it did not change the file. Free some space, then try again.
+undo-changed-since = { $file } was changed after the agent's change. Undoing puts back the version from before the agent's change, and those later changes will be lost.
+undo-changed-since-created = { $file } was changed after the agent created it. Undoing moves it to the trash with those changes (you can restore it from there).
+undo-undone = Undone: { $summary }.
+undo-task-undone = { $count ->
+    [one] Undid the task's only change.
+   *[other] Undid the task's { $count } changes, newest first.
+}
+undo-not-recorded = Ask First could not write this change down in the conversation's history, so it did not make it. Free some space, then try again.
+error-undo-not_found = This change is no longer in the conversation's history, so it cannot be undone. Close Activity and open it again to see what is there.
+error-undo-already_undone = This was already undone, so nothing else was changed. Look in Activity to see it marked as undone.
+error-undo-cannot_undo = { $why } Look at the files yourself to put things back.
+error-undo-too_old = The copy needed to undo this change was cleared to save space (the oldest copies go first), so it cannot be undone any more. Look in the trash or a backup for an older version.
+error-undo-folder_gone = The folder { $folder } this change was made in is not there any more, so it cannot be undone. Put the folder back where it was, then try again.
+error-undo-place_taken = Something else is at { $path } now, so nothing was put back there. Move or rename it, then try again.
+error-undo-gone = "{ $path }" is not there any more, so there is nothing to undo. Look in the trash if you miss it.
+error-undo-gone_from_trash = "{ $path }" is no longer in the trash (it may have been emptied), so it cannot be restored. Look in a backup if you have one.
+error-undo-log = Ask First could not write the undo down in the conversation's history, so it did not undo anything. Free some space, then try again.
+error-undo-failed = Undoing did not work, and the file was left as it is. Try again; if it keeps failing, look at Details.
+error-undo-task_stopped = Undid { $undone } of the task's { $total } changes, newest first, then stopped at "{ $summary }": { $why } The older changes were left as they are.
+
+## Other agents on this computer (src-tauri/core/src/inbox/words.rs, app/codes.rs ConnectError)
+
+inbox-wants-run = { $agent }, in the folder { $folder }, wants to run `{ $command }`
+inbox-wants-write = { $lines ->
+    [one] { $agent }, in the folder { $folder }, wants to write the file { $path } ({ $lines } line)
+   *[other] { $agent }, in the folder { $folder }, wants to write the file { $path } ({ $lines } lines)
+}
+inbox-wants-edit = { $agent }, in the folder { $folder }, wants to change the file { $path }
+inbox-wants-read = { $agent }, in the folder { $folder }, wants to read the file { $path }
+inbox-wants-fetch = { $agent }, in the folder { $folder }, wants to fetch { $url } from the internet
+inbox-wants-use = { $agent }, in the folder { $folder }, wants to use its tool "{ $tool }"
+inbox-reason = { $agent } asks you here instead of in its terminal. It works in its own folder, not in the one you chose for Ask First, and Ask First does not confine what it does.
+inbox-not-ours = This is { $agent }'s own request: if you approve, { $agent } does it itself.
+inbox-no-home = Ask First does not know your home folder, so it cannot find the other agents' settings.
+inbox-cannot-read = Ask First cannot read { $agent }'s settings file. Check that it is valid, then try again.
+error-connect-no_home = Ask First does not know your home folder, so it cannot change the agent's settings. Start Ask First from your desktop session, then try again.
+error-connect-no_hook = The program askfirst-hook is not installed beside Ask First, so the agent cannot be connected. Install Ask First again, then try again.
+error-connect-io = Ask First could not change the agent's settings file. Make sure the file may be written, then try again.
+error-connect-not_settings = The agent's settings file has a mistake in it, so Ask First left it unchanged. Correct the file (or move it away), then try again.

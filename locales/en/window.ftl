@@ -350,3 +350,29 @@ other-agents-disconnect = Disconnect
 other-agents-settings-file = Its settings: { $file }
 other-agents-connect-label = Connect { $name }
 other-agents-disconnect-label = Disconnect { $name }
+
+## Activity: every change the agent made, and Undo
+
+activity-title = Activity
+activity-open = Activity
+activity-intro = Everything the agent changed, newest first, in every conversation. You can undo a change, or a whole task.
+activity-search = Search by file name or words
+activity-empty = Nothing has been changed yet.
+activity-no-match = Nothing matches “{ $query }”.
+activity-close = Close
+activity-undo = Undo
+activity-undo-task = Undo this task
+activity-confirm-title = Undoing will lose something
+activity-confirm-yes = Undo anyway
+activity-confirm-no = Keep it as it is
+activity-in-conversation = In “{ $title }”
+activity-in-untitled = In a conversation without a title
+activity-by-person = You approved it
+activity-by-rule = A rule of yours allowed it
+activity-by-grant = Allowed in that conversation
+activity-by-default = Allowed without asking
+activity-state-done = Done
+activity-state-undone = Undone
+activity-state-too-old = Too old to undo: its copy was cleared to save space
+activity-state-cannot = Cannot be undone
+activity-card-said = The card said:

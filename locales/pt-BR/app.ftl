@@ -316,3 +316,55 @@ folder-not_a_folder = Isto é um arquivo, não uma pasta: { $path }. Escolha uma
 folder-whole_computer = Isto é o computador inteiro. Escolha uma pasta com os arquivos em que o agente deve trabalhar, como Documentos.
 folder-home_folder = Esta é a sua pasta pessoal inteira, com todos os seus arquivos. Escolha uma pasta dentro dela, como Documentos, para o agente trabalhar.
 folder-own_data = Essa pasta guarda os arquivos do próprio Ask First (configurações, chaves e histórico), que o agente nunca pode alterar. Escolha outra pasta.
+
+## Desfazer e Atividade (src-tauri/core/src/undo/words.rs, app/codes.rs UndoError)
+
+undo-bytes = { $count ->
+    [one] { $count } byte
+   *[other] { $count } bytes
+}
+undo-too-large-on-card = Esta mudança não poderá ser desfeita: o arquivo tem { $size }, grande demais para o Ask First guardar uma cópia.
+undo-too-large = O arquivo tinha { $size }, grande demais para o Ask First guardar uma cópia.
+undo-command = Comandos não podem ser desfeitos: o Ask First não consegue ver tudo o que um comando mudou.
+undo-other-program = O Ask First não consegue desfazer o que a ferramenta de outro programa fez; só pode mostrar o que o cartão dizia.
+undo-no-copy = O Ask First não guardou uma cópia de antes desta mudança (ela foi feita antes de o Desfazer existir).
+undo-copy-refused = O Ask First não conseguiu guardar uma cópia de { $file } para poder desfazer esta mudança (o disco pode estar cheio), então não mudou o arquivo. Libere algum espaço e tente de novo.
+undo-changed-since = { $file } foi alterado depois da mudança do assistente. Desfazer põe de volta a versão de antes da mudança do assistente, e essas alterações posteriores serão perdidas.
+undo-changed-since-created = { $file } foi alterado depois que o assistente o criou. Desfazer o move para a lixeira com essas alterações (você pode restaurá-lo de lá).
+undo-undone = Desfeito: { $summary }.
+undo-task-undone = { $count ->
+    [one] A única mudança da tarefa foi desfeita.
+   *[other] As { $count } mudanças da tarefa foram desfeitas, da mais recente para a mais antiga.
+}
+undo-not-recorded = O Ask First não conseguiu registrar esta mudança no histórico da conversa, então não a fez. Libere algum espaço e tente de novo.
+error-undo-not_found = Esta mudança não está mais no histórico da conversa, então não pode ser desfeita. Feche a Atividade e abra de novo para ver o que há lá.
+error-undo-already_undone = Isto já foi desfeito, então nada mais foi mudado. Veja na Atividade que está marcado como desfeito.
+error-undo-cannot_undo = { $why } Confira os arquivos você mesmo para deixar tudo como estava.
+error-undo-too_old = A cópia necessária para desfazer esta mudança foi apagada para economizar espaço (as cópias mais antigas saem primeiro), então ela não pode mais ser desfeita. Procure uma versão anterior na lixeira ou em um backup.
+error-undo-folder_gone = A pasta { $folder }, onde esta mudança foi feita, não existe mais, então ela não pode ser desfeita. Ponha a pasta de volta onde estava e tente de novo.
+error-undo-place_taken = Agora há outra coisa em { $path }, então nada foi posto de volta lá. Mova ou renomeie essa coisa e tente de novo.
+error-undo-gone = "{ $path }" não existe mais, então não há nada para desfazer. Procure na lixeira se sentir falta dele.
+error-undo-gone_from_trash = "{ $path }" não está mais na lixeira (ela pode ter sido esvaziada), então não pode ser restaurado. Procure em um backup, se tiver um.
+error-undo-log = O Ask First não conseguiu registrar o desfazer no histórico da conversa, então não desfez nada. Libere algum espaço e tente de novo.
+error-undo-failed = Desfazer não funcionou, e o arquivo ficou como estava. Tente de novo; se continuar falhando, veja os Detalhes.
+error-undo-task_stopped = { $undone } das { $total } mudanças da tarefa foram desfeitas, da mais recente para a mais antiga, e então parou em "{ $summary }": { $why } As mudanças mais antigas ficaram como estavam.
+
+## Outros agentes neste computador (src-tauri/core/src/inbox/words.rs, app/codes.rs ConnectError)
+
+inbox-wants-run = { $agent }, na pasta { $folder }, quer executar `{ $command }`
+inbox-wants-write = { $lines ->
+    [one] { $agent }, na pasta { $folder }, quer gravar o arquivo { $path } ({ $lines } linha)
+   *[other] { $agent }, na pasta { $folder }, quer gravar o arquivo { $path } ({ $lines } linhas)
+}
+inbox-wants-edit = { $agent }, na pasta { $folder }, quer alterar o arquivo { $path }
+inbox-wants-read = { $agent }, na pasta { $folder }, quer ler o arquivo { $path }
+inbox-wants-fetch = { $agent }, na pasta { $folder }, quer buscar { $url } na internet
+inbox-wants-use = { $agent }, na pasta { $folder }, quer usar a ferramenta "{ $tool }"
+inbox-reason = { $agent } pede sua permissão aqui em vez de no terminal dele. Ele trabalha na própria pasta, não na que você escolheu para o Ask First, e o Ask First não limita o que ele faz.
+inbox-not-ours = Este é um pedido do próprio { $agent }: se você aprovar, o próprio { $agent } faz.
+inbox-no-home = O Ask First não sabe qual é a sua pasta pessoal, então não consegue encontrar as configurações dos outros agentes.
+inbox-cannot-read = O Ask First não consegue ler o arquivo de configurações de { $agent }. Verifique se ele é válido e tente de novo.
+error-connect-no_home = O Ask First não sabe qual é a sua pasta pessoal, então não consegue mudar as configurações do agente. Abra o Ask First a partir da sua sessão da área de trabalho e tente de novo.
+error-connect-no_hook = O programa askfirst-hook não está instalado junto com o Ask First, então o agente não pode ser conectado. Instale o Ask First de novo e tente outra vez.
+error-connect-io = O Ask First não conseguiu mudar o arquivo de configurações do agente. Verifique se o arquivo pode ser gravado e tente de novo.
+error-connect-not_settings = O arquivo de configurações do agente tem um erro, então o Ask First não o alterou. Corrija o arquivo (ou tire-o de lá) e tente de novo.

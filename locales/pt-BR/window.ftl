@@ -336,3 +336,29 @@ other-agents-disconnect = Desconectar
 other-agents-settings-file = As configurações dele: { $file }
 other-agents-connect-label = Conectar { $name }
 other-agents-disconnect-label = Desconectar { $name }
+
+## Atividade: cada mudança que o assistente fez, e Desfazer
+
+activity-title = Atividade
+activity-open = Atividade
+activity-intro = Tudo o que o assistente mudou, do mais recente ao mais antigo, em todas as conversas. Você pode desfazer uma mudança ou uma tarefa inteira.
+activity-search = Procurar por nome de arquivo ou palavras
+activity-empty = Nada foi mudado ainda.
+activity-no-match = Nada corresponde a “{ $query }”.
+activity-close = Fechar
+activity-undo = Desfazer
+activity-undo-task = Desfazer esta tarefa
+activity-confirm-title = Desfazer vai perder algo
+activity-confirm-yes = Desfazer mesmo assim
+activity-confirm-no = Deixar como está
+activity-in-conversation = Em “{ $title }”
+activity-in-untitled = Em uma conversa sem título
+activity-by-person = Você aprovou
+activity-by-rule = Uma regra sua permitiu
+activity-by-grant = Permitido naquela conversa
+activity-by-default = Permitido sem perguntar
+activity-state-done = Feito
+activity-state-undone = Desfeito
+activity-state-too-old = Antigo demais para desfazer: a cópia foi apagada para economizar espaço
+activity-state-cannot = Não pode ser desfeito
+activity-card-said = O cartão dizia:

@@ -273,3 +273,46 @@ folder-not_a_folder = 这是一个文件，不是文件夹：{ $path }。请选�
 folder-whole_computer = 这是整台电脑。请选择一个装着要让智能助手处理的文件的文件夹，例如“文档”。
 folder-home_folder = 这是你的整个主文件夹，里面有你所有的文件。请在其中选一个文件夹（例如“文档”）让智能助手工作。
 folder-own_data = 这个文件夹装着 Ask First 自己的文件（设置、密钥和记录），智能助手绝不能改动它们。请选择另一个文件夹。
+
+## 撤销与“活动”（src-tauri/core/src/undo/words.rs、app/codes.rs 的 UndoError）
+
+undo-bytes = { $count } 字节
+undo-too-large-on-card = 这项更改无法撤销：文件大小为 { $size }，太大了，Ask First 无法保留副本。
+undo-too-large = 文件大小为 { $size }，太大了，Ask First 无法保留副本。
+undo-command = 命令无法撤销：Ask First 看不到一条命令改动的全部内容。
+undo-other-program = Ask First 无法撤销另一个程序的工具所做的事，只能显示卡片上说过的内容。
+undo-no-copy = Ask First 没有保留这项更改之前的副本（这项更改发生在“撤销”功能出现之前）。
+undo-copy-refused = Ask First 无法保留 { $file } 的副本以便撤销这项更改（磁盘可能已满），所以没有改动这个文件。请腾出一些空间，然后再试一次。
+undo-changed-since = 在助手更改之后，{ $file } 又被改过。撤销会放回助手更改之前的版本，之后的那些改动将会丢失。
+undo-changed-since-created = 在助手创建 { $file } 之后，它又被改过。撤销会把它连同这些改动一起移到回收站（你可以从那里恢复）。
+undo-undone = 已撤销：{ $summary }。
+undo-task-undone = 已撤销这个任务的 { $count } 项更改，从最新的开始。
+undo-not-recorded = Ask First 无法把这项更改记入对话的历史，所以没有进行这项更改。请腾出一些空间，然后再试一次。
+error-undo-not_found = 这项更改已不在对话的历史中，所以无法撤销。关闭“活动”再重新打开，看看现在有什么。
+error-undo-already_undone = 这项更改已经撤销过了，所以没有再改动任何东西。可以在“活动”中看到它标记为已撤销。
+error-undo-cannot_undo = { $why } 请自己查看这些文件，把它们恢复原样。
+error-undo-too_old = 撤销这项更改所需的副本为了节省空间已被清除（最早的副本先被清除），所以再也无法撤销。请在回收站或备份中寻找较早的版本。
+error-undo-folder_gone = 做这项更改时所在的文件夹 { $folder } 已经不在了，所以无法撤销。请把文件夹放回原处，然后再试一次。
+error-undo-place_taken = { $path } 现在有别的东西，所以没有把任何东西放回那里。请移动它或给它改名，然后再试一次。
+error-undo-gone = “{ $path }”已经不在了，所以没有什么可撤销的。如果需要它，请到回收站里找找。
+error-undo-gone_from_trash = “{ $path }”已不在回收站中（回收站可能已被清空），所以无法恢复。如果有备份，请在备份里找找。
+error-undo-log = Ask First 无法把这次撤销记入对话的历史，所以什么也没有撤销。请腾出一些空间，然后再试一次。
+error-undo-failed = 撤销没有成功，文件保持原样。请再试一次；如果一直失败，请查看“详细信息”。
+error-undo-task_stopped = 已从最新的开始撤销了这个任务 { $total } 项更改中的 { $undone } 项，然后在“{ $summary }”处停下：{ $why } 更早的更改保持原样。
+
+## 这台电脑上的其他智能体（src-tauri/core/src/inbox/words.rs、app/codes.rs 的 ConnectError）
+
+inbox-wants-run = { $agent }（在文件夹 { $folder } 中）想要运行 `{ $command }`
+inbox-wants-write = { $agent }（在文件夹 { $folder } 中）想要写入文件 { $path }（{ $lines } 行）
+inbox-wants-edit = { $agent }（在文件夹 { $folder } 中）想要修改文件 { $path }
+inbox-wants-read = { $agent }（在文件夹 { $folder } 中）想要读取文件 { $path }
+inbox-wants-fetch = { $agent }（在文件夹 { $folder } 中）想要从互联网获取 { $url }
+inbox-wants-use = { $agent }（在文件夹 { $folder } 中）想要使用它的工具“{ $tool }”
+inbox-reason = { $agent } 在这里而不是在它的终端里询问你。它在自己的文件夹里工作，不是你为 Ask First 选择的那个文件夹，而且 Ask First 不会限制它做的事。
+inbox-not-ours = 这是 { $agent } 自己的请求：如果你批准，由 { $agent } 自己去做。
+inbox-no-home = Ask First 不知道你的主文件夹在哪里，所以找不到其他智能体的设置。
+inbox-cannot-read = Ask First 无法读取 { $agent } 的设置文件。请检查它是否有效，然后再试一次。
+error-connect-no_home = Ask First 不知道你的主文件夹在哪里，所以无法更改这个智能体的设置。请从你的桌面会话启动 Ask First，然后再试一次。
+error-connect-no_hook = Ask First 旁边没有安装 askfirst-hook 程序，所以无法连接这个智能体。请重新安装 Ask First，然后再试一次。
+error-connect-io = Ask First 无法更改这个智能体的设置文件。请确认这个文件可以写入，然后再试一次。
+error-connect-not_settings = 这个智能体的设置文件里有错误，所以 Ask First 没有改动它。请改正这个文件（或把它移走），然后再试一次。

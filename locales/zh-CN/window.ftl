@@ -327,3 +327,29 @@ other-agents-disconnect = 断开
 other-agents-settings-file = 它的设置：{ $file }
 other-agents-connect-label = 连接 { $name }
 other-agents-disconnect-label = 断开 { $name }
+
+## 活动：助手做过的每一项更改，以及撤销
+
+activity-title = 活动
+activity-open = 活动
+activity-intro = 助手在所有对话中更改过的一切，最新的在最前面。你可以撤销一项更改，或撤销整个任务。
+activity-search = 按文件名或文字搜索
+activity-empty = 还没有任何更改。
+activity-no-match = 没有与“{ $query }”相符的内容。
+activity-close = 关闭
+activity-undo = 撤销
+activity-undo-task = 撤销这个任务
+activity-confirm-title = 撤销会丢失一些内容
+activity-confirm-yes = 仍然撤销
+activity-confirm-no = 保持现状
+activity-in-conversation = 在“{ $title }”中
+activity-in-untitled = 在一个没有标题的对话中
+activity-by-person = 你批准了它
+activity-by-rule = 你的一条规则允许了它
+activity-by-grant = 在那个对话中已允许
+activity-by-default = 无需询问即被允许
+activity-state-done = 已完成
+activity-state-undone = 已撤销
+activity-state-too-old = 太久了，无法撤销：它的副本为了节省空间已被清除
+activity-state-cannot = 无法撤销
+activity-card-said = 卡片上说：

@@ -558,7 +558,7 @@ impl Run {
         };
         if let Err(error) = self.rt.config.log.append(&record) {
             eprintln!("askfirst: {error}");
-            return Err(crate::undo::words::NOT_RECORDED.to_owned());
+            return Err(crate::undo::words::not_recorded());
         }
         Ok(Some((change_id, change)))
     }

@@ -266,22 +266,14 @@ impl Worded for crate::inbox::connect::ConnectError {
         use crate::inbox::connect::ConnectError;
         use askfirst_hook::install::InstallError;
         match self {
-            ConnectError::NoHome => "Ask First does not know your home folder, so it cannot \
-                 change the agent's settings. Start Ask First from your desktop session, then \
-                 try again."
-                .to_owned(),
-            ConnectError::NoHook(_) => "The program askfirst-hook is not installed beside Ask \
-                 First, so the agent cannot be connected. Install Ask First again, then try \
-                 again."
-                .to_owned(),
-            ConnectError::Settings(InstallError::NoHome) => ConnectError::NoHome.message(),
-            ConnectError::Settings(InstallError::Io { .. }) => "Ask First could not change the \
-                 agent's settings file. Make sure the file may be written, then try again."
-                .to_owned(),
-            ConnectError::Settings(InstallError::NotSettings { .. }) => "The agent's settings \
-                 file has a mistake in it, so Ask First left it unchanged. Correct the file (or \
-                 move it away), then try again."
-                .to_owned(),
+            ConnectError::NoHome | ConnectError::Settings(InstallError::NoHome) => {
+                tr("error-connect-no_home", &[])
+            }
+            ConnectError::NoHook(_) => tr("error-connect-no_hook", &[]),
+            ConnectError::Settings(InstallError::Io { .. }) => tr("error-connect-io", &[]),
+            ConnectError::Settings(InstallError::NotSettings { .. }) => {
+                tr("error-connect-not_settings", &[])
+            }
         }
     }
 
@@ -307,57 +299,38 @@ impl Coded for crate::inbox::connect::ConnectError {
 impl Worded for crate::undo::UndoError {
     fn message(&self) -> String {
         use crate::undo::UndoError as E;
+        let path = |key: &str, name: &str, path: &std::path::Path| {
+            tr(key, &[(name, Arg::from(path.display().to_string()))])
+        };
         match self {
-            E::NotFound(_) => "This change is no longer in the conversation's history, so it \
-                 cannot be undone. Close Activity and open it again to see what is there."
-                .to_owned(),
-            E::AlreadyUndone => "This was already undone, so nothing else was changed. Look \
-                 in Activity to see it marked as undone."
-                .to_owned(),
-            E::CannotUndo(why) => format!(
-                "{}. Look at the files yourself to put things back.",
-                why.trim_end_matches('.')
-            ),
-            E::TooOld(_) => "The copy needed to undo this change was cleared to save space \
-                 (the oldest copies go first), so it cannot be undone any more. Look in the \
-                 trash or a backup for an older version."
-                .to_owned(),
-            E::FolderGone(folder) => format!(
-                "The folder {} this change was made in is not there any more, so it cannot \
-                 be undone. Put the folder back where it was, then try again.",
-                folder.display()
-            ),
-            E::PlaceTaken(path) => format!(
-                "Something else is at {} now, so nothing was put back there. Move or rename \
-                 it, then try again.",
-                path.display()
-            ),
-            E::Gone(path) => format!(
-                "\"{}\" is not there any more, so there is nothing to undo. Look in the trash if \
-                 you miss it.",
-                path.display()
-            ),
-            E::GoneFromTrash(path) => format!(
-                "\"{}\" is no longer in the trash (it may have been emptied), so it cannot be \
-                 restored. Look in a backup if you have one.",
-                path.display()
-            ),
-            E::Log(_) => "Ask First could not write the undo down in the conversation's \
-                 history, so it did not undo anything. Free some space, then try again."
-                .to_owned(),
-            E::Failed(_) => "Undoing did not work, and the file was left as it is. Try \
-                 again; if it keeps failing, look at Details."
-                .to_owned(),
+            E::NotFound(_) => tr("error-undo-not_found", &[]),
+            E::AlreadyUndone => tr("error-undo-already_undone", &[]),
+            E::CannotUndo(why) => tr("error-undo-cannot_undo", &[("why", Arg::from(why))]),
+            E::TooOld(_) => tr("error-undo-too_old", &[]),
+            E::FolderGone(folder) => path("error-undo-folder_gone", "folder", folder),
+            E::PlaceTaken(taken) => path("error-undo-place_taken", "path", taken),
+            E::Gone(gone) => path("error-undo-gone", "path", gone),
+            E::GoneFromTrash(gone) => path("error-undo-gone_from_trash", "path", gone),
+            E::Log(_) => tr("error-undo-log", &[]),
+            E::Failed(_) => tr("error-undo-failed", &[]),
             E::TaskStopped {
                 undone,
                 total,
                 summary,
                 why,
-            } => format!(
-                "Undid {undone} of the task's {total} changes, newest first, then stopped at \
-                 \"{}\": {} The older changes were left as they are.",
-                crate::text::display_label(summary, 200).trim_end_matches('.'),
-                why.message()
+            } => tr(
+                "error-undo-task_stopped",
+                &[
+                    ("undone", Arg::from(*undone)),
+                    ("total", Arg::from(*total)),
+                    (
+                        "summary",
+                        Arg::from(
+                            crate::text::display_label(summary, 200).trim_end_matches(['.', '。']),
+                        ),
+                    ),
+                    ("why", Arg::from(why.message())),
+                ],
             ),
         }
     }

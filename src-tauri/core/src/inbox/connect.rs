@@ -37,7 +37,7 @@ pub fn list(home: Option<&Path>) -> Vec<OtherAgentView> {
                     found: false,
                     connected: false,
                     settings_file: String::new(),
-                    problem: Some(super::words::NO_HOME.to_owned()),
+                    problem: Some(super::words::no_home()),
                 };
             };
             let settings = AgentSettings::under(agent, home);

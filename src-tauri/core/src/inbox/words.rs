@@ -1,55 +1,106 @@
-//! Every English sentence the inbox says to the person (on the card) or to the other agent's
-//! model (a denial's reason), in one place for the translation catalogues.
+//! Every sentence the inbox says to the person (on the card, in the current language: the words
+//! are in `locales/<tag>/app.ftl`, keys `inbox-…`) or to the other agent's model (a denial's
+//! reason, in English like all text sent to a model), in one place.
 
-/// "Claude Code, in the folder ~/projects/site, wants to run `npm test`" — `wants` is what
-/// it wants ("to run `npm test`").
-pub fn who_asks(agent: &str, folder: &str, wants: &str) -> String {
-    format!("{agent}, in the folder {folder}, wants {wants}")
+use crate::i18n::{tr, Arg};
+
+/// What another agent wants to do, for the card's first sentence ([`who_asks`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Wants {
+    /// To run a command line (shown exactly).
+    Run(String),
+    /// To write a file of so many lines.
+    Write {
+        /// The file, as the card shows it.
+        path: String,
+        /// Lines of the new content.
+        lines: usize,
+    },
+    /// To change a file.
+    Edit(String),
+    /// To read a file.
+    Read(String),
+    /// To fetch an address from the internet.
+    Fetch(String),
+    /// To use another tool, by its name.
+    Use(String),
+}
+
+/// "Claude Code, in the folder ~/projects/site, wants to run `npm test`": one whole sentence
+/// per kind of request (`locales/<tag>/app.ftl`, keys `inbox-wants-…`), in the current language.
+pub fn who_asks(agent: &str, folder: &str, wants: &Wants) -> String {
+    let who = |key: &str, name: &str, value: &str| {
+        tr(
+            key,
+            &[
+                ("agent", Arg::from(agent)),
+                ("folder", Arg::from(folder)),
+                (name, Arg::from(value)),
+            ],
+        )
+    };
+    match wants {
+        Wants::Run(command) => who("inbox-wants-run", "command", command),
+        Wants::Write { path, lines } => tr(
+            "inbox-wants-write",
+            &[
+                ("agent", Arg::from(agent)),
+                ("folder", Arg::from(folder)),
+                ("path", Arg::from(path.as_str())),
+                ("lines", Arg::from(*lines)),
+            ],
+        ),
+        Wants::Edit(path) => who("inbox-wants-edit", "path", path),
+        Wants::Read(path) => who("inbox-wants-read", "path", path),
+        Wants::Fetch(url) => who("inbox-wants-fetch", "url", url),
+        Wants::Use(tool) => who("inbox-wants-use", "tool", tool),
+    }
 }
 
 /// What a command call wants.
-pub fn to_run(command: &str) -> String {
-    format!("to run `{command}`")
+pub fn to_run(command: &str) -> Wants {
+    Wants::Run(command.to_owned())
 }
 
 /// What a write wants; `lines` of the new content.
-pub fn to_write(path: &str, lines: usize) -> String {
-    let lines = crate::text::plural(lines, "line", "lines");
-    format!("to write the file {path} ({lines})")
+pub fn to_write(path: &str, lines: usize) -> Wants {
+    Wants::Write {
+        path: path.to_owned(),
+        lines,
+    }
 }
 
 /// What an edit wants.
-pub fn to_edit(path: &str) -> String {
-    format!("to change the file {path}")
+pub fn to_edit(path: &str) -> Wants {
+    Wants::Edit(path.to_owned())
 }
 
 /// What a read wants.
-pub fn to_read(path: &str) -> String {
-    format!("to read the file {path}")
+pub fn to_read(path: &str) -> Wants {
+    Wants::Read(path.to_owned())
 }
 
 /// What a fetch wants.
-pub fn to_fetch(url: &str) -> String {
-    format!("to fetch {url} from the internet")
+pub fn to_fetch(url: &str) -> Wants {
+    Wants::Fetch(url.to_owned())
 }
 
 /// What any other tool wants.
-pub fn to_use(tool: &str) -> String {
-    format!("to use its tool \"{tool}\"")
+pub fn to_use(tool: &str) -> Wants {
+    Wants::Use(tool.to_owned())
 }
 
 /// Why the person is asked (the card's reason line).
 pub fn reason(agent: &str) -> String {
-    format!(
-        "{agent} asks you here instead of in its terminal. It works in its own folder, not in \
-         the one you chose for Ask First, and Ask First does not confine what it does."
-    )
+    tr("inbox-reason", &[("agent", Arg::from(agent))])
 }
 
 /// The card's effect line saying whose request it is.
 pub fn not_ours(agent: &str) -> String {
-    format!("This is {agent}'s own request: if you approve, {agent} does it itself.")
+    tr("inbox-not-ours", &[("agent", Arg::from(agent))])
 }
+
+// What the other agent's MODEL is told stays in English, like all text sent to a model.
 
 /// The reason the agent's model gets when "Don't ask me now" refused the call.
 pub const DONT_ASK_NOW: &str = "The person has chosen \"Don't ask me now\" in Ask First, so \
@@ -80,12 +131,11 @@ pub const TOO_MANY: &str = "Too many requests reached Ask First at once, so this
     approved. Try again in a moment.";
 
 /// Settings: the home folder is not known.
-pub const NO_HOME: &str =
-    "Ask First does not know your home folder, so it cannot find the other agents' settings.";
+pub fn no_home() -> String {
+    tr("inbox-no-home", &[])
+}
 
 /// Settings: an agent's settings file cannot be read.
 pub fn cannot_read(agent: &str) -> String {
-    format!(
-        "Ask First cannot read {agent}'s settings file. Check that it is valid, then try again."
-    )
+    tr("inbox-cannot-read", &[("agent", Arg::from(agent))])
 }

@@ -224,20 +224,20 @@ impl SessionLogView {
                 _ => ActivityState::Done,
             },
             None => ActivityState::CannotUndo {
-                why: cannot_undo(&call.tool_name).to_owned(),
+                why: cannot_undo(&call.tool_name),
             },
         }
     }
 }
 
 /// Why a call without a before-record cannot be undone.
-fn cannot_undo(tool_name: &str) -> &'static str {
+fn cannot_undo(tool_name: &str) -> String {
     if FILE_TOOLS.contains(&tool_name) {
-        words::NO_COPY
+        words::no_copy()
     } else if tool_name == "run_command" {
-        words::COMMAND
+        words::command()
     } else {
-        words::OTHER_PROGRAM
+        words::other_program()
     }
 }
 
@@ -343,7 +343,7 @@ impl Activity {
                 .iter()
                 .find(|((run, call), _)| format!("call:{run}:{call}") == id);
             return Err(match call {
-                Some((_, call)) => UndoError::CannotUndo(cannot_undo(&call.tool_name).into()),
+                Some((_, call)) => UndoError::CannotUndo(cannot_undo(&call.tool_name)),
                 None => UndoError::NotFound(id.to_owned()),
             });
         };
@@ -429,9 +429,7 @@ impl Activity {
                 .as_ref()
                 .and_then(|id| Some((id, view.saved.get(id)?)))
             else {
-                return Err(stopped(UndoError::CannotUndo(
-                    cannot_undo(&call.tool_name).into(),
-                )));
+                return Err(stopped(UndoError::CannotUndo(cannot_undo(&call.tool_name))));
             };
             apply::check(&self.store, &saved.recorded, &Simulated::new()).map_err(stopped)?;
             self.undo_recorded(&path, id, saved).map_err(stopped)?;

@@ -17,8 +17,8 @@ use askfirst_core::inbox::connect::ConnectError;
 use askfirst_core::policy::editor::RuleEditError;
 use askfirst_core::policy::RulesError;
 use askfirst_core::provider::ProviderError;
-use askfirst_hook::install::InstallError;
 use askfirst_core::undo::UndoError;
+use askfirst_hook::install::InstallError;
 use askfirst_protocol::{ApprovalId, ErrorCode};
 use std::collections::BTreeSet;
 use std::time::Duration;
@@ -342,7 +342,7 @@ fn command_errors() -> Vec<(String, askfirst_protocol::CommandError)> {
     let undo_errors = [
         UndoError::NotFound("6f1c".into()),
         UndoError::AlreadyUndone,
-        UndoError::CannotUndo(askfirst_core::undo::words::COMMAND.into()),
+        UndoError::CannotUndo(askfirst_core::undo::words::command()),
         UndoError::TooOld("ab12".into()),
         UndoError::FolderGone("/home/ana/Taxes".into()),
         UndoError::PlaceTaken("notes.txt".into()),
@@ -624,6 +624,14 @@ fn every_error_is_worded_in_every_language() {
         Box::new(ApprovalError::ShuttingDown),
         Box::new(SessionError::Unreadable("gone".into())),
         Box::new(SettingsError::NoSuchRule("x".into())),
+        Box::new(UndoError::AlreadyUndone),
+        Box::new(UndoError::TaskStopped {
+            undone: 2,
+            total: 5,
+            summary: "Move c.txt to d.txt".into(),
+            why: Box::new(UndoError::PlaceTaken("c.txt".into())),
+        }),
+        Box::new(ConnectError::NoHook("/usr/bin/askfirst-hook".into())),
     ];
     for error in &samples {
         let en = error.message();

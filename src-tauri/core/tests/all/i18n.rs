@@ -5,8 +5,7 @@
 
 use askfirst_core::agent::wording::{self, person_text};
 use askfirst_core::i18n::{
-    self, tr_in, with_language, wording_in, Arg, Language,
-    CATALOGUES, LANGUAGES,
+    self, tr_in, with_language, wording_in, Arg, Language, CATALOGUES, LANGUAGES,
 };
 use askfirst_protocol::{NotRun, Wording};
 use pretty_assertions::assert_eq;

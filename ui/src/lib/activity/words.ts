@@ -1,31 +1,72 @@
-// Every sentence of the Activity panel, in one place (the translations take them from here).
+// Every sentence of the Activity panel, in one place. The words themselves are in
+// locales/<tag>/window.ftl (keys activity-…); each is read when shown, so a change of language
+// applies at once.
 import type { AllowedBy } from '../bindings/AllowedBy';
+import { t } from '../i18n/i18n.svelte';
 
 export const words = {
-  title: 'Activity',
-  intro:
-    'Everything the agent changed, newest first, in every conversation. You can undo a change, or a whole task.',
-  search: 'Search by file name or words',
-  empty: 'Nothing has been changed yet.',
-  noMatch: (query: string) => `Nothing matches “${query}”.`,
-  close: 'Close',
-  undo: 'Undo',
-  undoTask: 'Undo this task',
-  undoing: 'Undoing…',
-  confirmTitle: 'Undoing will lose something',
-  confirmYes: 'Undo anyway',
-  confirmNo: 'Keep it as it is',
-  inConversation: (title: string) => (title ? `In “${title}”` : 'In a conversation without a title'),
-  allowedBy: (who: AllowedBy): string =>
-    ({
-      person: 'You approved it',
-      rule: 'A rule of yours allowed it',
-      grant: 'Allowed in that conversation',
-      default: 'Allowed without asking',
-    })[who],
-  stateDone: 'Done',
-  stateUndone: 'Undone',
-  stateTooOld: 'Too old to undo: its copy was cleared to save space',
-  stateCannot: 'Cannot be undone',
-  cardSaid: 'The card said:',
-} as const;
+  get title(): string {
+    return t('activity-title');
+  },
+  /** The header button that opens the panel. */
+  get open(): string {
+    return t('activity-open');
+  },
+  get intro(): string {
+    return t('activity-intro');
+  },
+  get search(): string {
+    return t('activity-search');
+  },
+  get empty(): string {
+    return t('activity-empty');
+  },
+  noMatch: (query: string) => t('activity-no-match', { query }),
+  get close(): string {
+    return t('activity-close');
+  },
+  get undo(): string {
+    return t('activity-undo');
+  },
+  get undoTask(): string {
+    return t('activity-undo-task');
+  },
+  get confirmTitle(): string {
+    return t('activity-confirm-title');
+  },
+  get confirmYes(): string {
+    return t('activity-confirm-yes');
+  },
+  get confirmNo(): string {
+    return t('activity-confirm-no');
+  },
+  inConversation: (title: string) =>
+    title ? t('activity-in-conversation', { title }) : t('activity-in-untitled'),
+  allowedBy: (who: AllowedBy): string => {
+    switch (who) {
+      case 'person':
+        return t('activity-by-person');
+      case 'rule':
+        return t('activity-by-rule');
+      case 'grant':
+        return t('activity-by-grant');
+      case 'default':
+        return t('activity-by-default');
+    }
+  },
+  get stateDone(): string {
+    return t('activity-state-done');
+  },
+  get stateUndone(): string {
+    return t('activity-state-undone');
+  },
+  get stateTooOld(): string {
+    return t('activity-state-too-old');
+  },
+  get stateCannot(): string {
+    return t('activity-state-cannot');
+  },
+  get cardSaid(): string {
+    return t('activity-card-said');
+  },
+};
