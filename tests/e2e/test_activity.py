@@ -14,6 +14,20 @@ from harness.wait import wait_for
 from harness.webdriver import ELEMENT
 
 
+def _fresh_card(app, seen):
+    """The first card on screen not answered yet, with its approval id, or None. The list redraws
+    cards as they come and go (it is virtualised), so a card found a moment ago may be gone: it is
+    looked for again rather than read through a stale reference."""
+    for card in app.cards():
+        try:
+            approval = app.wd.attr(card, "data-approval-id")
+        except RuntimeError:  # the card left the page between the find and the read
+            return None
+        if approval not in seen:
+            return card, approval
+    return None
+
+
 def _approve_all(app):
     """Approves every card as it comes, until the run ends; returns the effects lines of each card."""
     said = []
@@ -22,14 +36,13 @@ def _approve_all(app):
         status = app.run_status()
         if status in ("completed", "failed", "cancelled"):
             return status, said
-        cards = app.cards()
-        fresh = [c for c in cards if app.wd.attr(c, "data-approval-id") not in seen]
-        if not fresh:
+        fresh = _fresh_card(app, seen)
+        if fresh is None:
             wait_for("a card or the end", lambda: app.run_status() in ("completed", "failed", "cancelled")
-                     or [c for c in app.cards() if app.wd.attr(c, "data-approval-id") not in seen], timeout=30)
+                     or _fresh_card(app, seen), timeout=30)
             continue
-        card = fresh[0]
-        seen.add(app.wd.attr(card, "data-approval-id"))
+        card, approval = fresh
+        seen.add(approval)
         said.append([app.wd.text(e) for e in app.wd.find_in(card, '[data-testid="approval-effects"] li')])
         app.press(card, "approve")
 
