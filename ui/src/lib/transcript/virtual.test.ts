@@ -50,3 +50,28 @@ describe('a conversation of 10,000 entries', () => {
     expect(texts().length).toBeLessThan(100);
   });
 });
+
+describe('a short conversation', () => {
+  it('is drawn whole, even the entries out of view (up to 300 entries)', () => {
+    const main = document.createElement('main');
+    main.style.overflowY = 'auto';
+    Object.defineProperty(main, 'clientHeight', { get: () => 600 });
+    main.getBoundingClientRect = () =>
+      ({ top: 0, bottom: 600, height: 600, left: 0, right: 0, width: 0 }) as DOMRect;
+    document.body.append(main);
+    const entries: Entry[] = Array.from({ length: 300 }, (_, i) => ({
+      kind: 'assistant',
+      key: `say:${i}`,
+      text: `Message ${i}`,
+      runId: 'r',
+      streaming: false,
+    }));
+    app = mount(TranscriptView, { target: main, props: { entries } });
+    flushSync();
+    const texts = [...main.querySelectorAll('[data-testid="assistant-message"] p')].map(
+      (p) => p.textContent,
+    );
+    expect(texts.length).toBe(300);
+    expect(texts[299]).toBe('Message 299');
+  });
+});
