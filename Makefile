@@ -136,9 +136,15 @@ TARGET_DIR := $(or $(CARGO_TARGET_DIR),$(CURDIR)/target)
 DEB_DIR := $(TARGET_DIR)/release/bundle/deb
 # The bundler names the file after productName ("Ask First_0.1.0_amd64.deb") and the package
 # after it too (ask-first); the file is renamed as Debian names packages, without the space.
+# The package holds askfirst-hook beside askfirst (/usr/bin), so Settings → "Other agents" can
+# connect an agent in an installed Ask First; the hook is built first and added through the
+# bundler's `deb.files` (given here, since its place depends on CARGO_TARGET_DIR).
 package: setup ui
 	rm -f $(DEB_DIR)/*.deb
-	$(TAURI) build --ci --bundles deb -- --locked
+	cargo build --locked --release -p askfirst-hook
+	$(TAURI) build --ci --bundles deb \
+		--config '{"bundle":{"linux":{"deb":{"files":{"/usr/bin/askfirst-hook":"$(TARGET_DIR)/release/askfirst-hook"}}}}}' \
+		-- --locked
 	cd $(DEB_DIR) && for f in *' '*.deb; do mv -- "$$f" "$$(dpkg-deb --showformat='$${Package}_$${Version}_$${Architecture}' --show "$$f").deb"; done
 	@echo "The package: $$(ls $(DEB_DIR)/*.deb)"
 

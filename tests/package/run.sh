@@ -22,6 +22,8 @@ fail() { echo "package test: $*" >&2; exit 1; }
 contents="$(dpkg-deb --contents "$deb" | awk '{ $1 = $2 = $3 = $4 = $5 = ""; sub(/^ +/, ""); sub(/^\.\//, ""); print }')"
 holds() { grep -qxF -- "$1" <<<"$contents" || fail "$deb does not hold $1"; }
 holds usr/bin/askfirst
+# The hook other agents run (Settings → "Other agents on this computer" looks for it beside askfirst).
+holds usr/bin/askfirst-hook
 desktop="usr/share/applications/Ask First.desktop"
 holds "$desktop"
 for size in 16x16 24x24 32x32 48x48 64x64 128x128 256x256 512x512; do
@@ -36,7 +38,7 @@ entry="$(dpkg-deb --fsys-tarfile "$deb" | tar -xO "$desktop")"
 for line in "Name=Ask First" "Exec=askfirst" "Icon=askfirst" "Categories=Utility;" "Type=Application"; do
   grep -qxF -- "$line" <<<"$entry" || fail "the menu entry lacks the line $line:"$'\n'"$entry"
 done
-echo "package test: $(basename "$deb") holds the binary, the menu entry and the icons; Depends: $depends"
+echo "package test: $(basename "$deb") holds the binary and the hook, the menu entry and the icons; Depends: $depends"
 
 # 2. Install, test the installed app, 3. remove it again.
 if dpkg-query -W -f='${Status}\n' ask-first 2>/dev/null | grep -q '^install ok installed'; then
