@@ -285,8 +285,8 @@ pub async fn save_settings<R: Runtime>(
     let view = blocking(move || {
         let view = settings.save(&runtime, request).map_err(coded)?;
         // A new language applies at once: to every sentence rendered from now on, and to the
-        // tray's menu and title.
-        askfirst_core::i18n::set_language(settings.language());
+        // tray's menu and title. The saved view already says which one is in force.
+        askfirst_core::i18n::set_language(view.effective_language);
         Ok(view)
     })
     .await?;

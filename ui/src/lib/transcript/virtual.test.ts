@@ -11,31 +11,37 @@ afterEach(() => {
   document.body.replaceChildren();
 });
 
+/** A scrolling `main` 600 px tall holding the transcript of `count` assistant messages. */
+function mountTranscript(count: number, scroll: { top: number } = { top: 0 }): HTMLElement {
+  const main = document.createElement('main');
+  main.style.overflowY = 'auto';
+  Object.defineProperty(main, 'scrollTop', {
+    get: () => scroll.top,
+    set: (v: number) => (scroll.top = v),
+  });
+  Object.defineProperty(main, 'clientHeight', { get: () => 600 });
+  main.getBoundingClientRect = () =>
+    ({ top: 0, bottom: 600, height: 600, left: 0, right: 0, width: 0 }) as DOMRect;
+  document.body.append(main);
+  const entries: Entry[] = Array.from({ length: count }, (_, i) => ({
+    kind: 'assistant',
+    key: `say:${i}`,
+    text: `Message ${i}`,
+    runId: 'r',
+    streaming: false,
+  }));
+  app = mount(TranscriptView, { target: main, props: { entries } });
+  flushSync();
+  return main;
+}
+
 describe('a conversation of 10,000 entries', () => {
   it('draws the entries in view, then those further down when scrolled there', async () => {
-    let scrollTop = 0;
-    const main = document.createElement('main');
-    main.style.overflowY = 'auto';
-    Object.defineProperty(main, 'scrollTop', {
-      get: () => scrollTop,
-      set: (v: number) => (scrollTop = v),
-    });
-    Object.defineProperty(main, 'clientHeight', { get: () => 600 });
-    main.getBoundingClientRect = () =>
-      ({ top: 0, bottom: 600, height: 600, left: 0, right: 0, width: 0 }) as DOMRect;
-    document.body.append(main);
-    const entries: Entry[] = Array.from({ length: 10_000 }, (_, i) => ({
-      kind: 'assistant',
-      key: `say:${i}`,
-      text: `Message ${i}`,
-      runId: 'r',
-      streaming: false,
-    }));
-    app = mount(TranscriptView, { target: main, props: { entries } });
-    flushSync();
+    const scroll = { top: 0 };
+    const main = mountTranscript(10_000, scroll);
     const list = main.querySelector<HTMLElement>('.virtual') as HTMLElement;
     list.getBoundingClientRect = () =>
-      ({ top: -scrollTop, bottom: 0, height: 0, left: 0, right: 0, width: 0 }) as DOMRect;
+      ({ top: -scroll.top, bottom: 0, height: 0, left: 0, right: 0, width: 0 }) as DOMRect;
     const texts = () =>
       [...main.querySelectorAll('[data-testid="assistant-message"] p')].map((p) => p.textContent);
     expect(texts()[0]).toBe('Message 0');
@@ -53,21 +59,7 @@ describe('a conversation of 10,000 entries', () => {
 
 describe('a short conversation', () => {
   it('is drawn whole, even the entries out of view (up to 300 entries)', () => {
-    const main = document.createElement('main');
-    main.style.overflowY = 'auto';
-    Object.defineProperty(main, 'clientHeight', { get: () => 600 });
-    main.getBoundingClientRect = () =>
-      ({ top: 0, bottom: 600, height: 600, left: 0, right: 0, width: 0 }) as DOMRect;
-    document.body.append(main);
-    const entries: Entry[] = Array.from({ length: 300 }, (_, i) => ({
-      kind: 'assistant',
-      key: `say:${i}`,
-      text: `Message ${i}`,
-      runId: 'r',
-      streaming: false,
-    }));
-    app = mount(TranscriptView, { target: main, props: { entries } });
-    flushSync();
+    const main = mountTranscript(300);
     const texts = [...main.querySelectorAll('[data-testid="assistant-message"] p')].map(
       (p) => p.textContent,
     );
