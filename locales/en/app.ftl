@@ -352,6 +352,7 @@ error-undo-gone_from_trash = "{ $path }" is no longer in the trash (it may have 
 error-undo-log = Ask First could not write the undo down in the conversation's history, so it did not undo anything. Free some space, then try again.
 error-undo-failed = Undoing did not work, and the file was left as it is. Try again; if it keeps failing, look at Details.
 error-undo-task_stopped = Undid { $undone } of the task's { $total } changes, newest first, then stopped at "{ $summary }": { $why } The older changes were left as they are.
+error-undo-not_a_folder = "{ $folder }" is not a folder any more: something else, such as a shortcut to another place, is where it was. Ask First does not undo through it, so nothing was changed. Put the folder back where it was, then try again.
 
 ## Other agents on this computer (src-tauri/core/src/inbox/words.rs, app/codes.rs ConnectError)
 

@@ -348,6 +348,7 @@ error-undo-gone_from_trash = "{ $path }" não está mais na lixeira (ela pode te
 error-undo-log = O Ask First não conseguiu registrar o desfazer no histórico da conversa, então não desfez nada. Libere algum espaço e tente de novo.
 error-undo-failed = Desfazer não funcionou, e o arquivo ficou como estava. Tente de novo; se continuar falhando, veja os Detalhes.
 error-undo-task_stopped = { $undone } das { $total } mudanças da tarefa foram desfeitas, da mais recente para a mais antiga, e então parou em "{ $summary }": { $why } As mudanças mais antigas ficaram como estavam.
+error-undo-not_a_folder = "{ $folder }" não é mais uma pasta: outra coisa, como um atalho para outro lugar, está onde ela estava. O Ask First não desfaz através dele, então nada foi alterado. Coloque a pasta de volta onde estava e tente de novo.
 
 ## Outros agentes neste computador (src-tauri/core/src/inbox/words.rs, app/codes.rs ConnectError)
 

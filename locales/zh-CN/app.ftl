@@ -299,6 +299,7 @@ error-undo-gone_from_trash = “{ $path }”已不在回收站中（回收站可
 error-undo-log = Ask First 无法把这次撤销记入对话的历史，所以什么也没有撤销。请腾出一些空间，然后再试一次。
 error-undo-failed = 撤销没有成功，文件保持原样。请再试一次；如果一直失败，请查看“详细信息”。
 error-undo-task_stopped = 已从最新的开始撤销了这个任务 { $total } 项更改中的 { $undone } 项，然后在“{ $summary }”处停下：{ $why } 更早的更改保持原样。
+error-undo-not_a_folder = “{ $folder }”已经不是文件夹了：原来的位置上现在是别的东西，比如指向别处的快捷方式。Ask First 不会通过它撤销，所以什么也没有改动。请把文件夹放回原处，然后再试一次。
 
 ## 这台电脑上的其他智能体（src-tauri/core/src/inbox/words.rs、app/codes.rs 的 ConnectError）
 

@@ -43,5 +43,6 @@ mod all {
     pub mod tools_command;
     pub mod tools_fetch;
     pub mod undo;
+    pub mod undo_attack;
     pub mod wording;
 }

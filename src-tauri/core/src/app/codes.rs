@@ -311,6 +311,7 @@ impl Worded for crate::undo::UndoError {
             E::PlaceTaken(taken) => path("error-undo-place_taken", "path", taken),
             E::Gone(gone) => path("error-undo-gone", "path", gone),
             E::GoneFromTrash(gone) => path("error-undo-gone_from_trash", "path", gone),
+            E::NotAFolder(folder) => path("error-undo-not_a_folder", "folder", folder),
             E::Log(_) => tr("error-undo-log", &[]),
             E::Failed(_) => tr("error-undo-failed", &[]),
             E::TaskStopped {
@@ -346,6 +347,7 @@ impl Worded for crate::undo::UndoError {
             | E::PlaceTaken(_)
             | E::Gone(_)
             | E::GoneFromTrash(_)
+            | E::NotAFolder(_)
             | E::Log(_)
             | E::Failed(_) => Some(self.to_string()),
         }
@@ -366,7 +368,8 @@ impl Coded for crate::undo::UndoError {
             | E::FolderGone(_)
             | E::PlaceTaken(_)
             | E::Gone(_)
-            | E::GoneFromTrash(_) => ErrorCode::InvalidRequest,
+            | E::GoneFromTrash(_)
+            | E::NotAFolder(_) => ErrorCode::InvalidRequest,
         }
     }
 }

@@ -2,7 +2,8 @@
 //! and whether it can be done at all), then [`undo`]. Every step on the person's files is
 //! resolved beneath that folder (cap-std), so nothing outside it is touched.
 
-use super::capture::{hash_of, relative};
+use super::beneath;
+use super::capture::relative;
 use super::{words, Before, Change, UndoError, UndoStore};
 use crate::tools::Workspace;
 use std::collections::HashMap;
@@ -42,8 +43,9 @@ fn open_folder(recorded: &Recorded) -> Result<(Workspace, cap_std::fs::Dir), Und
     Ok((ws, dir))
 }
 
-fn exists(dir: &cap_std::fs::Dir, rel: &Path) -> bool {
-    dir.symlink_metadata(rel).is_ok()
+/// Whether anything is at `rel` beneath `dir` (never through a link on the way).
+fn exists(dir: &cap_std::fs::Dir, rel: &Path) -> Result<bool, UndoError> {
+    Ok(beneath::holder(dir, rel, false)?.is_some_and(|h| h.exists()))
 }
 
 /// Whether the change can be undone now, and what undoing would lose (a sentence) when the
@@ -61,7 +63,7 @@ pub(super) fn check(
         Change::Replace { path, before, .. } => {
             let now = match simulated.get(path) {
                 Some(state) => state.clone(),
-                None => hash_of(&dir, path),
+                None => beneath::now_at(&dir, path)?.as_state(),
             };
             let shown = path.display().to_string();
             match before {
@@ -82,16 +84,16 @@ pub(super) fn check(
             }
         }
         Change::Move { from, to, .. } => {
-            if !exists(&dir, to) {
+            if !exists(&dir, to)? {
                 return Err(UndoError::Gone(to.clone()));
             }
-            if exists(&dir, from) {
+            if exists(&dir, from)? {
                 return Err(UndoError::PlaceTaken(from.clone()));
             }
             Ok(None)
         }
         Change::Trash { path } => {
-            if exists(&dir, path) {
+            if exists(&dir, path)? {
                 return Err(UndoError::PlaceTaken(path.clone()));
             }
             Ok(None)
@@ -117,23 +119,23 @@ pub(super) fn left_behind(recorded: &Recorded) -> Option<(PathBuf, Option<String
 /// Removes the folders a change created, innermost first, where they are empty again.
 fn remove_created(dir: &cap_std::fs::Dir, folders: &[PathBuf]) {
     for folder in folders.iter().rev() {
-        // Not empty (or gone): left as it is.
-        let _ = dir.remove_dir(folder);
+        // Not empty, gone, or reached only through a link: left as it is.
+        if let Ok(Some(holder)) = beneath::holder(dir, folder, false) {
+            let _ = holder.dir.remove_dir(&holder.name);
+        }
     }
 }
 
 /// Writes `bytes` with permission bits `mode` to `rel` beneath `dir`: a temporary file beside
-/// it, synced, then renamed over it.
-fn put_back(dir: &cap_std::fs::Dir, rel: &Path, bytes: &[u8], mode: u32) -> io::Result<()> {
-    if let Some(parent) = rel.parent().filter(|p| !p.as_os_str().is_empty()) {
-        dir.create_dir_all(parent)?;
-    }
-    let name = rel
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let tmp = rel.with_file_name(format!(
-        ".{name}.askfirst-undo-{}.tmp",
+/// it, synced, then renamed over it (over a link or pipe there, never through it), in the
+/// folder that holds it, reached without following a link.
+fn put_back(dir: &cap_std::fs::Dir, rel: &Path, bytes: &[u8], mode: u32) -> Result<(), UndoError> {
+    let holder = beneath::holder(dir, rel, true)?
+        .ok_or_else(|| UndoError::Failed(format!("the folder of {} is missing", rel.display())))?;
+    let (dir, name) = (&holder.dir, Path::new(&holder.name));
+    let tmp = PathBuf::from(format!(
+        ".{}.askfirst-undo-{}.tmp",
+        name.to_string_lossy(),
         uuid::Uuid::new_v4()
     ));
     let result = (|| {
@@ -147,12 +149,12 @@ fn put_back(dir: &cap_std::fs::Dir, rel: &Path, bytes: &[u8], mode: u32) -> io::
         let _ = mode;
         file.sync_all()?;
         drop(file);
-        dir.rename(&tmp, dir, rel)
+        dir.rename(&tmp, dir, name)
     })();
     if result.is_err() {
         let _ = dir.remove_file(&tmp);
     }
-    result
+    result.map_err(|e| failed(&e))
 }
 
 /// The trash item that `rel` (inside `ws`) became when it was trashed at `at` (Unix ms).
@@ -184,16 +186,16 @@ pub(super) fn undo(store: &UndoStore, recorded: &Recorded) -> Result<(), UndoErr
                 let bytes = store
                     .load(sha256)
                     .ok_or_else(|| UndoError::TooOld(sha256.clone()))?;
-                put_back(&dir, path, &bytes, *mode).map_err(|e| failed(&e))
+                put_back(&dir, path, &bytes, *mode)
             }
             Before::Absent => {
-                if !exists(&dir, path) {
+                if !exists(&dir, path)? {
                     return Err(UndoError::Gone(path.clone()));
                 }
-                // Resolved again inside the folder right before the move to the trash.
-                let target = ws
-                    .resolve(&path.to_string_lossy())
-                    .map_err(|_| UndoError::FolderGone(recorded.folder.clone()))?;
+                // The item itself (a link there goes to the trash as a link, never what it
+                // points at), by a path whose folders were just checked not to be links; the
+                // trash resolves only those folders.
+                let target = ws.root().join(path);
                 relative(&ws, &target).map_err(|e| failed(&e))?;
                 trash::delete(&target).map_err(|e| UndoError::Failed(e.to_string()))?;
                 remove_created(&dir, created_folders);
@@ -205,27 +207,29 @@ pub(super) fn undo(store: &UndoStore, recorded: &Recorded) -> Result<(), UndoErr
             to,
             created_folders,
         } => {
-            if exists(&dir, from) {
+            if exists(&dir, from)? {
                 return Err(UndoError::PlaceTaken(from.clone()));
             }
-            if !exists(&dir, to) {
-                return Err(UndoError::Gone(to.clone()));
-            }
-            if let Some(parent) = from.parent().filter(|p| !p.as_os_str().is_empty()) {
-                dir.create_dir_all(parent).map_err(|e| failed(&e))?;
-            }
-            dir.rename(to, &dir, from).map_err(|e| failed(&e))?;
+            let there = beneath::holder(&dir, to, false)?
+                .filter(beneath::Holder::exists)
+                .ok_or_else(|| UndoError::Gone(to.clone()))?;
+            let back =
+                beneath::holder(&dir, from, true)?.ok_or_else(|| UndoError::Gone(to.clone()))?;
+            there
+                .dir
+                .rename(&there.name, &back.dir, &back.name)
+                .map_err(|e| failed(&e))?;
             remove_created(&dir, created_folders);
             Ok(())
         }
         Change::Trash { path } => {
-            if exists(&dir, path) {
+            if exists(&dir, path)? {
                 return Err(UndoError::PlaceTaken(path.clone()));
             }
             let item = in_trash(&ws, path, recorded.at)?;
-            if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-                dir.create_dir_all(parent).map_err(|e| failed(&e))?;
-            }
+            // The folders on the way made where missing, and checked not to be links: the
+            // trash puts the item back by its path.
+            beneath::holder(&dir, path, true)?;
             trash::os_limited::restore_all([item]).map_err(|e| match e {
                 trash::Error::RestoreCollision { .. } => UndoError::PlaceTaken(path.clone()),
                 other => UndoError::Failed(other.to_string()),

@@ -2,7 +2,6 @@
 
 use super::{Before, Change, Planned, UndoStore};
 use crate::tools::Workspace;
-use sha2::{Digest, Sha256};
 use std::io::{self, Read as _};
 use std::path::{Path, PathBuf};
 
@@ -55,7 +54,15 @@ pub(super) fn read_file(
     rel: &Path,
     limit: u64,
 ) -> io::Result<Option<Read>> {
-    let file = match dir.open(rel) {
+    // Never waits on a named pipe swapped in since the tool's look (checked below).
+    let mut options = cap_std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use cap_std::fs::OpenOptionsExt as _;
+        options.custom_flags(nix::fcntl::OFlag::O_NONBLOCK.bits());
+    }
+    let file = match dir.open_with(rel, &options) {
         Ok(file) => file.into_std(),
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(e),
@@ -138,12 +145,13 @@ pub fn after_hash(ws: &Workspace, change: &Change) -> Option<String> {
     hash_of(&root(ws).ok()?, path)
 }
 
-/// Hex SHA-256 of the ordinary file at `rel` beneath `dir`.
-pub(super) fn hash_of(dir: &cap_std::fs::Dir, rel: &Path) -> Option<String> {
-    let mut file = dir.open(rel).ok()?.into_std();
-    let mut hasher = Sha256::new();
-    io::copy(&mut file, &mut hasher).ok()?;
-    Some(format!("{:x}", hasher.finalize()))
+/// Hex SHA-256 of the ordinary file at `rel` beneath `dir` (reached without following a
+/// link, never waiting on a pipe); `None` for anything else.
+fn hash_of(dir: &cap_std::fs::Dir, rel: &Path) -> Option<String> {
+    match super::beneath::now_at(dir, rel).ok()? {
+        super::beneath::Now::File(sha256) => Some(sha256),
+        super::beneath::Now::Absent | super::beneath::Now::Other => None,
+    }
 }
 
 /// The card's line when `planned` cannot be undone because its file is too large to keep a

@@ -16,6 +16,7 @@
 
 mod activity;
 mod apply;
+mod beneath;
 mod capture;
 mod store;
 pub mod words;
@@ -132,6 +133,10 @@ pub enum UndoError {
     /// What the change made is not there any more.
     #[error("{0} is gone")]
     Gone(PathBuf),
+    /// A folder on the way to the item (relative to the folder) is not a folder any more: a
+    /// link (to another place) or a file is at its place. Undo never goes through a link.
+    #[error("{0} is not a folder any more (a link or a file is at its place)")]
+    NotAFolder(PathBuf),
     /// What went to the trash is no longer there.
     #[error("{0} is no longer in the trash")]
     GoneFromTrash(PathBuf),

@@ -348,6 +348,7 @@ fn command_errors() -> Vec<(String, askfirst_protocol::CommandError)> {
         UndoError::PlaceTaken("notes.txt".into()),
         UndoError::Gone("notes.txt".into()),
         UndoError::GoneFromTrash("notes.txt".into()),
+        UndoError::NotAFolder("Reports".into()),
         UndoError::Log("No space left on device (os error 28)".into()),
         UndoError::Failed("Permission denied (os error 13)".into()),
         UndoError::TaskStopped {
@@ -367,6 +368,7 @@ fn command_errors() -> Vec<(String, askfirst_protocol::CommandError)> {
             | UndoError::PlaceTaken(_)
             | UndoError::Gone(_)
             | UndoError::GoneFromTrash(_)
+            | UndoError::NotAFolder(_)
             | UndoError::Log(_)
             | UndoError::Failed(_)
             | UndoError::TaskStopped { .. } => {}

@@ -19,15 +19,15 @@ use std::time::Duration;
 use tokio::sync::mpsc::UnboundedReceiver;
 
 /// A data folder, the person's folder and a scenario file.
-struct Place {
+pub struct Place {
     _dir: tempfile::TempDir,
-    data: PathBuf,
-    ws: PathBuf,
+    pub data: PathBuf,
+    pub ws: PathBuf,
     scenario: PathBuf,
 }
 
 impl Place {
-    fn new() -> Self {
+    pub fn new() -> Self {
         let dir = tempfile::tempdir().unwrap();
         let root = std::fs::canonicalize(dir.path()).unwrap();
         let (data, ws) = (root.join("data"), root.join("Taxes"));
@@ -42,7 +42,7 @@ impl Place {
     }
 
     /// The model makes these calls (`[name, arguments]`), one per turn, then says it is done.
-    fn script(&self, calls: &[(&str, serde_json::Value)]) {
+    pub fn script(&self, calls: &[(&str, serde_json::Value)]) {
         let mut turns: Vec<_> = calls
             .iter()
             .map(|(name, arguments)| {
@@ -54,7 +54,7 @@ impl Place {
         std::fs::write(&self.scenario, turns.to_string()).unwrap();
     }
 
-    fn backend(&self) -> Backend {
+    pub fn backend(&self) -> Backend {
         let mut vars: HashMap<String, String> = HashMap::new();
         vars.insert("ASKFIRST_DATA_DIR".into(), self.data.display().to_string());
         vars.insert("ASKFIRST_WORKSPACE".into(), self.ws.display().to_string());
@@ -66,17 +66,17 @@ impl Place {
         Backend::build(config, tokio::runtime::Handle::current()).unwrap()
     }
 
-    fn file(&self, name: &str) -> PathBuf {
+    pub fn file(&self, name: &str) -> PathBuf {
         self.ws.join(name)
     }
 
-    fn read(&self, name: &str) -> String {
+    pub fn read(&self, name: &str) -> String {
         std::fs::read_to_string(self.file(name)).unwrap()
     }
 }
 
 /// Starts a task, approves every card, and returns how it ended and the cards' effects.
-async fn run_task(
+pub async fn run_task(
     backend: &Backend,
     events: &mut UnboundedReceiver<SequencedEvent>,
 ) -> (RunStatus, Vec<Vec<String>>) {
@@ -110,11 +110,11 @@ async fn run_task(
     .unwrap()
 }
 
-fn list(backend: &Backend) -> Vec<ActivityEntry> {
+pub fn list(backend: &Backend) -> Vec<ActivityEntry> {
     backend.activity.list(&|_| "Tidy up".to_owned())
 }
 
-fn undo(
+pub fn undo(
     backend: &Backend,
     entry: &ActivityEntry,
     confirmed: bool,
