@@ -200,4 +200,24 @@ describe('ActivityPanel', () => {
     expect(text).toContain('<img src=x onerror=alert(1)>');
     expect(text).not.toContain('\u202E');
   });
+
+  it('shows a file name in the undo question and its answer with hidden characters visible', async () => {
+    // The file name is the model's: a bidi override in it must not reorder the question.
+    const root = await show([entry({ id: 'a' })]);
+    undoChange.mockResolvedValueOnce({
+      kind: 'confirm',
+      what_lost: 'invoice\u202Etxt.exe was changed after the agent\u2019s change.',
+    });
+    nth(root, 'undo').click();
+    await settle();
+    const question = nth(root, 'undo-confirm').textContent ?? '';
+    expect(question).not.toContain('\u202E');
+    expect(question).toContain('\\u202E');
+    undoChange.mockResolvedValueOnce({ kind: 'done', message: 'Undone: Create invoice\u202Etxt.exe\u200B.' });
+    nth(root, 'undo-confirm-yes').click();
+    await settle();
+    const said = nth(root, 'undo-result').textContent ?? '';
+    expect(said).not.toMatch(/[\u202E\u200B]/);
+    expect(said).toContain('\\u202E');
+  });
 });
