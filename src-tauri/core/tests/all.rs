@@ -8,6 +8,7 @@ mod all {
     pub mod approvals;
     pub mod audit;
     pub mod call_detail;
+    pub mod card_truth;
     pub mod case_insensitive;
     pub mod error_catalogue;
     pub mod error_examples;

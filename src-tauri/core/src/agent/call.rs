@@ -152,6 +152,24 @@ pub(super) struct ReadyCall {
     key: DenialKey,
     /// The target as described (see [`CallDescription::fingerprint`]).
     fingerprint: Option<String>,
+    /// Where the call's paths led when it was described and decided on
+    /// ([`MainArgument::resolved`]).
+    leads_to: Vec<Option<std::path::PathBuf>>,
+}
+
+/// Where each path argument of a call leads on disk ([`MainArgument::resolved`]), in order.
+fn leads_to(main_arguments: &[MainArgument]) -> Vec<Option<std::path::PathBuf>> {
+    main_arguments.iter().map(|a| a.resolved.clone()).collect()
+}
+
+/// Where the call's paths lead now, read off the async workers.
+async fn leads_to_now(
+    tool: &Arc<dyn Tool>,
+    arguments_json: &str,
+    ws: &Workspace,
+) -> Option<Vec<Option<std::path::PathBuf>>> {
+    let (tool, arguments, ws) = (Arc::clone(tool), arguments_json.to_owned(), ws.clone());
+    off_worker(move || leads_to(&tool.main_arguments(&arguments, &ws))).await
 }
 
 /// Runs `work` on the blocking pool. A panic in it goes on in the caller (the run's
@@ -342,6 +360,7 @@ impl Run {
             summary,
             key,
             fingerprint: description.fingerprint,
+            leads_to: leads_to(&main_arguments),
         }))
     }
 
@@ -363,6 +382,7 @@ impl Run {
             summary,
             key,
             fingerprint: shown,
+            leads_to: led_to,
         } = ready;
         let config = &self.rt.config;
         let ws = &self.workspace;
@@ -419,6 +439,16 @@ impl Run {
                     Some(layer),
                 );
             }
+        }
+        // Nor does it run where the card did not say: a folder on the way replaced by a link
+        // since (by an earlier call of the turn) would take it elsewhere, past what the card
+        // said and what the policy decided on, though the file there looks the same.
+        if leads_to_now(&tool, &call.arguments_json, ws).await.as_ref() != Some(&led_to) {
+            return CallResult::not_run(
+                ToolCallStatus::Failed,
+                NotRun::ChangedAfterShown { summary },
+                Some(layer),
+            );
         }
         // What the call will change is kept, and recorded, before it takes effect; a change
         // whose before-copy cannot be kept is not made.

@@ -1,0 +1,85 @@
+//! The card is the whole truth, also after it was shown: between the card and the run (while
+//! the person reads it, or as an earlier call of the same turn runs), a folder on the way to
+//! the call's file is replaced by a link to a folder the person's deny rule keeps from the
+//! agent. The file's contents look the same (nothing there, either way), so only where the
+//! path now leads tells: the call must not run where the card did not say.
+
+use super::undo::Place;
+use askfirst_protocol::{AgentEvent, Decision, RunStatus, ToolCallStatus};
+use serde_json::json;
+use std::os::unix::fs::symlink;
+use std::sync::Arc;
+use std::time::Duration;
+
+const DENY_PRIVATE: &str = "[[deny]]\ntool = \"*\"\nmatch = \"Private/**\"\n";
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_call_whose_path_leads_elsewhere_after_its_card_was_shown_does_not_run() {
+    for (tool, arguments) in [
+        (
+            "write_file",
+            json!({"path": "docs/new.txt", "content": "from the model"}),
+        ),
+        (
+            "move_path",
+            json!({"from": "report.txt", "to": "docs/report.txt"}),
+        ),
+    ] {
+        let place = Place::new();
+        std::fs::create_dir(place.file("docs")).unwrap();
+        std::fs::create_dir(place.file("Private")).unwrap();
+        std::fs::write(place.file("report.txt"), "report").unwrap();
+        std::fs::write(place.data.join("rules.toml"), DENY_PRIVATE).unwrap();
+        place.script(&[(tool, arguments)]);
+        let mut backend = place.backend();
+        let mut events = std::mem::replace(
+            &mut backend.events,
+            tokio::sync::mpsc::unbounded_channel().1,
+        );
+        let runtime = Arc::clone(&backend.runtime);
+        let run_id = tokio::task::spawn_blocking(move || runtime.start_run("Tidy up").unwrap())
+            .await
+            .unwrap()
+            .run_id;
+        let mut finished = None;
+        tokio::time::timeout(Duration::from_secs(60), async {
+            loop {
+                match events.recv().await.unwrap().event {
+                    AgentEvent::ApprovalRequired(request) if request.run_id == run_id => {
+                        // What `rm -r docs && ln -s Private docs` does, run before this call.
+                        std::fs::remove_dir(place.file("docs")).unwrap();
+                        symlink("Private", place.file("docs")).unwrap();
+                        let runtime = Arc::clone(&backend.runtime);
+                        tokio::task::spawn_blocking(move || {
+                            runtime.resolve_approval(request.approval_id, Decision::Approve)
+                        })
+                        .await
+                        .unwrap()
+                        .unwrap();
+                    }
+                    AgentEvent::ToolCallFinished {
+                        status, run_id: id, ..
+                    } if id == run_id => {
+                        finished = Some(status);
+                    }
+                    AgentEvent::RunFinished {
+                        status, run_id: id, ..
+                    } if id == run_id => {
+                        assert_eq!(status, RunStatus::Completed);
+                        return;
+                    }
+                    _ => {}
+                }
+            }
+        })
+        .await
+        .unwrap();
+        assert_eq!(
+            std::fs::read_dir(place.file("Private")).unwrap().count(),
+            0,
+            "{tool}: nothing lands in the folder the deny rule keeps from the agent"
+        );
+        assert_eq!(finished, Some(ToolCallStatus::Failed), "{tool}");
+        assert_eq!(place.read("report.txt"), "report");
+    }
+}
