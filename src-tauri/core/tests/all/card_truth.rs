@@ -83,3 +83,75 @@ async fn a_call_whose_path_leads_elsewhere_after_its_card_was_shown_does_not_run
         assert_eq!(place.read("report.txt"), "report");
     }
 }
+
+/// The same through a real command of the same turn, for a call that asks nobody: a file read
+/// is proposed (and allowed) before the command runs; the command then puts a link to a
+/// private file in its place. The read must not hand the private file to the model.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_read_allowed_before_an_earlier_call_swapped_in_a_link_reads_nothing_private() {
+    let place = Place::new();
+    std::fs::create_dir(place.file("Private")).unwrap();
+    std::fs::write(place.file("Private/secret.txt"), "the secret").unwrap();
+    std::fs::write(place.file("notes.txt"), "notes").unwrap();
+    std::fs::write(place.data.join("rules.toml"), DENY_PRIVATE).unwrap();
+    let turns = json!({"turns": [
+        {"say": "Working.", "tool_calls": [
+            {"name": "run_command",
+             "arguments": {"command": "d=Priv; rm notes.txt && ln -s ${d}ate/secret.txt notes.txt"}},
+            {"name": "read_file", "arguments": {"path": "notes.txt"}}
+        ]},
+        {"say": "Done."}
+    ]});
+    std::fs::write(
+        place.data.with_file_name("scenario.json"),
+        turns.to_string(),
+    )
+    .unwrap();
+    let mut backend = place.backend();
+    let mut events = std::mem::replace(
+        &mut backend.events,
+        tokio::sync::mpsc::unbounded_channel().1,
+    );
+    let runtime = Arc::clone(&backend.runtime);
+    let run_id = tokio::task::spawn_blocking(move || runtime.start_run("Tidy up").unwrap())
+        .await
+        .unwrap()
+        .run_id;
+    let mut outputs = Vec::new();
+    tokio::time::timeout(Duration::from_secs(60), async {
+        loop {
+            match events.recv().await.unwrap().event {
+                AgentEvent::ApprovalRequired(request) if request.run_id == run_id => {
+                    let runtime = Arc::clone(&backend.runtime);
+                    tokio::task::spawn_blocking(move || {
+                        runtime.resolve_approval(request.approval_id, Decision::Approve)
+                    })
+                    .await
+                    .unwrap()
+                    .unwrap();
+                }
+                AgentEvent::ToolCallFinished {
+                    status,
+                    run_id: id,
+                    output,
+                    ..
+                } if id == run_id => outputs.push((status, output)),
+                AgentEvent::RunFinished { run_id: id, .. } if id == run_id => return,
+                _ => {}
+            }
+        }
+    })
+    .await
+    .unwrap();
+    assert!(
+        std::fs::symlink_metadata(place.file("notes.txt"))
+            .unwrap()
+            .file_type()
+            .is_symlink(),
+        "the command ran: {outputs:?}"
+    );
+    assert_eq!(outputs.len(), 2, "{outputs:?}");
+    let (status, output) = &outputs[1];
+    assert_eq!(*status, ToolCallStatus::Failed, "{output:?}");
+    assert!(!format!("{output:?}").contains("the secret"), "{output:?}");
+}
