@@ -335,6 +335,10 @@ undo-no-copy = Ask First kept no copy from before this change (it was made befor
 undo-copy-refused = Ask First could not keep a copy of { $file } to undo this change (the disk may be full), so it did not change the file. Free some space, then try again.
 undo-changed-since = { $file } was changed after the agent's change. Undoing puts back the version from before the agent's change, and those later changes will be lost.
 undo-changed-since-created = { $file } was changed after the agent created it. Undoing moves it to the trash with those changes (you can restore it from there).
+undo-changed-since-more = { $count ->
+    [one] One more file of the task was changed after the agent's change too, and those changes will be lost as well.
+   *[other] { $count } more files of the task were changed after the agent's change too, and those changes will be lost as well.
+}
 undo-undone = Undone: { $summary }.
 undo-task-undone = { $count ->
     [one] Undid the task's only change.

@@ -331,6 +331,10 @@ undo-no-copy = O Ask First não guardou uma cópia de antes desta mudança (ela 
 undo-copy-refused = O Ask First não conseguiu guardar uma cópia de { $file } para poder desfazer esta mudança (o disco pode estar cheio), então não mudou o arquivo. Libere algum espaço e tente de novo.
 undo-changed-since = { $file } foi alterado depois da mudança do assistente. Desfazer põe de volta a versão de antes da mudança do assistente, e essas alterações posteriores serão perdidas.
 undo-changed-since-created = { $file } foi alterado depois que o assistente o criou. Desfazer o move para a lixeira com essas alterações (você pode restaurá-lo de lá).
+undo-changed-since-more = { $count ->
+    [one] Mais um arquivo da tarefa também foi alterado depois da mudança do agente, e essas alterações também serão perdidas.
+   *[other] Mais { $count } arquivos da tarefa também foram alterados depois da mudança do agente, e essas alterações também serão perdidas.
+}
 undo-undone = Desfeito: { $summary }.
 undo-task-undone = { $count ->
     [one] A única mudança da tarefa foi desfeita.

@@ -285,6 +285,7 @@ undo-no-copy = Ask First 没有保留这项更改之前的副本（这项更改�
 undo-copy-refused = Ask First 无法保留 { $file } 的副本以便撤销这项更改（磁盘可能已满），所以没有改动这个文件。请腾出一些空间，然后再试一次。
 undo-changed-since = 在助手更改之后，{ $file } 又被改过。撤销会放回助手更改之前的版本，之后的那些改动将会丢失。
 undo-changed-since-created = 在助手创建 { $file } 之后，它又被改过。撤销会把它连同这些改动一起移到回收站（你可以从那里恢复）。
+undo-changed-since-more = 这个任务中还有 { $count } 个文件在助手更改之后也被改过，那些改动也将会丢失。
 undo-undone = 已撤销：{ $summary }。
 undo-task-undone = 已撤销这个任务的 { $count } 项更改，从最新的开始。
 undo-not-recorded = Ask First 无法把这项更改记入对话的历史，所以没有进行这项更改。请腾出一些空间，然后再试一次。

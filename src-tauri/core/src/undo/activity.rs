@@ -19,6 +19,9 @@ const FILE_TOOLS: &[&str] = &["write_file", "edit_file", "move_path", "delete_pa
 /// Tools that change nothing on the computer (read-only, or only read the web), left out.
 const NOT_CHANGES: &[&str] = &["list_directory", "read_file", "fetch_url"];
 
+/// How many changed files the question before undoing a task names; the rest are counted.
+const LOST_NAMED: usize = 5;
+
 /// One tool call of a log, as far as Activity cares.
 #[derive(Debug, Clone, Default)]
 struct Call {
@@ -409,6 +412,13 @@ impl Activity {
                 if let Some((file, left)) = apply::left_behind(&saved.recorded) {
                     simulated.insert(file, left);
                 }
+            }
+            // A task of thousands of changes gives a question a person can read: the first
+            // few files by name, then how many more.
+            if lost.len() > LOST_NAMED {
+                let more = lost.len() - LOST_NAMED;
+                lost.truncate(LOST_NAMED);
+                lost.push(words::changed_since_more(more));
             }
             if !lost.is_empty() {
                 return Ok(UndoResponse::Confirm {

@@ -69,6 +69,11 @@ pub fn changed_since_created(file: &str) -> String {
     tr("undo-changed-since-created", &[("file", Arg::from(file))])
 }
 
+/// After the first few of a task's files changed since: how many more were.
+pub fn changed_since_more(count: usize) -> String {
+    tr("undo-changed-since-more", &[("count", Arg::from(count))])
+}
+
 /// One change undone.
 pub fn undone(summary: &str) -> String {
     tr(

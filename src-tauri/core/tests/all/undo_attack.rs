@@ -214,3 +214,43 @@ async fn trash_links_in_a_child_process() {
     );
     assert!(!place.file("Private/a.txt").exists());
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_question_before_undoing_a_large_task_names_a_few_files_and_counts_the_rest() {
+    let place = Place::new();
+    let names: Vec<String> = (1..=8).map(|i| format!("file{i}.txt")).collect();
+    let calls: Vec<(&str, serde_json::Value)> = names
+        .iter()
+        .map(|name| {
+            (
+                "write_file",
+                json!({"path": name, "content": "the agent's"}),
+            )
+        })
+        .collect();
+    let (backend, entries) = changed(&place, &calls).await;
+    for name in &names {
+        std::fs::write(place.file(name), "the person's later work").unwrap();
+    }
+    let entry = &entries[0];
+    let Ok(UndoResponse::Confirm { what_lost }) =
+        backend
+            .activity
+            .undo_task(entry.session_id, entry.run_id, false)
+    else {
+        panic!("the person is asked first");
+    };
+    let named = names
+        .iter()
+        .filter(|n| what_lost.contains(n.as_str()))
+        .count();
+    assert_eq!(named, 5, "{what_lost}");
+    assert!(
+        what_lost.ends_with(
+            "3 more files of the task were changed after the agent's change too, and those \
+             changes will be lost as well."
+        ),
+        "{what_lost}"
+    );
+    assert_eq!(place.read("file1.txt"), "the person's later work");
+}
