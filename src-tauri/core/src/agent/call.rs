@@ -442,8 +442,12 @@ impl Run {
         }
         // Nor does it run where the card did not say: a folder on the way replaced by a link
         // since (by an earlier call of the turn) would take it elsewhere, past what the card
-        // said and what the policy decided on, though the file there looks the same.
-        if leads_to_now(&tool, &call.arguments_json, ws).await.as_ref() != Some(&led_to) {
+        // said and what the policy decided on, though the file there looks the same. (A
+        // command is shut in by the kernel without what the rules keep from it, wherever its
+        // words lead; a link an earlier command of the turn made for it is no reason to stop.)
+        if call.name != "run_command"
+            && leads_to_now(&tool, &call.arguments_json, ws).await.as_ref() != Some(&led_to)
+        {
             return CallResult::not_run(
                 ToolCallStatus::Failed,
                 NotRun::ChangedAfterShown { summary },

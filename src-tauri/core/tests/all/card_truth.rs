@@ -155,3 +155,31 @@ async fn a_read_allowed_before_an_earlier_call_swapped_in_a_link_reads_nothing_p
     assert_eq!(*status, ToolCallStatus::Failed, "{output:?}");
     assert!(!format!("{output:?}").contains("the secret"), "{output:?}");
 }
+
+/// A command is not stopped because an earlier command of the turn made a link its words
+/// lead through: the kernel shuts it in wherever the link leads.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_command_through_a_link_an_earlier_command_made_still_runs() {
+    let place = Place::new();
+    let turns = json!({"turns": [
+        {"say": "Working.", "tool_calls": [
+            {"name": "run_command",
+             "arguments": {"command": "mkdir -p build/out && ln -s build/out latest"}},
+            {"name": "run_command", "arguments": {"command": "touch latest/made.txt"}}
+        ]},
+        {"say": "Done."}
+    ]});
+    std::fs::write(
+        place.data.with_file_name("scenario.json"),
+        turns.to_string(),
+    )
+    .unwrap();
+    let mut backend = place.backend();
+    let mut events = std::mem::replace(
+        &mut backend.events,
+        tokio::sync::mpsc::unbounded_channel().1,
+    );
+    let (status, _) = super::undo::run_task(&backend, &mut events).await;
+    assert_eq!(status, RunStatus::Completed);
+    assert!(place.file("build/out/made.txt").exists());
+}
