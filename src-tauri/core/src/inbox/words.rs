@@ -139,3 +139,22 @@ pub fn no_home() -> String {
 pub fn cannot_read(agent: &str) -> String {
     tr("inbox-cannot-read", &[("agent", Arg::from(agent))])
 }
+
+/// The reason the agent's model gets when it would change an agent's hook settings file, where
+/// Ask First's own hook entry is.
+pub fn hook_settings(agent: &str) -> String {
+    format!(
+        "{agent} may not change the hook settings of Claude Code, Codex or Gemini CLI through \
+         this action: Ask First's own hook entry is there. The person can change them in Ask \
+         First's Settings, Other agents."
+    )
+}
+
+/// The card's line when one of the person's allow rules matched another agent's request: it
+/// still asks, and why.
+pub fn allow_rule_not_applied(agent: &str) -> String {
+    tr(
+        "inbox-allow-rule-not-applied",
+        &[("agent", Arg::from(agent))],
+    )
+}
