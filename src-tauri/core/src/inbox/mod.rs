@@ -12,8 +12,10 @@
 //! "Don't ask me now"). Requests are bounded in size ([`INBOX_MAX_REQUEST_BYTES`]), in time to
 //! arrive ([`READ_LIMIT`]), in number at once ([`MAX_IN_FLIGHT`]) and in rate
 //! ([`MAX_PER_WINDOW`] per [`RATE_WINDOW`]). Our grants ("Allow for this session") are never
-//! used for another agent's request and are not offered on its card; the session policy
-//! `never` refuses it. Each external conversation (agent and its session id) gets its own log
+//! used for another agent's request; "Allow in this conversation" is offered only where the
+//! agent has a session permission of its own ([`askfirst_hook::agents::session_rule`]: Claude
+//! Code's `PermissionRequest`), and then the agent remembers it, not Ask First. Our policy
+//! applies ([`policy`]); the session policy `never` refuses. Each external conversation (agent and its session id) gets its own log
 //! `<data dir>/other-agents/<run id>.jsonl` with the same `approval_asked` / `approval_decided`
 //! pair as ours.
 
@@ -254,6 +256,12 @@ impl Inbox {
             return deny(&reason);
         }
         let timeout = self.registry.timeout();
+        // "Allow in this conversation" only where the agent has a session permission of its
+        // own for this request; Ask First keeps no grant for another agent.
+        let session_rule = askfirst_hook::agents::session_rule(&request);
+        let grant_scope = session_rule
+            .as_ref()
+            .map(|rule| words::session_scope(request.agent.display_name(), rule));
         let new = NewApproval {
             run_id,
             tool_call_id,
@@ -263,8 +271,9 @@ impl Inbox {
             reason: card.reason,
             risk: card.risk,
             policy_layer: layer,
-            // Our grants are for our own folder: never offered to another agent.
-            grant_scope: None,
+            // Our grants are for our own folder: never offered to another agent; the agent's
+            // own session permission is, where it has one.
+            grant_scope,
             preview: card.preview,
             effects: card.effects,
             detail: Some(card.detail),
@@ -280,7 +289,7 @@ impl Inbox {
                 return deny(words::NOT_ASKED);
             }
         };
-        answer_for(&pending.wait().await, timeout)
+        answer_for(&pending.wait().await, timeout, session_rule.is_some())
     }
 
     /// Serves one connection: checks the peer, reads one bounded request line, answers it, and
@@ -403,15 +412,22 @@ impl Drop for Listening {
     }
 }
 
-/// The answer the agent gets for `outcome`; only `Approved` allows.
-fn answer_for(outcome: &Outcome, timeout: Duration) -> InboxAnswer {
+/// The answer the agent gets for `outcome`; only `Approved` allows, and "Allow in this
+/// conversation" is passed on only when the card offered the agent's own session permission
+/// (`offered`).
+fn answer_for(outcome: &Outcome, timeout: Duration, offered: bool) -> InboxAnswer {
     let deny = |reason: String| InboxAnswer {
         verdict: InboxVerdict::Deny,
         reason: Some(reason),
     };
     match outcome {
-        Outcome::Approved { .. } => InboxAnswer {
-            verdict: InboxVerdict::Allow,
+        Outcome::Approved { scope, .. } => InboxAnswer {
+            verdict: match scope {
+                askfirst_protocol::ApprovalScope::Session if offered => {
+                    InboxVerdict::AllowForSession
+                }
+                _ => InboxVerdict::Allow,
+            },
             reason: None,
         },
         Outcome::Denied { source, reason } => match (source, reason) {

@@ -158,3 +158,25 @@ pub fn allow_rule_not_applied(agent: &str) -> String {
         &[("agent", Arg::from(agent))],
     )
 }
+
+/// What "Allow in this conversation" does on another agent's card: the agent's own session
+/// permission `rule` (its own words in `locales/<tag>/app.ftl`, keys `inbox-session-…`).
+pub fn session_scope(agent: &str, rule: &askfirst_hook::agents::SessionRule) -> String {
+    use askfirst_hook::agents::SessionRule;
+    match rule {
+        SessionRule::Command(line) => tr(
+            "inbox-session-command",
+            &[
+                ("agent", Arg::from(agent)),
+                ("command", Arg::from(crate::text::display_label(line, 1000))),
+            ],
+        ),
+        SessionRule::Site(host) => tr(
+            "inbox-session-site",
+            &[
+                ("agent", Arg::from(agent)),
+                ("host", Arg::from(crate::text::display_label(host, 300))),
+            ],
+        ),
+    }
+}
