@@ -27,7 +27,13 @@ FAKE_GEMINI = os.path.join(AGENTS, "fake_gemini.py")
 
 class ClaudeCode:
     """A throwaway home with Claude Code's hook installed, a project folder, a runtime folder
-    for the inbox socket, and the fake API server."""
+    for the inbox socket, and the fake API server. With a `command`, the model runs that `Bash`
+    command twice; with `event="PermissionRequest"` the hook is Claude Code's PermissionRequest
+    hook instead of its PreToolUse hook."""
+
+    def __init__(self, command=None, event="PreToolUse"):
+        self.command = command
+        self.event = event
 
     def __enter__(self):
         assert os.access(CLAUDE, os.X_OK), f"{CLAUDE} is missing: run `make e2e-agents`"
@@ -41,7 +47,8 @@ class ClaudeCode:
         self.target = os.path.join(self.project, "hello.txt")
         self.requests = os.path.join(self.tmp, "requests.jsonl")
         port_file = os.path.join(self.tmp, "port")
-        self.server = subprocess.Popen([sys.executable, FAKE, port_file, self.requests, self.target])
+        self.server = subprocess.Popen([sys.executable, FAKE, port_file, self.requests, self.target]
+                                       + ([self.command] if self.command else []))
         self.port = wait_for("the fake API server", lambda: os.path.exists(port_file)
                              and open(port_file).read().strip())
         installed = subprocess.run([HOOK, "install", "claude-code"], env={**os.environ, "HOME": self.home},
@@ -50,6 +57,10 @@ class ClaudeCode:
         settings = json.load(open(os.path.join(self.home, ".claude", "settings.json")))
         command = settings["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
         assert command.endswith("askfirst-hook claude-code"), command
+        if self.event != "PreToolUse":
+            settings["hooks"][self.event] = settings["hooks"].pop("PreToolUse")
+            with open(os.path.join(self.home, ".claude", "settings.json"), "w") as f:
+                json.dump(settings, f)
         return self
 
     def start(self):
@@ -265,11 +276,40 @@ def test_gemini_cli_asks_on_the_card_approve_writes_and_deny_tells_it_why():
         assert any("Write a poem instead" in r for r in said), said[-1:]
 
 
+def test_allow_in_this_conversation_is_claude_codes_own_session_permission():
+    """On Claude Code's PermissionRequest the card offers "Allow in this conversation" and says
+    what it does; choosing it hands Claude Code a session rule for exactly that command, so its
+    second identical call does not ask again (one card, both calls ran)."""
+    with ClaudeCode(command="touch made-by-claude.txt", event="PermissionRequest") as claude, \
+            App("inbox-session", None, env={"XDG_RUNTIME_DIR": claude.runtime, "HOME": claude.home}) as app:
+        proc = claude.start()
+        card = _card(app, claude, proc)
+        assert app.card_field(card, "approval-tool") == "Bash"
+        scope = app.wd.text(app.wd.find_in(card, '.scope')[0])
+        assert "Claude Code will not ask again for exactly `touch made-by-claude.txt` until you close " \
+               "that Claude Code conversation" in scope, scope
+        app.wd.screenshot(os.path.join(ARTIFACTS, "inbox-session-card.png"))
+        app.press(card, "approve-session")
+        _finish(proc)
+        assert os.path.exists(os.path.join(claude.project, "made-by-claude.txt"))
+        results = [part for b in claude.sent() for m in b.get("messages", [])
+                   if isinstance(m.get("content"), list) for part in m["content"]
+                   if isinstance(part, dict) and part.get("type") == "tool_result"]
+        ids = {r["tool_use_id"]: r for r in results}
+        assert set(ids) == {"toolu_fake_bash_0", "toolu_fake_bash_1"}, ids
+        assert not any(r.get("is_error") for r in ids.values()), ids
+        logs = os.listdir(os.path.join(app.data, "other-agents"))
+        records = [json.loads(line) for line in open(os.path.join(app.data, "other-agents", logs[0]))]
+        assert [r["type"] for r in records] == ["approval_asked", "approval_decided"], records
+        assert records[1]["outcome"]["scope"] == "session", records
+
+
 TESTS = [test_claude_code_asks_on_the_card_and_approve_writes_the_file,
          test_claude_code_denied_with_a_note_writes_nothing_and_hears_the_note,
          test_without_ask_first_claude_code_fails_closed,
          test_a_deny_rule_refuses_claude_codes_write_without_a_card_and_it_hears_why,
-         test_gemini_cli_asks_on_the_card_approve_writes_and_deny_tells_it_why]
+         test_gemini_cli_asks_on_the_card_approve_writes_and_deny_tells_it_why,
+         test_allow_in_this_conversation_is_claude_codes_own_session_permission]
 
 
 def test_settings_connects_and_disconnects_claude_code():
