@@ -195,7 +195,8 @@ class Gemini:
         os.makedirs(self.runtime, mode=0o700)
         with open(os.path.join(self.home, ".gemini", "settings.json"), "w") as f:
             json.dump({"telemetry": {"enabled": False}, "privacy": {"usageStatisticsEnabled": False},
-                       "security": {"auth": {"selectedType": "gemini-api-key"}}}, f)
+                       "security": {"auth": {"selectedType": "gemini-api-key"}},
+                       "general": {"disableAutoUpdate": True, "disableUpdateNag": True}}, f)
         self.target = os.path.join(self.project, "hello.txt")
         self.requests = os.path.join(self.tmp, "requests.jsonl")
         port_file = os.path.join(self.tmp, "port")
@@ -216,8 +217,9 @@ class Gemini:
                "XDG_RUNTIME_DIR": self.runtime, "GOOGLE_GEMINI_BASE_URL": f"http://127.0.0.1:{self.port}",
                "GEMINI_API_KEY": "fake-gemini-key", "GEMINI_CLI_TRUST_WORKSPACE": "true",
                "NO_BROWSER": "1"}
-        return subprocess.Popen(["node", GEMINI, "-p", "Write hello.txt", "--approval-mode", "auto_edit",
-                                 "--output-format", "json"],
+        # A model named: no routing question before the turn.
+        return subprocess.Popen(["node", GEMINI, "-p", "Write hello.txt", "-m", "gemini-2.5-flash",
+                                 "--approval-mode", "auto_edit", "--output-format", "json"],
                                 cwd=self.project, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, text=True)
 
@@ -244,7 +246,7 @@ def _gemini_card(app, proc):
                              f"the app said {app.stderr()[-1500:]}")
 
 
-def test_gemini_cli_asks_on_the_card_approve_writes_and_deny_tells_it_why():
+def test_gemini_cli_asks_on_the_card_and_approve_writes_the_file():
     with Gemini() as gemini, App("inbox-gemini", None, env={"XDG_RUNTIME_DIR": gemini.runtime, "HOME": gemini.home}) as app:
         started = time.monotonic()
         proc = gemini.start()
@@ -263,9 +265,12 @@ def test_gemini_cli_asks_on_the_card_approve_writes_and_deny_tells_it_why():
         assert open(gemini.target).read() == "Hello from Gemini CLI\n"
         print(f"  inbox timing (Gemini CLI): `gemini -p` start → card painted {1000 * (painted - started):.0f} ms, "
               f"click → file written {1000 * (decided - clicked):.0f} ms", flush=True)
-        os.unlink(gemini.target)
+
+
+def test_gemini_cli_denied_with_a_note_writes_nothing_and_hears_the_note():
+    with Gemini() as gemini, App("inbox-gemini-deny", None, env={"XDG_RUNTIME_DIR": gemini.runtime, "HOME": gemini.home}) as app:
         proc = gemini.start()
-        card = wait_for("the second card", lambda: app.wd.find_all('[data-testid="approval-card"]'), timeout=60)[0]
+        card = _gemini_card(app, proc)
         app.press(card, "add-note")
         note = wait_for("the note box", lambda: app.wd.find_in(card, '[data-testid="deny-note"]'))[0]
         app.wd.type(note, "Write a poem instead")
@@ -308,7 +313,8 @@ TESTS = [test_claude_code_asks_on_the_card_and_approve_writes_the_file,
          test_claude_code_denied_with_a_note_writes_nothing_and_hears_the_note,
          test_without_ask_first_claude_code_fails_closed,
          test_a_deny_rule_refuses_claude_codes_write_without_a_card_and_it_hears_why,
-         test_gemini_cli_asks_on_the_card_approve_writes_and_deny_tells_it_why,
+         test_gemini_cli_asks_on_the_card_and_approve_writes_the_file,
+         test_gemini_cli_denied_with_a_note_writes_nothing_and_hears_the_note,
          test_allow_in_this_conversation_is_claude_codes_own_session_permission]
 
 

@@ -116,12 +116,22 @@ fn absolute(given: &str, cwd: &Path, home: Option<&Path>) -> PathBuf {
     out
 }
 
+/// The most words of a shell line looked at for paths; a line with more is refused as naming
+/// more than can be checked (as for MCP tools).
+const MAX_WORDS: usize = 4096;
+
 /// The policy's view of the absolute paths `paths`: inside `workspace` relative to it, outside
-/// absolute (see the module's comment). Each is also given as it resolves on disk.
-fn path_arguments(paths: &[PathBuf], workspace: Option<&Workspace>) -> Vec<MainArgument> {
+/// absolute (see the module's comment). Each is also given as it resolves on disk. With
+/// `too_many`, one argument more says that some were left out (every deny rule with a pattern
+/// matches it, and the hard denials refuse it).
+fn path_arguments(
+    paths: &[PathBuf],
+    too_many: bool,
+    workspace: Option<&Workspace>,
+) -> Vec<MainArgument> {
     match workspace {
         Some(ws) => {
-            crate::tools::mentioned_paths_in(paths.iter().filter_map(|p| p.to_str()), false, ws)
+            crate::tools::mentioned_paths_in(paths.iter().filter_map(|p| p.to_str()), too_many, ws)
         }
         None => paths
             .iter()
@@ -131,6 +141,12 @@ fn path_arguments(paths: &[PathBuf], workspace: Option<&Workspace>) -> Vec<MainA
                 alias: None,
                 resolved: Some(resolved_on_disk(p)),
             })
+            .chain(too_many.then(|| MainArgument {
+                kind: ArgumentKind::MentionedPath,
+                text: String::new(),
+                alias: None,
+                resolved: None,
+            }))
             .collect(),
     }
 }
@@ -154,19 +170,22 @@ fn resolved_on_disk(path: &Path) -> PathBuf {
 }
 
 /// The paths a shell line's words name: every word with a `/`, starting with `~`, or naming
-/// something that exists in `cwd`, made absolute.
-fn words_as_paths(line: &str, cwd: &Path, home: Option<&Path>) -> Vec<PathBuf> {
-    crate::command_line::all_simple_commands(line)
-        .iter()
-        .flatten()
+/// something that exists in `cwd`, made absolute; and whether the line has more than
+/// [`MAX_WORDS`] words (then only the first are looked at).
+fn words_as_paths(line: &str, cwd: &Path, home: Option<&Path>) -> (Vec<PathBuf>, bool) {
+    let commands = crate::command_line::all_simple_commands(line);
+    let mut words = commands.iter().flatten();
+    let paths = words
+        .by_ref()
+        .take(MAX_WORDS)
         .filter(|word| {
             word.contains('/')
                 || word.starts_with('~')
                 || (!word.is_empty() && std::fs::symlink_metadata(cwd.join(word.as_str())).is_ok())
         })
-        .take(1024)
         .map(|word| absolute(word, cwd, home))
-        .collect()
+        .collect();
+    (paths, words.next().is_some())
 }
 
 /// The facts of `request` as our policy reads them: our tool's name and its main arguments.
@@ -187,14 +206,14 @@ fn facts_of(
     match ours {
         Some("run_command") => {
             if let Some(line) = command_line(input) {
-                let paths = words_as_paths(&line, cwd, home);
+                let (paths, too_many) = words_as_paths(&line, cwd, home);
                 arguments.push(MainArgument {
                     kind: ArgumentKind::Command,
                     text: line,
                     alias: None,
                     resolved: None,
                 });
-                arguments.extend(path_arguments(&paths, workspace));
+                arguments.extend(path_arguments(&paths, too_many, workspace));
             }
         }
         Some("fetch_url") => {
@@ -222,23 +241,27 @@ fn facts_of(
             .filter_map(|n| input.get(*n).and_then(Value::as_str))
             .map(|p| absolute(p, cwd, home))
             .collect();
+            let mut too_many = false;
             if let Some(list) = input.get("paths").and_then(Value::as_array) {
+                too_many = list.len() > MAX_WORDS;
                 paths.extend(
                     list.iter()
                         .filter_map(Value::as_str)
-                        .take(1024)
+                        .take(MAX_WORDS)
                         .map(|p| absolute(p, cwd, home)),
                 );
             }
             // Inside the person's folder, the path a write, edit or read is about is a path
             // as our own tools' are (so that an allow rule can be seen to match it, and said
             // on the card not to apply); outside it stays merely mentioned.
-            arguments.extend(path_arguments(&paths, workspace).into_iter().map(|mut a| {
-                if ours.is_some() && a.resolved.is_some() && !Path::new(&a.text).is_absolute() {
-                    a.kind = ArgumentKind::Path;
-                }
-                a
-            }));
+            arguments.extend(path_arguments(&paths, too_many, workspace).into_iter().map(
+                |mut a| {
+                    if ours.is_some() && a.resolved.is_some() && !Path::new(&a.text).is_absolute() {
+                        a.kind = ArgumentKind::Path;
+                    }
+                    a
+                },
+            ));
             if ours.is_none() {
                 if let Some(ws) = workspace {
                     arguments.extend(crate::tools::mentioned_paths(input, ws));

@@ -364,3 +364,22 @@ async fn a_refusal_goes_back_as_a_deny_with_its_reason_a_log_record_and_no_card(
     assert!(log.contains("\"policy_decided\""), "{log}");
     assert!(log.contains("\"user_rule\""), "{log}");
 }
+
+#[test]
+fn a_command_padded_past_the_words_looked_at_is_refused_not_let_past_a_deny_rule() {
+    let p = place();
+    let policy = policy(&p, "[[deny]]\ntool = \"*\"\nmatch = \"Private/**\"\n");
+    let padding = "x ".repeat(MAX_WORDS + 10);
+    let line = format!("echo {padding}; cat Private/diary.txt");
+    let padded = claude(&p.person, "Bash", serde_json::json!({ "command": line }));
+    assert!(refused_by(&judged(&policy, &p, &padded)).is_some());
+    let plain = claude(
+        &p.person,
+        "Bash",
+        serde_json::json!({"command": "cat Private/diary.txt"}),
+    );
+    assert_eq!(
+        refused_by(&judged(&policy, &p, &plain)),
+        Some(PolicyLayer::UserRule)
+    );
+}

@@ -270,7 +270,8 @@ async fn the_socket_is_private_bounded_and_answers_each_request_once() {
 }
 
 #[tokio::test]
-async fn allow_in_this_conversation_is_the_agents_own_session_permission_and_ask_first_keeps_none() {
+async fn allow_in_this_conversation_is_the_agents_own_session_permission_and_ask_first_keeps_none()
+{
     let mut f = fixture(Duration::from_secs(60));
     let permission_request = || InboxRequest {
         hook_event: "PermissionRequest".into(),
@@ -279,7 +280,10 @@ async fn allow_in_this_conversation_is_the_agents_own_session_permission_and_ask
     let inbox = Arc::clone(&f.inbox);
     let asking = tokio::spawn(async move { inbox.answer(permission_request()).await });
     let card = f.asked.recv().await.expect("a card");
-    let scope = card.grant_scope.clone().expect("offered on PermissionRequest");
+    let scope = card
+        .grant_scope
+        .clone()
+        .expect("offered on PermissionRequest");
     assert_eq!(
         scope,
         "Claude Code will not ask again for exactly `npm test` until you close that Claude Code \
