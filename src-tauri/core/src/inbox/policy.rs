@@ -21,8 +21,9 @@
 //!
 //! What comes of the verdict ([`judge`]):
 //! - **Hard denials** refuse: Ask First's own files (settings and the API key kept there when
-//!   there is no keyring, rules, session logs, the undo store), the command lines our parser
-//!   refuses, and — for anything that changes — the agents' hook settings files, where Ask
+//!   there is no keyring, rules, session logs, the undo store), a command asking the keyring
+//!   for Ask First's keys (`secret-tool lookup service "Ask First" …`), the command lines our
+//!   parser refuses, and — for anything that changes — the agents' hook settings files, where Ask
 //!   First's own hook entry is (another agent could otherwise take itself out of the inbox).
 //! - **Deny rules** refuse, **ask rules** ask with their reason on the card.
 //! - **Allow rules never allow**, and our session grants are never consulted: our allow rules
@@ -291,6 +292,24 @@ fn is_hook_settings(path: &Path, home: Option<&Path>) -> bool {
     })
 }
 
+/// Whether a shell line asks the desktop's keyring for Ask First's API keys: a simple command
+/// (also inside `sh -c`, after `sudo`, …) run by `secret-tool` or Python's `keyring` that names
+/// Ask First's keyring service ([`crate::app::secrets::KEYRING_SERVICE`]) as one word. (Any
+/// program of the person's may ask the keyring over D-Bus; this refuses the plain ways to.)
+fn reads_our_keyring(line: &str) -> bool {
+    crate::command_line::all_simple_commands(line)
+        .iter()
+        .any(|words| {
+            let program = words
+                .first()
+                .map(|w| w.rsplit('/').next().unwrap_or(w.as_str()));
+            matches!(program, Some("secret-tool" | "keyring"))
+                && words[1..]
+                    .iter()
+                    .any(|w| w.eq_ignore_ascii_case(crate::app::secrets::KEYRING_SERVICE))
+        })
+}
+
 /// What our policy says about `request`, whose card is `card`: see the module's comment.
 /// `workspace` is the person's folder; `home` the person's home folder.
 pub fn judge(
@@ -311,6 +330,15 @@ pub fn judge(
     {
         return Judged::Refuse {
             reason: words::hook_settings(request.agent.display_name()),
+            layer: PolicyLayer::HardDenial,
+        };
+    }
+    if arguments
+        .iter()
+        .any(|a| a.kind == ArgumentKind::Command && reads_our_keyring(&a.text))
+    {
+        return Judged::Refuse {
+            reason: words::KEYRING.to_owned(),
             layer: PolicyLayer::HardDenial,
         };
     }

@@ -116,6 +116,25 @@ fn a_write_to_our_settings_and_a_cat_of_the_key_file_are_hard_denied() {
         refused_by(&judged(&policy, &p, &read)),
         Some(PolicyLayer::HardDenial)
     );
+    // The key in the desktop's keyring, asked for by a command, however it is wrapped.
+    for line in [
+        "secret-tool lookup service 'Ask First' username https://api.openai.com",
+        "sh -c \"/usr/bin/secret-tool search --all service 'Ask First'\"",
+        "keyring get 'Ask First' https://api.anthropic.com",
+    ] {
+        let ask = claude(&p.elsewhere, "Bash", serde_json::json!({ "command": line }));
+        assert_eq!(
+            refused_by(&judged(&policy, &p, &ask)),
+            Some(PolicyLayer::HardDenial),
+            "{line}"
+        );
+    }
+    let other = claude(
+        &p.elsewhere,
+        "Bash",
+        serde_json::json!({"command": "secret-tool lookup service github"}),
+    );
+    assert!(matches!(judged(&policy, &p, &other), Judged::Ask { .. }));
     // Another file there is only read by the agent's own flow.
     let other = claude(
         &p.elsewhere,

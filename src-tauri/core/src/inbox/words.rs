@@ -150,6 +150,11 @@ pub fn hook_settings(agent: &str) -> String {
     )
 }
 
+/// The reason the agent's model gets when a command would read Ask First's keys from the
+/// desktop's keyring.
+pub const KEYRING: &str = "Ask First does not let another program read the API keys it keeps \
+    in your keyring, so this command was not run.";
+
 /// The card's line when one of the person's allow rules matched another agent's request: it
 /// still asks, and why.
 pub fn allow_rule_not_applied(agent: &str) -> String {
