@@ -22,7 +22,8 @@
 //!   "decision":{"behavior":"allow"|"deny","message":"…"}}}`; no output falls back to Codex's
 //!   own approval prompt. It has no "ask" verdict, and no session permission: in Codex 0.171.0
 //!   `updatedPermissions` is "reserved for a future permission-rewrite capability" and a hook
-//!   that sends it fails closed (its hook output schema).
+//!   that sends it fails closed (its hook output schema). Its `PreToolUse` hook (Claude Code's
+//!   input and output shape, tool `Bash`) fires in `codex exec` too, but takes only "deny".
 //! - **Gemini CLI** (`BeforeTool`, <https://geminicli.com/docs/hooks/reference>): the same
 //!   input fields; answers `{"decision":"allow"|"deny","reason":"…"}`; `{}` leaves the call
 //!   to Gemini's own confirmation. It has no session permission a hook can give.
@@ -179,6 +180,15 @@ pub fn render(
         InboxVerdict::NoOpinion => return None,
     };
     let output = match (agent, hook_event) {
+        // Codex's PreToolUse (if a person adds it) can only deny: "allow" is refused there
+        // ("PreToolUse hook returned unsupported permissionDecision:allow"), so an approval
+        // prints nothing and Codex's own flow goes on.
+        (ExternalAgent::Codex, "PreToolUse") => match verdict {
+            InboxVerdict::Deny => claude_pre_tool_use("deny", reason),
+            InboxVerdict::Allow | InboxVerdict::AllowForSession | InboxVerdict::NoOpinion => {
+                return None
+            }
+        },
         (ExternalAgent::ClaudeCode, "PermissionRequest") | (ExternalAgent::Codex, _) => {
             let mut decision = serde_json::json!({ "behavior": word });
             if let (InboxVerdict::Deny, Some(reason)) = (verdict, &reason) {
@@ -430,5 +440,26 @@ mod tests {
         )
         .expect("output");
         assert!(!codex.contains("updatedPermissions"), "{codex}");
+    }
+
+    #[test]
+    fn codex_pre_tool_use_gets_a_deny_and_nothing_for_an_approval() {
+        let deny = answered(InboxVerdict::Deny, Some("No"));
+        assert_eq!(
+            render(ExternalAgent::Codex, "PreToolUse", None, &deny),
+            Some(
+                r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"No"}}"#
+                    .into()
+            )
+        );
+        assert_eq!(
+            render(
+                ExternalAgent::Codex,
+                "PreToolUse",
+                None,
+                &answered(InboxVerdict::Allow, None)
+            ),
+            None
+        );
     }
 }
