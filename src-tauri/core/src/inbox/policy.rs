@@ -369,13 +369,15 @@ pub fn judge(
             rule_reason: None,
             allow_rule_not_applied: None,
         },
+        // A read that no deny or ask rule is about is the agent's own business, whatever
+        // allowed it here.
+        (PolicyDecision::Allow, _) if card.read_only => Judged::LeaveToAgent,
         (PolicyDecision::Allow, PolicyLayer::UserRule) => Judged::Ask {
             rule_reason: None,
             allow_rule_not_applied: Some(words::allow_rule_not_applied(
                 request.agent.display_name(),
             )),
         },
-        (PolicyDecision::Allow, _) if card.read_only => Judged::LeaveToAgent,
         (PolicyDecision::Allow, _) => Judged::Ask {
             rule_reason: None,
             allow_rule_not_applied: None,

@@ -327,6 +327,14 @@ fn an_allow_rule_never_allows_another_agents_request() {
         };
         assert!(line.contains("Claude Code"), "{line}");
     }
+    // A read an allow rule is about stays the agent's own business, as without the rule.
+    let policy = self::policy(&p, "[[allow]]\ntool = \"read_file\"\nmatch = \"**\"\n");
+    let read = claude(
+        &p.person,
+        "Read",
+        serde_json::json!({"file_path": "notes/a.txt"}),
+    );
+    assert_eq!(judged(&policy, &p, &read), Judged::LeaveToAgent);
 }
 
 #[tokio::test]
