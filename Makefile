@@ -70,7 +70,7 @@ tests/e2e/node_modules/.package-lock.json: tests/e2e/package-lock.json
 	@touch $@
 
 # The real Claude Code CLI the inbox's end-to-end tests drive (tests/agents; from npm, its Linux
-# binary in the optional package @anthropic-ai/claude-code-linux-x64).
+# binary in the optional package @anthropic-ai/claude-code-linux-x64), and Gemini CLI (Node).
 tests/agents/node_modules/.package-lock.json: tests/agents/package-lock.json
 	cd tests/agents && npm ci --no-audit --no-fund
 	@touch $@

@@ -377,3 +377,9 @@ error-connect-no_home = Ask First does not know your home folder, so it cannot c
 error-connect-no_hook = The program askfirst-hook is not installed beside Ask First, so the agent cannot be connected. Install Ask First again, then try again.
 error-connect-io = Ask First could not change the agent's settings file. Make sure the file may be written, then try again.
 error-connect-not_settings = The agent's settings file has a mistake in it, so Ask First left it unchanged. Correct the file (or move it away), then try again.
+
+# The inbox: an allow rule matched another agent's request, which is still asked.
+inbox-allow-rule-not-applied = One of your rules would allow this for Ask First's own assistant, but { $agent } is not kept inside your folder the way Ask First's assistant is, so you are asked.
+# The inbox: what "Allow in this conversation" does on another agent's card (its own session permission).
+inbox-session-command = { $agent } will not ask again for exactly `{ $command }` until you close that { $agent } conversation. It remembers this itself, so Ask First will not be asked about it again either.
+inbox-session-site = { $agent } will not ask again to fetch pages from { $host } until you close that { $agent } conversation. It remembers this itself, so Ask First will not be asked about it again either.

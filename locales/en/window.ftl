@@ -376,3 +376,6 @@ activity-state-undone = Undone
 activity-state-too-old = Too old to undo: its copy was cleared to save space
 activity-state-cannot = Cannot be undone
 activity-card-said = The card said:
+
+# Settings → Other agents: Codex runs a hook only once the person trusts it in Codex.
+other-agents-codex-trust = Codex runs Ask First's hook only after you trust it: open Codex, type /hooks and trust it there.

@@ -373,3 +373,9 @@ error-connect-no_home = O Ask First não sabe qual é a sua pasta pessoal, entã
 error-connect-no_hook = O programa askfirst-hook não está instalado junto com o Ask First, então o agente não pode ser conectado. Instale o Ask First de novo e tente outra vez.
 error-connect-io = O Ask First não conseguiu mudar o arquivo de configurações do agente. Verifique se o arquivo pode ser gravado e tente de novo.
 error-connect-not_settings = O arquivo de configurações do agente tem um erro, então o Ask First não o alterou. Corrija o arquivo (ou tire-o de lá) e tente de novo.
+
+# The inbox: an allow rule matched another agent's request, which is still asked.
+inbox-allow-rule-not-applied = Uma das suas regras permitiria isto para o assistente do próprio Ask First, mas { $agent } não fica preso à sua pasta como o assistente do Ask First, então você é consultado.
+# The inbox: what "Allow in this conversation" does on another agent's card (its own session permission).
+inbox-session-command = { $agent } não vai perguntar de novo por exatamente `{ $command }` até você fechar aquela conversa do { $agent }. Ele mesmo guarda isso, então o Ask First também não será consultado de novo sobre isso.
+inbox-session-site = { $agent } não vai perguntar de novo para buscar páginas de { $host } até você fechar aquela conversa do { $agent }. Ele mesmo guarda isso, então o Ask First também não será consultado de novo sobre isso.

@@ -362,3 +362,6 @@ activity-state-undone = Desfeito
 activity-state-too-old = Antigo demais para desfazer: a cópia foi apagada para economizar espaço
 activity-state-cannot = Não pode ser desfeito
 activity-card-said = O cartão dizia:
+
+# Settings → Other agents: Codex runs a hook only once the person trusts it in Codex.
+other-agents-codex-trust = O Codex só usa o gancho do Ask First depois que você confiar nele: abra o Codex, digite /hooks e confie nele ali.

@@ -318,3 +318,9 @@ error-connect-no_home = Ask First 不知道你的主文件夹在哪里，所以�
 error-connect-no_hook = Ask First 旁边没有安装 askfirst-hook 程序，所以无法连接这个智能体。请重新安装 Ask First，然后再试一次。
 error-connect-io = Ask First 无法更改这个智能体的设置文件。请确认这个文件可以写入，然后再试一次。
 error-connect-not_settings = 这个智能体的设置文件里有错误，所以 Ask First 没有改动它。请改正这个文件（或把它移走），然后再试一次。
+
+# The inbox: an allow rule matched another agent's request, which is still asked.
+inbox-allow-rule-not-applied = 你的一条规则会允许 Ask First 自己的助手这样做，但 { $agent } 不像 Ask First 的助手那样被限制在你的文件夹里，所以还是要问你。
+# The inbox: what "Allow in this conversation" does on another agent's card (its own session permission).
+inbox-session-command = 在你关闭那个 { $agent } 对话之前，{ $agent } 不会再为完全相同的 `{ $command }` 询问。这是 { $agent } 自己记住的，所以也不会再来问 Ask First。
+inbox-session-site = 在你关闭那个 { $agent } 对话之前，{ $agent } 从 { $host } 获取网页时不会再询问。这是 { $agent } 自己记住的，所以也不会再来问 Ask First。

@@ -353,3 +353,6 @@ activity-state-undone = 已撤销
 activity-state-too-old = 太久了，无法撤销：它的副本为了节省空间已被清除
 activity-state-cannot = 无法撤销
 activity-card-said = 卡片上说：
+
+# Settings → Other agents: Codex runs a hook only once the person trusts it in Codex.
+other-agents-codex-trust = 只有在你信任 Ask First 的钩子之后，Codex 才会运行它：打开 Codex，输入 /hooks，然后在那里信任它。

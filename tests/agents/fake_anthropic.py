@@ -1,13 +1,16 @@
 #!/usr/bin/env python3
 """A local stand-in for the Anthropic Messages API, for driving the real Claude Code CLI offline.
 
-Usage: fake_anthropic.py <port file> <request log> <path to write>
+Usage: fake_anthropic.py <port file> <request log> <path to write> [<command>]
 
 It listens on 127.0.0.1 (a free port, written to <port file>) and answers `POST /v1/messages`
 in the Messages streaming format (server-sent events): a request that offers the `Write` tool
 and holds no tool result yet gets one `Write` tool_use for <path to write>; every other request
 gets a short text. Each request body is appended to <request log> as one JSON line, so a test
 can see what Claude Code sent next (the tool result, with the person's note on a denial).
+
+With a <command>, the model asks for the `Bash` tool with that command instead, twice in a row
+(the second after the first's result), then says a text: for "Allow in this conversation".
 """
 
 import json
@@ -16,22 +19,21 @@ import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 PORT_FILE, LOG, TARGET = sys.argv[1], sys.argv[2], sys.argv[3]
+COMMAND = sys.argv[4] if len(sys.argv) > 4 else None
 CONTENT = "Hello from Claude Code\n"
 lock = threading.Lock()
 
 
-def has_tool_result(body):
-    for message in body.get("messages", []):
-        content = message.get("content")
-        if isinstance(content, list) and any(
-            isinstance(part, dict) and part.get("type") == "tool_result" for part in content
-        ):
-            return True
-    return False
+def tool_results(body):
+    return sum(1 for message in body.get("messages", [])
+               if isinstance(message.get("content"), list)
+               for part in message["content"]
+               if isinstance(part, dict) and part.get("type") == "tool_result")
 
 
 def offers_write(body):
-    return any(isinstance(t, dict) and t.get("name") == "Write" for t in body.get("tools") or [])
+    wanted = "Bash" if COMMAND else "Write"
+    return any(isinstance(t, dict) and t.get("name") == wanted for t in body.get("tools") or [])
 
 
 def sse(event, data):
@@ -45,12 +47,17 @@ def message_start(model):
         "usage": {"input_tokens": 10, "output_tokens": 1}}})
 
 
-def tool_use_stream(model):
-    arguments = json.dumps({"file_path": TARGET, "content": CONTENT})
+def tool_use_stream(model, turn=0):
+    if COMMAND:
+        name, call_id = "Bash", f"toolu_fake_bash_{turn}"
+        arguments = json.dumps({"command": COMMAND, "description": "Touch the file"})
+    else:
+        name, call_id = "Write", "toolu_fake_write"
+        arguments = json.dumps({"file_path": TARGET, "content": CONTENT})
     return b"".join([
         message_start(model),
         sse("content_block_start", {"type": "content_block_start", "index": 0, "content_block": {
-            "type": "tool_use", "id": "toolu_fake_write", "name": "Write", "input": {}}}),
+            "type": "tool_use", "id": call_id, "name": name, "input": {}}}),
         sse("content_block_delta", {"type": "content_block_delta", "index": 0, "delta": {
             "type": "input_json_delta", "partial_json": arguments}}),
         sse("content_block_stop", {"type": "content_block_stop", "index": 0}),
@@ -104,9 +111,10 @@ class Handler(BaseHTTPRequestHandler):
             self.wfile.write(payload)
             return
         model = body.get("model", "claude-fake")
-        main_loop = offers_write(body) and not has_tool_result(body)
+        turn = tool_results(body)
+        main_loop = offers_write(body) and turn < (2 if COMMAND else 1)
         if body.get("stream"):
-            payload = tool_use_stream(model) if main_loop else text_stream(model, "Done.")
+            payload = tool_use_stream(model, turn) if main_loop else text_stream(model, "Done.")
             self.send_response(200)
             self.send_header("content-type", "text/event-stream")
             self.send_header("content-length", str(len(payload)))

@@ -2,7 +2,9 @@
 hook installed by `askfirst-hook install claude-code`, `claude -p` run headless against a local
 stand-in for the Anthropic API (tests/agents/fake_anthropic.py: one Write, then a text). A card
 appears in the real window; Approve → Claude Code writes the file; Deny with a note → no file,
-and the note reaches Claude Code's next request; Ask First not running → fails closed."""
+and the note reaches Claude Code's next request; Ask First not running → fails closed. A deny
+rule refuses its Write without a card. The same card, approve and deny with the real Gemini CLI
+(tests/agents, `gemini -p` against fake_gemini.py)."""
 import json
 import os
 import shutil
@@ -19,11 +21,19 @@ HOOK = os.path.join(os.path.dirname(APP), "askfirst-hook")
 AGENTS = os.path.join(ROOT, "tests", "agents")
 CLAUDE = os.path.join(AGENTS, "node_modules", "@anthropic-ai", "claude-code-linux-x64", "claude")
 FAKE = os.path.join(AGENTS, "fake_anthropic.py")
+GEMINI = os.path.join(AGENTS, "node_modules", "@google", "gemini-cli", "bundle", "gemini.js")
+FAKE_GEMINI = os.path.join(AGENTS, "fake_gemini.py")
 
 
 class ClaudeCode:
     """A throwaway home with Claude Code's hook installed, a project folder, a runtime folder
-    for the inbox socket, and the fake API server."""
+    for the inbox socket, and the fake API server. With a `command`, the model runs that `Bash`
+    command twice; with `event="PermissionRequest"` the hook is Claude Code's PermissionRequest
+    hook instead of its PreToolUse hook."""
+
+    def __init__(self, command=None, event="PreToolUse"):
+        self.command = command
+        self.event = event
 
     def __enter__(self):
         assert os.access(CLAUDE, os.X_OK), f"{CLAUDE} is missing: run `make e2e-agents`"
@@ -37,7 +47,8 @@ class ClaudeCode:
         self.target = os.path.join(self.project, "hello.txt")
         self.requests = os.path.join(self.tmp, "requests.jsonl")
         port_file = os.path.join(self.tmp, "port")
-        self.server = subprocess.Popen([sys.executable, FAKE, port_file, self.requests, self.target])
+        self.server = subprocess.Popen([sys.executable, FAKE, port_file, self.requests, self.target]
+                                       + ([self.command] if self.command else []))
         self.port = wait_for("the fake API server", lambda: os.path.exists(port_file)
                              and open(port_file).read().strip())
         installed = subprocess.run([HOOK, "install", "claude-code"], env={**os.environ, "HOME": self.home},
@@ -46,6 +57,10 @@ class ClaudeCode:
         settings = json.load(open(os.path.join(self.home, ".claude", "settings.json")))
         command = settings["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
         assert command.endswith("askfirst-hook claude-code"), command
+        if self.event != "PreToolUse":
+            settings["hooks"][self.event] = settings["hooks"].pop("PreToolUse")
+            with open(os.path.join(self.home, ".claude", "settings.json"), "w") as f:
+                json.dump(settings, f)
         return self
 
     def start(self):
@@ -138,9 +153,169 @@ def test_without_ask_first_claude_code_fails_closed():
         assert "permission_denials" in out and "hello.txt" in out, (out[:500], err[-500:])
 
 
+def test_a_deny_rule_refuses_claude_codes_write_without_a_card_and_it_hears_why():
+    """Our policy applies to another agent: a deny rule on a file of the person's folder (here
+    the project Claude Code works in) refuses its Write with no card, and the rule's reason
+    reaches Claude Code's next request."""
+    with ClaudeCode() as claude:
+        data = os.path.join(claude.tmp, "data")
+        os.makedirs(data)
+        with open(os.path.join(data, "rules.toml"), "w", encoding="utf-8") as f:
+            f.write('[[deny]]\ntool = "write_file"\nmatch = "hello.txt"\n')
+        with App("inbox-rule", None, env={"XDG_RUNTIME_DIR": claude.runtime, "HOME": claude.home},
+                 data=data, workspace=claude.project) as app:
+            proc = claude.start()
+            out, _ = _finish(proc)
+            assert not os.path.exists(claude.target), "the deny rule holds"
+            assert not app.wd.find_all('[data-testid="approval-card"]'), "no card for a refusal"
+            results = [json.dumps(b["messages"][-1]) for b in claude.sent() if b.get("messages")]
+            assert any("forbids" in r and "tool_result" in r for r in results), results[-1:]
+            assert "permission_denials" in out, out[:500]
+            logs = os.listdir(os.path.join(app.data, "other-agents"))
+            records = [json.loads(line) for line in open(os.path.join(app.data, "other-agents", logs[0]))]
+            assert [r["type"] for r in records] == ["policy_decided"], records
+            assert records[0]["policy_layer"] == "user_rule" and not records[0]["allowed"], records
+
+
+class Gemini:
+    """A throwaway home with Gemini CLI's BeforeTool hook installed (`askfirst-hook install
+    gemini`, beside settings that turn its telemetry off), and the fake Gemini API server.
+    Gemini CLI headless (`-p`) offers its file tools only in `auto_edit` (or `yolo`) mode,
+    where it asks nobody itself: the hook is then the only one asked."""
+
+    def __enter__(self):
+        assert os.path.exists(GEMINI), f"{GEMINI} is missing: run `make e2e-agents`"
+        assert os.access(HOOK, os.X_OK), f"{HOOK} is missing: run `cargo build -p askfirst-hook`"
+        self.tmp = tempfile.mkdtemp(prefix="askfirst-e2e-gemini-")
+        self.home = os.path.join(self.tmp, "home")
+        self.project = os.path.join(self.home, "projects", "site")
+        self.runtime = os.path.join(self.tmp, "run")
+        os.makedirs(self.project)
+        os.makedirs(os.path.join(self.home, ".gemini"))
+        os.makedirs(self.runtime, mode=0o700)
+        with open(os.path.join(self.home, ".gemini", "settings.json"), "w") as f:
+            json.dump({"telemetry": {"enabled": False}, "privacy": {"usageStatisticsEnabled": False},
+                       "security": {"auth": {"selectedType": "gemini-api-key"}},
+                       "general": {"disableAutoUpdate": True, "disableUpdateNag": True}}, f)
+        self.target = os.path.join(self.project, "hello.txt")
+        self.requests = os.path.join(self.tmp, "requests.jsonl")
+        port_file = os.path.join(self.tmp, "port")
+        self.server = subprocess.Popen([sys.executable, FAKE_GEMINI, port_file, self.requests, self.target])
+        self.port = wait_for("the fake Gemini API server", lambda: os.path.exists(port_file)
+                             and open(port_file).read().strip())
+        installed = subprocess.run([HOOK, "install", "gemini"], env={**os.environ, "HOME": self.home},
+                                   capture_output=True, text=True, timeout=30)
+        assert installed.returncode == 0, installed.stderr
+        settings = json.load(open(os.path.join(self.home, ".gemini", "settings.json")))
+        assert settings["telemetry"] == {"enabled": False}, settings
+        assert settings["hooks"]["BeforeTool"][0]["hooks"][0]["command"].endswith("askfirst-hook gemini")
+        return self
+
+    def start(self):
+        """Starts `gemini -p` in the project folder; returns the process."""
+        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": self.home,
+               "XDG_RUNTIME_DIR": self.runtime, "GOOGLE_GEMINI_BASE_URL": f"http://127.0.0.1:{self.port}",
+               "GEMINI_API_KEY": "fake-gemini-key", "GEMINI_CLI_TRUST_WORKSPACE": "true",
+               "NO_BROWSER": "1"}
+        # A model named: no routing question before the turn.
+        return subprocess.Popen(["node", GEMINI, "-p", "Write hello.txt", "-m", "gemini-2.5-flash",
+                                 "--approval-mode", "auto_edit", "--output-format", "json"],
+                                cwd=self.project, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True)
+
+    def function_responses(self):
+        """The functionResponse parts Gemini CLI sent, in order, as JSON texts."""
+        if not os.path.exists(self.requests):
+            return []
+        return [json.dumps(part) for line in open(self.requests)
+                for content in json.loads(line)["body"].get("contents") or []
+                for part in content.get("parts") or [] if "functionResponse" in part]
+
+    def __exit__(self, *exc):
+        self.server.terminate()
+        self.server.wait(10)
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+
+def _gemini_card(app, proc):
+    try:
+        return wait_for("the card of Gemini CLI's request",
+                        lambda: app.wd.find_all('[data-testid="approval-card"]'), timeout=60)[0]
+    except AssertionError:
+        raise AssertionError(f"no card; Gemini CLI {'ended' if proc.poll() is not None else 'runs'}; "
+                             f"the app said {app.stderr()[-1500:]}")
+
+
+def test_gemini_cli_asks_on_the_card_and_approve_writes_the_file():
+    with Gemini() as gemini, App("inbox-gemini", None, env={"XDG_RUNTIME_DIR": gemini.runtime, "HOME": gemini.home}) as app:
+        started = time.monotonic()
+        proc = gemini.start()
+        card = _gemini_card(app, proc)
+        painted = time.monotonic()
+        summary = app.card_field(card, "approval-summary")
+        assert summary == "Gemini CLI, in the folder ~/projects/site, wants to write the file " \
+                          "~/projects/site/hello.txt (1 line)", summary
+        assert app.card_field(card, "approval-tool") == "write_file"
+        assert not app.wd.find_in(card, '[data-testid="approve-session"]'), "Gemini CLI has no session permission"
+        clicked = time.monotonic()
+        app.press(card, "approve")
+        wait_for("Gemini CLI to write the file", lambda: os.path.exists(gemini.target), timeout=60)
+        decided = time.monotonic()
+        _finish(proc)
+        assert open(gemini.target).read() == "Hello from Gemini CLI\n"
+        print(f"  inbox timing (Gemini CLI): `gemini -p` start → card painted {1000 * (painted - started):.0f} ms, "
+              f"click → file written {1000 * (decided - clicked):.0f} ms", flush=True)
+
+
+def test_gemini_cli_denied_with_a_note_writes_nothing_and_hears_the_note():
+    with Gemini() as gemini, App("inbox-gemini-deny", None, env={"XDG_RUNTIME_DIR": gemini.runtime, "HOME": gemini.home}) as app:
+        proc = gemini.start()
+        card = _gemini_card(app, proc)
+        app.press(card, "add-note")
+        note = wait_for("the note box", lambda: app.wd.find_in(card, '[data-testid="deny-note"]'))[0]
+        app.wd.type(note, "Write a poem instead")
+        app.press(card, "deny-with-note")
+        _finish(proc)
+        assert not os.path.exists(gemini.target)
+        said = gemini.function_responses()
+        assert any("Write a poem instead" in r for r in said), said[-1:]
+
+
+def test_allow_in_this_conversation_is_claude_codes_own_session_permission():
+    """On Claude Code's PermissionRequest the card offers "Allow in this conversation" and says
+    what it does; choosing it hands Claude Code a session rule for exactly that command, so its
+    second identical call does not ask again (one card, both calls ran)."""
+    with ClaudeCode(command="touch made-by-claude.txt", event="PermissionRequest") as claude, \
+            App("inbox-session", None, env={"XDG_RUNTIME_DIR": claude.runtime, "HOME": claude.home}) as app:
+        proc = claude.start()
+        card = _card(app, claude, proc)
+        assert app.card_field(card, "approval-tool") == "Bash"
+        scope = app.wd.text(app.wd.find_in(card, '.scope')[0])
+        assert "Claude Code will not ask again for exactly `touch made-by-claude.txt` until you close " \
+               "that Claude Code conversation" in scope, scope
+        app.wd.screenshot(os.path.join(ARTIFACTS, "inbox-session-card.png"))
+        app.press(card, "approve-session")
+        _finish(proc)
+        assert os.path.exists(os.path.join(claude.project, "made-by-claude.txt"))
+        results = [part for b in claude.sent() for m in b.get("messages", [])
+                   if isinstance(m.get("content"), list) for part in m["content"]
+                   if isinstance(part, dict) and part.get("type") == "tool_result"]
+        ids = {r["tool_use_id"]: r for r in results}
+        assert set(ids) == {"toolu_fake_bash_0", "toolu_fake_bash_1"}, ids
+        assert not any(r.get("is_error") for r in ids.values()), ids
+        logs = os.listdir(os.path.join(app.data, "other-agents"))
+        records = [json.loads(line) for line in open(os.path.join(app.data, "other-agents", logs[0]))]
+        assert [r["type"] for r in records] == ["approval_asked", "approval_decided"], records
+        assert records[1]["outcome"]["scope"] == "session", records
+
+
 TESTS = [test_claude_code_asks_on_the_card_and_approve_writes_the_file,
          test_claude_code_denied_with_a_note_writes_nothing_and_hears_the_note,
-         test_without_ask_first_claude_code_fails_closed]
+         test_without_ask_first_claude_code_fails_closed,
+         test_a_deny_rule_refuses_claude_codes_write_without_a_card_and_it_hears_why,
+         test_gemini_cli_asks_on_the_card_and_approve_writes_the_file,
+         test_gemini_cli_denied_with_a_note_writes_nothing_and_hears_the_note,
+         test_allow_in_this_conversation_is_claude_codes_own_session_permission]
 
 
 def test_settings_connects_and_disconnects_claude_code():

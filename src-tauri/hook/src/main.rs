@@ -8,7 +8,9 @@
 //! - `askfirst-hook install <agent>` / `uninstall <agent>`: adds or removes Ask First's hook
 //!   entry in the agent's user settings under `$HOME` ([`askfirst_hook::install`]).
 
-use askfirst_hook::agents::{parse_input, render, HookResult, MAX_HOOK_INPUT_BYTES};
+use askfirst_hook::agents::{
+    parse_input, render, session_rule, HookResult, SessionRule, MAX_HOOK_INPUT_BYTES,
+};
 use askfirst_hook::client::{ask, socket_path, LONGEST_WAIT};
 use askfirst_hook::install::AgentSettings;
 use askfirst_protocol::ExternalAgent;
@@ -77,13 +79,14 @@ fn run_hook(agent: ExternalAgent) {
     let read = std::io::stdin()
         .take(u64::try_from(MAX_HOOK_INPUT_BYTES).unwrap_or(u64::MAX) + 1)
         .read_to_end(&mut input);
-    let (event, result) = match read
+    let (event, rule, result): (String, Option<SessionRule>, HookResult) = match read
         .map_err(|e| e.to_string())
         .and_then(|_| parse_input(agent, &input).map_err(|e| e.to_string()))
     {
         Err(why) => (
             // Unknown event: the PreToolUse shape is the one that can ask.
             "PreToolUse".to_owned(),
+            None,
             HookResult::Unreachable {
                 reason: format!(
                     "Ask First could not read this request ({why}), so it was not answered there"
@@ -92,6 +95,7 @@ fn run_hook(agent: ExternalAgent) {
         ),
         Ok(request) => {
             let event = request.hook_event.clone();
+            let rule = session_rule(&request);
             let answer = socket_path(std::env::var_os("XDG_RUNTIME_DIR").as_deref())
                 .and_then(|socket| ask(&socket, &request, LONGEST_WAIT));
             let result = match answer {
@@ -100,13 +104,13 @@ fn run_hook(agent: ExternalAgent) {
                     reason: format!("Ask First could not be asked: {error}. Answer here instead"),
                 },
             };
-            (event, result)
+            (event, rule, result)
         }
     };
     if let HookResult::Unreachable { reason } = &result {
         eprintln!("askfirst-hook: {reason}");
     }
-    if let Some(output) = render(agent, &event, &result) {
+    if let Some(output) = render(agent, &event, rule.as_ref(), &result) {
         let mut stdout = std::io::stdout();
         let _ = writeln!(stdout, "{output}");
         let _ = stdout.flush();

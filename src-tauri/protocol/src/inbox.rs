@@ -93,6 +93,12 @@ pub struct InboxAnswer {
 pub enum InboxVerdict {
     /// The person approved this one call.
     Allow,
+    /// The person chose "Allow in this conversation" on a card that offered it: this call is
+    /// allowed, and the hook hands the agent the session permission the card described (for
+    /// Claude Code's `PermissionRequest`: `updatedPermissions` with one `addRules` entry of
+    /// destination `session`, see `askfirst_hook::agents::session_rule`). Only given for a
+    /// request whose card offered it; Ask First itself keeps no grant from it.
+    AllowForSession,
     /// The call was not approved (the person, a rule, the timeout, or "Don't ask me now").
     Deny,
     /// Ask First leaves it to the agent's own permission flow (a call that only reads, which

@@ -291,6 +291,10 @@ impl Backend {
             undo: Some(undo_store.clone()),
         };
         let runtime = AgentRuntime::new(handle, registry, events, runtime_config);
+        let person_folder = Arc::downgrade(&runtime);
+        inbox.follow_folder(Arc::new(move || {
+            person_folder.upgrade().map(|r| r.workspace())
+        }));
         if fixed {
             runtime.fix_folder();
         }

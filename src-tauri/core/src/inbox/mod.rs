@@ -12,14 +12,17 @@
 //! "Don't ask me now"). Requests are bounded in size ([`INBOX_MAX_REQUEST_BYTES`]), in time to
 //! arrive ([`READ_LIMIT`]), in number at once ([`MAX_IN_FLIGHT`]) and in rate
 //! ([`MAX_PER_WINDOW`] per [`RATE_WINDOW`]). Our grants ("Allow for this session") are never
-//! used for another agent's request and are not offered on its card; the session policy
-//! `never` refuses it. Each external conversation (agent and its session id) gets its own log
+//! used for another agent's request; "Allow in this conversation" is offered only where the
+//! agent has a session permission of its own ([`askfirst_hook::agents::session_rule`]: Claude
+//! Code's `PermissionRequest`), and then the agent remembers it, not Ask First. Our policy
+//! applies ([`policy`]); the session policy `never` refuses. Each external conversation (agent and its session id) gets its own log
 //! `<data dir>/other-agents/<run id>.jsonl` with the same `approval_asked` / `approval_decided`
 //! pair as ours.
 
 pub mod card;
 pub mod connect;
 pub mod peer;
+pub mod policy;
 pub mod words;
 
 use crate::approvals::{ApprovalRegistry, NewApproval, RequestSinks};
@@ -70,8 +73,14 @@ pub struct Inbox {
     events: EventSink,
     logs_dir: PathBuf,
     home: Option<PathBuf>,
+    /// The person's folder now (it changes when the person picks another), for the rules
+    /// about places in it ([`policy`]).
+    folder: Mutex<Option<FolderSource>>,
     state: Mutex<State>,
 }
+
+/// Where the inbox reads the person's folder from (`None` while there is none).
+pub type FolderSource = Arc<dyn Fn() -> Option<crate::tools::Workspace> + Send + Sync>;
 
 /// Frees one in-flight slot when the request ends, however it ends.
 struct Slot<'a>(&'a Inbox);
@@ -100,8 +109,21 @@ impl Inbox {
             events,
             logs_dir: data_dir.join("other-agents"),
             home,
+            folder: Mutex::new(None),
             state: Mutex::new(State::default()),
         })
+    }
+
+    /// Reads the person's folder from `source` from now on: the person's rules about places
+    /// in it apply to other agents' requests there ([`policy::judge`]).
+    pub fn follow_folder(&self, source: FolderSource) {
+        *self.folder.lock_or_recover() = Some(source);
+    }
+
+    /// The person's folder now, if it is known.
+    fn person_folder(&self) -> Option<crate::tools::Workspace> {
+        let source = self.folder.lock_or_recover().clone();
+        source.and_then(|source| source())
     }
 
     /// The folder of the external conversations' logs.
@@ -172,9 +194,11 @@ impl Inbox {
         (run_id, log)
     }
 
-    /// Answers one request: the policy first (a call that only reads is left to the agent's
-    /// own flow; "Don't ask me now" refuses), then a card, waiting for its one outcome. Never
-    /// [`InboxVerdict::Allow`] unless the person approved this request.
+    /// Answers one request: our policy first ([`policy::judge`]: hard denials and deny rules
+    /// refuse, a call that only reads and that no rule is about is left to the agent's own
+    /// flow, "Don't ask me now" refuses; allow rules and grants never allow), then a card,
+    /// waiting for its one outcome. Never [`InboxVerdict::Allow`] unless the person approved
+    /// this request.
     pub async fn answer(&self, request: InboxRequest) -> InboxAnswer {
         let deny = |reason: &str| InboxAnswer {
             verdict: InboxVerdict::Deny,
@@ -183,29 +207,61 @@ impl Inbox {
         let Some(_slot) = self.admit() else {
             return deny(words::TOO_MANY);
         };
-        let card = card::describe(&request, self.home.as_deref());
-        if card.read_only {
-            return InboxAnswer {
-                verdict: InboxVerdict::NoOpinion,
-                reason: None,
-            };
-        }
+        let mut card = card::describe(&request, self.home.as_deref());
+        let workspace = self.person_folder();
+        let judged = policy::judge(
+            &self.policy,
+            &request,
+            &card,
+            workspace.as_ref(),
+            self.home.as_deref(),
+        );
+        let mut layer = PolicyLayer::ToolDefault;
+        let refusal = match judged {
+            policy::Judged::LeaveToAgent => {
+                return InboxAnswer {
+                    verdict: InboxVerdict::NoOpinion,
+                    reason: None,
+                }
+            }
+            policy::Judged::Refuse { reason, layer } => Some((reason, layer)),
+            policy::Judged::Ask { .. } if self.policy.session_policy() == SessionPolicy::Never => {
+                Some((words::DONT_ASK_NOW.to_owned(), PolicyLayer::SessionPolicy))
+            }
+            policy::Judged::Ask {
+                rule_reason,
+                allow_rule_not_applied,
+            } => {
+                if let Some(reason) = rule_reason {
+                    card.reason = reason;
+                    layer = PolicyLayer::UserRule;
+                }
+                card.effects.extend(allow_rule_not_applied);
+                None
+            }
+        };
         let (run_id, log) = self.conversation(request.agent, &request.session_id);
         let tool_call_id = format!("inbox-{}", uuid::Uuid::new_v4());
-        if self.policy.session_policy() == SessionPolicy::Never {
+        if let Some((reason, layer)) = refusal {
             let _ = log.append(&AuditRecord::PolicyDecided {
                 run_id,
                 tool_call_id,
                 tool_name: request.tool_name.clone(),
                 arguments_sha256: crate::approvals::sha256_hex(request.tool_input_json.as_bytes()),
                 allowed: false,
-                policy_layer: PolicyLayer::SessionPolicy,
-                reason: words::DONT_ASK_NOW.to_owned(),
+                policy_layer: layer,
+                reason: reason.clone(),
                 at: crate::unix_millis_now(),
             });
-            return deny(words::DONT_ASK_NOW);
+            return deny(&reason);
         }
         let timeout = self.registry.timeout();
+        // "Allow in this conversation" only where the agent has a session permission of its
+        // own for this request; Ask First keeps no grant for another agent.
+        let session_rule = askfirst_hook::agents::session_rule(&request);
+        let grant_scope = session_rule
+            .as_ref()
+            .map(|rule| words::session_scope(request.agent.display_name(), rule));
         let new = NewApproval {
             run_id,
             tool_call_id,
@@ -214,9 +270,10 @@ impl Inbox {
             summary: card.summary,
             reason: card.reason,
             risk: card.risk,
-            policy_layer: PolicyLayer::ToolDefault,
-            // Our grants are for our own folder: never offered to another agent.
-            grant_scope: None,
+            policy_layer: layer,
+            // Our grants are for our own folder: never offered to another agent; the agent's
+            // own session permission is, where it has one.
+            grant_scope,
             preview: card.preview,
             effects: card.effects,
             detail: Some(card.detail),
@@ -232,7 +289,7 @@ impl Inbox {
                 return deny(words::NOT_ASKED);
             }
         };
-        answer_for(&pending.wait().await, timeout)
+        answer_for(&pending.wait().await, timeout, session_rule.is_some())
     }
 
     /// Serves one connection: checks the peer, reads one bounded request line, answers it, and
@@ -355,15 +412,22 @@ impl Drop for Listening {
     }
 }
 
-/// The answer the agent gets for `outcome`; only `Approved` allows.
-fn answer_for(outcome: &Outcome, timeout: Duration) -> InboxAnswer {
+/// The answer the agent gets for `outcome`; only `Approved` allows, and "Allow in this
+/// conversation" is passed on only when the card offered the agent's own session permission
+/// (`offered`).
+fn answer_for(outcome: &Outcome, timeout: Duration, offered: bool) -> InboxAnswer {
     let deny = |reason: String| InboxAnswer {
         verdict: InboxVerdict::Deny,
         reason: Some(reason),
     };
     match outcome {
-        Outcome::Approved { .. } => InboxAnswer {
-            verdict: InboxVerdict::Allow,
+        Outcome::Approved { scope, .. } => InboxAnswer {
+            verdict: match scope {
+                askfirst_protocol::ApprovalScope::Session if offered => {
+                    InboxVerdict::AllowForSession
+                }
+                _ => InboxVerdict::Allow,
+            },
             reason: None,
         },
         Outcome::Denied { source, reason } => match (source, reason) {

@@ -268,3 +268,65 @@ async fn the_socket_is_private_bounded_and_answers_each_request_once() {
     drop(listening);
     assert!(!path.exists(), "the socket is removed");
 }
+
+#[tokio::test]
+async fn allow_in_this_conversation_is_the_agents_own_session_permission_and_ask_first_keeps_none()
+{
+    let mut f = fixture(Duration::from_secs(60));
+    let permission_request = || InboxRequest {
+        hook_event: "PermissionRequest".into(),
+        ..request("s1", "Bash", r#"{"command":"npm test"}"#)
+    };
+    let inbox = Arc::clone(&f.inbox);
+    let asking = tokio::spawn(async move { inbox.answer(permission_request()).await });
+    let card = f.asked.recv().await.expect("a card");
+    let scope = card
+        .grant_scope
+        .clone()
+        .expect("offered on PermissionRequest");
+    assert_eq!(
+        scope,
+        "Claude Code will not ask again for exactly `npm test` until you close that Claude Code \
+         conversation. It remembers this itself, so Ask First will not be asked about it again \
+         either."
+    );
+    f.registry
+        .resolve(card.approval_id, Decision::ApproveForSession)
+        .expect("resolve");
+    assert_eq!(
+        asking.await.expect("answer").verdict,
+        InboxVerdict::AllowForSession
+    );
+    // Ask First keeps no grant: the same request, asked again, is asked again.
+    let inbox = Arc::clone(&f.inbox);
+    let again = tokio::spawn(async move { inbox.answer(permission_request()).await });
+    let card = f.asked.recv().await.expect("asked again");
+    f.registry
+        .resolve(card.approval_id, Decision::Approve)
+        .expect("resolve");
+    assert_eq!(again.await.expect("answer"), allow());
+}
+
+#[tokio::test]
+async fn on_pre_tool_use_there_is_no_session_permission_and_a_second_request_still_asks() {
+    let mut f = fixture(Duration::from_secs(60));
+    for round in 0..2 {
+        let inbox = Arc::clone(&f.inbox);
+        let asking = tokio::spawn(async move {
+            inbox
+                .answer(request("s1", "Bash", r#"{"command":"npm test"}"#))
+                .await
+        });
+        let card = f.asked.recv().await.expect("a card each time");
+        assert_eq!(card.grant_scope, None, "round {round}");
+        // "Allow in this conversation" cannot be given where it is not offered.
+        assert!(f
+            .registry
+            .resolve(card.approval_id, Decision::ApproveForSession)
+            .is_err());
+        f.registry
+            .resolve(card.approval_id, Decision::Approve)
+            .expect("resolve");
+        assert_eq!(asking.await.expect("answer"), allow());
+    }
+}

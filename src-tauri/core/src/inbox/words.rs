@@ -139,3 +139,49 @@ pub fn no_home() -> String {
 pub fn cannot_read(agent: &str) -> String {
     tr("inbox-cannot-read", &[("agent", Arg::from(agent))])
 }
+
+/// The reason the agent's model gets when it would change an agent's hook settings file, where
+/// Ask First's own hook entry is.
+pub fn hook_settings(agent: &str) -> String {
+    format!(
+        "{agent} may not change the hook settings of Claude Code, Codex or Gemini CLI through \
+         this action: Ask First's own hook entry is there. The person can change them in Ask \
+         First's Settings, Other agents."
+    )
+}
+
+/// The reason the agent's model gets when a command would read Ask First's keys from the
+/// desktop's keyring.
+pub const KEYRING: &str = "Ask First does not let another program read the API keys it keeps \
+    in your keyring, so this command was not run.";
+
+/// The card's line when one of the person's allow rules matched another agent's request: it
+/// still asks, and why.
+pub fn allow_rule_not_applied(agent: &str) -> String {
+    tr(
+        "inbox-allow-rule-not-applied",
+        &[("agent", Arg::from(agent))],
+    )
+}
+
+/// What "Allow in this conversation" does on another agent's card: the agent's own session
+/// permission `rule` (its own words in `locales/<tag>/app.ftl`, keys `inbox-session-…`).
+pub fn session_scope(agent: &str, rule: &askfirst_hook::agents::SessionRule) -> String {
+    use askfirst_hook::agents::SessionRule;
+    match rule {
+        SessionRule::Command(line) => tr(
+            "inbox-session-command",
+            &[
+                ("agent", Arg::from(agent)),
+                ("command", Arg::from(crate::text::display_label(line, 1000))),
+            ],
+        ),
+        SessionRule::Site(host) => tr(
+            "inbox-session-site",
+            &[
+                ("agent", Arg::from(agent)),
+                ("host", Arg::from(crate::text::display_label(host, 300))),
+            ],
+        ),
+    }
+}

@@ -14,6 +14,8 @@ describe('detailView of a request from another agent', () => {
       folder: '/srv/app',
       command: 'rm -rf build\n<b>x</b>',
     });
-    expect(run.text).toBe('Gemini CLI, in the folder /srv/app, would run:\nrm -rf build\n<b>x</b>');
+    // The sentence is the block's heading, the command exactly as sent is its text.
+    expect(run.title).toBe('Gemini CLI, in the folder /srv/app, would run:');
+    expect(run.text).toBe('rm -rf build\n<b>x</b>');
   });
 });

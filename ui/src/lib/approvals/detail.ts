@@ -36,11 +36,11 @@ export function detailView(detail: CallDetail): DetailView {
       };
     case 'external':
       return {
-        title: externalWords.whoAsksTitle,
-        text:
+        title:
           detail.command === undefined
-            ? externalWords.whoAsks(detail.agent, detail.folder)
-            : externalWords.whoAsksToRun(detail.agent, detail.folder, detail.command),
+            ? externalWords.whoAsksTitle
+            : externalWords.whoAsksToRun(detail.agent, detail.folder),
+        text: detail.command ?? externalWords.whoAsks(detail.agent, detail.folder),
         tooltip: externalWords.tooltip(detail.agent),
         testId: 'approval-external',
         effects: [],

@@ -9,9 +9,12 @@ export const externalWords = {
   },
   /** The block's text: "Claude Code, in the folder ~/projects/site". */
   whoAsks: (agent: string, folder: string) => t('external-who-asks', { agent, folder }),
-  /** With the command it would run, on its own line below the sentence. */
-  whoAsksToRun: (agent: string, folder: string, command: string) =>
-    `${t('external-who-asks-to-run', { agent, folder })}\n${command}`,
+  /**
+   * With a command: the block's heading, "Claude Code, in the folder ~/projects/site, would
+   * run:", above the command itself (the block's text, exactly as sent; a line break in it
+   * stays visible as one).
+   */
+  whoAsksToRun: (agent: string, folder: string) => t('external-who-asks-to-run', { agent, folder }),
   /** The block's tooltip. */
   tooltip: (agent: string) => t('external-tooltip', { agent }),
 };

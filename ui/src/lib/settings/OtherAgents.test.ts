@@ -62,4 +62,20 @@ describe('Other agents on this computer', () => {
     expect(row?.textContent).toContain('Asks you through Ask First');
     expect(row?.querySelector('[data-testid="disconnect-agent"]')).not.toBeNull();
   });
+
+  it('tells that Codex runs the hook only once it is trusted there, when Codex is connected', async () => {
+    mounted = mount(OtherAgents, { target: document.body });
+    await settle();
+    expect(document.querySelector('[data-testid="codex-trust"]')).toBeNull();
+    // The list after a change says Codex is connected (say, from the command line meanwhile).
+    connectOtherAgent.mockResolvedValue([claude(true), { ...codex, found: true, connected: true }]);
+    (document.querySelector('[data-testid="connect-agent"]') as HTMLButtonElement).click();
+    await settle();
+    const row = document.querySelector('[data-agent="codex"]');
+    expect(row?.getAttribute('data-connected')).toBe('true');
+    expect(row?.querySelector('[data-testid="codex-trust"]')?.textContent).toBe(
+      "Codex runs Ask First's hook only after you trust it: open Codex, type /hooks and trust it there.",
+    );
+    expect(document.querySelector('[data-agent="claude-code"] [data-testid="codex-trust"]')).toBeNull();
+  });
 });

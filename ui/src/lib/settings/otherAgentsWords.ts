@@ -24,6 +24,10 @@ export const otherAgentsWords = {
   get disconnect(): string {
     return t('other-agents-disconnect');
   },
+  /** Codex runs a hook from hooks.json only once the person trusts it in Codex (`/hooks`). */
+  get codexTrust(): string {
+    return t('other-agents-codex-trust');
+  },
   settingsFile: (file: string) => t('other-agents-settings-file', { file }),
   connectLabel: (name: string) => t('other-agents-connect-label', { name }),
   disconnectLabel: (name: string) => t('other-agents-disconnect-label', { name }),

@@ -1,0 +1,390 @@
+//! Our policy applied to another agent's request (DESIGN.md §4's layers, through
+//! [`Policy::decide`]): the tools we understand are mapped to the facts our policy reads, by
+//! parsed meaning, never by a string prefix.
+//!
+//! - A shell command (Claude Code `Bash`, Codex `shell` / `exec_command`, Gemini CLI
+//!   `run_shell_command`) is our `run_command`: its line as our [`crate::command_line`] parser
+//!   reads it (a Codex word list is quoted back into one line), and the paths its words name.
+//! - A write (`Write`, `write_file`), an edit (`Edit`, `MultiEdit`, `replace`, `NotebookEdit`,
+//!   `apply_patch`) and a read (`Read`, `read_file`, `read_many_files`) are our `write_file`,
+//!   `edit_file` and `read_file`, with their path made absolute against the agent's folder
+//!   (`~/` is the home folder) and resolved as the kernel would (symlinks, `..`).
+//! - A web fetch (`WebFetch`, `web_fetch`) is our `fetch_url` with its address.
+//! - Any other tool keeps its own name, with every path its input names.
+//!
+//! Every path is a *mentioned* path ([`ArgumentKind::MentionedPath`]): inside the person's
+//! folder it is relative to it, so the person's deny and ask rules on a place there apply
+//! (also by identity on disk: a rule on `Private` holds through a symlink or `..`); outside it
+//! is absolute, no folder rule is about it, but the own-files denial still compares it. It is
+//! never refused for lying outside the person's folder: another agent works in folders of its
+//! own.
+//!
+//! What comes of the verdict ([`judge`]):
+//! - **Hard denials** refuse: Ask First's own files (settings and the API key kept there when
+//!   there is no keyring, rules, session logs, the undo store), a command asking the keyring
+//!   for Ask First's keys (`secret-tool lookup service "Ask First" …`), the command lines our
+//!   parser refuses, and — for anything that changes — the agents' hook settings files, where Ask
+//!   First's own hook entry is (another agent could otherwise take itself out of the inbox).
+//! - **Deny rules** refuse, **ask rules** ask with their reason on the card.
+//! - **Allow rules never allow**, and our session grants are never consulted: our allow rules
+//!   presume our own confinement (the folder, bubblewrap, Landlock), which another agent's
+//!   tools do not have. The card is shown, and says in one sentence why it still asks.
+//! - A call that only reads and that no rule is about is left to the agent's own flow.
+//!
+//! A refusal goes back as a deny with the reason the agent's model sees, and a
+//! `policy_decided` record in the conversation's log; no card.
+
+use super::card::ExternalCard;
+use super::words;
+use crate::policy::{ArgumentKind, CallFacts, MainArgument, Policy, PolicyDecision, Verdict};
+use crate::tools::Workspace;
+use askfirst_protocol::{ExternalAgent, InboxRequest, PolicyLayer};
+use serde_json::Value;
+use std::path::{Component, Path, PathBuf};
+
+/// What our policy says about another agent's request.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Judged {
+    /// Refused without a card; `reason` goes to the agent's model.
+    Refuse {
+        /// Why, in plain words.
+        reason: String,
+        /// The layer that refused.
+        layer: PolicyLayer,
+    },
+    /// Ask the person on a card.
+    Ask {
+        /// The rule's reason, when a rule says to ask (shown instead of the default reason).
+        rule_reason: Option<String>,
+        /// One sentence for the card when an allow rule matched but does not apply here.
+        allow_rule_not_applied: Option<String>,
+    },
+    /// A call that only reads, which no rule is about: left to the agent's own flow.
+    LeaveToAgent,
+}
+
+/// Our tool that `tool` (another agent's tool name) does the same as, if we know it.
+pub fn our_tool(tool: &str) -> Option<&'static str> {
+    Some(match tool {
+        "Bash" | "run_shell_command" | "shell" | "exec_command" => "run_command",
+        "Write" | "write_file" => "write_file",
+        "Edit" | "MultiEdit" | "replace" | "NotebookEdit" | "apply_patch" => "edit_file",
+        "Read" | "read_file" | "read_many_files" => "read_file",
+        "WebFetch" | "web_fetch" => "fetch_url",
+        "LS" | "list_directory" => "list_directory",
+        _ => return None,
+    })
+}
+
+/// The command line of a shell tool's input: a text, or (Codex) a list of words quoted back
+/// into one line as a shell would read it.
+pub fn command_line(input: &Value) -> Option<String> {
+    match input.get("command").or_else(|| input.get("cmd"))? {
+        Value::String(line) => Some(line.clone()),
+        Value::Array(words) => {
+            let words: Option<Vec<&str>> = words.iter().map(Value::as_str).collect();
+            Some(shell_words::join(words?))
+        }
+        _ => None,
+    }
+}
+
+/// `given` made absolute against `cwd` (`~/` against `home`), with `.` and `..` taken as the
+/// letters say; symlinks are followed later, where the path is judged.
+fn absolute(given: &str, cwd: &Path, home: Option<&Path>) -> PathBuf {
+    let expanded = match (
+        given.strip_prefix("~/").or((given == "~").then_some("")),
+        home,
+    ) {
+        (Some(rest), Some(home)) => home.join(rest),
+        _ => PathBuf::from(given),
+    };
+    let joined = if expanded.is_absolute() {
+        expanded
+    } else {
+        cwd.join(expanded)
+    };
+    let mut out = PathBuf::new();
+    for part in joined.components() {
+        match part {
+            Component::ParentDir => {
+                out.pop();
+            }
+            Component::CurDir => {}
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// The most words of a shell line looked at for paths; a line with more is refused as naming
+/// more than can be checked (as for MCP tools).
+const MAX_WORDS: usize = 4096;
+
+/// The policy's view of the absolute paths `paths`: inside `workspace` relative to it, outside
+/// absolute (see the module's comment). Each is also given as it resolves on disk. With
+/// `too_many`, one argument more says that some were left out (every deny rule with a pattern
+/// matches it, and the hard denials refuse it).
+fn path_arguments(
+    paths: &[PathBuf],
+    too_many: bool,
+    workspace: Option<&Workspace>,
+) -> Vec<MainArgument> {
+    match workspace {
+        Some(ws) => {
+            crate::tools::mentioned_paths_in(paths.iter().filter_map(|p| p.to_str()), too_many, ws)
+        }
+        None => paths
+            .iter()
+            .map(|p| MainArgument {
+                kind: ArgumentKind::MentionedPath,
+                text: p.display().to_string(),
+                alias: None,
+                resolved: Some(resolved_on_disk(p)),
+            })
+            .chain(too_many.then(|| MainArgument {
+                kind: ArgumentKind::MentionedPath,
+                text: String::new(),
+                alias: None,
+                resolved: None,
+            }))
+            .collect(),
+    }
+}
+
+/// `path` with its existing part resolved as the kernel would (symlinks), the rest as given.
+fn resolved_on_disk(path: &Path) -> PathBuf {
+    let mut rest = Vec::new();
+    let mut head = path;
+    loop {
+        if let Ok(real) = std::fs::canonicalize(head) {
+            return rest.iter().rev().fold(real, |acc, part| acc.join(part));
+        }
+        match (head.parent(), head.file_name()) {
+            (Some(parent), Some(name)) => {
+                rest.push(name.to_owned());
+                head = parent;
+            }
+            _ => return path.to_owned(),
+        }
+    }
+}
+
+/// The paths a shell line's words name: every word with a `/`, starting with `~`, or naming
+/// something that exists in `cwd`, made absolute; and whether the line has more than
+/// [`MAX_WORDS`] words (then only the first are looked at).
+fn words_as_paths(line: &str, cwd: &Path, home: Option<&Path>) -> (Vec<PathBuf>, bool) {
+    let commands = crate::command_line::all_simple_commands(line);
+    let mut words = commands.iter().flatten();
+    let paths = words
+        .by_ref()
+        .take(MAX_WORDS)
+        .filter(|word| {
+            word.contains('/')
+                || word.starts_with('~')
+                || (!word.is_empty() && std::fs::symlink_metadata(cwd.join(word.as_str())).is_ok())
+        })
+        .map(|word| absolute(word, cwd, home))
+        .collect();
+    (paths, words.next().is_some())
+}
+
+/// The facts of `request` as our policy reads them: our tool's name and its main arguments.
+fn facts_of(
+    request: &InboxRequest,
+    input: &Value,
+    workspace: Option<&Workspace>,
+    home: Option<&Path>,
+) -> (String, Vec<MainArgument>) {
+    let cwd = Path::new(&request.cwd);
+    let text = |names: &[&str]| {
+        names
+            .iter()
+            .find_map(|n| input.get(*n).and_then(Value::as_str))
+    };
+    let ours = our_tool(&request.tool_name);
+    let mut arguments = Vec::new();
+    match ours {
+        Some("run_command") => {
+            if let Some(line) = command_line(input) {
+                let (paths, too_many) = words_as_paths(&line, cwd, home);
+                arguments.push(MainArgument {
+                    kind: ArgumentKind::Command,
+                    text: line,
+                    alias: None,
+                    resolved: None,
+                });
+                arguments.extend(path_arguments(&paths, too_many, workspace));
+            }
+        }
+        Some("fetch_url") => {
+            if let Some(url) = text(&["url"]) {
+                let text = url::Url::parse(url).map_or_else(|_| url.to_owned(), |u| u.to_string());
+                arguments.push(MainArgument {
+                    kind: ArgumentKind::Url,
+                    text,
+                    alias: None,
+                    resolved: None,
+                });
+            }
+        }
+        _ => {
+            // A write, edit, read or listing: its path fields. Another tool: every text of
+            // its input that could name a path (bounded as for MCP tools).
+            let mut paths: Vec<PathBuf> = [
+                "file_path",
+                "path",
+                "absolute_path",
+                "notebook_path",
+                "dir_path",
+            ]
+            .iter()
+            .filter_map(|n| input.get(*n).and_then(Value::as_str))
+            .map(|p| absolute(p, cwd, home))
+            .collect();
+            let mut too_many = false;
+            if let Some(list) = input.get("paths").and_then(Value::as_array) {
+                too_many = list.len() > MAX_WORDS;
+                paths.extend(
+                    list.iter()
+                        .filter_map(Value::as_str)
+                        .take(MAX_WORDS)
+                        .map(|p| absolute(p, cwd, home)),
+                );
+            }
+            // Inside the person's folder, the path a write, edit or read is about is a path
+            // as our own tools' are (so that an allow rule can be seen to match it, and said
+            // on the card not to apply); outside it stays merely mentioned.
+            arguments.extend(path_arguments(&paths, too_many, workspace).into_iter().map(
+                |mut a| {
+                    if ours.is_some() && a.resolved.is_some() && !Path::new(&a.text).is_absolute() {
+                        a.kind = ArgumentKind::Path;
+                    }
+                    a
+                },
+            ));
+            if ours.is_none() {
+                if let Some(ws) = workspace {
+                    arguments.extend(crate::tools::mentioned_paths(input, ws));
+                }
+            }
+        }
+    }
+    let name = ours.map_or_else(|| request.tool_name.clone(), str::to_owned);
+    (name, arguments)
+}
+
+/// Whether `path` (as it resolves) is one of the agents' hook settings files under `home`
+/// (compared by identity where the file exists, else by its absolute path).
+fn is_hook_settings(path: &Path, home: Option<&Path>) -> bool {
+    let Some(home) = home else {
+        return false;
+    };
+    ExternalAgent::ALL.into_iter().any(|agent| {
+        let file = askfirst_hook::install::AgentSettings::under(agent, home).file;
+        match (
+            crate::identity::FileId::of(path),
+            crate::identity::FileId::of(&file),
+        ) {
+            (Some(a), Some(b)) => a == b,
+            _ => resolved_on_disk(&file) == path || file == path,
+        }
+    })
+}
+
+/// Whether a shell line asks the desktop's keyring for Ask First's API keys: a simple command
+/// (also inside `sh -c`, after `sudo`, …) run by `secret-tool` or Python's `keyring` that names
+/// Ask First's keyring service ([`crate::app::secrets::KEYRING_SERVICE`]) as one word. (Any
+/// program of the person's may ask the keyring over D-Bus; this refuses the plain ways to.)
+fn reads_our_keyring(line: &str) -> bool {
+    crate::command_line::all_simple_commands(line)
+        .iter()
+        .any(|words| {
+            let program = words
+                .first()
+                .map(|w| w.rsplit('/').next().unwrap_or(w.as_str()));
+            matches!(program, Some("secret-tool" | "keyring"))
+                && words[1..]
+                    .iter()
+                    .any(|w| w.eq_ignore_ascii_case(crate::app::secrets::KEYRING_SERVICE))
+        })
+}
+
+/// What our policy says about `request`, whose card is `card`: see the module's comment.
+/// `workspace` is the person's folder; `home` the person's home folder.
+pub fn judge(
+    policy: &Policy,
+    request: &InboxRequest,
+    card: &ExternalCard,
+    workspace: Option<&Workspace>,
+    home: Option<&Path>,
+) -> Judged {
+    let input: Value = serde_json::from_str(&request.tool_input_json).unwrap_or(Value::Null);
+    let (tool_name, arguments) = facts_of(request, &input, workspace, home);
+    let changes = !card.read_only;
+    if changes
+        && arguments
+            .iter()
+            .filter_map(|a| a.resolved.as_deref())
+            .any(|p| is_hook_settings(p, home))
+    {
+        return Judged::Refuse {
+            reason: words::hook_settings(request.agent.display_name()),
+            layer: PolicyLayer::HardDenial,
+        };
+    }
+    if arguments
+        .iter()
+        .any(|a| a.kind == ArgumentKind::Command && reads_our_keyring(&a.text))
+    {
+        return Judged::Refuse {
+            reason: words::KEYRING.to_owned(),
+            layer: PolicyLayer::HardDenial,
+        };
+    }
+    let facts = CallFacts {
+        tool_name: &tool_name,
+        read_only: card.read_only,
+        risk: card.risk,
+        main_arguments: &arguments,
+        // No canonical form: our session grants are never used for another agent's request.
+        canonical_arguments: None,
+        mcp_server: None,
+        fingerprint: None,
+    };
+    let Verdict {
+        decision, layer, ..
+    } = policy.decide(&facts);
+    match (decision, layer) {
+        (PolicyDecision::Deny { .. }, PolicyLayer::SessionPolicy) => Judged::Refuse {
+            reason: words::DONT_ASK_NOW.to_owned(),
+            layer: PolicyLayer::SessionPolicy,
+        },
+        (PolicyDecision::Deny { reason }, layer) => Judged::Refuse { reason, layer },
+        (PolicyDecision::Ask { reason }, PolicyLayer::UserRule) => Judged::Ask {
+            rule_reason: Some(reason),
+            allow_rule_not_applied: None,
+        },
+        (PolicyDecision::Ask { .. }, _) => Judged::Ask {
+            rule_reason: None,
+            allow_rule_not_applied: None,
+        },
+        // A read that no deny or ask rule is about is the agent's own business, whatever
+        // allowed it here.
+        (PolicyDecision::Allow, _) if card.read_only => Judged::LeaveToAgent,
+        (PolicyDecision::Allow, PolicyLayer::UserRule) => Judged::Ask {
+            rule_reason: None,
+            allow_rule_not_applied: Some(words::allow_rule_not_applied(
+                request.agent.display_name(),
+            )),
+        },
+        (PolicyDecision::Allow, _) => Judged::Ask {
+            rule_reason: None,
+            allow_rule_not_applied: None,
+        },
+    }
+}
+
+#[cfg(test)]
+#[path = "policy_tests.rs"]
+mod tests;
