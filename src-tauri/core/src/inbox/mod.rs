@@ -10,7 +10,7 @@
 //!
 //! The socket can only *ask*: a decision comes only from the window (or the timeout, or
 //! "Don't ask me now"). Requests are bounded in size ([`INBOX_MAX_REQUEST_BYTES`]), in time to
-//! arrive ([`READ_LIMIT`]), in number at once ([`MAX_IN_FLIGHT`]) and in rate
+//! arrive ([`READ_LIMIT`]), in number at once ([`MAX_IN_FLIGHT`] requests, [`MAX_CONNECTIONS`] connections) and in rate
 //! ([`MAX_PER_WINDOW`] per [`RATE_WINDOW`]). Our grants ("Allow for this session") are never
 //! used for another agent's request; "Allow in this conversation" is offered only where the
 //! agent has a session permission of its own ([`askfirst_hook::agents::session_rule`]: Claude
@@ -48,6 +48,10 @@ pub const MAX_IN_FLIGHT: usize = 32;
 pub const MAX_PER_WINDOW: usize = 60;
 /// The window of [`MAX_PER_WINDOW`].
 pub const RATE_WINDOW: Duration = Duration::from_secs(10);
+/// The most connections served at once (each waiting request holds one, so this is above
+/// [`MAX_IN_FLIGHT`]); a connection over it is closed at once, unread, so a process holding
+/// many connections open cannot use up the app's open files (the hook then fails closed).
+pub const MAX_CONNECTIONS: usize = 64;
 /// The most external conversations kept open at once (the oldest is closed first).
 const MAX_CONVERSATIONS: usize = 256;
 
@@ -375,11 +379,23 @@ impl Inbox {
                     return;
                 }
             };
+            let open = Arc::new(tokio::sync::Semaphore::new(MAX_CONNECTIONS));
             loop {
                 match listener.accept().await {
                     Ok((stream, _)) => {
+                        let Ok(permit) = Arc::clone(&open).try_acquire_owned() else {
+                            eprintln!(
+                                "askfirst: an inbox connection was closed: \
+                                 {MAX_CONNECTIONS} are open already"
+                            );
+                            drop(stream);
+                            continue;
+                        };
                         let inbox = Arc::clone(&inbox);
-                        tokio::spawn(async move { inbox.serve(stream).await });
+                        tokio::spawn(async move {
+                            inbox.serve(stream).await;
+                            drop(permit);
+                        });
                     }
                     Err(error) => {
                         eprintln!("askfirst: the inbox could not accept a connection: {error}");

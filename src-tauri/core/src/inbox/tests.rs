@@ -330,3 +330,64 @@ async fn on_pre_tool_use_there_is_no_session_permission_and_a_second_request_sti
         assert_eq!(asking.await.expect("answer"), allow());
     }
 }
+
+#[tokio::test]
+async fn connections_over_the_cap_are_closed_at_once_and_the_inbox_keeps_answering() {
+    let mut f = fixture(Duration::from_secs(60));
+    let runtime = tempfile::tempdir().expect("runtime dir");
+    let listening = f
+        .inbox
+        .listen(runtime.path(), &tokio::runtime::Handle::current())
+        .expect("listen");
+    let path = listening.path().to_owned();
+    // A process holds the most connections open without sending anything.
+    let mut held = Vec::new();
+    for _ in 0..MAX_CONNECTIONS {
+        held.push(
+            tokio::net::UnixStream::connect(&path)
+                .await
+                .expect("connect"),
+        );
+    }
+    // One more is closed unread: its reader sees the end at once, not after READ_LIMIT.
+    let mut extra = tokio::net::UnixStream::connect(&path)
+        .await
+        .expect("connect");
+    let mut byte = [0u8; 1];
+    let read = tokio::time::timeout(Duration::from_secs(2), extra.read(&mut byte))
+        .await
+        .expect("closed before the read limit");
+    assert_eq!(read.expect("read"), 0, "closed without an answer");
+    // Once the held connections go, a request is served again.
+    drop(held);
+    let mut line = serde_json::to_vec(&request(
+        "after",
+        "Bash",
+        &serde_json::json!({ "command": "make again" }).to_string(),
+    ))
+    .expect("json");
+    line.push(b'\n');
+    // The permits return as each held connection's handler sees its end; until then a new
+    // connection may still be closed unread, and is tried again.
+    for _ in 0..100 {
+        let (p, l) = (path.clone(), line.clone());
+        let mut asked = tokio::spawn(async move { exchange(&p, &l).await });
+        match tokio::time::timeout(Duration::from_millis(100), &mut asked).await {
+            Ok(closed) => {
+                assert_eq!(closed.expect("exchange"), "", "closed unread");
+                continue;
+            }
+            Err(_) => {
+                let card = f.asked.recv().await.expect("card");
+                f.registry
+                    .resolve(card.approval_id, Decision::Approve)
+                    .expect("approve");
+                let answer: InboxAnswer =
+                    serde_json::from_str(&asked.await.expect("answer")).expect("json");
+                assert_eq!(answer, allow());
+                return;
+            }
+        }
+    }
+    panic!("no request was served after the held connections went");
+}
