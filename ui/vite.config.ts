@@ -19,5 +19,8 @@ export default defineConfig({
   test: {
     environment: 'jsdom',
     include: ['src/**/*.test.ts'],
+    // A hang guard, not a speed target: the 1,000-card and 10,000-entry list tests take
+    // several seconds when the machine is busy, and vitest's default of 5 s failed them.
+    testTimeout: 30_000,
   },
 });
