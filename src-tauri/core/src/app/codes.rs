@@ -99,7 +99,8 @@ impl Coded for RunError {
 impl Worded for SessionError {
     fn message(&self) -> String {
         match self {
-            SessionError::Busy | SessionError::FolderFixed => self.to_string(),
+            SessionError::Busy => tr("error-session-busy", &[]),
+            SessionError::FolderFixed => tr("error-session-folder_fixed", &[]),
             SessionError::Unreadable(_) => tr("error-session-unreadable", &[]),
             SessionError::NotWritable(_) => tr("error-session-not_writable", &[]),
         }

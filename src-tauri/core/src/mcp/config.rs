@@ -116,6 +116,37 @@ pub enum McpConfigError {
     },
 }
 
+impl McpConfigError {
+    /// The sentence for the person in the current language (the `Display` text is the English
+    /// one, for logs).
+    pub fn sentence(&self) -> String {
+        use crate::i18n::{tr, Arg};
+        match self {
+            Self::NameLength => tr(
+                "mcp_config-name_length",
+                &[("limit", Arg::from(MAX_SERVER_NAME_CHARS))],
+            ),
+            Self::NameCharacters => tr("mcp_config-name_characters", &[]),
+            Self::NoLongerSaved { previous } => tr(
+                "mcp_config-no_longer_saved",
+                &[("name", Arg::from(previous))],
+            ),
+            Self::NameTaken { other } => tr("mcp_config-name_taken", &[("name", Arg::from(other))]),
+            Self::UnclosedQuote => tr("mcp_config-unclosed_quote", &[]),
+            Self::NoProgram => tr("mcp_config-no_program", &[]),
+            Self::VariableName { name } => {
+                tr("mcp_config-variable_name", &[("name", Arg::from(name))])
+            }
+            Self::VariableValue { name } => {
+                tr("mcp_config-variable_value", &[("name", Arg::from(name))])
+            }
+            Self::VariableTwice { name } => {
+                tr("mcp_config-variable_twice", &[("name", Arg::from(name))])
+            }
+        }
+    }
+}
+
 /// Checks a [`SaveMcpServerRequest`] against the servers saved now (`saved`) and builds the
 /// server's settings: the name trimmed, the command line split like a POSIX shell splits words
 /// (quotes and backslashes; `shell-words`), and every variable the request lists, a variable
