@@ -648,3 +648,19 @@ mcp_config-no_program = Say which program starts the server (for example: npx -y
 mcp_config-variable_name = "{ $name }" cannot be an environment variable's name: use letters, digits and "_", not starting with a digit.
 mcp_config-variable_value = Give the variable { $name } a value.
 mcp_config-variable_twice = The variable { $name } is listed twice.
+
+## The state of an MCP server in Settings → MCP servers (src-tauri/core/src/mcp/server.rs and stderr.rs).
+# { $trouble } is one of the mcp-trouble-* phrases; { $said } is mcp-it_said or nothing.
+
+mcp-start_failed = The MCP server "{ $server }" could not be started: { $trouble }.{ $said } Check its command in the settings; it will be tried again the next time it is needed, after { $retry }.
+mcp-trouble-slow = it did not finish starting within { $wait }
+mcp-trouble-not_found = the program "{ $program }" was not found
+mcp-trouble-cannot_run = the program "{ $program }" could not be run
+mcp-trouble-stopped_early = it stopped before it was ready
+mcp-trouble-not_mcp = it did not answer as an MCP server should
+mcp-trouble-no_tools = it could not list its tools
+# What the server wrote last, as it wrote it. Starts with a space in English: {" "}.
+mcp-it_said = {" "}It said: "{ $text }".
+mcp-stopped = The MCP server "{ $server }" stopped.{ $said } It will be started again the next time one of its tools is needed.
+mcp-stopped_during_call = The MCP server "{ $server }" stopped while "{ $tool }" was running, so whether it did anything is unknown. It will be started again the next time one of its tools is needed.
+mcp-call_timed_out = The MCP server "{ $server }" did not answer within { $wait }, so it was stopped; whether "{ $tool }" did anything is unknown. It will be started again the next time one of its tools is needed.

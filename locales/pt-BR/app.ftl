@@ -642,3 +642,19 @@ mcp_config-no_program = Diga qual programa inicia o servidor (por exemplo: npx -
 mcp_config-variable_name = "{ $name }" não pode ser o nome de uma variável de ambiente: use letras, números e "_", sem começar com um número.
 mcp_config-variable_value = Dê um valor à variável { $name }.
 mcp_config-variable_twice = A variável { $name } aparece duas vezes.
+
+## O estado de um servidor MCP em Configurações → Servidores MCP (src-tauri/core/src/mcp/server.rs e stderr.rs).
+# { $trouble } é uma das frases mcp-trouble-*; { $said } é mcp-it_said ou nada.
+
+mcp-start_failed = Não foi possível iniciar o servidor MCP "{ $server }": { $trouble }.{ $said } Confira o comando dele nas configurações; ele será tentado de novo na próxima vez que for preciso, depois de { $retry }.
+mcp-trouble-slow = ele não terminou de iniciar em { $wait }
+mcp-trouble-not_found = o programa "{ $program }" não foi encontrado
+mcp-trouble-cannot_run = o programa "{ $program }" não pôde ser executado
+mcp-trouble-stopped_early = ele parou antes de ficar pronto
+mcp-trouble-not_mcp = ele não respondeu como um servidor MCP deveria
+mcp-trouble-no_tools = ele não conseguiu listar as suas ferramentas
+# O que o servidor escreveu por último, como escreveu. Começa com um espaço: {" "}.
+mcp-it_said = {" "}Ele disse: "{ $text }".
+mcp-stopped = O servidor MCP "{ $server }" parou.{ $said } Ele será iniciado de novo na próxima vez que uma das suas ferramentas for necessária.
+mcp-stopped_during_call = O servidor MCP "{ $server }" parou enquanto "{ $tool }" estava rodando, então não se sabe se fez alguma coisa. Ele será iniciado de novo na próxima vez que uma das suas ferramentas for necessária.
+mcp-call_timed_out = O servidor MCP "{ $server }" não respondeu em { $wait }, então foi parado; não se sabe se "{ $tool }" fez alguma coisa. Ele será iniciado de novo na próxima vez que uma das suas ferramentas for necessária.

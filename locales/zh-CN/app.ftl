@@ -589,3 +589,19 @@ mcp_config-no_program = 请说明用哪个程序启动这个服务器（例如�
 mcp_config-variable_name = “{ $name }”不能用作环境变量名：请使用字母、数字和 "_"，且不要以数字开头。
 mcp_config-variable_value = 请给变量 { $name } 一个值。
 mcp_config-variable_twice = 变量 { $name } 列出了两次。
+
+## 设置 → MCP 服务器中显示的服务器状态（src-tauri/core/src/mcp/server.rs 和 stderr.rs）。
+# { $trouble } 是 mcp-trouble-* 中的一句；{ $said } 是 mcp-it_said 或空。
+
+mcp-start_failed = MCP 服务器“{ $server }”无法启动：{ $trouble }。{ $said }请在设置中检查它的命令；下次需要它时会再试一次，最早在 { $retry }后。
+mcp-trouble-slow = 它没有在 { $wait }内完成启动
+mcp-trouble-not_found = 找不到程序“{ $program }”
+mcp-trouble-cannot_run = 程序“{ $program }”无法运行
+mcp-trouble-stopped_early = 它在准备好之前就停止了
+mcp-trouble-not_mcp = 它的回答不像一个 MCP 服务器
+mcp-trouble-no_tools = 它无法列出自己的工具
+# 服务器最后写出的内容，原样显示。
+mcp-it_said = 它说：“{ $text }”。
+mcp-stopped = MCP 服务器“{ $server }”停止了。{ $said }下次需要它的某个工具时会重新启动它。
+mcp-stopped_during_call = MCP 服务器“{ $server }”在运行“{ $tool }”时停止了，所以不知道它是否做了什么。下次需要它的某个工具时会重新启动它。
+mcp-call_timed_out = MCP 服务器“{ $server }”没有在 { $wait }内回答，所以已被停止；不知道“{ $tool }”是否做了什么。下次需要它的某个工具时会重新启动它。

@@ -267,3 +267,52 @@ fn every_refusal_a_person_sees_is_said_in_chinese_and_portuguese() {
     let e = RuleEditError::FolderNotFound("Taxes".into());
     assert_eq!(e.message(), e.to_string());
 }
+
+/// A server that writes a line and ends: its state in Settings is in the person's language,
+/// what it wrote as it wrote it (the English the model is told is pinned in `mcp_runs`).
+#[cfg(unix)]
+#[test]
+fn an_mcp_server_s_state_is_said_in_the_person_s_language() {
+    use askfirst_core::mcp::{McpClients, McpServerConfig, McpServerStatus, McpTimeouts};
+    use std::collections::BTreeMap;
+    use std::time::Duration;
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let quits = McpServerConfig {
+        name: "quits".into(),
+        command: "sh".into(),
+        args: vec!["-c".into(), "echo 'missing API token' >&2; exit 3".into()],
+        env: BTreeMap::new(),
+        trusted: false,
+    };
+    // The current-thread runtime runs the start on this thread, inside `with_language`.
+    let (statuses, tools) = with_language(Language::ZhCn, || {
+        runtime.block_on(async {
+            let clients = McpClients::with_timeouts(
+                vec![quits],
+                McpTimeouts {
+                    start: Duration::from_secs(5),
+                    call: Duration::from_secs(1),
+                    retry_failed_start: Duration::from_secs(30),
+                },
+            );
+            let tools = clients.tools().await;
+            let statuses = clients.statuses();
+            clients.shutdown().await;
+            (statuses, tools)
+        })
+    });
+    assert!(tools.is_empty());
+    assert!(
+        matches!(
+            &statuses[0].status,
+            McpServerStatus::Failed { message, .. } if message ==
+                "MCP 服务器“quits”无法启动：它在准备好之前就停止了。它说：“missing API token”。\
+                 请在设置中检查它的命令；下次需要它时会再试一次，最早在 30 秒后。"
+        ),
+        "{:?}",
+        statuses[0].status
+    );
+}
