@@ -337,7 +337,7 @@ rule-read_file = { $kind ->
        *[ask] { $shape ->
                *[all] 读取文件前先问我
                 [folder] 读取 { $folder } 中的文件前先问我
-                [path] 读取 { $path }前先问我
+                [path] 读取 { $path } 前先问我
                 [matching] 读取匹配“{ $pattern }”的文件前先问我
         }
         [allow] { $shape ->
@@ -377,7 +377,7 @@ rule-write_file = { $kind ->
        *[ask] { $shape ->
                *[all] 写入文件前先问我
                 [folder] 写入 { $folder } 中的文件前先问我
-                [path] 写入 { $path }前先问我
+                [path] 写入 { $path } 前先问我
                 [matching] 写入匹配“{ $pattern }”的文件前先问我
         }
         [allow] { $shape ->
@@ -397,7 +397,7 @@ rule-edit_file = { $kind ->
        *[ask] { $shape ->
                *[all] 修改文件前先问我
                 [folder] 修改 { $folder } 中的文件前先问我
-                [path] 修改 { $path }前先问我
+                [path] 修改 { $path } 前先问我
                 [matching] 修改匹配“{ $pattern }”的文件前先问我
         }
         [allow] { $shape ->
@@ -417,7 +417,7 @@ rule-move_path = { $kind ->
        *[ask] { $shape ->
                *[all] 移动或重命名文件和文件夹前先问我
                 [folder] 移动或重命名 { $folder } 中的文件和文件夹前先问我
-                [path] 移动或重命名 { $path }前先问我
+                [path] 移动或重命名 { $path } 前先问我
                 [matching] 移动或重命名匹配“{ $pattern }”的文件和文件夹前先问我
         }
         [allow] { $shape ->
@@ -437,7 +437,7 @@ rule-delete_path = { $kind ->
        *[ask] { $shape ->
                *[all] 删除文件和文件夹前先问我
                 [folder] 删除 { $folder } 中的文件和文件夹前先问我
-                [path] 删除 { $path }前先问我
+                [path] 删除 { $path } 前先问我
                 [matching] 删除匹配“{ $pattern }”的文件和文件夹前先问我
         }
         [allow] { $shape ->
