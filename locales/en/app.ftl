@@ -116,7 +116,7 @@ error-approval-required = "{ $summary }" needs someone's OK, and nobody is there
 error-approval-log = Ask First cannot save its history right now, so it did not do this. Free up some space on the disk, or make sure Ask First may write to its data folder, then try again.
 error-approval-shutting_down = Ask First is closing, so nobody was asked and the action was not performed. Start Ask First again to go on.
 error-settings-unknown_provider = Ask First does not know that model service. Choose one from the list in Settings.
-error-settings-timeout_out_of_range = { $problem } Choose a waiting time in that range and save again.
+error-settings-timeout_out_of_range = The waiting time must be between { $min } and { $max } seconds. Choose a waiting time in that range and save again.
 error-settings-file_unreadable = Your settings file cannot be read or has a mistake, so Settings will not save over it. Fix the file or delete it, then try again.
 error-settings-save_failed = Your settings could not be saved. Make sure the disk is not full and that Ask First may write to its data folder, then try again.
 error-settings-no_such_rule = That rule is no longer in your rules (the rules file may have been changed). Close Settings and open it again to see the rules as they are now.
@@ -284,7 +284,8 @@ reason-changes = This changes files in your workspace folder, so it needs your O
 reason-high_risk = This is a high-risk action, so it needs your OK.
 reason-rule-asks = Your rule “{ $rule }” says to ask you first.
 reason-rule-allows = Allowed by your rule “{ $rule }”.
-reason-rules_broken = { $error } Until it is fixed, Ask First asks before every action.
+reason-rules_unreadable = The rules file { $path } could not be read: { $detail } Until it is fixed, Ask First asks before every action.
+reason-rules_mistake = The rules file { $path } has a mistake: { $detail } Until it is fixed, Ask First asks before every action.
 
 ## "Test the connection" and the Ollama finder in Settings (src-tauri/core/src/app/probe/).
 

@@ -104,7 +104,7 @@ error-approval-required = "{ $summary }" precisa da aprovação de alguém, e n�
 error-approval-log = O Ask First não consegue salvar o histórico agora, então não fez isto. Libere espaço no disco ou verifique se o Ask First pode gravar na pasta de dados dele e tente de novo.
 error-approval-shutting_down = O Ask First está fechando, então ninguém foi consultado e a ação não foi feita. Abra o Ask First de novo para continuar.
 error-settings-unknown_provider = O Ask First não conhece esse serviço de modelo. Escolha um da lista em Configurações.
-error-settings-timeout_out_of_range = { $problem } Escolha um tempo de espera dentro desse intervalo e salve de novo.
+error-settings-timeout_out_of_range = O tempo de espera precisa ficar entre { $min } e { $max } segundos. Escolha um tempo de espera dentro desse intervalo e salve de novo.
 error-settings-file_unreadable = O seu arquivo de configurações não pode ser lido ou tem um erro, então Configurações não vai gravar por cima dele. Corrija ou apague o arquivo e tente de novo.
 error-settings-save_failed = Não foi possível salvar as suas configurações. Verifique se o disco não está cheio e se o Ask First pode gravar na pasta de dados dele e tente de novo.
 error-settings-no_such_rule = Essa regra não está mais entre as suas regras (o arquivo de regras pode ter sido alterado). Feche Configurações e abra de novo para ver as regras como estão agora.
@@ -280,7 +280,8 @@ reason-changes = Isto altera arquivos da sua pasta de trabalho, então precisa d
 reason-high_risk = Esta é uma ação de alto risco, então precisa da sua aprovação.
 reason-rule-asks = Sua regra “{ $rule }” diz para perguntar a você antes.
 reason-rule-allows = Permitido pela sua regra “{ $rule }”.
-reason-rules_broken = { $error } Até isso ser corrigido, o Ask First pergunta antes de cada ação.
+reason-rules_unreadable = Não foi possível ler o arquivo de regras { $path }: { $detail } Até isso ser corrigido, o Ask First pergunta antes de cada ação.
+reason-rules_mistake = O arquivo de regras { $path } tem um erro: { $detail } Até isso ser corrigido, o Ask First pergunta antes de cada ação.
 
 ## "Testar a conexão" e a busca pelo Ollama em Configurações.
 

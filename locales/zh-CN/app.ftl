@@ -104,7 +104,7 @@ error-approval-required = “{ $summary }”需要有人同意，但这里没有
 error-approval-log = Ask First 现在无法保存记录，所以没有执行。请腾出一些磁盘空间，或确认 Ask First 可以写入它的数据文件夹，然后再试一次。
 error-approval-shutting_down = Ask First 正在关闭，所以没有询问任何人，操作也没有执行。请重新打开 Ask First 继续。
 error-settings-unknown_provider = Ask First 不认识这个模型服务。请在“设置”的列表中选择一个。
-error-settings-timeout_out_of_range = { $problem } 请在这个范围内选择等待时间，然后再保存。
+error-settings-timeout_out_of_range = 等待时间必须在 { $min } 到 { $max } 秒之间。请在这个范围内选择等待时间，然后再保存。
 error-settings-file_unreadable = 你的设置文件无法读取或有错误，所以“设置”不会覆盖它。请修正或删除这个文件，然后再试一次。
 error-settings-save_failed = 你的设置没能保存。请确认磁盘没有满，并且 Ask First 可以写入它的数据文件夹，然后再试一次。
 error-settings-no_such_rule = 这条规则已不在你的规则中（规则文件可能被改过）。请关闭“设置”再打开，查看现在的规则。
@@ -240,7 +240,8 @@ reason-changes = 这会改动你的工作文件夹里的文件，所以需要你
 reason-high_risk = 这是一个高风险的操作，所以需要你的同意。
 reason-rule-asks = 你的规则“{ $rule }”要求先问你。
 reason-rule-allows = 你的规则“{ $rule }”允许这样做。
-reason-rules_broken = { $error } 在修好之前，Ask First 每次操作前都会先问你。
+reason-rules_unreadable = 无法读取规则文件 { $path }：{ $detail } 在修好之前，Ask First 每次操作前都会先问你。
+reason-rules_mistake = 规则文件 { $path } 有错误：{ $detail } 在修好之前，Ask First 每次操作前都会先问你。
 
 ## “设置”中的“测试连接”和 Ollama 查找。
 

@@ -281,10 +281,16 @@ impl Policy {
             Rules::Broken(error) => {
                 return Verdict::ask(
                     PolicyLayer::UserRule,
-                    tr(
-                        "reason-rules_broken",
-                        &[("error", Arg::from(error.to_string()))],
-                    ),
+                    match error {
+                        RulesError::Read { path, detail } => tr(
+                            "reason-rules_unreadable",
+                            &[("path", Arg::from(path)), ("detail", Arg::from(detail))],
+                        ),
+                        RulesError::Invalid { path, detail } => tr(
+                            "reason-rules_mistake",
+                            &[("path", Arg::from(path)), ("detail", Arg::from(detail))],
+                        ),
+                    },
                 )
             }
             Rules::Loaded(rules) => {

@@ -170,6 +170,17 @@ fn a_rule_s_reason_on_a_card_is_in_the_language_and_a_refusal_for_the_model_stay
             reason: "Your rule “Ask before writing files in Drafts” says to ask you first.".into()
         }
     );
+    let broken = Policy::new(
+        Rules::parse("[[deny]\n", Path::new("/data/rules.toml")),
+        None,
+    );
+    let reason = with_language(Language::PtBr, || broken.decide(&facts(&drafts)).decision);
+    assert!(
+        matches!(&reason, PolicyDecision::Ask { reason } if reason.starts_with(
+            "O arquivo de regras /data/rules.toml tem um erro: ")
+            && reason.ends_with("Até isso ser corrigido, o Ask First pergunta antes de cada ação.")),
+        "{reason:?}"
+    );
     // The refusal is what the model is told (NotRun): English in every language.
     for language in LANGUAGES {
         assert_eq!(
@@ -238,6 +249,7 @@ fn errors() -> Vec<(String, Box<dyn Fn() -> String>)> {
         McpConfigError::VariableTwice { name: "x".into() },
     ];
     let sessions = [SessionError::Busy, SessionError::FolderFixed];
+    let settings = askfirst_core::app::SettingsError::TimeoutOutOfRange(5);
     let mut out: Vec<(String, Box<dyn Fn() -> String>)> = Vec::new();
     for e in rule_edits {
         out.push((format!("{e:?}"), Box::new(move || e.message())));
@@ -248,6 +260,10 @@ fn errors() -> Vec<(String, Box<dyn Fn() -> String>)> {
     for e in sessions {
         out.push((format!("{e:?}"), Box::new(move || e.message())));
     }
+    out.push((
+        format!("{settings:?}"),
+        Box::new(move || settings.message()),
+    ));
     out
 }
 
