@@ -665,3 +665,6 @@ mcp-it_said = {" "}It said: "{ $text }".
 mcp-stopped = The MCP server "{ $server }" stopped.{ $said } It will be started again the next time one of its tools is needed.
 mcp-stopped_during_call = The MCP server "{ $server }" stopped while "{ $tool }" was running, so whether it did anything is unknown. It will be started again the next time one of its tools is needed.
 mcp-call_timed_out = The MCP server "{ $server }" did not answer within { $wait }, so it was stopped; whether "{ $tool }" did anything is unknown. It will be started again the next time one of its tools is needed.
+mcp-problem-no_name = An MCP server in the settings has no name; give it one to use it.
+mcp-problem-no_command = The MCP server "{ $server }" has no command in the settings, so it cannot be started. Give it one in Settings (Edit).
+mcp-problem-same_name = Another MCP server in the settings has the same name as "{ $server }" (or one that differs only in punctuation); give each its own name.

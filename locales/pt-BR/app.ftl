@@ -659,3 +659,6 @@ mcp-it_said = {" "}Ele disse: "{ $text }".
 mcp-stopped = O servidor MCP "{ $server }" parou.{ $said } Ele será iniciado de novo na próxima vez que uma das suas ferramentas for necessária.
 mcp-stopped_during_call = O servidor MCP "{ $server }" parou enquanto "{ $tool }" estava rodando, então não se sabe se fez alguma coisa. Ele será iniciado de novo na próxima vez que uma das suas ferramentas for necessária.
 mcp-call_timed_out = O servidor MCP "{ $server }" não respondeu em { $wait }, então foi parado; não se sabe se "{ $tool }" fez alguma coisa. Ele será iniciado de novo na próxima vez que uma das suas ferramentas for necessária.
+mcp-problem-no_name = Um servidor MCP nas configurações não tem nome; dê um nome a ele para usá-lo.
+mcp-problem-no_command = O servidor MCP "{ $server }" não tem comando nas configurações, então não pode ser iniciado. Dê um comando a ele em Configurações (Editar).
+mcp-problem-same_name = Outro servidor MCP nas configurações tem o mesmo nome que "{ $server }" (ou um que só muda na pontuação); dê a cada um o seu próprio nome.

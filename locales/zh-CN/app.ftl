@@ -606,3 +606,6 @@ mcp-it_said = 它说：“{ $text }”。
 mcp-stopped = MCP 服务器“{ $server }”停止了。{ $said }下次需要它的某个工具时会重新启动它。
 mcp-stopped_during_call = MCP 服务器“{ $server }”在运行“{ $tool }”时停止了，所以不知道它是否做了什么。下次需要它的某个工具时会重新启动它。
 mcp-call_timed_out = MCP 服务器“{ $server }”没有在 { $wait }内回答，所以已被停止；不知道“{ $tool }”是否做了什么。下次需要它的某个工具时会重新启动它。
+mcp-problem-no_name = 设置中有一个 MCP 服务器没有名字；给它起个名字才能使用它。
+mcp-problem-no_command = MCP 服务器“{ $server }”在设置中没有命令，所以无法启动。请在设置中（编辑）给它一个命令。
+mcp-problem-same_name = 设置中另一个 MCP 服务器与“{ $server }”同名（或只在标点上不同）；请给每个服务器起不同的名字。

@@ -67,20 +67,21 @@ pub(super) struct Connected {
 }
 
 impl SupervisedServer {
-    /// A server with these settings, not started; `config_error` says why it may never start.
+    /// A server with these settings, not started; `problem` says why it may never start.
     pub(super) fn new(
         config: McpServerConfig,
         prefix: String,
         timeouts: McpTimeouts,
-        config_error: Option<String>,
+        problem: Option<super::config::StartupProblem>,
     ) -> Self {
-        let status = match &config_error {
-            Some(message) => McpServerStatus::Failed {
-                message: message.clone(),
+        let status = match &problem {
+            Some(problem) => McpServerStatus::Failed {
+                message: problem.person(),
                 detail: None,
             },
             None => McpServerStatus::NotStarted,
         };
+        let config_error = problem.map(|p| p.english());
         Self {
             config,
             prefix,

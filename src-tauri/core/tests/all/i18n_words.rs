@@ -306,8 +306,15 @@ fn an_mcp_server_s_state_is_said_in_the_person_s_language() {
     // The current-thread runtime runs the start on this thread, inside `with_language`.
     let (statuses, tools) = with_language(Language::ZhCn, || {
         runtime.block_on(async {
+            let no_command = McpServerConfig {
+                name: "nocmd".into(),
+                command: " ".into(),
+                args: vec![],
+                env: BTreeMap::new(),
+                trusted: false,
+            };
             let clients = McpClients::with_timeouts(
-                vec![quits],
+                vec![quits, no_command],
                 McpTimeouts {
                     start: Duration::from_secs(5),
                     call: Duration::from_secs(1),
@@ -330,5 +337,14 @@ fn an_mcp_server_s_state_is_said_in_the_person_s_language() {
         ),
         "{:?}",
         statuses[0].status
+    );
+    assert_eq!(
+        statuses[1].status,
+        McpServerStatus::Failed {
+            message:
+                "MCP 服务器“nocmd”在设置中没有命令，所以无法启动。请在设置中（编辑）给它一个命令。"
+                    .into(),
+            detail: None,
+        }
     );
 }
