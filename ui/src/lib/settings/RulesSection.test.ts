@@ -185,7 +185,10 @@ describe('RulesSection', () => {
   it('reads the rules again when the language changes, so their sentences are in it', async () => {
     const root = await show();
     expect(listRules).toHaveBeenCalledTimes(1);
-    const inPortuguese = { ...start, rules: [{ ...start.rules[0], sentence: 'Nunca mexer em nada em Private' }] };
+    const inPortuguese: RulesView = {
+      ...start,
+      rules: start.rules.slice(0, 1).map((r) => ({ ...r, sentence: 'Nunca mexer em nada em Private' })),
+    };
     listRules.mockResolvedValueOnce(inPortuguese);
     setLanguage('pt-BR');
     await settle();
