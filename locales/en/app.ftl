@@ -95,6 +95,8 @@ command-runs_package = Downloads and runs a package ({ $command }), whose steps 
 command-runs_project_script = Runs the project's script { $script } ({ $command }), whose steps Ask First cannot see.
 command-installs_software = Downloads from the internet and installs software ({ $command })
 command-containers = Downloads from the internet and runs containers ({ $command })
+list-join = { $first }, { $rest }
+list-pair = { $first }, { $second }
 list-and_more = { $names } and { $count } more
 command-more = …and { $count } more.
 
@@ -104,6 +106,8 @@ error-run-empty_task = Please type a task for the agent first.
 error-run-busy = The agent is still working on the previous task. Stop it or wait for it to finish.
 error-run-folder_gone = The folder this conversation works in, { $path }, is no longer there. Choose a folder for it with "Change…" above the task box.
 error-internal = Something went wrong inside Ask First, so this was not done. Try again; if it keeps happening, close Ask First and start it again.
+error-session-busy = The agent is still working. Stop it or wait for it to finish first.
+error-session-folder_fixed = The folder is set by ASKFIRST_WORKSPACE when Ask First starts, so it cannot be changed here. Start Ask First without it to choose a folder.
 error-session-unreadable = This conversation could not be opened, because its history cannot be read (it may have been moved or deleted). Pick another conversation, or start a new one.
 error-session-not_writable = Ask First cannot write this conversation's history, so it was not opened. Free up some space on the disk, or make sure Ask First may write to its data folder, then try again.
 error-approval-not_pending = This request is no longer waiting: it was already answered, it timed out, or its task was stopped. Nothing was changed; look at the requests still shown.
@@ -112,7 +116,7 @@ error-approval-required = "{ $summary }" needs someone's OK, and nobody is there
 error-approval-log = Ask First cannot save its history right now, so it did not do this. Free up some space on the disk, or make sure Ask First may write to its data folder, then try again.
 error-approval-shutting_down = Ask First is closing, so nobody was asked and the action was not performed. Start Ask First again to go on.
 error-settings-unknown_provider = Ask First does not know that model service. Choose one from the list in Settings.
-error-settings-timeout_out_of_range = { $problem } Choose a waiting time in that range and save again.
+error-settings-timeout_out_of_range = The waiting time must be between { $min } and { $max } seconds. Choose a waiting time in that range and save again.
 error-settings-file_unreadable = Your settings file cannot be read or has a mistake, so Settings will not save over it. Fix the file or delete it, then try again.
 error-settings-save_failed = Your settings could not be saved. Make sure the disk is not full and that Ask First may write to its data folder, then try again.
 error-settings-no_such_rule = That rule is no longer in your rules (the rules file may have been changed). Close Settings and open it again to see the rules as they are now.
@@ -278,6 +282,10 @@ reason-reads = Only reads.
 reason-reads-risky = This only reads, but it is marked risky, so it needs your OK.
 reason-changes = This changes files in your workspace folder, so it needs your OK.
 reason-high_risk = This is a high-risk action, so it needs your OK.
+reason-rule-asks = Your rule “{ $rule }” says to ask you first.
+reason-rule-allows = Allowed by your rule “{ $rule }”.
+reason-rules_unreadable = The rules file { $path } could not be read: { $detail } Until it is fixed, Ask First asks before every action.
+reason-rules_mistake = The rules file { $path } has a mistake: { $detail } Until it is fixed, Ask First asks before every action.
 
 ## "Test the connection" and the Ollama finder in Settings (src-tauri/core/src/app/probe/).
 
@@ -383,3 +391,290 @@ inbox-allow-rule-not-applied = One of your rules would allow this for Ask First'
 # The inbox: what "Allow in this conversation" does on another agent's card (its own session permission).
 inbox-session-command = { $agent } will not ask again for exactly `{ $command }` until you close that { $agent } conversation. It remembers this itself, so Ask First will not be asked about it again either.
 inbox-session-site = { $agent } will not ask again to fetch pages from { $host } until you close that { $agent } conversation. It remembers this itself, so Ask First will not be asked about it again either.
+## A rule as a sentence (src-tauri/core/src/policy/words.rs). $kind is the rule's list (deny: never,
+## ask: ask first, allow: always); $shape what it is about: all (everything), folder, path (one file
+## or folder), matching (a pattern as written), command / command_more (a command, or a command with
+## anything after it), site / site_sub (a web site, or a site and its sub-domains).
+# Write each whole sentence in the language's own order; keep every { $name }.
+
+rule-read_file = { $kind ->
+        [deny] { $shape ->
+               *[all] Never read files
+                [folder] Never read files in { $folder }
+                [path] Never read { $path }
+                [matching] Never read files matching “{ $pattern }”
+        }
+       *[ask] { $shape ->
+               *[all] Ask before reading files
+                [folder] Ask before reading files in { $folder }
+                [path] Ask before reading { $path }
+                [matching] Ask before reading files matching “{ $pattern }”
+        }
+        [allow] { $shape ->
+               *[all] Always allow reading files
+                [folder] Always allow reading files in { $folder }
+                [path] Always allow reading { $path }
+                [matching] Always allow reading files matching “{ $pattern }”
+        }
+    }
+rule-list_directory = { $kind ->
+        [deny] { $shape ->
+               *[all] Never list folders
+                [folder] Never list folders in { $folder }
+                [path] Never list { $path }
+                [matching] Never list folders matching “{ $pattern }”
+        }
+       *[ask] { $shape ->
+               *[all] Ask before listing folders
+                [folder] Ask before listing folders in { $folder }
+                [path] Ask before listing { $path }
+                [matching] Ask before listing folders matching “{ $pattern }”
+        }
+        [allow] { $shape ->
+               *[all] Always allow listing folders
+                [folder] Always allow listing folders in { $folder }
+                [path] Always allow listing { $path }
+                [matching] Always allow listing folders matching “{ $pattern }”
+        }
+    }
+rule-write_file = { $kind ->
+        [deny] { $shape ->
+               *[all] Never write files
+                [folder] Never write files in { $folder }
+                [path] Never write { $path }
+                [matching] Never write files matching “{ $pattern }”
+        }
+       *[ask] { $shape ->
+               *[all] Ask before writing files
+                [folder] Ask before writing files in { $folder }
+                [path] Ask before writing { $path }
+                [matching] Ask before writing files matching “{ $pattern }”
+        }
+        [allow] { $shape ->
+               *[all] Always allow writing files
+                [folder] Always allow writing files in { $folder }
+                [path] Always allow writing { $path }
+                [matching] Always allow writing files matching “{ $pattern }”
+        }
+    }
+rule-edit_file = { $kind ->
+        [deny] { $shape ->
+               *[all] Never change files
+                [folder] Never change files in { $folder }
+                [path] Never change { $path }
+                [matching] Never change files matching “{ $pattern }”
+        }
+       *[ask] { $shape ->
+               *[all] Ask before changing files
+                [folder] Ask before changing files in { $folder }
+                [path] Ask before changing { $path }
+                [matching] Ask before changing files matching “{ $pattern }”
+        }
+        [allow] { $shape ->
+               *[all] Always allow changing files
+                [folder] Always allow changing files in { $folder }
+                [path] Always allow changing { $path }
+                [matching] Always allow changing files matching “{ $pattern }”
+        }
+    }
+rule-move_path = { $kind ->
+        [deny] { $shape ->
+               *[all] Never move or rename files and folders
+                [folder] Never move or rename files and folders in { $folder }
+                [path] Never move or rename { $path }
+                [matching] Never move or rename files and folders matching “{ $pattern }”
+        }
+       *[ask] { $shape ->
+               *[all] Ask before moving or renaming files and folders
+                [folder] Ask before moving or renaming files and folders in { $folder }
+                [path] Ask before moving or renaming { $path }
+                [matching] Ask before moving or renaming files and folders matching “{ $pattern }”
+        }
+        [allow] { $shape ->
+               *[all] Always allow moving or renaming files and folders
+                [folder] Always allow moving or renaming files and folders in { $folder }
+                [path] Always allow moving or renaming { $path }
+                [matching] Always allow moving or renaming files and folders matching “{ $pattern }”
+        }
+    }
+rule-delete_path = { $kind ->
+        [deny] { $shape ->
+               *[all] Never delete files and folders
+                [folder] Never delete files and folders in { $folder }
+                [path] Never delete { $path }
+                [matching] Never delete files and folders matching “{ $pattern }”
+        }
+       *[ask] { $shape ->
+               *[all] Ask before deleting files and folders
+                [folder] Ask before deleting files and folders in { $folder }
+                [path] Ask before deleting { $path }
+                [matching] Ask before deleting files and folders matching “{ $pattern }”
+        }
+        [allow] { $shape ->
+               *[all] Always allow deleting files and folders
+                [folder] Always allow deleting files and folders in { $folder }
+                [path] Always allow deleting { $path }
+                [matching] Always allow deleting files and folders matching “{ $pattern }”
+        }
+    }
+rule-run_command = { $kind ->
+        [deny] { $shape ->
+               *[all] Never run commands
+                [folder] Never run commands that touch { $folder }
+                [command] Never run the command “{ $words }”
+                [command_more] Never run the command “{ $words }” (with anything after it)
+                [matching] Never run commands matching “{ $pattern }”
+        }
+       *[ask] { $shape ->
+               *[all] Ask before running commands
+                [folder] Ask before running commands that touch { $folder }
+                [command] Ask before running the command “{ $words }”
+                [command_more] Ask before running the command “{ $words }” (with anything after it)
+                [matching] Ask before running commands matching “{ $pattern }”
+        }
+        [allow] { $shape ->
+               *[all] Always allow running commands
+                [folder] Always allow running commands that touch { $folder }
+                [command] Always allow running the command “{ $words }”
+                [command_more] Always allow running the command “{ $words }” (with anything after it)
+                [matching] Always allow running commands matching “{ $pattern }”
+        }
+    }
+rule-fetch_url = { $kind ->
+        [deny] { $shape ->
+               *[all] Never download from the internet
+                [site] Never download from { $host }
+                [site_sub] Never download from { $host } and its sub-domains
+                [matching] Never download from addresses matching “{ $pattern }”
+        }
+       *[ask] { $shape ->
+               *[all] Ask before downloading from the internet
+                [site] Ask before downloading from { $host }
+                [site_sub] Ask before downloading from { $host } and its sub-domains
+                [matching] Ask before downloading from addresses matching “{ $pattern }”
+        }
+        [allow] { $shape ->
+               *[all] Always allow downloading from the internet
+                [site] Always allow downloading from { $host }
+                [site_sub] Always allow downloading from { $host } and its sub-domains
+                [matching] Always allow downloading from addresses matching “{ $pattern }”
+        }
+    }
+rule-mcp_tool = { $kind ->
+        [deny] { $shape ->
+               *[all] Never use the tool “{ $tool }” of the MCP server “{ $server }”
+                [folder] Never use the tool “{ $tool }” of the MCP server “{ $server }” on anything in { $folder }
+                [matching] Never use the tool “{ $tool }” of the MCP server “{ $server }” on anything matching “{ $pattern }”
+        }
+       *[ask] { $shape ->
+               *[all] Ask before using the tool “{ $tool }” of the MCP server “{ $server }”
+                [folder] Ask before using the tool “{ $tool }” of the MCP server “{ $server }” on anything in { $folder }
+                [matching] Ask before using the tool “{ $tool }” of the MCP server “{ $server }” on anything matching “{ $pattern }”
+        }
+        [allow] { $shape ->
+               *[all] Always allow using the tool “{ $tool }” of the MCP server “{ $server }”
+                [folder] Always allow using the tool “{ $tool }” of the MCP server “{ $server }” on anything in { $folder }
+                [matching] Always allow using the tool “{ $tool }” of the MCP server “{ $server }” on anything matching “{ $pattern }”
+        }
+    }
+rule-other_tool = { $kind ->
+        [deny] { $shape ->
+               *[all] Never use the tool “{ $tool }”
+                [folder] Never use the tool “{ $tool }” on anything in { $folder }
+                [matching] Never use the tool “{ $tool }” on anything matching “{ $pattern }”
+        }
+       *[ask] { $shape ->
+               *[all] Ask before using the tool “{ $tool }”
+                [folder] Ask before using the tool “{ $tool }” on anything in { $folder }
+                [matching] Ask before using the tool “{ $tool }” on anything matching “{ $pattern }”
+        }
+        [allow] { $shape ->
+               *[all] Always allow using the tool “{ $tool }”
+                [folder] Always allow using the tool “{ $tool }” on anything in { $folder }
+                [matching] Always allow using the tool “{ $tool }” on anything matching “{ $pattern }”
+        }
+    }
+rule-anything = { $kind ->
+        [deny] { $shape ->
+               *[all] Never do anything (every action is refused)
+                [folder] Never touch anything in { $folder }
+                [path] Never touch { $path }
+                [matching] Never touch anything matching “{ $pattern }”
+        }
+       *[ask] { $shape ->
+               *[all] Ask before anything
+                [folder] Ask before anything in { $folder }
+                [path] Ask before anything on { $path }
+                [matching] Ask before anything matching “{ $pattern }”
+        }
+        [allow] { $shape ->
+               *[all] Always allow everything, without asking
+                [folder] Always allow anything in { $folder }
+                [path] Always allow anything on { $path }
+                [matching] Always allow anything matching “{ $pattern }”
+        }
+    }
+
+## The "what" choices of the "Add a rule" form (src-tauri/core/src/policy/words.rs).
+
+rule-action-anything = Anything
+rule-action-read_file = Reading files
+rule-action-list_directory = Listing what is in folders
+rule-action-write_file = Writing files (new or replaced)
+rule-action-edit_file = Changing parts of files
+rule-action-move_path = Moving or renaming files and folders
+rule-action-delete_path = Deleting files and folders
+rule-action-run_command = Running commands
+rule-action-fetch_url = Downloading from the internet
+rule-action-mcp_tool = The tool “{ $tool }” of the MCP server “{ $server }”
+rule-action-other_tool = The tool “{ $tool }”
+
+## When a rule from Settings → Rules is refused (src-tauri/core/src/app/rules_screen.rs, RuleEditError).
+
+rule_edit-file = The rules file could not be changed, so nothing was changed. Fix the file by hand (or delete it to start again), or make sure Ask First may write to its data folder, then try again.
+rule_edit-unknown_action = Ask First has no action “{ $name }” to make a rule about. Choose one from the list.
+rule_edit-scope_not_for_action = This kind of place cannot be chosen for { $name }. Choose another one from the list.
+rule_edit-allow_by_folder = { $name } cannot be allowed by folder, because Ask First cannot be sure where they act. Choose “Always ask” or “Never”, or allow them everywhere.
+rule_edit-folder_missing = Choose a folder, or choose “Everywhere”.
+rule_edit-folder_not_inside = Write the folder as it is inside your folder, like Private or Photos/2024 (without “..”).
+rule_edit-folder_pattern = A folder name with pattern characters (such as * or ?) cannot be used here. Write such a rule by hand in the rules file instead.
+rule_edit-folder_not_found = There is no folder “{ $name }” in your folder. Check its name, or choose one from the list.
+rule_edit-not_a_folder = The name “{ $name }” is a file, not a folder. Choose a folder instead.
+rule_edit-command_missing = Type the command's first words, for example “git status”.
+rule_edit-command_pattern = Type the command's words as they are, without pattern characters (such as * or ?) or quotes. Write such a rule by hand in the rules file instead.
+rule_edit-site_invalid = The name “{ $name }” is not a web site. Type one like example.com.
+rule_edit-site_missing = Type the web site's name, for example “example.com”.
+rule_edit-already_there = You already have this rule: { $name }. Use its Change button to make it different.
+rule_edit-no_such_rule = This rule is no longer in the rules file (it may have been changed there). The list now shows the file as it is: look at it and try again.
+
+## When an MCP server's settings cannot be saved (src-tauri/core/src/mcp/config.rs, McpConfigError).
+
+mcp_config-name_length = Give the server a name of 1 to { $limit } characters.
+mcp_config-name_characters = A server name may use only letters (without accents), digits, "-" and "_" (it becomes part of its tools' names).
+mcp_config-no_longer_saved = There is no MCP server named "{ $name }" any more.
+mcp_config-no_such_server = There is no MCP server named "{ $name }".
+mcp_config-name_taken = Another MCP server is already named "{ $name }"; names may not differ only in capitals.
+mcp_config-unclosed_quote = The command has a quote that is not closed.
+mcp_config-no_program = Say which program starts the server (for example: npx -y @modelcontextprotocol/server-filesystem ~/Documents).
+mcp_config-variable_name = "{ $name }" cannot be an environment variable's name: use letters, digits and "_", not starting with a digit.
+mcp_config-variable_value = Give the variable { $name } a value.
+mcp_config-variable_twice = The variable { $name } is listed twice.
+
+## The state of an MCP server in Settings → MCP servers (src-tauri/core/src/mcp/server.rs and stderr.rs).
+# { $trouble } is one of the mcp-trouble-* phrases; { $said } is mcp-it_said or nothing.
+
+mcp-start_failed = The MCP server "{ $server }" could not be started: { $trouble }.{ $said } Check its command in the settings; it will be tried again the next time it is needed, after { $retry }.
+mcp-trouble-slow = it did not finish starting within { $wait }
+mcp-trouble-not_found = the program "{ $program }" was not found
+mcp-trouble-cannot_run = the program "{ $program }" could not be run
+mcp-trouble-stopped_early = it stopped before it was ready
+mcp-trouble-not_mcp = it did not answer as an MCP server should
+mcp-trouble-no_tools = it could not list its tools
+# What the server wrote last, as it wrote it. Starts with a space in English: {" "}.
+mcp-it_said = {" "}It said: "{ $text }".
+mcp-stopped = The MCP server "{ $server }" stopped.{ $said } It will be started again the next time one of its tools is needed.
+mcp-stopped_during_call = The MCP server "{ $server }" stopped while "{ $tool }" was running, so whether it did anything is unknown. It will be started again the next time one of its tools is needed.
+mcp-call_timed_out = The MCP server "{ $server }" did not answer within { $wait }, so it was stopped; whether "{ $tool }" did anything is unknown. It will be started again the next time one of its tools is needed.
+mcp-problem-no_name = An MCP server in the settings has no name; give it one to use it.
+mcp-problem-no_command = The MCP server "{ $server }" has no command in the settings, so it cannot be started. Give it one in Settings (Edit).
+mcp-problem-same_name = Another MCP server in the settings has the same name as "{ $server }" (or one that differs only in punctuation); give each its own name.

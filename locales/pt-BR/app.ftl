@@ -83,6 +83,8 @@ command-runs_package = Baixa e executa um pacote ({ $command }), cujos passos o 
 command-runs_project_script = Executa o script { $script } do projeto ({ $command }), cujos passos o Ask First não consegue ver.
 command-installs_software = Baixa da internet e instala programas ({ $command })
 command-containers = Baixa da internet e executa contêineres ({ $command })
+list-join = { $first }, { $rest }
+list-pair = { $first } e { $second }
 list-and_more = { $names } e mais { $count }
 command-more = …e mais { $count }.
 
@@ -92,6 +94,8 @@ error-run-empty_task = Digite primeiro uma tarefa para o agente.
 error-run-busy = O agente ainda está trabalhando na tarefa anterior. Pare-o ou espere ele terminar.
 error-run-folder_gone = A pasta em que esta conversa trabalha, { $path }, não existe mais. Escolha uma pasta para ela com "Alterar…" acima da caixa de tarefa.
 error-internal = Algo deu errado dentro do Ask First, então isto não foi feito. Tente de novo; se continuar acontecendo, feche o Ask First e abra de novo.
+error-session-busy = O agente ainda está trabalhando. Pare-o ou espere ele terminar primeiro.
+error-session-folder_fixed = A pasta é definida por ASKFIRST_WORKSPACE quando o Ask First começa, então não pode ser mudada aqui. Abra o Ask First sem ela para escolher uma pasta.
 error-session-unreadable = Não foi possível abrir esta conversa, porque o histórico dela não pode ser lido (pode ter sido movido ou apagado). Escolha outra conversa ou comece uma nova.
 error-session-not_writable = O Ask First não consegue gravar o histórico desta conversa, então ela não foi aberta. Libere espaço no disco ou verifique se o Ask First pode gravar na pasta de dados dele e tente de novo.
 error-approval-not_pending = Este pedido já não está esperando: já foi respondido, o tempo acabou ou a tarefa foi parada. Nada foi alterado; veja os pedidos que ainda aparecem.
@@ -100,7 +104,7 @@ error-approval-required = "{ $summary }" precisa da aprovação de alguém, e n�
 error-approval-log = O Ask First não consegue salvar o histórico agora, então não fez isto. Libere espaço no disco ou verifique se o Ask First pode gravar na pasta de dados dele e tente de novo.
 error-approval-shutting_down = O Ask First está fechando, então ninguém foi consultado e a ação não foi feita. Abra o Ask First de novo para continuar.
 error-settings-unknown_provider = O Ask First não conhece esse serviço de modelo. Escolha um da lista em Configurações.
-error-settings-timeout_out_of_range = { $problem } Escolha um tempo de espera dentro desse intervalo e salve de novo.
+error-settings-timeout_out_of_range = O tempo de espera precisa ficar entre { $min } e { $max } segundos. Escolha um tempo de espera dentro desse intervalo e salve de novo.
 error-settings-file_unreadable = O seu arquivo de configurações não pode ser lido ou tem um erro, então Configurações não vai gravar por cima dele. Corrija ou apague o arquivo e tente de novo.
 error-settings-save_failed = Não foi possível salvar as suas configurações. Verifique se o disco não está cheio e se o Ask First pode gravar na pasta de dados dele e tente de novo.
 error-settings-no_such_rule = Essa regra não está mais entre as suas regras (o arquivo de regras pode ter sido alterado). Feche Configurações e abra de novo para ver as regras como estão agora.
@@ -274,6 +278,10 @@ reason-reads = Só lê.
 reason-reads-risky = Isto só lê, mas está marcado como arriscado, então precisa da sua aprovação.
 reason-changes = Isto altera arquivos da sua pasta de trabalho, então precisa da sua aprovação.
 reason-high_risk = Esta é uma ação de alto risco, então precisa da sua aprovação.
+reason-rule-asks = Sua regra “{ $rule }” diz para perguntar a você antes.
+reason-rule-allows = Permitido pela sua regra “{ $rule }”.
+reason-rules_unreadable = Não foi possível ler o arquivo de regras { $path }: { $detail } Até isso ser corrigido, o Ask First pergunta antes de cada ação.
+reason-rules_mistake = O arquivo de regras { $path } tem um erro: { $detail } Até isso ser corrigido, o Ask First pergunta antes de cada ação.
 
 ## "Testar a conexão" e a busca pelo Ollama em Configurações.
 
@@ -379,3 +387,288 @@ inbox-allow-rule-not-applied = Uma das suas regras permitiria isto para o assist
 # The inbox: what "Allow in this conversation" does on another agent's card (its own session permission).
 inbox-session-command = { $agent } não vai perguntar de novo por exatamente `{ $command }` até você fechar aquela conversa do { $agent }. Ele mesmo guarda isso, então o Ask First também não será consultado de novo sobre isso.
 inbox-session-site = { $agent } não vai perguntar de novo para buscar páginas de { $host } até você fechar aquela conversa do { $agent }. Ele mesmo guarda isso, então o Ask First também não será consultado de novo sobre isso.
+## Uma regra como frase (src-tauri/core/src/policy/words.rs). $kind é a lista da regra (deny: nunca,
+## ask: perguntar antes, allow: sempre); $shape é sobre o que ela é: all, folder, path, matching,
+## command / command_more, site / site_sub.
+
+rule-read_file = { $kind ->
+        [deny] { $shape ->
+               *[all] Nunca ler arquivos
+                [folder] Nunca ler arquivos em { $folder }
+                [path] Nunca ler { $path }
+                [matching] Nunca ler arquivos que correspondem a “{ $pattern }”
+        }
+       *[ask] { $shape ->
+               *[all] Perguntar antes de ler arquivos
+                [folder] Perguntar antes de ler arquivos em { $folder }
+                [path] Perguntar antes de ler { $path }
+                [matching] Perguntar antes de ler arquivos que correspondem a “{ $pattern }”
+        }
+        [allow] { $shape ->
+               *[all] Sempre permitir ler arquivos
+                [folder] Sempre permitir ler arquivos em { $folder }
+                [path] Sempre permitir ler { $path }
+                [matching] Sempre permitir ler arquivos que correspondem a “{ $pattern }”
+        }
+    }
+rule-list_directory = { $kind ->
+        [deny] { $shape ->
+               *[all] Nunca listar o conteúdo de pastas
+                [folder] Nunca listar o conteúdo de pastas em { $folder }
+                [path] Nunca listar o conteúdo de { $path }
+                [matching] Nunca listar o conteúdo de pastas que correspondem a “{ $pattern }”
+        }
+       *[ask] { $shape ->
+               *[all] Perguntar antes de listar o conteúdo de pastas
+                [folder] Perguntar antes de listar o conteúdo de pastas em { $folder }
+                [path] Perguntar antes de listar o conteúdo de { $path }
+                [matching] Perguntar antes de listar o conteúdo de pastas que correspondem a “{ $pattern }”
+        }
+        [allow] { $shape ->
+               *[all] Sempre permitir listar o conteúdo de pastas
+                [folder] Sempre permitir listar o conteúdo de pastas em { $folder }
+                [path] Sempre permitir listar o conteúdo de { $path }
+                [matching] Sempre permitir listar o conteúdo de pastas que correspondem a “{ $pattern }”
+        }
+    }
+rule-write_file = { $kind ->
+        [deny] { $shape ->
+               *[all] Nunca escrever arquivos
+                [folder] Nunca escrever arquivos em { $folder }
+                [path] Nunca escrever { $path }
+                [matching] Nunca escrever arquivos que correspondem a “{ $pattern }”
+        }
+       *[ask] { $shape ->
+               *[all] Perguntar antes de escrever arquivos
+                [folder] Perguntar antes de escrever arquivos em { $folder }
+                [path] Perguntar antes de escrever { $path }
+                [matching] Perguntar antes de escrever arquivos que correspondem a “{ $pattern }”
+        }
+        [allow] { $shape ->
+               *[all] Sempre permitir escrever arquivos
+                [folder] Sempre permitir escrever arquivos em { $folder }
+                [path] Sempre permitir escrever { $path }
+                [matching] Sempre permitir escrever arquivos que correspondem a “{ $pattern }”
+        }
+    }
+rule-edit_file = { $kind ->
+        [deny] { $shape ->
+               *[all] Nunca alterar arquivos
+                [folder] Nunca alterar arquivos em { $folder }
+                [path] Nunca alterar { $path }
+                [matching] Nunca alterar arquivos que correspondem a “{ $pattern }”
+        }
+       *[ask] { $shape ->
+               *[all] Perguntar antes de alterar arquivos
+                [folder] Perguntar antes de alterar arquivos em { $folder }
+                [path] Perguntar antes de alterar { $path }
+                [matching] Perguntar antes de alterar arquivos que correspondem a “{ $pattern }”
+        }
+        [allow] { $shape ->
+               *[all] Sempre permitir alterar arquivos
+                [folder] Sempre permitir alterar arquivos em { $folder }
+                [path] Sempre permitir alterar { $path }
+                [matching] Sempre permitir alterar arquivos que correspondem a “{ $pattern }”
+        }
+    }
+rule-move_path = { $kind ->
+        [deny] { $shape ->
+               *[all] Nunca mover ou renomear arquivos e pastas
+                [folder] Nunca mover ou renomear arquivos e pastas em { $folder }
+                [path] Nunca mover ou renomear { $path }
+                [matching] Nunca mover ou renomear arquivos e pastas que correspondem a “{ $pattern }”
+        }
+       *[ask] { $shape ->
+               *[all] Perguntar antes de mover ou renomear arquivos e pastas
+                [folder] Perguntar antes de mover ou renomear arquivos e pastas em { $folder }
+                [path] Perguntar antes de mover ou renomear { $path }
+                [matching] Perguntar antes de mover ou renomear arquivos e pastas que correspondem a “{ $pattern }”
+        }
+        [allow] { $shape ->
+               *[all] Sempre permitir mover ou renomear arquivos e pastas
+                [folder] Sempre permitir mover ou renomear arquivos e pastas em { $folder }
+                [path] Sempre permitir mover ou renomear { $path }
+                [matching] Sempre permitir mover ou renomear arquivos e pastas que correspondem a “{ $pattern }”
+        }
+    }
+rule-delete_path = { $kind ->
+        [deny] { $shape ->
+               *[all] Nunca apagar arquivos e pastas
+                [folder] Nunca apagar arquivos e pastas em { $folder }
+                [path] Nunca apagar { $path }
+                [matching] Nunca apagar arquivos e pastas que correspondem a “{ $pattern }”
+        }
+       *[ask] { $shape ->
+               *[all] Perguntar antes de apagar arquivos e pastas
+                [folder] Perguntar antes de apagar arquivos e pastas em { $folder }
+                [path] Perguntar antes de apagar { $path }
+                [matching] Perguntar antes de apagar arquivos e pastas que correspondem a “{ $pattern }”
+        }
+        [allow] { $shape ->
+               *[all] Sempre permitir apagar arquivos e pastas
+                [folder] Sempre permitir apagar arquivos e pastas em { $folder }
+                [path] Sempre permitir apagar { $path }
+                [matching] Sempre permitir apagar arquivos e pastas que correspondem a “{ $pattern }”
+        }
+    }
+rule-run_command = { $kind ->
+        [deny] { $shape ->
+               *[all] Nunca executar comandos
+                [folder] Nunca executar comandos que mexem em { $folder }
+                [command] Nunca executar o comando “{ $words }”
+                [command_more] Nunca executar o comando “{ $words }” (com qualquer coisa depois)
+                [matching] Nunca executar comandos que correspondem a “{ $pattern }”
+        }
+       *[ask] { $shape ->
+               *[all] Perguntar antes de executar comandos
+                [folder] Perguntar antes de executar comandos que mexem em { $folder }
+                [command] Perguntar antes de executar o comando “{ $words }”
+                [command_more] Perguntar antes de executar o comando “{ $words }” (com qualquer coisa depois)
+                [matching] Perguntar antes de executar comandos que correspondem a “{ $pattern }”
+        }
+        [allow] { $shape ->
+               *[all] Sempre permitir executar comandos
+                [folder] Sempre permitir executar comandos que mexem em { $folder }
+                [command] Sempre permitir executar o comando “{ $words }”
+                [command_more] Sempre permitir executar o comando “{ $words }” (com qualquer coisa depois)
+                [matching] Sempre permitir executar comandos que correspondem a “{ $pattern }”
+        }
+    }
+rule-fetch_url = { $kind ->
+        [deny] { $shape ->
+               *[all] Nunca baixar da internet
+                [site] Nunca baixar de { $host }
+                [site_sub] Nunca baixar de { $host } e dos seus subdomínios
+                [matching] Nunca baixar de endereços que correspondem a “{ $pattern }”
+        }
+       *[ask] { $shape ->
+               *[all] Perguntar antes de baixar da internet
+                [site] Perguntar antes de baixar de { $host }
+                [site_sub] Perguntar antes de baixar de { $host } e dos seus subdomínios
+                [matching] Perguntar antes de baixar de endereços que correspondem a “{ $pattern }”
+        }
+        [allow] { $shape ->
+               *[all] Sempre permitir baixar da internet
+                [site] Sempre permitir baixar de { $host }
+                [site_sub] Sempre permitir baixar de { $host } e dos seus subdomínios
+                [matching] Sempre permitir baixar de endereços que correspondem a “{ $pattern }”
+        }
+    }
+rule-mcp_tool = { $kind ->
+        [deny] { $shape ->
+               *[all] Nunca usar a ferramenta “{ $tool }” do servidor MCP “{ $server }”
+                [folder] Nunca usar a ferramenta “{ $tool }” do servidor MCP “{ $server }” em qualquer coisa em { $folder }
+                [matching] Nunca usar a ferramenta “{ $tool }” do servidor MCP “{ $server }” em qualquer coisa que corresponda a “{ $pattern }”
+        }
+       *[ask] { $shape ->
+               *[all] Perguntar antes de usar a ferramenta “{ $tool }” do servidor MCP “{ $server }”
+                [folder] Perguntar antes de usar a ferramenta “{ $tool }” do servidor MCP “{ $server }” em qualquer coisa em { $folder }
+                [matching] Perguntar antes de usar a ferramenta “{ $tool }” do servidor MCP “{ $server }” em qualquer coisa que corresponda a “{ $pattern }”
+        }
+        [allow] { $shape ->
+               *[all] Sempre permitir usar a ferramenta “{ $tool }” do servidor MCP “{ $server }”
+                [folder] Sempre permitir usar a ferramenta “{ $tool }” do servidor MCP “{ $server }” em qualquer coisa em { $folder }
+                [matching] Sempre permitir usar a ferramenta “{ $tool }” do servidor MCP “{ $server }” em qualquer coisa que corresponda a “{ $pattern }”
+        }
+    }
+rule-other_tool = { $kind ->
+        [deny] { $shape ->
+               *[all] Nunca usar a ferramenta “{ $tool }”
+                [folder] Nunca usar a ferramenta “{ $tool }” em qualquer coisa em { $folder }
+                [matching] Nunca usar a ferramenta “{ $tool }” em qualquer coisa que corresponda a “{ $pattern }”
+        }
+       *[ask] { $shape ->
+               *[all] Perguntar antes de usar a ferramenta “{ $tool }”
+                [folder] Perguntar antes de usar a ferramenta “{ $tool }” em qualquer coisa em { $folder }
+                [matching] Perguntar antes de usar a ferramenta “{ $tool }” em qualquer coisa que corresponda a “{ $pattern }”
+        }
+        [allow] { $shape ->
+               *[all] Sempre permitir usar a ferramenta “{ $tool }”
+                [folder] Sempre permitir usar a ferramenta “{ $tool }” em qualquer coisa em { $folder }
+                [matching] Sempre permitir usar a ferramenta “{ $tool }” em qualquer coisa que corresponda a “{ $pattern }”
+        }
+    }
+rule-anything = { $kind ->
+        [deny] { $shape ->
+               *[all] Nunca fazer nada (toda ação é recusada)
+                [folder] Nunca mexer em nada em { $folder }
+                [path] Nunca mexer em { $path }
+                [matching] Nunca mexer em nada que corresponda a “{ $pattern }”
+        }
+       *[ask] { $shape ->
+               *[all] Perguntar antes de qualquer coisa
+                [folder] Perguntar antes de qualquer coisa em { $folder }
+                [path] Perguntar antes de qualquer coisa em { $path }
+                [matching] Perguntar antes de qualquer coisa que corresponda a “{ $pattern }”
+        }
+        [allow] { $shape ->
+               *[all] Sempre permitir tudo, sem perguntar
+                [folder] Sempre permitir qualquer coisa em { $folder }
+                [path] Sempre permitir qualquer coisa em { $path }
+                [matching] Sempre permitir qualquer coisa que corresponda a “{ $pattern }”
+        }
+    }
+
+## As opções de "o quê" do formulário "Adicionar uma regra" (src-tauri/core/src/policy/words.rs).
+
+rule-action-anything = Qualquer coisa
+rule-action-read_file = Ler arquivos
+rule-action-list_directory = Listar o que há em pastas
+rule-action-write_file = Escrever arquivos (novos ou substituídos)
+rule-action-edit_file = Alterar partes de arquivos
+rule-action-move_path = Mover ou renomear arquivos e pastas
+rule-action-delete_path = Apagar arquivos e pastas
+rule-action-run_command = Executar comandos
+rule-action-fetch_url = Baixar da internet
+rule-action-mcp_tool = A ferramenta “{ $tool }” do servidor MCP “{ $server }”
+rule-action-other_tool = A ferramenta “{ $tool }”
+
+## Quando uma regra de Configurações → Regras é recusada (src-tauri/core/src/app/rules_screen.rs, RuleEditError).
+
+rule_edit-file = Não foi possível alterar o arquivo de regras, então nada foi alterado. Corrija o arquivo à mão (ou apague-o para começar de novo), ou confira se o Ask First pode gravar na sua pasta de dados, e tente de novo.
+rule_edit-unknown_action = O Ask First não tem nenhuma ação “{ $name }” para criar uma regra. Escolha uma da lista.
+rule_edit-scope_not_for_action = Este tipo de lugar não pode ser escolhido para { $name }. Escolha outro da lista.
+rule_edit-allow_by_folder = { $name } não pode ser permitido por pasta, porque o Ask First não consegue ter certeza de onde isso age. Escolha “Sempre me perguntar antes” ou “Nunca”, ou permita em todo lugar.
+rule_edit-folder_missing = Escolha uma pasta, ou escolha “Em todo lugar”.
+rule_edit-folder_not_inside = Escreva a pasta como ela está dentro da sua pasta, como Private ou Photos/2024 (sem “..”).
+rule_edit-folder_pattern = Um nome de pasta com caracteres de padrão (como * ou ?) não pode ser usado aqui. Escreva uma regra assim à mão no arquivo de regras.
+rule_edit-folder_not_found = Não há nenhuma pasta “{ $name }” na sua pasta. Confira o nome, ou escolha uma da lista.
+rule_edit-not_a_folder = “{ $name }” é um arquivo, não uma pasta. Escolha uma pasta.
+rule_edit-command_missing = Digite as primeiras palavras do comando, por exemplo “git status”.
+rule_edit-command_pattern = Digite as palavras do comando como elas são, sem caracteres de padrão (como * ou ?) nem aspas. Escreva uma regra assim à mão no arquivo de regras.
+rule_edit-site_invalid = “{ $name }” não é um site. Digite um como example.com.
+rule_edit-site_missing = Digite o nome do site, por exemplo “example.com”.
+rule_edit-already_there = Você já tem esta regra: { $name }. Use o botão Alterar dela para mudá-la.
+rule_edit-no_such_rule = Esta regra não está mais no arquivo de regras (talvez tenha sido alterada lá). A lista agora mostra o arquivo como ele está: olhe e tente de novo.
+
+## Quando as configurações de um servidor MCP não podem ser salvas (src-tauri/core/src/mcp/config.rs, McpConfigError).
+
+mcp_config-name_length = Dê ao servidor um nome de 1 a { $limit } caracteres.
+mcp_config-name_characters = O nome de um servidor só pode usar letras (sem acentos), números, "-" e "_" (ele vira parte do nome das suas ferramentas).
+mcp_config-no_longer_saved = Não existe mais nenhum servidor MCP chamado "{ $name }".
+mcp_config-no_such_server = Não existe nenhum servidor MCP chamado "{ $name }".
+mcp_config-name_taken = Outro servidor MCP já se chama "{ $name }"; os nomes não podem ser diferentes só nas maiúsculas.
+mcp_config-unclosed_quote = O comando tem uma aspa que não foi fechada.
+mcp_config-no_program = Diga qual programa inicia o servidor (por exemplo: npx -y @modelcontextprotocol/server-filesystem ~/Documents).
+mcp_config-variable_name = "{ $name }" não pode ser o nome de uma variável de ambiente: use letras, números e "_", sem começar com um número.
+mcp_config-variable_value = Dê um valor à variável { $name }.
+mcp_config-variable_twice = A variável { $name } aparece duas vezes.
+
+## O estado de um servidor MCP em Configurações → Servidores MCP (src-tauri/core/src/mcp/server.rs e stderr.rs).
+# { $trouble } é uma das frases mcp-trouble-*; { $said } é mcp-it_said ou nada.
+
+mcp-start_failed = Não foi possível iniciar o servidor MCP "{ $server }": { $trouble }.{ $said } Confira o comando dele nas configurações; ele será tentado de novo na próxima vez que for preciso, depois de { $retry }.
+mcp-trouble-slow = ele não terminou de iniciar em { $wait }
+mcp-trouble-not_found = o programa "{ $program }" não foi encontrado
+mcp-trouble-cannot_run = o programa "{ $program }" não pôde ser executado
+mcp-trouble-stopped_early = ele parou antes de ficar pronto
+mcp-trouble-not_mcp = ele não respondeu como um servidor MCP deveria
+mcp-trouble-no_tools = ele não conseguiu listar as suas ferramentas
+# O que o servidor escreveu por último, como escreveu. Começa com um espaço: {" "}.
+mcp-it_said = {" "}Ele disse: "{ $text }".
+mcp-stopped = O servidor MCP "{ $server }" parou.{ $said } Ele será iniciado de novo na próxima vez que uma das suas ferramentas for necessária.
+mcp-stopped_during_call = O servidor MCP "{ $server }" parou enquanto "{ $tool }" estava rodando, então não se sabe se fez alguma coisa. Ele será iniciado de novo na próxima vez que uma das suas ferramentas for necessária.
+mcp-call_timed_out = O servidor MCP "{ $server }" não respondeu em { $wait }, então foi parado; não se sabe se "{ $tool }" fez alguma coisa. Ele será iniciado de novo na próxima vez que uma das suas ferramentas for necessária.
+mcp-problem-no_name = Um servidor MCP nas configurações não tem nome; dê um nome a ele para usá-lo.
+mcp-problem-no_command = O servidor MCP "{ $server }" não tem comando nas configurações, então não pode ser iniciado. Dê um comando a ele em Configurações (Editar).
+mcp-problem-same_name = Outro servidor MCP nas configurações tem o mesmo nome que "{ $server }" (ou um que só muda na pontuação); dê a cada um o seu próprio nome.

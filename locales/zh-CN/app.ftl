@@ -83,6 +83,8 @@ command-runs_package = 下载并运行一个软件包（{ $command }），Ask Fi
 command-runs_project_script = 运行项目的脚本 { $script }（{ $command }），Ask First 看不到它的步骤。
 command-installs_software = 从互联网下载并安装软件（{ $command }）
 command-containers = 从互联网下载并运行容器（{ $command }）
+list-join = { $first }、{ $rest }
+list-pair = { $first } 和 { $second }
 list-and_more = { $names }，另有 { $count } 项
 command-more = ……还有 { $count } 项。
 
@@ -92,6 +94,8 @@ error-run-empty_task = 请先为智能助手输入一个任务。
 error-run-busy = 智能助手还在处理上一个任务。请停止它，或等它完成。
 error-run-folder_gone = 这个对话所用的文件夹 { $path } 已经不在了。请用任务框上方的“更改…”为它选择一个文件夹。
 error-internal = Ask First 内部出了问题，所以这件事没有完成。请再试一次；如果一直这样，请关闭 Ask First 再重新打开。
+error-session-busy = 助手还在工作。请先让它停下，或等它做完。
+error-session-folder_fixed = 文件夹是在 Ask First 启动时由 ASKFIRST_WORKSPACE 设定的，所以不能在这里更改。要选择文件夹，请不带它启动 Ask First。
 error-session-unreadable = 无法打开这个对话，因为读不到它的记录（可能已被移动或删除）。请选择另一个对话，或开始一个新对话。
 error-session-not_writable = Ask First 无法写入这个对话的记录，所以没有打开它。请腾出一些磁盘空间，或确认 Ask First 可以写入它的数据文件夹，然后再试一次。
 error-approval-not_pending = 这个请求已不在等待：它已被回答、已超时，或它的任务已被停止。什么都没有改动；请查看仍在显示的请求。
@@ -100,7 +104,7 @@ error-approval-required = “{ $summary }”需要有人同意，但这里没有
 error-approval-log = Ask First 现在无法保存记录，所以没有执行。请腾出一些磁盘空间，或确认 Ask First 可以写入它的数据文件夹，然后再试一次。
 error-approval-shutting_down = Ask First 正在关闭，所以没有询问任何人，操作也没有执行。请重新打开 Ask First 继续。
 error-settings-unknown_provider = Ask First 不认识这个模型服务。请在“设置”的列表中选择一个。
-error-settings-timeout_out_of_range = { $problem } 请在这个范围内选择等待时间，然后再保存。
+error-settings-timeout_out_of_range = 等待时间必须在 { $min } 到 { $max } 秒之间。请在这个范围内选择等待时间，然后再保存。
 error-settings-file_unreadable = 你的设置文件无法读取或有错误，所以“设置”不会覆盖它。请修正或删除这个文件，然后再试一次。
 error-settings-save_failed = 你的设置没能保存。请确认磁盘没有满，并且 Ask First 可以写入它的数据文件夹，然后再试一次。
 error-settings-no_such_rule = 这条规则已不在你的规则中（规则文件可能被改过）。请关闭“设置”再打开，查看现在的规则。
@@ -234,6 +238,10 @@ reason-reads = 只读取。
 reason-reads-risky = 这只是读取，但被标为有风险，所以需要你的同意。
 reason-changes = 这会改动你的工作文件夹里的文件，所以需要你的同意。
 reason-high_risk = 这是一个高风险的操作，所以需要你的同意。
+reason-rule-asks = 你的规则“{ $rule }”要求先问你。
+reason-rule-allows = 你的规则“{ $rule }”允许这样做。
+reason-rules_unreadable = 无法读取规则文件 { $path }：{ $detail } 在修好之前，Ask First 每次操作前都会先问你。
+reason-rules_mistake = 规则文件 { $path } 有错误：{ $detail } 在修好之前，Ask First 每次操作前都会先问你。
 
 ## “设置”中的“测试连接”和 Ollama 查找。
 
@@ -324,3 +332,287 @@ inbox-allow-rule-not-applied = 你的一条规则会允许 Ask First 自己的�
 # The inbox: what "Allow in this conversation" does on another agent's card (its own session permission).
 inbox-session-command = 在你关闭那个 { $agent } 对话之前，{ $agent } 不会再为完全相同的 `{ $command }` 询问。这是 { $agent } 自己记住的，所以也不会再来问 Ask First。
 inbox-session-site = 在你关闭那个 { $agent } 对话之前，{ $agent } 从 { $host } 获取网页时不会再询问。这是 { $agent } 自己记住的，所以也不会再来问 Ask First。
+## 以句子说出的规则（src-tauri/core/src/policy/words.rs）。$kind 是规则的类别（deny：禁止，ask：先问，allow：始终允许）；
+## $shape 是规则针对的对象：all、folder、path、matching、command / command_more、site / site_sub。
+
+rule-read_file = { $kind ->
+        [deny] { $shape ->
+               *[all] 禁止读取文件
+                [folder] 禁止读取 { $folder } 中的文件
+                [path] 禁止读取 { $path }
+                [matching] 禁止读取匹配“{ $pattern }”的文件
+        }
+       *[ask] { $shape ->
+               *[all] 读取文件前先问我
+                [folder] 读取 { $folder } 中的文件前先问我
+                [path] 读取 { $path } 前先问我
+                [matching] 读取匹配“{ $pattern }”的文件前先问我
+        }
+        [allow] { $shape ->
+               *[all] 始终允许读取文件
+                [folder] 始终允许读取 { $folder } 中的文件
+                [path] 始终允许读取 { $path }
+                [matching] 始终允许读取匹配“{ $pattern }”的文件
+        }
+    }
+rule-list_directory = { $kind ->
+        [deny] { $shape ->
+               *[all] 禁止列出文件夹的内容
+                [folder] 禁止列出 { $folder } 中的文件夹的内容
+                [path] 禁止列出 { $path } 的内容
+                [matching] 禁止列出匹配“{ $pattern }”的文件夹的内容
+        }
+       *[ask] { $shape ->
+               *[all] 列出文件夹的内容前先问我
+                [folder] 列出 { $folder } 中的文件夹的内容前先问我
+                [path] 列出 { $path } 的内容前先问我
+                [matching] 列出匹配“{ $pattern }”的文件夹的内容前先问我
+        }
+        [allow] { $shape ->
+               *[all] 始终允许列出文件夹的内容
+                [folder] 始终允许列出 { $folder } 中的文件夹的内容
+                [path] 始终允许列出 { $path } 的内容
+                [matching] 始终允许列出匹配“{ $pattern }”的文件夹的内容
+        }
+    }
+rule-write_file = { $kind ->
+        [deny] { $shape ->
+               *[all] 禁止写入文件
+                [folder] 禁止写入 { $folder } 中的文件
+                [path] 禁止写入 { $path }
+                [matching] 禁止写入匹配“{ $pattern }”的文件
+        }
+       *[ask] { $shape ->
+               *[all] 写入文件前先问我
+                [folder] 写入 { $folder } 中的文件前先问我
+                [path] 写入 { $path } 前先问我
+                [matching] 写入匹配“{ $pattern }”的文件前先问我
+        }
+        [allow] { $shape ->
+               *[all] 始终允许写入文件
+                [folder] 始终允许写入 { $folder } 中的文件
+                [path] 始终允许写入 { $path }
+                [matching] 始终允许写入匹配“{ $pattern }”的文件
+        }
+    }
+rule-edit_file = { $kind ->
+        [deny] { $shape ->
+               *[all] 禁止修改文件
+                [folder] 禁止修改 { $folder } 中的文件
+                [path] 禁止修改 { $path }
+                [matching] 禁止修改匹配“{ $pattern }”的文件
+        }
+       *[ask] { $shape ->
+               *[all] 修改文件前先问我
+                [folder] 修改 { $folder } 中的文件前先问我
+                [path] 修改 { $path } 前先问我
+                [matching] 修改匹配“{ $pattern }”的文件前先问我
+        }
+        [allow] { $shape ->
+               *[all] 始终允许修改文件
+                [folder] 始终允许修改 { $folder } 中的文件
+                [path] 始终允许修改 { $path }
+                [matching] 始终允许修改匹配“{ $pattern }”的文件
+        }
+    }
+rule-move_path = { $kind ->
+        [deny] { $shape ->
+               *[all] 禁止移动或重命名文件和文件夹
+                [folder] 禁止移动或重命名 { $folder } 中的文件和文件夹
+                [path] 禁止移动或重命名 { $path }
+                [matching] 禁止移动或重命名匹配“{ $pattern }”的文件和文件夹
+        }
+       *[ask] { $shape ->
+               *[all] 移动或重命名文件和文件夹前先问我
+                [folder] 移动或重命名 { $folder } 中的文件和文件夹前先问我
+                [path] 移动或重命名 { $path } 前先问我
+                [matching] 移动或重命名匹配“{ $pattern }”的文件和文件夹前先问我
+        }
+        [allow] { $shape ->
+               *[all] 始终允许移动或重命名文件和文件夹
+                [folder] 始终允许移动或重命名 { $folder } 中的文件和文件夹
+                [path] 始终允许移动或重命名 { $path }
+                [matching] 始终允许移动或重命名匹配“{ $pattern }”的文件和文件夹
+        }
+    }
+rule-delete_path = { $kind ->
+        [deny] { $shape ->
+               *[all] 禁止删除文件和文件夹
+                [folder] 禁止删除 { $folder } 中的文件和文件夹
+                [path] 禁止删除 { $path }
+                [matching] 禁止删除匹配“{ $pattern }”的文件和文件夹
+        }
+       *[ask] { $shape ->
+               *[all] 删除文件和文件夹前先问我
+                [folder] 删除 { $folder } 中的文件和文件夹前先问我
+                [path] 删除 { $path } 前先问我
+                [matching] 删除匹配“{ $pattern }”的文件和文件夹前先问我
+        }
+        [allow] { $shape ->
+               *[all] 始终允许删除文件和文件夹
+                [folder] 始终允许删除 { $folder } 中的文件和文件夹
+                [path] 始终允许删除 { $path }
+                [matching] 始终允许删除匹配“{ $pattern }”的文件和文件夹
+        }
+    }
+rule-run_command = { $kind ->
+        [deny] { $shape ->
+               *[all] 禁止运行命令
+                [folder] 禁止运行涉及 { $folder } 的命令
+                [command] 禁止运行命令“{ $words }”
+                [command_more] 禁止运行命令“{ $words }”（后面跟任何内容都算）
+                [matching] 禁止运行匹配“{ $pattern }”的命令
+        }
+       *[ask] { $shape ->
+               *[all] 运行命令前先问我
+                [folder] 运行涉及 { $folder } 的命令前先问我
+                [command] 运行命令“{ $words }”前先问我
+                [command_more] 运行命令“{ $words }”（后面跟任何内容都算）前先问我
+                [matching] 运行匹配“{ $pattern }”的命令前先问我
+        }
+        [allow] { $shape ->
+               *[all] 始终允许运行命令
+                [folder] 始终允许运行涉及 { $folder } 的命令
+                [command] 始终允许运行命令“{ $words }”
+                [command_more] 始终允许运行命令“{ $words }”（后面跟任何内容都算）
+                [matching] 始终允许运行匹配“{ $pattern }”的命令
+        }
+    }
+rule-fetch_url = { $kind ->
+        [deny] { $shape ->
+               *[all] 禁止从互联网下载
+                [site] 禁止从 { $host } 下载
+                [site_sub] 禁止从 { $host } 及其子域名下载
+                [matching] 禁止从匹配“{ $pattern }”的网址下载
+        }
+       *[ask] { $shape ->
+               *[all] 从互联网下载前先问我
+                [site] 从 { $host } 下载前先问我
+                [site_sub] 从 { $host } 及其子域名下载前先问我
+                [matching] 从匹配“{ $pattern }”的网址下载前先问我
+        }
+        [allow] { $shape ->
+               *[all] 始终允许从互联网下载
+                [site] 始终允许从 { $host } 下载
+                [site_sub] 始终允许从 { $host } 及其子域名下载
+                [matching] 始终允许从匹配“{ $pattern }”的网址下载
+        }
+    }
+rule-mcp_tool = { $kind ->
+        [deny] { $shape ->
+               *[all] 禁止使用 MCP 服务器“{ $server }”的工具“{ $tool }”
+                [folder] 禁止对 { $folder } 中的任何内容使用 MCP 服务器“{ $server }”的工具“{ $tool }”
+                [matching] 禁止对匹配“{ $pattern }”的任何内容使用 MCP 服务器“{ $server }”的工具“{ $tool }”
+        }
+       *[ask] { $shape ->
+               *[all] 使用 MCP 服务器“{ $server }”的工具“{ $tool }”前先问我
+                [folder] 对 { $folder } 中的任何内容使用 MCP 服务器“{ $server }”的工具“{ $tool }”前先问我
+                [matching] 对匹配“{ $pattern }”的任何内容使用 MCP 服务器“{ $server }”的工具“{ $tool }”前先问我
+        }
+        [allow] { $shape ->
+               *[all] 始终允许使用 MCP 服务器“{ $server }”的工具“{ $tool }”
+                [folder] 始终允许对 { $folder } 中的任何内容使用 MCP 服务器“{ $server }”的工具“{ $tool }”
+                [matching] 始终允许对匹配“{ $pattern }”的任何内容使用 MCP 服务器“{ $server }”的工具“{ $tool }”
+        }
+    }
+rule-other_tool = { $kind ->
+        [deny] { $shape ->
+               *[all] 禁止使用工具“{ $tool }”
+                [folder] 禁止对 { $folder } 中的任何内容使用工具“{ $tool }”
+                [matching] 禁止对匹配“{ $pattern }”的任何内容使用工具“{ $tool }”
+        }
+       *[ask] { $shape ->
+               *[all] 使用工具“{ $tool }”前先问我
+                [folder] 对 { $folder } 中的任何内容使用工具“{ $tool }”前先问我
+                [matching] 对匹配“{ $pattern }”的任何内容使用工具“{ $tool }”前先问我
+        }
+        [allow] { $shape ->
+               *[all] 始终允许使用工具“{ $tool }”
+                [folder] 始终允许对 { $folder } 中的任何内容使用工具“{ $tool }”
+                [matching] 始终允许对匹配“{ $pattern }”的任何内容使用工具“{ $tool }”
+        }
+    }
+rule-anything = { $kind ->
+        [deny] { $shape ->
+               *[all] 什么都不许做（每个操作都会被拒绝）
+                [folder] 禁止操作 { $folder } 中的任何内容
+                [path] 禁止操作 { $path }
+                [matching] 禁止操作匹配“{ $pattern }”的任何内容
+        }
+       *[ask] { $shape ->
+               *[all] 做任何事之前都先问我
+                [folder] 操作 { $folder } 中的任何内容前先问我
+                [path] 操作 { $path } 前先问我
+                [matching] 操作匹配“{ $pattern }”的任何内容前先问我
+        }
+        [allow] { $shape ->
+               *[all] 始终允许一切，不用问我
+                [folder] 始终允许操作 { $folder } 中的任何内容
+                [path] 始终允许操作 { $path }
+                [matching] 始终允许操作匹配“{ $pattern }”的任何内容
+        }
+    }
+
+## “添加规则”表单中“做什么”的选项（src-tauri/core/src/policy/words.rs）。
+
+rule-action-anything = 任何操作
+rule-action-read_file = 读取文件
+rule-action-list_directory = 列出文件夹里的内容
+rule-action-write_file = 写入文件（新建或替换）
+rule-action-edit_file = 修改文件的一部分
+rule-action-move_path = 移动或重命名文件和文件夹
+rule-action-delete_path = 删除文件和文件夹
+rule-action-run_command = 运行命令
+rule-action-fetch_url = 从互联网下载
+rule-action-mcp_tool = MCP 服务器“{ $server }”的工具“{ $tool }”
+rule-action-other_tool = 工具“{ $tool }”
+
+## 设置 → 规则中的规则被拒绝时（src-tauri/core/src/app/rules_screen.rs，RuleEditError）。
+
+rule_edit-file = 规则文件无法修改，所以什么都没有改变。请手动修好这个文件（或删除它重新开始），或确认 Ask First 可以写入它的数据文件夹，然后再试一次。
+rule_edit-unknown_action = Ask First 没有可以为之制定规则的操作“{ $name }”。请从列表中选择一个。
+rule_edit-scope_not_for_action = { $name }不能选择这种位置。请从列表中选择另一个。
+rule_edit-allow_by_folder = { $name }不能按文件夹允许，因为 Ask First 无法确定它们会作用在哪里。请选择“总是先问我”或“永远不要”，或者在所有地方都允许。
+rule_edit-folder_missing = 请选择一个文件夹，或者选择“所有地方”。
+rule_edit-folder_not_inside = 请按它在你的文件夹中的样子写出文件夹，例如 Private 或 Photos/2024（不要带“..”）。
+rule_edit-folder_pattern = 这里不能使用带有通配符（例如 * 或 ?）的文件夹名。请改为在规则文件中手动写这样的规则。
+rule_edit-folder_not_found = 你的文件夹中没有名为“{ $name }”的文件夹。请检查名称，或从列表中选择一个。
+rule_edit-not_a_folder = “{ $name }”是一个文件，不是文件夹。请改选一个文件夹。
+rule_edit-command_missing = 请输入命令开头的几个词，例如“git status”。
+rule_edit-command_pattern = 请按原样输入命令的词，不要带通配符（例如 * 或 ?）或引号。请改为在规则文件中手动写这样的规则。
+rule_edit-site_invalid = “{ $name }”不是一个网站。请输入类似 example.com 的网站名。
+rule_edit-site_missing = 请输入网站的名称，例如“example.com”。
+rule_edit-already_there = 你已经有这条规则了：{ $name }。如果想改成别的，请使用它的“更改”按钮。
+rule_edit-no_such_rule = 这条规则已经不在规则文件中了（可能在文件里被修改过）。列表现在显示的是文件的实际内容：请看一下再试一次。
+
+## MCP 服务器的设置无法保存时（src-tauri/core/src/mcp/config.rs，McpConfigError）。
+
+mcp_config-name_length = 请给服务器起一个 1 到 { $limit } 个字符的名字。
+mcp_config-name_characters = 服务器名只能使用（不带重音的）英文字母、数字、"-" 和 "_"（它会成为其工具名的一部分）。
+mcp_config-no_longer_saved = 已经没有名为“{ $name }”的 MCP 服务器了。
+mcp_config-no_such_server = 没有名为“{ $name }”的 MCP 服务器。
+mcp_config-name_taken = 已有另一个 MCP 服务器名为“{ $name }”；名字不能只在大小写上不同。
+mcp_config-unclosed_quote = 命令中有一个没有闭合的引号。
+mcp_config-no_program = 请说明用哪个程序启动这个服务器（例如：npx -y @modelcontextprotocol/server-filesystem ~/Documents）。
+mcp_config-variable_name = “{ $name }”不能用作环境变量名：请使用字母、数字和 "_"，且不要以数字开头。
+mcp_config-variable_value = 请给变量 { $name } 一个值。
+mcp_config-variable_twice = 变量 { $name } 列出了两次。
+
+## 设置 → MCP 服务器中显示的服务器状态（src-tauri/core/src/mcp/server.rs 和 stderr.rs）。
+# { $trouble } 是 mcp-trouble-* 中的一句；{ $said } 是 mcp-it_said 或空。
+
+mcp-start_failed = MCP 服务器“{ $server }”无法启动：{ $trouble }。{ $said }请在设置中检查它的命令；下次需要它时会再试一次，最早在 { $retry }后。
+mcp-trouble-slow = 它没有在 { $wait }内完成启动
+mcp-trouble-not_found = 找不到程序“{ $program }”
+mcp-trouble-cannot_run = 程序“{ $program }”无法运行
+mcp-trouble-stopped_early = 它在准备好之前就停止了
+mcp-trouble-not_mcp = 它的回答不像一个 MCP 服务器
+mcp-trouble-no_tools = 它无法列出自己的工具
+# 服务器最后写出的内容，原样显示。
+mcp-it_said = 它说：“{ $text }”。
+mcp-stopped = MCP 服务器“{ $server }”停止了。{ $said }下次需要它的某个工具时会重新启动它。
+mcp-stopped_during_call = MCP 服务器“{ $server }”在运行“{ $tool }”时停止了，所以不知道它是否做了什么。下次需要它的某个工具时会重新启动它。
+mcp-call_timed_out = MCP 服务器“{ $server }”没有在 { $wait }内回答，所以已被停止；不知道“{ $tool }”是否做了什么。下次需要它的某个工具时会重新启动它。
+mcp-problem-no_name = 设置中有一个 MCP 服务器没有名字；给它起个名字才能使用它。
+mcp-problem-no_command = MCP 服务器“{ $server }”在设置中没有命令，所以无法启动。请在设置中（编辑）给它一个命令。
+mcp-problem-same_name = 设置中另一个 MCP 服务器与“{ $server }”同名（或只在标点上不同）；请给每个服务器起不同的名字。

@@ -208,7 +208,7 @@ pub async fn save_mcp_server(
             .edit_mcp_servers(&runtime, |servers| {
                 let previous = request.previous_name.clone();
                 let config = askfirst_core::mcp::validated_server(request, servers)
-                    .map_err(|e| e.to_string())?;
+                    .map_err(|e| e.sentence())?;
                 match previous.and_then(|p| servers.iter().position(|s| s.name == p)) {
                     Some(at) => servers[at] = config,
                     None => servers.push(config),

@@ -102,7 +102,11 @@ def test_the_window_speaks_simplified_chinese_from_the_desktop():
 
 
 def test_the_window_speaks_portuguese_and_switches_at_once_in_settings():
-    with App("lang-pt", "write-hello.json", {"LANG": "pt_BR.UTF-8"}) as app:
+    app = App("lang-pt", "write-hello.json", {"LANG": "pt_BR.UTF-8"})
+    os.makedirs(app.data)
+    with open(os.path.join(app.data, "rules.toml"), "w", encoding="utf-8") as f:
+        f.write('[[deny]]\ntool = "*"\nmatch = "Private/**"\n')
+    with app:
         wait_language(app, "pt-BR")
         assert text_of(app, "start-run") == "Começar"
         app.start_task("Escreva uma saudação")
@@ -117,6 +121,8 @@ def test_the_window_speaks_portuguese_and_switches_at_once_in_settings():
         select = open_settings(app)
         assert heading(app, "#settings-panel h2") == "Configurações"
         assert chosen_label(app, select) == "O mesmo da área de trabalho (Português (Brasil))"
+        rule = lambda: app.wd.text(wait_for("the rule", lambda: app.wd.find_all('[data-testid="rule-sentence"]'))[0])
+        assert rule() == "Nunca mexer em nada em Private", rule()
         app.wd.screenshot(os.path.join(ARTIFACTS, "language-pt-BR-settings.png"))
         check_min_size(app, "pt-BR-settings")
         # English, at once: the card waiting now says it in English, no restart.
@@ -125,6 +131,8 @@ def test_the_window_speaks_portuguese_and_switches_at_once_in_settings():
         wait_for("the card in English", lambda: app.wd.text(
             app.wd.find_in(app.card(), '[data-testid="approve"]')[0]) == "Approve once")
         assert heading(app, "#settings-panel h2") == "Settings"
+        # The rules, worded by the backend, are read again in the new language.
+        wait_for("the rule in English", lambda: rule() == "Never touch anything in Private")
         with open(os.path.join(app.data, "settings.json"), encoding="utf-8") as f:
             assert json.load(f).get("language") == "en"
         # Back to the desktop's language.

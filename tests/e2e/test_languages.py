@@ -1,7 +1,9 @@
 """The core's and the shell's words in the desktop's language: started with LANG=pt_BR.UTF-8 or
 LANG=zh_CN.UTF-8, a card's summary, the notification and why a refused action was not done are
 in that language (the window's own labels are the window's catalogue), with a screenshot of each
-card to look at (CJK text must render, not as boxes: fonts-wqy-microhei in the Makefile)."""
+card to look at (CJK text must render, not as boxes: fonts-wqy-microhei in the Makefile). The
+person's rules are whole sentences of that language: the card's reason quotes an "ask" rule,
+Settings lists the rules, and the "Add a rule" form refuses a folder that is not there in it."""
 import os
 
 from harness.app import App, scenario_file
@@ -14,13 +16,57 @@ LANGUAGES = [
         "summary": "Criar o arquivo notas.txt (1 linha)",
         "title": "O Ask First precisa da sua aprovação",
         "refused": "Você disse não. A ação não foi feita.",
+        "reason": "Sua regra “Perguntar antes de escrever notas.txt” diz para perguntar a você antes.",
+        "rules": ["Nunca mexer em nada em Private", "Perguntar antes de escrever notas.txt",
+                  "Sempre permitir executar o comando “git status” (com qualquer coisa depois)"],
+        "no_folder": "Não há nenhuma pasta “Nope” na sua pasta. Confira o nome, ou escolha uma da lista.",
     }),
     ("zh_CN.UTF-8", "zh-CN", {
         "summary": "新建文件 notas.txt（1 行）",
         "title": "Ask First 需要你的同意",
         "refused": "你拒绝了。这个操作没有执行。",
+        "reason": "你的规则“写入 notas.txt 前先问我”要求先问你。",
+        "rules": ["禁止操作 Private 中的任何内容", "写入 notas.txt 前先问我",
+                  "始终允许运行命令“git status”（后面跟任何内容都算）"],
+        "no_folder": "你的文件夹中没有名为“Nope”的文件夹。请检查名称，或从列表中选择一个。",
     }),
 ]
+
+
+RULES = ('[[deny]]\ntool = "*"\nmatch = "Private/**"\n\n'
+         '[[ask]]\ntool = "write_file"\nmatch = "notas.txt"\n\n'
+         '[[allow]]\ntool = "run_command"\nmatch = "git status *"\n')
+
+
+def choose(app, testid, value):
+    """Sets a <select> the way a person's choice does (its change event)."""
+    app.wd.execute(
+        "const s = document.querySelector(`[data-testid='${arguments[0]}']`);"
+        "s.value = arguments[1]; s.dispatchEvent(new Event('change', {bubbles: true}));",
+        testid, value)
+
+
+def settings_rules_are_said_in(app, tag, said):
+    """Settings lists the rules in the language; the form's refusal is in it too."""
+    app.wd.click(app.wd.find_all('[data-testid="settings"]')[0])
+    listed = wait_for("the rules", lambda: app.wd.find_all('[data-testid="rule-sentence"]'))
+    assert [app.wd.text(r) for r in listed] == said["rules"], (tag, [app.wd.text(r) for r in listed])
+    app.wd.execute("document.querySelector('[data-testid=rule-sentence]').scrollIntoView()")
+    app.wd.screenshot(os.path.join(ARTIFACTS, f"language-{tag}-rules.png"))
+    app.wd.click(wait_for("Add a rule", lambda: app.wd.find_all('[data-testid="add-rule"]'))[0])
+    wait_for("the form", lambda: app.wd.find_all('[data-testid="rule-form"]'))
+    choose(app, "rule-effect", "never")
+    choose(app, "rule-what", "*")
+    choose(app, "rule-where", "folder")
+    folder = wait_for("the folder field", lambda: app.wd.find_all('[data-testid="rule-folder"]'))[0]
+    app.wd.type(folder, "Nope")
+    wait_for("the name typed", lambda: app.wd.execute(
+        "return document.querySelector('[data-testid=rule-folder]').value") == "Nope")
+    app.wd.click(app.wd.find_all('[data-testid="rule-save"]')[0])
+    error = wait_for("the refusal", lambda: app.wd.find_all('[data-testid="rule-error"]'))[0]
+    assert app.wd.text(error) == said["no_folder"], (tag, app.wd.text(error))
+    app.wd.execute("document.querySelector('[data-testid=rule-form]').scrollIntoView()")
+    app.wd.screenshot(os.path.join(ARTIFACTS, f"language-{tag}-rule-form.png"))
 
 
 def test_cards_notifications_and_refusals_follow_the_desktop_language():
@@ -33,12 +79,18 @@ def test_cards_notifications_and_refusals_follow_the_desktop_language():
         for locale, tag, said in LANGUAGES:
             # LC_ALL and LC_MESSAGES would win over LANG: left empty, as on a desktop set by LANG.
             env = {"LANG": locale, "LC_ALL": "", "LC_MESSAGES": ""}
-            with App(f"lang-{tag}", path, env) as app:
+            app = App(f"lang-{tag}", path, env)
+            os.makedirs(app.data)
+            with open(os.path.join(app.data, "rules.toml"), "w", encoding="utf-8") as f:
+                f.write(RULES)
+            with app:
                 before = len(notifications())
                 app.start_task("x")
                 card = app.card()
                 summary = app.card_field(card, "approval-summary")
                 assert summary == said["summary"], (tag, summary)
+                reason = app.card_field(card, "approval-reason")
+                assert reason == said["reason"], (tag, reason)
                 seen = wait_for("the notification", lambda: [
                     n for n in notifications()[before:] if n.get("method") == "Notify"
                     or "summary" in n])
@@ -51,6 +103,7 @@ def test_cards_notifications_and_refusals_follow_the_desktop_language():
                 assert said["refused"] in line, (tag, line)
                 wait_for("the card to go", lambda: not app.cards())
                 app.wd.screenshot(os.path.join(ARTIFACTS, f"language-{tag}-refused.png"))
+                settings_rules_are_said_in(app, tag, said)
     finally:
         os.unlink(path)
 

@@ -16,6 +16,7 @@ mod all {
     pub mod folders;
     pub mod history;
     pub mod i18n;
+    pub mod i18n_words;
     pub mod identity;
     pub mod keyring;
     pub mod keys;

@@ -24,14 +24,9 @@ const view: SettingsView = {
 };
 
 const saveSettings = vi.fn();
-vi.mock('./ipc', () => ({
+vi.mock('./ipc', async () => (await import('./test/backend')).backend({
   getSettings: () => Promise.resolve(view),
   saveSettings: (r: unknown) => saveSettings(r),
-  removeRule: vi.fn(),
-  listRules: () => Promise.resolve({ path: '/data/rules.toml', rules: [], actions: [], folders: [] }),
-  saveMcpServer: vi.fn(),
-  removeMcpServer: vi.fn(),
-  listOtherAgents: () => Promise.resolve([]),
 }));
 
 const { default: SettingsPanel } = await import('./SettingsPanel.svelte');

@@ -5,61 +5,18 @@ import type { SettingsView } from './bindings/SettingsView';
 
 let pending: unknown[] = [];
 const resolvedHandlers: ((e: unknown) => void)[] = [];
-vi.mock('./ipc', () => {
-  class IpcError extends Error {}
-  const off = async () => () => {};
-  return {
-    IpcError,
-    listSessions: vi.fn(),
-    openSession: vi.fn(),
-    newSession: vi.fn(),
-    startRun: vi.fn(),
-    cancelRun: vi.fn(),
-    onApprovalRequired: vi.fn(off),
+vi.mock('./ipc', async () => {
+  const { backend, settingsView } = await import('./test/backend');
+  return backend({
     onApprovalResolved: vi.fn(async (handler: (e: unknown) => void) => {
       resolvedHandlers.push(handler);
       return () => {};
     }),
-    onFocusApproval: vi.fn(off),
-    onCloseKept: vi.fn(off),
-    quitApp: vi.fn(),
-    onRunEvent: vi.fn(off),
     listPendingApprovals: vi.fn(async () => pending),
-    listRunEvents: vi.fn(async () => []),
-    listGrants: vi.fn(async () => []),
-    getSessionPolicy: vi.fn(async () => 'ask'),
-    // The folder line and the welcome (not shown: it was done).
-    getFolder: vi.fn(async () => ({
-      path: '/home/ann/Documents/Taxes',
-      display: '~/Documents/Taxes',
-      is_demo: false,
-      set_by_environment: false,
-      missing: false,
-      change_starts_new_conversation: false,
-    })),
-    getWelcome: vi.fn(async () => ({ show: false })),
-    getSettings: vi.fn(async (): Promise<SettingsView> => ({
-      provider: 'demo',
-      providers: [
-        { kind: 'demo', label: 'Demo', default_base_url: '', default_model: '', has_service: false, needs_key: false },
-      ],
-      base_url: '',
-      model: '',
-      has_api_key: false,
-      key_storage: { place: 'keyring', sentence: 'A key you save here is kept in the desktop\'s keyring.' },
-      approval_timeout_secs: 120,
-      approval_timeout_range: { min: 10, max: 3600 },
-      notify: 'unfocused',
-      set_by_environment: [],
-      rules_path: '/rules.toml',
-      rules: [],
-      workspace: '/ws',
-      mcp_servers: [],
-      effective_language: 'en',
-    })),
+    getSettings: vi.fn(async (): Promise<SettingsView> =>
+      settingsView({ rules_path: '/rules.toml', workspace: '/ws' })),
     listRules: vi.fn(async () => ({ path: '/rules.toml', rules: [], actions: [], folders: [] })),
-    listOtherAgents: vi.fn(async () => []),
-  };
+  });
 });
 
 import * as ipc from './ipc';

@@ -12,6 +12,7 @@ use super::screen::SettingsError;
 use super::settings::ConfigError;
 use super::BuildError;
 use crate::agent::{RunError, SessionError};
+use crate::app::settings::APPROVAL_TIMEOUT_SECS;
 use crate::approvals::ApprovalError;
 use crate::i18n::{tr, Arg};
 use crate::policy::RulesError;
@@ -99,7 +100,8 @@ impl Coded for RunError {
 impl Worded for SessionError {
     fn message(&self) -> String {
         match self {
-            SessionError::Busy | SessionError::FolderFixed => self.to_string(),
+            SessionError::Busy => tr("error-session-busy", &[]),
+            SessionError::FolderFixed => tr("error-session-folder_fixed", &[]),
             SessionError::Unreadable(_) => tr("error-session-unreadable", &[]),
             SessionError::NotWritable(_) => tr("error-session-not_writable", &[]),
         }
@@ -170,7 +172,10 @@ impl Worded for SettingsError {
             SettingsError::UnknownProvider(_) => tr("error-settings-unknown_provider", &[]),
             SettingsError::TimeoutOutOfRange(_) => tr(
                 "error-settings-timeout_out_of_range",
-                &[("problem", Arg::from(self.to_string()))],
+                &[
+                    ("min", Arg::from(APPROVAL_TIMEOUT_SECS.min)),
+                    ("max", Arg::from(APPROVAL_TIMEOUT_SECS.max)),
+                ],
             ),
             SettingsError::FileUnreadable(_) => tr("error-settings-file_unreadable", &[]),
             SettingsError::SaveFailed { .. } => tr("error-settings-save_failed", &[]),

@@ -6,6 +6,7 @@
 
 use super::screen::SettingsScreen;
 use crate::agent::AgentRuntime;
+use crate::i18n::{tr, Arg};
 use crate::policy::editor::{self, RuleEditError};
 use crate::policy::Rules;
 use askfirst_protocol::{ErrorCode, RuleChoice, RuleView, RulesView};
@@ -18,14 +19,28 @@ const FOLDER_DEPTH: usize = 3;
 
 impl super::codes::Worded for RuleEditError {
     fn message(&self) -> String {
+        let name = |text: &String| [("name", Arg::from(text))];
         match self {
             // The file's own trouble goes in the detail; the sentence says what to do.
-            RuleEditError::File(_) => "The rules file could not be changed, so nothing was \
-                 changed. Fix the file by hand (or delete it to start again), or make sure Ask \
-                 First may write to its data folder, then try again."
-                .to_owned(),
-            // Every other refusal is a sentence of its own (`RuleEditError`'s `Display`).
-            other => other.to_string(),
+            RuleEditError::File(_) => tr("rule_edit-file", &[]),
+            RuleEditError::UnknownAction(tool) => tr("rule_edit-unknown_action", &name(tool)),
+            RuleEditError::ScopeNotForAction(action) => {
+                tr("rule_edit-scope_not_for_action", &name(action))
+            }
+            RuleEditError::AllowByFolder(action) => tr("rule_edit-allow_by_folder", &name(action)),
+            RuleEditError::FolderMissing => tr("rule_edit-folder_missing", &[]),
+            RuleEditError::FolderNotInside => tr("rule_edit-folder_not_inside", &[]),
+            RuleEditError::FolderPattern => tr("rule_edit-folder_pattern", &[]),
+            RuleEditError::FolderNotFound(folder) => {
+                tr("rule_edit-folder_not_found", &name(folder))
+            }
+            RuleEditError::NotAFolder(file) => tr("rule_edit-not_a_folder", &name(file)),
+            RuleEditError::CommandMissing => tr("rule_edit-command_missing", &[]),
+            RuleEditError::CommandPattern => tr("rule_edit-command_pattern", &[]),
+            RuleEditError::SiteInvalid(site) => tr("rule_edit-site_invalid", &name(site)),
+            RuleEditError::SiteMissing => tr("rule_edit-site_missing", &[]),
+            RuleEditError::AlreadyThere(rule) => tr("rule_edit-already_there", &name(rule)),
+            RuleEditError::NoSuchRule(_) => tr("rule_edit-no_such_rule", &[]),
         }
     }
 

@@ -298,7 +298,10 @@ impl SettingsScreen {
             let before = servers.len();
             servers.retain(|s| s.name != name);
             if servers.len() == before {
-                return Err(format!("There is no MCP server named \"{name}\"."));
+                return Err(crate::i18n::tr(
+                    "mcp_config-no_such_server",
+                    &[("name", crate::i18n::Arg::from(name))],
+                ));
             }
             Ok(())
         })

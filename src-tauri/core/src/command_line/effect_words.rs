@@ -7,24 +7,22 @@ use super::effects::{Effect, PathKind, Target};
 use askfirst_protocol::{CommandEffect, Wording};
 use std::collections::BTreeMap;
 
-/// `names` for a sentence: the first five, then how many more.
+/// `names` for a sentence, as a list of the person's language: the first five, then how many
+/// more.
 fn list(names: &[String]) -> String {
-    let mut text = names
-        .iter()
-        .take(5)
-        .map(String::as_str)
-        .collect::<Vec<_>>()
-        .join(", ");
-    if names.len() > 5 {
-        text = crate::i18n::tr(
-            "list-and_more",
-            &[
-                ("names", crate::i18n::Arg::from(text)),
-                ("count", crate::i18n::Arg::from(names.len() - 5)),
-            ],
-        );
+    if names.len() <= 5 {
+        return crate::i18n::join_list(names);
     }
-    text
+    crate::i18n::tr(
+        "list-and_more",
+        &[
+            (
+                "names",
+                crate::i18n::Arg::from(crate::i18n::join_separated(&names[..5])),
+            ),
+            ("count", crate::i18n::Arg::from(names.len() - 5)),
+        ],
+    )
 }
 
 fn deletes(targets: &[Target], recursive: bool) -> (&'static str, Vec<(&'static str, String)>) {

@@ -255,3 +255,48 @@ pub fn wording_in(language: Language, wording: &Wording) -> String {
         text
     }
 }
+
+/// `items` as a list in the current language, every one kept as it is (names are data, never
+/// translated): "a.txt, b.txt, c.txt" in English, "a.txt、b.txt 和 c.txt" in Simplified
+/// Chinese, "a.txt, b.txt e c.txt" in Brazilian Portuguese. Empty for no items.
+///
+/// Fluent has no list formatter, so the list's pattern is two messages each language writes:
+/// `list-join` (the first item and the rest) and `list-pair` (the last two).
+pub fn join_list<S: AsRef<str>>(items: &[S]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.as_ref().to_owned(),
+        [start @ .., before_last, last] => {
+            let pair = tr(
+                "list-pair",
+                &[
+                    ("first", Arg::from(before_last.as_ref())),
+                    ("second", Arg::from(last.as_ref())),
+                ],
+            );
+            joined(start, pair)
+        }
+    }
+}
+
+/// `items` one after the other with the current language's separator only, no "and": for a
+/// list that goes on ("a, b, c and 3 more") or one to choose from ("choose one of: a, b").
+pub fn join_separated<S: AsRef<str>>(items: &[S]) -> String {
+    match items {
+        [] => String::new(),
+        [start @ .., last] => joined(start, last.as_ref().to_owned()),
+    }
+}
+
+/// `start` before `rest`, each joined with `list-join`.
+fn joined<S: AsRef<str>>(start: &[S], rest: String) -> String {
+    start.iter().rev().fold(rest, |rest, first| {
+        tr(
+            "list-join",
+            &[
+                ("first", Arg::from(first.as_ref())),
+                ("rest", Arg::from(rest)),
+            ],
+        )
+    })
+}

@@ -116,6 +116,37 @@ pub enum McpConfigError {
     },
 }
 
+impl McpConfigError {
+    /// The sentence for the person in the current language (the `Display` text is the English
+    /// one, for logs).
+    pub fn sentence(&self) -> String {
+        use crate::i18n::{tr, Arg};
+        match self {
+            Self::NameLength => tr(
+                "mcp_config-name_length",
+                &[("limit", Arg::from(MAX_SERVER_NAME_CHARS))],
+            ),
+            Self::NameCharacters => tr("mcp_config-name_characters", &[]),
+            Self::NoLongerSaved { previous } => tr(
+                "mcp_config-no_longer_saved",
+                &[("name", Arg::from(previous))],
+            ),
+            Self::NameTaken { other } => tr("mcp_config-name_taken", &[("name", Arg::from(other))]),
+            Self::UnclosedQuote => tr("mcp_config-unclosed_quote", &[]),
+            Self::NoProgram => tr("mcp_config-no_program", &[]),
+            Self::VariableName { name } => {
+                tr("mcp_config-variable_name", &[("name", Arg::from(name))])
+            }
+            Self::VariableValue { name } => {
+                tr("mcp_config-variable_value", &[("name", Arg::from(name))])
+            }
+            Self::VariableTwice { name } => {
+                tr("mcp_config-variable_twice", &[("name", Arg::from(name))])
+            }
+        }
+    }
+}
+
 /// Checks a [`SaveMcpServerRequest`] against the servers saved now (`saved`) and builds the
 /// server's settings: the name trimmed, the command line split like a POSIX shell splits words
 /// (quotes and backslashes; `shell-words`), and every variable the request lists, a variable
@@ -193,27 +224,60 @@ pub fn validated_server(
     })
 }
 
-/// Why a server from `settings.json` can never be started, as a sentence naming it: no name, no
-/// command, or a tool-name `prefix` already used by an earlier server (`prefixes`, to which
-/// this one's is added).
+/// Why a saved server can never start as it is saved.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum StartupProblem {
+    /// It has no name.
+    NoName,
+    /// It has no command (its name as shown).
+    NoCommand(String),
+    /// An earlier server has the same name, or one differing only in punctuation.
+    SameName(String),
+}
+
+impl StartupProblem {
+    /// For the model (the result of a call of its tools): English.
+    pub(super) fn english(&self) -> String {
+        match self {
+            Self::NoName => {
+                "An MCP server in the settings has no name; give it one to use it.".to_owned()
+            }
+            Self::NoCommand(shown) => format!(
+                "The MCP server \"{shown}\" has no command in the settings, so it cannot be \
+                 started. Give it one in Settings (Edit)."
+            ),
+            Self::SameName(shown) => format!(
+                "Another MCP server in the settings has the same name as \"{shown}\" (or one \
+                 that differs only in punctuation); give each its own name."
+            ),
+        }
+    }
+
+    /// For the person (the server's state in Settings), in their language.
+    pub(super) fn person(&self) -> String {
+        use crate::i18n::{tr, Arg};
+        match self {
+            Self::NoName => tr("mcp-problem-no_name", &[]),
+            Self::NoCommand(shown) => tr("mcp-problem-no_command", &[("server", Arg::from(shown))]),
+            Self::SameName(shown) => tr("mcp-problem-same_name", &[("server", Arg::from(shown))]),
+        }
+    }
+}
+
+/// Why `config` can never start as saved, if it cannot (`prefixes`: the tool-name prefixes of
+/// the servers before it; this one's is added).
 pub(super) fn startup_problem(
     config: &McpServerConfig,
     prefix: &str,
     prefixes: &mut BTreeSet<String>,
-) -> Option<String> {
+) -> Option<StartupProblem> {
     let shown = display_label(&config.name, 80);
     if config.name.trim().is_empty() {
-        Some("An MCP server in the settings has no name; give it one to use it.".to_owned())
+        Some(StartupProblem::NoName)
     } else if config.command.trim().is_empty() {
-        Some(format!(
-            "The MCP server \"{shown}\" has no command in the settings, so it cannot be started. \
-             Give it one in Settings (Edit)."
-        ))
+        Some(StartupProblem::NoCommand(shown))
     } else if !prefixes.insert(prefix.to_owned()) {
-        Some(format!(
-            "Another MCP server in the settings has the same name as \"{shown}\" (or one that \
-             differs only in punctuation); give each its own name."
-        ))
+        Some(StartupProblem::SameName(shown))
     } else {
         None
     }

@@ -6,6 +6,7 @@
 use super::naming::{name_tools, ListedTool};
 use super::stderr::{read_stderr, StderrTail};
 use super::{McpServerConfig, McpServerStatus, McpTimeouts};
+use crate::i18n::{tr, Arg};
 use crate::sync::MutexExt;
 use crate::text::{display_label, seconds};
 use crate::tools::ToolError;
@@ -66,20 +67,21 @@ pub(super) struct Connected {
 }
 
 impl SupervisedServer {
-    /// A server with these settings, not started; `config_error` says why it may never start.
+    /// A server with these settings, not started; `problem` says why it may never start.
     pub(super) fn new(
         config: McpServerConfig,
         prefix: String,
         timeouts: McpTimeouts,
-        config_error: Option<String>,
+        problem: Option<super::config::StartupProblem>,
     ) -> Self {
-        let status = match &config_error {
-            Some(message) => McpServerStatus::Failed {
-                message: message.clone(),
+        let status = match &problem {
+            Some(problem) => McpServerStatus::Failed {
+                message: problem.person(),
                 detail: None,
             },
             None => McpServerStatus::NotStarted,
         };
+        let config_error = problem.map(|p| p.english());
         Self {
             config,
             prefix,
@@ -207,10 +209,7 @@ impl SupervisedServer {
             }
             Ok(Err(why)) => why,
             Err(_elapsed) => StartFailure {
-                said: format!(
-                    "it did not finish starting within {}",
-                    seconds(self.timeouts.start)
-                ),
+                said: Trouble::Slow(self.timeouts.start),
                 detail: None,
             },
         };
@@ -223,19 +222,34 @@ impl SupervisedServer {
             // A reader still going after that is left to finish on its own.
             let _ = tokio::time::timeout(Duration::from_secs(1), reader).await;
         }
+        // The model is told in English (the call's result); the person's status is in their
+        // language.
         let message = format!(
-            "The MCP server \"{}\" could not be started: {failure}.{} Check its command in the \
+            "The MCP server \"{}\" could not be started: {}.{} Check its command in the \
              settings; it will be tried again the next time it is needed, after {}.",
             self.shown_name(),
+            failure.english(),
             tail.said(&self.config.env),
             seconds(self.timeouts.retry_failed_start)
+        );
+        let shown = tr(
+            "mcp-start_failed",
+            &[
+                ("server", Arg::from(self.shown_name())),
+                ("trouble", Arg::from(failure.person())),
+                ("said", Arg::from(tail.person_said(&self.config.env))),
+                (
+                    "retry",
+                    Arg::from(in_seconds(self.timeouts.retry_failed_start)),
+                ),
+            ],
         );
         *self.failed_start.lock_or_recover() = Some((std::time::Instant::now(), message.clone()));
         abandoned.armed = false;
         self.set_status(
             generation,
             McpServerStatus::Failed {
-                message: message.clone(),
+                message: shown,
                 detail,
             },
         );
@@ -272,17 +286,11 @@ impl SupervisedServer {
             .spawn()
             .map_err(|e| match e.kind() {
                 std::io::ErrorKind::NotFound => StartFailure {
-                    said: format!(
-                        "the program \"{}\" was not found",
-                        display_label(&self.config.command, 200)
-                    ),
+                    said: Trouble::NotFound(display_label(&self.config.command, 200)),
                     detail: Some(e.to_string()),
                 },
                 _ => StartFailure {
-                    said: format!(
-                        "the program \"{}\" could not be run",
-                        display_label(&self.config.command, 200)
-                    ),
+                    said: Trouble::CannotRun(display_label(&self.config.command, 200)),
                     detail: Some(e.to_string()),
                 },
             })?;
@@ -304,11 +312,11 @@ impl SupervisedServer {
                 // The process ended (or closed its output) before the handshake was done.
                 rmcp::service::ClientInitializeError::ConnectionClosed(_)
                 | rmcp::service::ClientInitializeError::TransportError { .. } => StartFailure {
-                    said: "it stopped before it was ready".to_owned(),
+                    said: Trouble::StoppedEarly,
                     detail: Some(e.to_string()),
                 },
                 other => StartFailure {
-                    said: "it did not answer as an MCP server should".to_owned(),
+                    said: Trouble::NotMcp,
                     detail: Some(other.to_string()),
                 },
             })?;
@@ -317,7 +325,7 @@ impl SupervisedServer {
             .list_all_tools()
             .await
             .map_err(|e| StartFailure {
-                said: "it could not list its tools".to_owned(),
+                said: Trouble::NoTools,
                 detail: Some(e.to_string()),
             })?;
         let tools = name_tools(&self.prefix, listed, self.config.trusted);
@@ -329,8 +337,8 @@ impl SupervisedServer {
     }
 
     /// Stops the process of start `generation` (if it is still the current one) after it
-    /// failed, and records why.
-    async fn lost(&self, generation: u64, message: &str) {
+    /// failed, and records why (`shown`, in the person's language).
+    async fn lost(&self, generation: u64, shown: String) {
         let mut slot = self.connection.lock().await;
         if slot.as_ref().is_some_and(|c| c.generation == generation) {
             // Dropping the service closes the connection and ends the process.
@@ -339,7 +347,7 @@ impl SupervisedServer {
         self.set_status(
             generation,
             McpServerStatus::Failed {
-                message: message.to_owned(),
+                message: shown,
                 detail: None,
             },
         );
@@ -376,7 +384,14 @@ impl SupervisedServer {
                     "The MCP server \"{name}\" stopped while \"{shown_tool}\" was running, so \
                      whether it did anything is unknown. {again}"
                 );
-                self.lost(live.generation, &message).await;
+                let shown = tr(
+                    "mcp-stopped_during_call",
+                    &[
+                        ("server", Arg::from(&name)),
+                        ("tool", Arg::from(&shown_tool)),
+                    ],
+                );
+                self.lost(live.generation, shown).await;
                 Err(self.error(message))
             }
             // Anything else (an answer of the wrong kind, a request the SDK gave up on) leaves
@@ -391,7 +406,15 @@ impl SupervisedServer {
                      whether \"{shown_tool}\" did anything is unknown. {again}",
                     seconds(self.timeouts.call)
                 );
-                self.lost(live.generation, &message).await;
+                let shown = tr(
+                    "mcp-call_timed_out",
+                    &[
+                        ("server", Arg::from(&name)),
+                        ("tool", Arg::from(&shown_tool)),
+                        ("wait", Arg::from(in_seconds(self.timeouts.call))),
+                    ],
+                );
+                self.lost(live.generation, shown).await;
                 Err(self.error(message))
             }
         }
@@ -401,8 +424,62 @@ impl SupervisedServer {
 /// Why a start failed: what the person reads (a phrase after "could not be started: ") and the
 /// technical side for "Details" (the system's or the MCP SDK's own words).
 pub(super) struct StartFailure {
-    said: String,
+    said: Trouble,
     detail: Option<String>,
+}
+
+/// What went wrong starting a server, said after "could not be started:".
+enum Trouble {
+    /// It did not finish starting within this long.
+    Slow(Duration),
+    /// No such program (its name as shown).
+    NotFound(String),
+    /// The program is there but could not be run.
+    CannotRun(String),
+    /// It ended before the MCP handshake was done.
+    StoppedEarly,
+    /// It answered, but not as an MCP server.
+    NotMcp,
+    /// Its tools could not be listed.
+    NoTools,
+}
+
+impl Trouble {
+    /// For the model (the call's result): English.
+    fn english(&self) -> String {
+        match self {
+            Self::Slow(wait) => format!("it did not finish starting within {}", seconds(*wait)),
+            Self::NotFound(program) => format!("the program \"{program}\" was not found"),
+            Self::CannotRun(program) => format!("the program \"{program}\" could not be run"),
+            Self::StoppedEarly => "it stopped before it was ready".to_owned(),
+            Self::NotMcp => "it did not answer as an MCP server should".to_owned(),
+            Self::NoTools => "it could not list its tools".to_owned(),
+        }
+    }
+
+    /// For the person (the server's status in Settings), in their language.
+    fn person(&self) -> String {
+        let program = |p: &String| [("program", Arg::from(p))];
+        match self {
+            Self::Slow(wait) => tr(
+                "mcp-trouble-slow",
+                &[("wait", Arg::from(in_seconds(*wait)))],
+            ),
+            Self::NotFound(p) => tr("mcp-trouble-not_found", &program(p)),
+            Self::CannotRun(p) => tr("mcp-trouble-cannot_run", &program(p)),
+            Self::StoppedEarly => tr("mcp-trouble-stopped_early", &[]),
+            Self::NotMcp => tr("mcp-trouble-not_mcp", &[]),
+            Self::NoTools => tr("mcp-trouble-no_tools", &[]),
+        }
+    }
+}
+
+/// A duration in whole seconds, in the person's language ("30 seconds", "30 秒").
+pub(super) fn in_seconds(duration: Duration) -> String {
+    tr(
+        "duration-seconds",
+        &[("count", Arg::from(duration.as_secs()))],
+    )
 }
 
 /// Puts a server's status back to "not started" when its start is given up half-way (the run

@@ -41,6 +41,21 @@ impl StderrTail {
     /// ` It said: "…".` with its last lines, or nothing. The values of the server's own
     /// environment variables (tokens, often) are replaced by `•••` wherever they appear.
     pub(super) fn said(&self, hide: &BTreeMap<String, String>) -> String {
+        self.last_lines(hide)
+            .map(|text| format!(" It said: \"{text}\"."))
+            .unwrap_or_default()
+    }
+
+    /// [`StderrTail::said`] in the person's language (what the server wrote stays as written).
+    pub(super) fn person_said(&self, hide: &BTreeMap<String, String>) -> String {
+        self.last_lines(hide)
+            .map(|text| crate::i18n::tr("mcp-it_said", &[("text", crate::i18n::Arg::from(text))]))
+            .unwrap_or_default()
+    }
+
+    /// The last lines joined with ` / `, the values of `hide` replaced by `•••`; `None` when
+    /// it wrote nothing.
+    fn last_lines(&self, hide: &BTreeMap<String, String>) -> Option<String> {
         let lines = self.lock();
         let last: Vec<&str> = lines
             .iter()
@@ -50,13 +65,13 @@ impl StderrTail {
             .map(String::as_str)
             .collect();
         if last.is_empty() {
-            return String::new();
+            return None;
         }
         let mut text = last.join(" / ");
         for value in hide.values().filter(|v| v.chars().count() >= 4) {
             text = text.replace(value.as_str(), "•••");
         }
-        format!(" It said: \"{text}\".")
+        Some(text)
     }
 }
 
@@ -94,11 +109,15 @@ pub(super) async fn read_stderr(
     if state.generation == generation && matches!(state.status, McpServerStatus::Running { .. }) {
         state.status = McpServerStatus::Failed {
             detail: None,
-            message: format!(
-                "The MCP server \"{}\" stopped.{} It will be started again the next time one of \
-                 its tools is needed.",
-                server.shown_name(),
-                tail.said(&server.config.env)
+            message: crate::i18n::tr(
+                "mcp-stopped",
+                &[
+                    ("server", crate::i18n::Arg::from(server.shown_name())),
+                    (
+                        "said",
+                        crate::i18n::Arg::from(tail.person_said(&server.config.env)),
+                    ),
+                ],
             ),
         };
     }

@@ -28,7 +28,7 @@ pub mod words;
 pub use hard::HARD_DENIALS;
 pub use rules::{remove_rule, Rule, RuleKind, RuleSet, Rules, RulesError, RULES_TEMPLATE};
 
-use crate::i18n::{tr, Arg};
+use crate::i18n::{tr, with_language, Arg, Language};
 use crate::sync::MutexExt;
 use askfirst_protocol::{Grant, PolicyLayer, Risk, SessionPolicy};
 use grants::GrantedStates;
@@ -281,32 +281,45 @@ impl Policy {
             Rules::Broken(error) => {
                 return Verdict::ask(
                     PolicyLayer::UserRule,
-                    format!("{error} Until it is fixed, Ask First asks before every action."),
+                    match error {
+                        RulesError::Read { path, detail } => tr(
+                            "reason-rules_unreadable",
+                            &[("path", Arg::from(path)), ("detail", Arg::from(detail))],
+                        ),
+                        RulesError::Invalid { path, detail } => tr(
+                            "reason-rules_mistake",
+                            &[("path", Arg::from(path)), ("detail", Arg::from(detail))],
+                        ),
+                    },
                 )
             }
             Rules::Loaded(rules) => {
                 if let Some(rule) = rules.deny.iter().find(|r| r.matches_any(facts)) {
                     return Verdict::deny(
                         PolicyLayer::UserRule,
+                        // A refusal reaches the model (`NotRun`), so it stays English.
                         format!(
                             "Your rule “{}” forbids this.",
-                            rule.sentence(RuleKind::Deny)
+                            with_language(Language::En, || rule.sentence(RuleKind::Deny))
                         ),
                     );
                 }
                 if let Some(rule) = rules.ask.iter().find(|r| r.matches_any(facts)) {
                     return Verdict::ask(
                         PolicyLayer::UserRule,
-                        format!(
-                            "Your rule “{}” says to ask you first.",
-                            rule.sentence(RuleKind::Ask)
+                        tr(
+                            "reason-rule-asks",
+                            &[("rule", Arg::from(rule.sentence(RuleKind::Ask)))],
                         ),
                     );
                 }
                 if let Some(rule) = rules.allow.iter().find(|r| r.matches_all(facts)) {
                     return Verdict::allow(
                         PolicyLayer::UserRule,
-                        format!("Allowed by your rule “{}”.", rule.sentence(RuleKind::Allow)),
+                        tr(
+                            "reason-rule-allows",
+                            &[("rule", Arg::from(rule.sentence(RuleKind::Allow)))],
+                        ),
                     );
                 }
             }

@@ -4,85 +4,71 @@
 //!
 //! A sentence is made from what the rule *is* (its list, its tool, and its `match` read as the
 //! form reads it, [`super::editor::choice_of`]); a rule written by hand that the form cannot
-//! express still gets a sentence, quoting its pattern.
+//! express still gets a sentence, quoting its pattern. Each language writes every sentence
+//! whole (the `rule-*` messages of `locales/*/app.ftl`, one per tool family, chosen by the
+//! rule's kind and shape): grammar pieces glued together could not be translated. Names (a
+//! folder, a command, a site, an MCP tool) are parameters and are never translated.
 
 use super::RuleKind;
+use crate::i18n::{tr, Arg};
 use askfirst_protocol::RuleScope;
 
-/// How a tool is spoken of: "reading" / "read" / "files".
-struct ToolWords {
-    /// After "Always allow" and "Ask before": "writing".
-    gerund: &'static str,
-    /// After "Never": "write".
-    base: &'static str,
-    /// What it acts on, without a place: "files".
-    object: String,
-    /// Whether the tool's argument is a path in the person's folder.
-    on_paths: bool,
-}
-
-fn tool_words(tool: &str) -> ToolWords {
-    let fixed = |gerund, base, object: &str| ToolWords {
-        gerund,
-        base,
-        object: object.to_owned(),
-        on_paths: true,
-    };
+/// The catalogue message of a rule about `tool` (one per tool family: each language writes
+/// the whole sentence for every kind and shape) and the parameters naming the tool.
+fn rule_message(tool: &str) -> (&'static str, Vec<(&'static str, Arg)>) {
     match tool {
-        "read_file" => fixed("reading", "read", "files"),
-        "list_directory" => fixed("listing", "list", "folders"),
-        "write_file" => fixed("writing", "write", "files"),
-        "edit_file" => fixed("changing", "change", "files"),
-        "move_path" => fixed("moving or renaming", "move or rename", "files and folders"),
-        "delete_path" => fixed("deleting", "delete", "files and folders"),
-        "run_command" => ToolWords {
-            on_paths: false,
-            ..fixed("running", "run", "commands")
-        },
-        "fetch_url" => ToolWords {
-            on_paths: false,
-            ..fixed("downloading", "download", "from the internet")
-        },
-        other => ToolWords {
-            gerund: "using",
-            base: "use",
-            object: tool_object(other),
-            on_paths: false,
+        "*" => ("rule-anything", vec![]),
+        "read_file" => ("rule-read_file", vec![]),
+        "list_directory" => ("rule-list_directory", vec![]),
+        "write_file" => ("rule-write_file", vec![]),
+        "edit_file" => ("rule-edit_file", vec![]),
+        "move_path" => ("rule-move_path", vec![]),
+        "delete_path" => ("rule-delete_path", vec![]),
+        "run_command" => ("rule-run_command", vec![]),
+        "fetch_url" => ("rule-fetch_url", vec![]),
+        other => match other.split_once("__") {
+            Some((server, name)) if !server.is_empty() && !name.is_empty() => (
+                "rule-mcp_tool",
+                vec![("tool", Arg::from(name)), ("server", Arg::from(server))],
+            ),
+            _ => ("rule-other_tool", vec![("tool", Arg::from(other))]),
         },
     }
 }
 
-/// "the tool “echo” of the MCP server “everything”" for `everything__echo`.
-fn tool_object(tool: &str) -> String {
-    match tool.split_once("__") {
-        Some((server, name)) if !server.is_empty() && !name.is_empty() => {
-            format!("the tool “{name}” of the MCP server “{server}”")
-        }
-        _ => format!("the tool “{tool}”"),
-    }
+/// The shapes a tool's sentences have besides `all` (see the comment above the `rule-*`
+/// messages in `locales/en/app.ftl`).
+fn on_paths(tool: &str) -> bool {
+    matches!(
+        tool,
+        "*" | "read_file"
+            | "list_directory"
+            | "write_file"
+            | "edit_file"
+            | "move_path"
+            | "delete_path"
+    )
 }
 
-/// The "what" choice of the form for `tool` ("Writing files", "Anything").
+/// The "what" choice of the form for `tool` ("Writing files", "Anything"), in the current
+/// language.
 pub fn action_label(tool: &str) -> String {
-    match tool {
-        "*" => "Anything".to_owned(),
-        "read_file" => "Reading files".to_owned(),
-        "list_directory" => "Listing what is in folders".to_owned(),
-        "write_file" => "Writing files (new or replaced)".to_owned(),
-        "edit_file" => "Changing parts of files".to_owned(),
-        "move_path" => "Moving or renaming files and folders".to_owned(),
-        "delete_path" => "Deleting files and folders".to_owned(),
-        "run_command" => "Running commands".to_owned(),
-        "fetch_url" => "Downloading from the internet".to_owned(),
-        other => {
-            let object = tool_object(other);
-            let mut chars = object.chars();
-            match chars.next() {
-                Some(first) => first.to_uppercase().chain(chars).collect(),
-                None => object,
-            }
-        }
-    }
+    let (key, args) = match tool {
+        "*" => ("rule-action-anything", vec![]),
+        "read_file" => ("rule-action-read_file", vec![]),
+        "list_directory" => ("rule-action-list_directory", vec![]),
+        "write_file" => ("rule-action-write_file", vec![]),
+        "edit_file" => ("rule-action-edit_file", vec![]),
+        "move_path" => ("rule-action-move_path", vec![]),
+        "delete_path" => ("rule-action-delete_path", vec![]),
+        "run_command" => ("rule-action-run_command", vec![]),
+        "fetch_url" => ("rule-action-fetch_url", vec![]),
+        other => match rule_message(other) {
+            ("rule-mcp_tool", args) => ("rule-action-mcp_tool", args),
+            (_, args) => ("rule-action-other_tool", args),
+        },
+    };
+    tr(key, &args)
 }
 
 /// What a rule is about, as the sentence says it.
@@ -127,82 +113,46 @@ fn target<'a>(scope: Option<&'a RuleScope>, pattern: Option<&'a str>) -> Target<
 }
 
 /// The rule of `kind` about `tool` with `pattern` in a sentence, without a full stop ("Never
-/// touch anything in Private"). `scope` is the rule as the form reads it, when it can.
+/// touch anything in Private"), in the current language. `scope` is the rule as the form reads
+/// it, when it can.
 pub fn sentence(
     kind: RuleKind,
     tool: &str,
     pattern: Option<&str>,
     scope: Option<&RuleScope>,
 ) -> String {
-    let target = target(scope, pattern);
-    if tool == "*" {
-        return anything(kind, &target);
-    }
-    let words = tool_words(tool);
-    let object = &words.object;
-    let phrase = match (&target, tool) {
-        (Target::All, _) => object.clone(),
-        (Target::Folder(folder), "run_command") => format!("commands that touch {folder}"),
-        (Target::Folder(folder), _) if words.on_paths => format!("{object} in {folder}"),
-        (Target::Folder(folder), _) => format!("{object} on anything in {folder}"),
-        (Target::Path(path), _) if words.on_paths => (*path).to_owned(),
-        (Target::Command { words, and_more }, _) => format!(
-            "the command “{words}”{}",
-            if *and_more {
-                " (with anything after it)"
-            } else {
-                ""
-            }
-        ),
-        (Target::Site { host, sub_domains }, _) => format!(
-            "from {host}{}",
-            if *sub_domains {
-                " and its sub-domains"
-            } else {
-                ""
-            }
-        ),
-        (Target::Path(pattern) | Target::Matching(pattern), "run_command") => {
-            format!("commands matching “{pattern}”")
-        }
-        (Target::Path(pattern) | Target::Matching(pattern), "fetch_url") => {
-            format!("from addresses matching “{pattern}”")
-        }
-        (Target::Path(pattern) | Target::Matching(pattern), _) if words.on_paths => {
-            format!("{object} matching “{pattern}”")
-        }
-        (Target::Path(pattern) | Target::Matching(pattern), _) => {
-            format!("{object} on anything matching “{pattern}”")
-        }
+    let (key, mut args) = rule_message(tool);
+    let kind = match kind {
+        RuleKind::Deny => "deny",
+        RuleKind::Ask => "ask",
+        RuleKind::Allow => "allow",
     };
-    match kind {
-        RuleKind::Deny => format!("Never {} {phrase}", words.base),
-        RuleKind::Ask => format!("Ask before {} {phrase}", words.gerund),
-        RuleKind::Allow => format!("Always allow {} {phrase}", words.gerund),
-    }
-}
-
-/// A rule for every tool (`*`).
-fn anything(kind: RuleKind, target: &Target<'_>) -> String {
-    let place = match target {
-        Target::All => None,
-        Target::Folder(folder) => Some(format!("anything in {folder}")),
-        Target::Path(path) => Some(format!("anything on {path}")),
-        Target::Command { words, .. } => Some(format!("anything matching “{words}”")),
-        Target::Site { host, .. } => Some(format!("anything matching “{host}”")),
-        Target::Matching(pattern) => Some(format!("anything matching “{pattern}”")),
+    args.push(("kind", Arg::from(kind)));
+    let mut with = |shape: &str, name: &'static str, value: &str| {
+        args.push(("shape", Arg::from(shape)));
+        args.push((name, Arg::from(value)));
     };
-    match (kind, place) {
-        (RuleKind::Deny, None) => "Never do anything (every action is refused)".to_owned(),
-        (RuleKind::Ask, None) => "Ask before anything".to_owned(),
-        (RuleKind::Allow, None) => "Always allow everything, without asking".to_owned(),
-        (RuleKind::Deny, Some(place)) => {
-            format!(
-                "Never touch {}",
-                place.strip_prefix("anything on ").unwrap_or(&place)
-            )
+    // Each family has its own shapes; a target the family has no words for (a site on a file
+    // tool, which the form never writes) is quoted as a pattern.
+    match (target(scope, pattern), tool) {
+        (Target::All, _) => with("all", "pattern", ""),
+        (Target::Folder(folder), "fetch_url") => {
+            with("matching", "pattern", &format!("{folder}/**"))
         }
-        (RuleKind::Ask, Some(place)) => format!("Ask before {place}"),
-        (RuleKind::Allow, Some(place)) => format!("Always allow {place}"),
+        (Target::Folder(folder), _) => with("folder", "folder", folder),
+        (Target::Path(path), _) if on_paths(tool) => with("path", "path", path),
+        (Target::Command { words, and_more }, "run_command") => {
+            with(
+                if and_more { "command_more" } else { "command" },
+                "words",
+                words,
+            );
+        }
+        (Target::Site { host, sub_domains }, "fetch_url") => {
+            with(if sub_domains { "site_sub" } else { "site" }, "host", host);
+        }
+        (Target::Command { words: text, .. } | Target::Site { host: text, .. }, _)
+        | (Target::Path(text) | Target::Matching(text), _) => with("matching", "pattern", text),
     }
+    tr(key, &args)
 }

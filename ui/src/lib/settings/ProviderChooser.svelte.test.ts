@@ -30,7 +30,7 @@ const view: SettingsView = {
 const testConnection = vi.fn<(r: unknown) => Promise<ConnectionTestResult>>();
 const findLocalModels = vi.fn<(b: string) => Promise<LocalModels>>();
 const saveSettings = vi.fn<(r: unknown) => Promise<SettingsView>>();
-vi.mock('../ipc', () => ({
+vi.mock('../ipc', async () => (await import('../test/backend')).backend({
   testConnection: (r: unknown) => testConnection(r),
   findLocalModels: (b: string) => findLocalModels(b),
   saveSettings: (r: unknown) => saveSettings(r),

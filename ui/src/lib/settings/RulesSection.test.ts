@@ -39,6 +39,7 @@ vi.mock('../ipc', () => ({
 }));
 
 const { default: RulesSection } = await import('./RulesSection.svelte');
+const { setLanguage } = await import('../i18n/i18n.svelte');
 
 let mounted: ReturnType<typeof mount> | undefined;
 afterEach(() => {
@@ -179,5 +180,21 @@ describe('RulesSection', () => {
     await settle();
     expect(removeRule).toHaveBeenCalledWith('allow write_file "Drafts/*.txt"');
     expect(listRules).toHaveBeenCalledTimes(2);
+  });
+
+  it('reads the rules again when the language changes, so their sentences are in it', async () => {
+    const root = await show();
+    expect(listRules).toHaveBeenCalledTimes(1);
+    const inPortuguese: RulesView = {
+      ...start,
+      rules: start.rules.slice(0, 1).map((r) => ({ ...r, sentence: 'Nunca mexer em nada em Private' })),
+    };
+    listRules.mockResolvedValueOnce(inPortuguese);
+    setLanguage('pt-BR');
+    await settle();
+    expect(listRules).toHaveBeenCalledTimes(2);
+    const sentences = [...root.querySelectorAll('[data-testid="rule-sentence"]')].map((e) => e.textContent);
+    expect(sentences).toEqual(['Nunca mexer em nada em Private']);
+    setLanguage('en');
   });
 });

@@ -203,7 +203,7 @@ impl ConnectionTest {
                     &[
                         at(host),
                         ("model", Arg::from(model)),
-                        ("models", Arg::from(names.join(", "))),
+                        ("models", Arg::from(crate::i18n::join_separated(names))),
                     ],
                 ),
             },

@@ -1,0 +1,350 @@
+//! The sentences about rules, rule editor refusals, MCP settings, conversations and lists in
+//! Simplified Chinese and Brazilian Portuguese: each language writes its whole sentences; the
+//! names in them (folders, commands, sites, tools) go through as they are; what reaches the
+//! model stays English.
+
+use super::rules_editor::facts;
+use askfirst_core::app::Worded;
+use askfirst_core::i18n::{join_list, join_separated, with_language, Language, LANGUAGES};
+use askfirst_core::mcp::McpConfigError;
+use askfirst_core::policy::editor::RuleEditError;
+use askfirst_core::policy::{
+    ArgumentKind, MainArgument, Policy, PolicyDecision, Rule, RuleKind, Rules,
+};
+use askfirst_core::sessions::SessionError;
+use pretty_assertions::assert_eq;
+use std::path::Path;
+
+/// Rules of every kind, family and shape, as `rules_editor` lists them in English.
+fn rules() -> Vec<(RuleKind, &'static str, Option<&'static str>)> {
+    use RuleKind::{Allow, Ask, Deny};
+    vec![
+        (Deny, "*", Some("Private/**")),
+        (Allow, "read_file", None),
+        (Ask, "run_command", None),
+        (Allow, "fetch_url", Some("*://example.com/*")),
+        (Deny, "fetch_url", Some("*://*.ads.net/*")),
+        (Allow, "run_command", Some("git status *")),
+        (Ask, "run_command", Some("git push")),
+        (Deny, "run_command", Some("Private/**")),
+        (Deny, "write_file", Some("Taxes/**")),
+        (Ask, "list_directory", Some("Private/**")),
+        (Deny, "everything__echo", None),
+        (Ask, "everything__echo", Some("Private/**")),
+        (Deny, "*", None),
+        (Allow, "*", None),
+        (Allow, "write_file", Some("hello.txt")),
+        (Deny, "*", Some("Taxes")),
+        (Allow, "write_file", Some("Drafts/*.txt")),
+        (Allow, "fetch_url", Some("https://example.com/docs/*")),
+    ]
+}
+
+fn said(language: Language) -> Vec<String> {
+    with_language(language, || {
+        rules()
+            .into_iter()
+            .map(|(kind, tool, pattern)| Rule::new(tool, pattern).unwrap().sentence(kind))
+            .collect()
+    })
+}
+
+#[test]
+fn rules_are_whole_sentences_in_chinese_and_portuguese() {
+    assert_eq!(
+        said(Language::ZhCn),
+        vec![
+            "禁止操作 Private 中的任何内容",
+            "始终允许读取文件",
+            "运行命令前先问我",
+            "始终允许从 example.com 下载",
+            "禁止从 ads.net 及其子域名下载",
+            "始终允许运行命令“git status”（后面跟任何内容都算）",
+            "运行命令“git push”前先问我",
+            "禁止运行涉及 Private 的命令",
+            "禁止写入 Taxes 中的文件",
+            "列出 Private 中的文件夹的内容前先问我",
+            "禁止使用 MCP 服务器“everything”的工具“echo”",
+            "对 Private 中的任何内容使用 MCP 服务器“everything”的工具“echo”前先问我",
+            "什么都不许做（每个操作都会被拒绝）",
+            "始终允许一切，不用问我",
+            "始终允许写入 hello.txt",
+            "禁止操作 Taxes",
+            "始终允许写入匹配“Drafts/*.txt”的文件",
+            "始终允许从匹配“https://example.com/docs/*”的网址下载",
+        ]
+    );
+    assert_eq!(
+        said(Language::PtBr),
+        vec![
+            "Nunca mexer em nada em Private",
+            "Sempre permitir ler arquivos",
+            "Perguntar antes de executar comandos",
+            "Sempre permitir baixar de example.com",
+            "Nunca baixar de ads.net e dos seus subdomínios",
+            "Sempre permitir executar o comando “git status” (com qualquer coisa depois)",
+            "Perguntar antes de executar o comando “git push”",
+            "Nunca executar comandos que mexem em Private",
+            "Nunca escrever arquivos em Taxes",
+            "Perguntar antes de listar o conteúdo de pastas em Private",
+            "Nunca usar a ferramenta “echo” do servidor MCP “everything”",
+            "Perguntar antes de usar a ferramenta “echo” do servidor MCP “everything” em qualquer coisa em Private",
+            "Nunca fazer nada (toda ação é recusada)",
+            "Sempre permitir tudo, sem perguntar",
+            "Sempre permitir escrever hello.txt",
+            "Nunca mexer em Taxes",
+            "Sempre permitir escrever arquivos que correspondem a “Drafts/*.txt”",
+            "Sempre permitir baixar de endereços que correspondem a “https://example.com/docs/*”",
+        ]
+    );
+}
+
+#[test]
+fn the_add_a_rule_choices_are_in_the_language() {
+    use askfirst_core::policy::words::action_label;
+    let labels = |language| {
+        with_language(language, || {
+            ["*", "write_file", "everything__echo"].map(action_label)
+        })
+    };
+    assert_eq!(
+        labels(Language::En),
+        [
+            "Anything",
+            "Writing files (new or replaced)",
+            "The tool “echo” of the MCP server “everything”"
+        ]
+    );
+    assert_eq!(
+        labels(Language::ZhCn),
+        [
+            "任何操作",
+            "写入文件（新建或替换）",
+            "MCP 服务器“everything”的工具“echo”"
+        ]
+    );
+    assert_eq!(
+        labels(Language::PtBr),
+        [
+            "Qualquer coisa",
+            "Escrever arquivos (novos ou substituídos)",
+            "A ferramenta “echo” do servidor MCP “everything”"
+        ]
+    );
+}
+
+#[test]
+fn a_rule_s_reason_on_a_card_is_in_the_language_and_a_refusal_for_the_model_stays_english() {
+    let rules = Rules::parse(
+        "[[deny]]\ntool = \"*\"\nmatch = \"Private/**\"\n\n[[ask]]\ntool = \"write_file\"\nmatch = \"Drafts/**\"\n",
+        Path::new("rules.toml"),
+    );
+    let policy = Policy::new(rules, None);
+    let arg = |text: &str| {
+        [MainArgument {
+            kind: ArgumentKind::Path,
+            text: text.into(),
+            alias: None,
+            resolved: Some(text.into()),
+        }]
+    };
+    let (private, drafts) = (arg("Private/a.txt"), arg("Drafts/a.txt"));
+    let decide = |language, args: &[MainArgument]| {
+        with_language(language, || policy.decide(&facts(args)).decision)
+    };
+    assert_eq!(
+        decide(Language::ZhCn, &drafts),
+        PolicyDecision::Ask {
+            reason: "你的规则“写入 Drafts 中的文件前先问我”要求先问你。".into()
+        }
+    );
+    assert_eq!(
+        decide(Language::PtBr, &drafts),
+        PolicyDecision::Ask {
+            reason: "Sua regra “Perguntar antes de escrever arquivos em Drafts” diz para perguntar a você antes.".into()
+        }
+    );
+    assert_eq!(
+        decide(Language::En, &drafts),
+        PolicyDecision::Ask {
+            reason: "Your rule “Ask before writing files in Drafts” says to ask you first.".into()
+        }
+    );
+    let broken = Policy::new(
+        Rules::parse("[[deny]\n", Path::new("/data/rules.toml")),
+        None,
+    );
+    let reason = with_language(Language::PtBr, || broken.decide(&facts(&drafts)).decision);
+    assert!(
+        matches!(&reason, PolicyDecision::Ask { reason } if reason.starts_with(
+            "O arquivo de regras /data/rules.toml tem um erro: ")
+            && reason.ends_with("Até isso ser corrigido, o Ask First pergunta antes de cada ação.")),
+        "{reason:?}"
+    );
+    // The refusal is what the model is told (NotRun): English in every language.
+    for language in LANGUAGES {
+        assert_eq!(
+            decide(language, &private),
+            PolicyDecision::Deny {
+                reason: "Your rule “Never touch anything in Private” forbids this.".into()
+            }
+        );
+    }
+}
+
+#[test]
+fn lists_are_joined_in_the_language_s_way_and_names_stay_as_they_are() {
+    let names = ["a.txt", "b.txt", "c.txt"];
+    let list = |language, items: &[&str]| with_language(language, || join_list(items));
+    assert_eq!(list(Language::En, &names), "a.txt, b.txt, c.txt");
+    assert_eq!(list(Language::ZhCn, &names), "a.txt、b.txt 和 c.txt");
+    assert_eq!(list(Language::PtBr, &names), "a.txt, b.txt e c.txt");
+    assert_eq!(list(Language::PtBr, &names[..2]), "a.txt e b.txt");
+    assert_eq!(list(Language::ZhCn, &names[..1]), "a.txt");
+    assert_eq!(list(Language::ZhCn, &[]), "");
+    assert_eq!(
+        with_language(Language::ZhCn, || join_separated(&names)),
+        "a.txt、b.txt、c.txt"
+    );
+    // A name that looks like a list pattern or a placeable is data.
+    assert_eq!(
+        list(Language::PtBr, &["{ $first }", "x, e y"]),
+        "{ $first } e x, e y"
+    );
+}
+
+/// Every refusal of the rule editor, the MCP settings and the conversations a person can see.
+fn errors() -> Vec<(String, Box<dyn Fn() -> String>)> {
+    let rule_edits = [
+        RuleEditError::UnknownAction("x".into()),
+        RuleEditError::ScopeNotForAction("x".into()),
+        RuleEditError::AllowByFolder("x".into()),
+        RuleEditError::FolderMissing,
+        RuleEditError::FolderNotInside,
+        RuleEditError::FolderPattern,
+        RuleEditError::FolderNotFound("x".into()),
+        RuleEditError::NotAFolder("x".into()),
+        RuleEditError::CommandMissing,
+        RuleEditError::CommandPattern,
+        RuleEditError::SiteInvalid("x".into()),
+        RuleEditError::SiteMissing,
+        RuleEditError::AlreadyThere("x".into()),
+        RuleEditError::NoSuchRule("x".into()),
+        RuleEditError::File(askfirst_core::policy::RulesError::Invalid {
+            path: "rules.toml".into(),
+            detail: "x".into(),
+        }),
+    ];
+    let mcp = [
+        McpConfigError::NameLength,
+        McpConfigError::NameCharacters,
+        McpConfigError::NoLongerSaved {
+            previous: "x".into(),
+        },
+        McpConfigError::NameTaken { other: "x".into() },
+        McpConfigError::UnclosedQuote,
+        McpConfigError::NoProgram,
+        McpConfigError::VariableName { name: "x".into() },
+        McpConfigError::VariableValue { name: "x".into() },
+        McpConfigError::VariableTwice { name: "x".into() },
+    ];
+    let sessions = [SessionError::Busy, SessionError::FolderFixed];
+    let settings = askfirst_core::app::SettingsError::TimeoutOutOfRange(5);
+    let mut out: Vec<(String, Box<dyn Fn() -> String>)> = Vec::new();
+    for e in rule_edits {
+        out.push((format!("{e:?}"), Box::new(move || e.message())));
+    }
+    for e in mcp {
+        out.push((format!("{e:?}"), Box::new(move || e.sentence())));
+    }
+    for e in sessions {
+        out.push((format!("{e:?}"), Box::new(move || e.message())));
+    }
+    out.push((
+        format!("{settings:?}"),
+        Box::new(move || settings.message()),
+    ));
+    out
+}
+
+#[test]
+fn every_refusal_a_person_sees_is_said_in_chinese_and_portuguese() {
+    for (name, message) in errors() {
+        let english = with_language(Language::En, &message);
+        for language in [Language::ZhCn, Language::PtBr] {
+            let theirs = with_language(language, &message);
+            assert_ne!(theirs, english, "{language:?} {name}: still English");
+            assert!(!theirs.contains('{'), "{language:?} {name}: {theirs}");
+        }
+    }
+    // The English sentences are the ones they were (`Display`, for logs, is English).
+    let e = McpConfigError::NameLength;
+    assert_eq!(e.sentence(), e.to_string());
+    let e = RuleEditError::FolderNotFound("Taxes".into());
+    assert_eq!(e.message(), e.to_string());
+}
+
+/// A server that writes a line and ends: its state in Settings is in the person's language,
+/// what it wrote as it wrote it (the English the model is told is pinned in `mcp_runs`).
+#[cfg(unix)]
+#[test]
+fn an_mcp_server_s_state_is_said_in_the_person_s_language() {
+    use askfirst_core::mcp::{McpClients, McpServerConfig, McpServerStatus, McpTimeouts};
+    use std::collections::BTreeMap;
+    use std::time::Duration;
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let quits = McpServerConfig {
+        name: "quits".into(),
+        command: "sh".into(),
+        args: vec!["-c".into(), "echo 'missing API token' >&2; exit 3".into()],
+        env: BTreeMap::new(),
+        trusted: false,
+    };
+    // The current-thread runtime runs the start on this thread, inside `with_language`.
+    let (statuses, tools) = with_language(Language::ZhCn, || {
+        runtime.block_on(async {
+            let no_command = McpServerConfig {
+                name: "nocmd".into(),
+                command: " ".into(),
+                args: vec![],
+                env: BTreeMap::new(),
+                trusted: false,
+            };
+            let clients = McpClients::with_timeouts(
+                vec![quits, no_command],
+                McpTimeouts {
+                    start: Duration::from_secs(5),
+                    call: Duration::from_secs(1),
+                    retry_failed_start: Duration::from_secs(30),
+                },
+            );
+            let tools = clients.tools().await;
+            let statuses = clients.statuses();
+            clients.shutdown().await;
+            (statuses, tools)
+        })
+    });
+    assert!(tools.is_empty());
+    assert!(
+        matches!(
+            &statuses[0].status,
+            McpServerStatus::Failed { message, .. } if message ==
+                "MCP 服务器“quits”无法启动：它在准备好之前就停止了。它说：“missing API token”。\
+                 请在设置中检查它的命令；下次需要它时会再试一次，最早在 30 秒后。"
+        ),
+        "{:?}",
+        statuses[0].status
+    );
+    assert_eq!(
+        statuses[1].status,
+        McpServerStatus::Failed {
+            message:
+                "MCP 服务器“nocmd”在设置中没有命令，所以无法启动。请在设置中（编辑）给它一个命令。"
+                    .into(),
+            detail: None,
+        }
+    );
+}
