@@ -494,7 +494,8 @@ def part_thousand(results):
                 const main = document.querySelector('main');
                 const last = () => document.querySelector('[data-testid="approval-card"][aria-posinset="' + want + '"]');
                 const jump = () => {
-                  main.scrollTop = main.scrollHeight;
+                  // The list's end (the conversation follows it in the same scrolling view).
+                  document.querySelector('.approvals').scrollIntoView({ block: 'end' });
                   if (last()) { window.__usable.last_drawn = Date.now(); main.scrollTop = 0; }
                   else requestAnimationFrame(jump);
                 };
