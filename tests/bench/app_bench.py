@@ -8,8 +8,8 @@ Parts (ASKFIRST_BENCH_PARTS, comma-separated; default all, in this order):
             tool itself stamps when it started): the approval round trip inside the app
             (core -> card painted -> armed; click -> decision recorded -> tool started) and the
             resident set before, during, after, and after a new session
-  thousand  one model turn with 1,000 tool calls: all cards shown, scrolling, webview memory,
-            approving them all
+  thousand  one model turn with ASKFIRST_BENCH_PARALLEL (64, the most a turn may ask) tool
+            calls: all cards shown, scrolling, webview memory, approving them all
   big       a 5 MB argument: core -> card usable (3 tasks)
   stream    a provider sending 2,000 deltas a second for 20 s (twice): does the window keep up,
             memory before / during / after
