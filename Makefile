@@ -108,10 +108,10 @@ lint: setup ui
 # The app part takes about 13 minutes (up to 23 since cards under a still pointer arm after
 # 1.2 s), most of it the soak (BENCH_SOAK approvals answered one by one, each waiting out the
 # card's arming delay). Shorter: make bench BENCH_SOAK=200, or only some parts:
-# make bench BENCH_PARTS=start,thousand (start, floor, soak, thousand, big, stream; also sessions,
+# make bench BENCH_PARTS=start,thousand (start, floor, soak, thousand, window1000, long, big, stream; also sessions,
 # not run by default: rounds of approvals with a new session between them).
 BENCH_SOAK ?= 1000
-BENCH_PARTS ?= start,floor,soak,thousand,big,stream
+BENCH_PARTS ?= start,floor,soak,thousand,window1000,long,big,stream
 bench: setup-test-system ui
 	cargo bench --locked -p askfirst-core --bench approvals -- --warm-up-time 1 --measurement-time 3
 	cargo bench --locked -p askfirst-core --bench sandbox -- --warm-up-time 1 --measurement-time 3
@@ -124,9 +124,9 @@ bench: setup-test-system ui
 	cargo build --locked --release --manifest-path tests/bench/minimal/Cargo.toml --target-dir $(TARGET_DIR)
 	ASKFIRST_BENCH_SOAK=$(BENCH_SOAK) ASKFIRST_BENCH_PARTS=$(BENCH_PARTS) \
 	ASKFIRST_BENCH_FLOOR=$(TARGET_DIR)/release/askfirst-floor \
-	ASKFIRST_E2E_APP=$(CURDIR)/target/release/askfirst xvfb-run -a -s "-screen 0 1280x860x24" dbus-run-session -- tests/bench/run.sh
+	ASKFIRST_E2E_APP=$(TARGET_DIR)/release/askfirst xvfb-run -a -s "-screen 0 1280x860x24" dbus-run-session -- tests/bench/run.sh
 	# The GUI thread's longest stall (BENCHMARKS.md, "The GUI thread"; about 10 minutes).
-	ASKFIRST_E2E_APP=$(CURDIR)/target/release/askfirst xvfb-run -a -s "-screen 0 1280x860x24" dbus-run-session -- tests/bench/gui_stall.sh
+	ASKFIRST_E2E_APP=$(TARGET_DIR)/release/askfirst xvfb-run -a -s "-screen 0 1280x860x24" dbus-run-session -- tests/bench/gui_stall.sh
 
 # The Debian package, built by Tauri's bundler (`bundle` in tauri.conf.json) with the Tauri CLI
 # from npm (ui/package.json) from the release profile (Cargo.toml). The UI is built first here

@@ -105,14 +105,17 @@ pub fn restore_size<R: Runtime>(app: &AppHandle<R>) {
 }
 
 /// The WebKitGTK settings the window's webview gets, each measured against a minimal Tauri
-/// window in the same run (BENCHMARKS.md, "The floor"): `cache` is the web context's
-/// `DocumentViewer` cache model (a single-page app that loads only its own assets needs no
-/// page or resource cache); `no-accel` is the hardware-acceleration policy `Never` (no
-/// compositing layers; under software rendering they cost memory and gain nothing);
-/// `pressure` gives the network process a memory limit it frees caches at. The default is
-/// [`DEFAULT_WEBKIT`]; `ASKFIRST_WEBKIT` (a comma-separated list of these names, or `none`)
+/// window in the same run (BENCHMARKS.md, "The floor: each WebKit setting"): `cache` is the web
+/// context's `DocumentViewer` cache model (a single-page app that loads only its own assets
+/// needs no page or resource cache; no measurable effect at idle, kept as it costs nothing);
+/// `no-accel` is the hardware-acceleration policy `Never` (no compositing layers: under
+/// software rendering they cost ~65 MiB of PSS and gain nothing, and without them Ask First
+/// idles below the minimal app); `pressure` gives the network process a memory limit it frees
+/// caches at (no measurable effect at idle). The default is [`DEFAULT_WEBKIT`], with `no-accel`
+/// only where the computer has no GPU to render with ([`has_gpu`]: with one, WebKit's own
+/// policy stays); `ASKFIRST_WEBKIT` (a comma-separated list of these names, or `none`)
 /// replaces it, for the benchmark to measure each setting.
-pub const DEFAULT_WEBKIT: &str = "cache";
+pub const DEFAULT_WEBKIT: &str = "cache,no-accel";
 
 /// The environment variable that replaces [`DEFAULT_WEBKIT`] (for benchmarks).
 pub const WEBKIT_ENV: &str = "ASKFIRST_WEBKIT";
@@ -144,10 +147,34 @@ impl WebkitTuning {
         tuning
     }
 
-    /// The settings for this launch: `ASKFIRST_WEBKIT` if set, else [`DEFAULT_WEBKIT`].
-    pub fn from_env() -> Self {
-        Self::parse(&std::env::var(WEBKIT_ENV).unwrap_or_else(|_| DEFAULT_WEBKIT.to_owned()))
+    /// The settings when `ASKFIRST_WEBKIT` is not set: [`DEFAULT_WEBKIT`], without `no-accel`
+    /// when the computer has a GPU (`gpu`), whose compositing WebKit may use.
+    pub fn default_for(gpu: bool) -> Self {
+        let tuning = Self::parse(DEFAULT_WEBKIT);
+        Self {
+            no_accel: tuning.no_accel && !gpu,
+            ..tuning
+        }
     }
+
+    /// The settings for this launch: `ASKFIRST_WEBKIT` if set, else [`Self::default_for`]
+    /// this computer.
+    pub fn from_env() -> Self {
+        match std::env::var(WEBKIT_ENV) {
+            Ok(list) => Self::parse(&list),
+            Err(_) => Self::default_for(has_gpu()),
+        }
+    }
+}
+
+/// Whether this computer has a GPU render node (`/dev/dri/renderD*`, the DRM device a GPU's
+/// driver offers for rendering); without one WebKit renders in software.
+pub fn has_gpu() -> bool {
+    std::fs::read_dir("/dev/dri").is_ok_and(|entries| {
+        entries
+            .flatten()
+            .any(|e| e.file_name().to_string_lossy().starts_with("renderD"))
+    })
 }
 
 /// The memory limit of the network process with `pressure` on, in MB (WebKit frees its caches
@@ -218,7 +245,27 @@ mod tests {
         assert_eq!(WebkitTuning::parse(""), WebkitTuning::default());
         assert_eq!(
             WebkitTuning::parse(super::DEFAULT_WEBKIT),
-            WebkitTuning::parse("cache")
+            WebkitTuning::parse("cache,no-accel")
+        );
+    }
+
+    #[test]
+    fn hardware_acceleration_is_turned_off_by_default_only_without_a_gpu() {
+        assert_eq!(
+            WebkitTuning::default_for(false),
+            WebkitTuning {
+                cache: true,
+                no_accel: true,
+                pressure: false
+            }
+        );
+        assert_eq!(
+            WebkitTuning::default_for(true),
+            WebkitTuning {
+                cache: true,
+                no_accel: false,
+                pressure: false
+            }
         );
     }
 }

@@ -8,8 +8,8 @@ Parts (ASKFIRST_BENCH_PARTS, comma-separated; default all, in this order):
             tool itself stamps when it started): the approval round trip inside the app
             (core -> card painted -> armed; click -> decision recorded -> tool started) and the
             resident set before, during, after, and after a new session
-  thousand  one model turn with 1,000 tool calls: all cards shown, scrolling, webview memory,
-            approving them all
+  thousand  one model turn with ASKFIRST_BENCH_PARALLEL (64, the most a turn may ask) tool
+            calls: all cards shown, scrolling, webview memory, approving them all
   big       a 5 MB argument: core -> card usable (3 tasks)
   stream    a provider sending 2,000 deltas a second for 20 s (twice): does the window keep up,
             memory before / during / after
@@ -17,6 +17,8 @@ Parts (ASKFIRST_BENCH_PARTS, comma-separated; default all, in this order):
             bench; $ASKFIRST_BENCH_FLOOR), each launched directly (no WebDriver) and measured 12 s
             after start, alternately, with each WebKit setting of window.rs (ASKFIRST_WEBKIT):
             RSS and PSS summed over the app and its WebKit processes, and which processes run
+  window1000, long  the window fed 1,000 cards / a 10,000-entry conversation through its own
+            event path (tests/bench/window_parts.py says how, and what that does not measure)
   sessions  (not in the default list) ASKFIRST_BENCH_ROUNDS rounds (3) of ASKFIRST_BENCH_ROUND
             approvals (200), a new session after each: memory after each new session
 
@@ -40,8 +42,10 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "e2e"))
 import e2e  # noqa: E402  (the WebDriver client and App harness)
+import window_parts  # noqa: E402  (the parts that feed the window: window1000, long)
 
-PARTS = os.environ.get("ASKFIRST_BENCH_PARTS", "start,floor,soak,thousand,big,stream").split(",")
+PARTS = os.environ.get("ASKFIRST_BENCH_PARTS",
+                       "start,floor,soak,thousand,window1000,long,big,stream").split(",")
 FLOOR = os.environ.get("ASKFIRST_BENCH_FLOOR", os.path.join(
     e2e.ROOT, "target", "release", "askfirst-floor"))
 FLOOR_ROUNDS = int(os.environ.get("ASKFIRST_BENCH_FLOOR_ROUNDS", "2"))
@@ -51,6 +55,7 @@ WEBKIT_VARIANTS = os.environ.get(
 SOAK = int(os.environ.get("ASKFIRST_BENCH_SOAK", "1000"))
 # One model turn asks at most 64 calls (agent MAX_TOOL_CALLS_PER_TURN): the most cards at once.
 PARALLEL = int(os.environ.get("ASKFIRST_BENCH_PARALLEL", "64"))
+START_RUNS = int(os.environ.get("ASKFIRST_BENCH_START_RUNS", "5"))
 STREAM_RATE = int(os.environ.get("ASKFIRST_BENCH_STREAM_RATE", "2000"))
 STREAM_SECONDS = float(os.environ.get("ASKFIRST_BENCH_STREAM_SECONDS", "20"))
 PER_RUN = 20  # a run may take 25 model steps, so the soak is many tasks of PER_RUN approvals
@@ -226,11 +231,12 @@ FRAMES_JS = """
 def part_start(results):
     scenario = os.path.join(e2e.ARTIFACTS, "bench-start.json")
     write_scenario(scenario, [{"say": "done"}])
-    starts = []
-    for i in range(3):
+    starts, paints = [], []
+    for i in range(START_RUNS):
         t0 = time.monotonic()
         with BenchApp("start", scenario) as app:
             starts.append(round(time.monotonic() - t0, 2))
+            paints.append(page_start(app))
             if i == 0:
                 time.sleep(3)
                 idle3 = memory(app.pid)
@@ -241,10 +247,40 @@ def part_start(results):
         "binary_bytes": os.path.getsize(e2e.APP),
         "cold_start_to_usable_window_s": starts,
         "note": "WebDriver new session (launches the app) until the page is loaded and the task box exists",
+        "from_the_page_ms": paints,
+        "median_process_start_to_first_contentful_paint_ms": statistics.median(
+            p["process_start_to_first_contentful_paint_ms"] for p in paints),
+        "median_process_start_to_task_box_enabled_ms": statistics.median(
+            p["process_start_to_task_box_enabled_ms"] for p in paints),
         "idle_3s": idle3,
         "idle_10s": idle10,
         "processes": processes,
     }
+
+
+def process_started_ms(pid):
+    """When process `pid` started, Unix ms (/proc/<pid>/stat's start time: clock ticks since boot)."""
+    with open(f"/proc/{pid}/stat") as f:
+        ticks = int(f.read().split(") ", 1)[1].split()[19])
+    with open("/proc/stat") as f:
+        boot = next(int(line.split()[1]) for line in f if line.startswith("btime "))
+    return boot * 1000 + ticks * 1000 / os.sysconf("SC_CLK_TCK")
+
+
+def page_start(app):
+    """The start as the page saw it: the app process's start (10 ms resolution) to the page's
+    navigation start, its first contentful paint and when the task box was found enabled (the
+    harness polls for it, so this is an upper bound)."""
+    started = process_started_ms(app.pid)
+    e2e.wait_for("the task box enabled", lambda: app.wd.execute(
+        "const b = document.querySelector('[data-testid=\"task-input\"]'); return !!b && !b.disabled;"),
+        timeout=30, interval=0.02)
+    origin, fcp, now = app.wd.execute(
+        "const p = performance.getEntriesByName('first-contentful-paint')[0];"
+        "return [performance.timeOrigin, p ? p.startTime : null, Date.now()];")
+    return {"process_start_to_page_navigation_ms": round(origin - started, 1),
+            "process_start_to_first_contentful_paint_ms": round(origin + fcp - started, 1) if fcp is not None else None,
+            "process_start_to_task_box_enabled_ms": round(now - started, 1)}
 
 
 def idle_memory(argv, env, seconds=12):
@@ -327,7 +363,8 @@ def part_soak(results):
             order.append((approval_id, os.path.join(app.workspace, f"t{task}-f{i % PER_RUN}.txt")))
             if (i + 1) % 100 == 0 or i + 1 == 10:
                 samples.append({"approvals": i + 1, **memory(pid), "dom_nodes": app.dom_nodes()})
-                print(f"  soak: {i + 1} approvals, {samples[-1]['rss_mib']} MiB", flush=True)
+                print(f"  soak: {i + 1} approvals, {samples[-1]['rss_mib']} MiB RSS, PSS by process "
+                      f"{ {n: v['pss_mib'] for n, v in samples[-1]['by_process'].items()} }", flush=True)
         assert app.wait_finished() == "completed"
         elapsed = time.monotonic() - t_start
         time.sleep(3)
@@ -457,7 +494,8 @@ def part_thousand(results):
                 const main = document.querySelector('main');
                 const last = () => document.querySelector('[data-testid="approval-card"][aria-posinset="' + want + '"]');
                 const jump = () => {
-                  main.scrollTop = main.scrollHeight;
+                  // The list's end (the conversation follows it in the same scrolling view).
+                  document.querySelector('.approvals').scrollIntoView({ block: 'end' });
                   if (last()) { window.__usable.last_drawn = Date.now(); main.scrollTop = 0; }
                   else requestAnimationFrame(jump);
                 };
@@ -667,6 +705,14 @@ def part_stream(results):
         results["stream"] = out
     finally:
         server.kill()
+
+
+def part_window1000(results):
+    window_parts.part_window1000(results, sys.modules[__name__])
+
+
+def part_long(results):
+    window_parts.part_long(results, sys.modules[__name__])
 
 
 def main():

@@ -60,6 +60,32 @@ describe('inFrames', () => {
     expect(seen).toEqual(['a1', 'b2', 'a3', 'b4']);
   });
 
+  it('spreads a long burst over frames, each handling events for at most the budget, in order', async () => {
+    const { inFrames, FRAME_BUDGET_MS } = await import('./events');
+    // Each handler takes 1 ms of the page's time.
+    let clock = 0;
+    const now = vi.spyOn(performance, 'now').mockImplementation(() => clock);
+    const frames: (() => void)[] = [];
+    const raf = vi.spyOn(globalThis, 'requestAnimationFrame').mockImplementation((cb) => {
+      frames.push(() => cb(0));
+      return frames.length;
+    });
+    const seen: number[] = [];
+    const handle = inFrames((x: number) => {
+      clock += 1;
+      seen.push(x);
+    }, 60_000);
+    for (let i = 0; i < 50; i++) handle(i);
+    expect(seen).toEqual([]);
+    frames.shift()?.();
+    expect(seen.length).toBe(FRAME_BUDGET_MS);
+    // The rest come in the next frames, in arrival order, however many frames that takes.
+    while (frames.length) frames.shift()?.();
+    expect(seen).toEqual(Array.from({ length: 50 }, (_, i) => i));
+    now.mockRestore();
+    raf.mockRestore();
+  });
+
   it('goes on with the others when one handler throws', async () => {
     const { inFrames } = await import('./events');
     const seen: number[] = [];

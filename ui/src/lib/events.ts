@@ -23,17 +23,46 @@ export type EventName = (typeof EVENT_NAMES)[keyof typeof EVENT_NAMES];
 const queued: (() => void)[] = [];
 let flushDue = false;
 
-function flush(): void {
+/**
+ * The most time one frame spends handling queued events, in milliseconds; what is left waits
+ * for the next frame. A reopened conversation of 10,000 entries arrives as ~20,000 events in
+ * one burst: handled in one go they kept the page from painting for 5 s on the benchmark
+ * machine (BENCHMARKS.md, "A 10,000-entry conversation"); in slices the window keeps painting
+ * and answering while they are applied, in the same order.
+ */
+export const FRAME_BUDGET_MS = 12;
+
+function flush(fallbackMs: number): void {
   flushDue = false;
-  // What a handler queues while this runs (none should) waits for the next frame.
-  const now = queued.splice(0);
-  for (const deliver of now) {
+  const start = performance.now();
+  let handled = 0;
+  // What a handler queues while this runs (none should) comes after what was queued before.
+  while (handled < queued.length) {
+    const deliver = queued[handled++];
     try {
-      deliver();
+      deliver?.();
     } catch (error) {
       console.error('an event handler failed', error);
     }
+    if (performance.now() - start >= FRAME_BUDGET_MS) break;
   }
+  queued.splice(0, handled);
+  if (queued.length > 0) schedule(fallbackMs);
+}
+
+/** Flushes at the next frame, or after `fallbackMs` when the window draws no frames. */
+function schedule(fallbackMs: number): void {
+  if (flushDue) return;
+  flushDue = true;
+  let done = false;
+  const once = () => {
+    if (done) return;
+    done = true;
+    clearTimeout(timer);
+    flush(fallbackMs);
+  };
+  const timer = setTimeout(once, fallbackMs);
+  globalThis.requestAnimationFrame?.(once);
 }
 
 /**
@@ -41,21 +70,12 @@ function flush(): void {
  * frame, in the order they arrived across every wrapped kind: each backend event is its own
  * task in the page, and handled one by one, 3,000 events (1,000 cards at once) made the window
  * update 3,000 times (BENCHMARKS.md, "1,000 approvals at once"); together they make one update
- * per frame. A window that draws no frames (hidden in the tray) is served within `fallbackMs`.
+ * per frame. A frame handles events for at most [`FRAME_BUDGET_MS`]; the rest wait for the
+ * next. A window that draws no frames (hidden in the tray) is served within `fallbackMs`.
  */
 export function inFrames<A>(handler: (arg: A) => void, fallbackMs = 32): (arg: A) => void {
   return (arg: A) => {
     queued.push(() => handler(arg));
-    if (flushDue) return;
-    flushDue = true;
-    let done = false;
-    const once = () => {
-      if (done) return;
-      done = true;
-      clearTimeout(timer);
-      flush();
-    };
-    const timer = setTimeout(once, fallbackMs);
-    globalThis.requestAnimationFrame?.(once);
+    schedule(fallbackMs);
   };
 }
