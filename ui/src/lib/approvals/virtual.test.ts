@@ -57,8 +57,12 @@ const cardOf = (id: string) =>
 async function showCards(count: number): Promise<Approvals> {
   const approvals = new Approvals();
   for (let n = 1; n <= count; n++) approvals.add(request(n));
-  // The first card is shown at once, the rest 100 per frame.
-  await frames(count / 100 * 60 + 200);
+  // The first card is shown at once, the rest 100 per frame: wait until all have joined (a
+  // fixed wait was too short on a busy machine).
+  await vi.waitFor(() => expect(approvals.cards.length).toBe(count), {
+    timeout: 20_000,
+    interval: 20,
+  });
   app = mount(ApprovalsList, { target: main, props: { approvals, onnocard: () => {} } });
   flushSync();
   // The list's box follows the scroll (its top moves up as the view scrolls down).
