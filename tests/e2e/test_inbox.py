@@ -28,12 +28,11 @@ FAKE_GEMINI = os.path.join(AGENTS, "fake_gemini.py")
 class ClaudeCode:
     """A throwaway home with Claude Code's hook installed, a project folder, a runtime folder
     for the inbox socket, and the fake API server. With a `command`, the model runs that `Bash`
-    command twice; with `event="PermissionRequest"` the hook is Claude Code's PermissionRequest
-    hook instead of its PreToolUse hook."""
+    command twice. The hook is in Claude Code's PreToolUse (our policy) and PermissionRequest
+    (the card) events, as `askfirst-hook install` puts it."""
 
-    def __init__(self, command=None, event="PreToolUse"):
+    def __init__(self, command=None):
         self.command = command
-        self.event = event
 
     def __enter__(self):
         assert os.access(CLAUDE, os.X_OK), f"{CLAUDE} is missing: run `make e2e-agents`"
@@ -55,12 +54,9 @@ class ClaudeCode:
                                    capture_output=True, text=True, timeout=30)
         assert installed.returncode == 0, installed.stderr
         settings = json.load(open(os.path.join(self.home, ".claude", "settings.json")))
-        command = settings["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
-        assert command.endswith("askfirst-hook claude-code"), command
-        if self.event != "PreToolUse":
-            settings["hooks"][self.event] = settings["hooks"].pop("PreToolUse")
-            with open(os.path.join(self.home, ".claude", "settings.json"), "w") as f:
-                json.dump(settings, f)
+        for event in ("PreToolUse", "PermissionRequest"):
+            command = settings["hooks"][event][0]["hooks"][0]["command"]
+            assert command.endswith("askfirst-hook claude-code"), (event, command)
         return self
 
     def start(self):
@@ -285,7 +281,7 @@ def test_allow_in_this_conversation_is_claude_codes_own_session_permission():
     """On Claude Code's PermissionRequest the card offers "Allow in this conversation" and says
     what it does; choosing it hands Claude Code a session rule for exactly that command, so its
     second identical call does not ask again (one card, both calls ran)."""
-    with ClaudeCode(command="touch made-by-claude.txt", event="PermissionRequest") as claude, \
+    with ClaudeCode(command="touch made-by-claude.txt") as claude, \
             App("inbox-session", None, env={"XDG_RUNTIME_DIR": claude.runtime, "HOME": claude.home}) as app:
         proc = claude.start()
         card = _card(app, claude, proc)
@@ -334,8 +330,9 @@ def test_settings_connects_and_disconnects_claude_code():
                 '[data-testid="other-agent"][data-agent="claude-code"][data-connected="true"]'))
             connected = json.load(open(settings))
             assert connected["model"] == "opus", connected
-            command = connected["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
-            assert command == f"{HOOK} claude-code", command
+            for event in ("PreToolUse", "PermissionRequest"):
+                command = connected["hooks"][event][0]["hooks"][0]["command"]
+                assert command == f"{HOOK} claude-code", (event, command)
             app.wd.screenshot(os.path.join(ARTIFACTS, "inbox-settings.png"))
             row = app.wd.find_all('[data-testid="other-agent"][data-agent="claude-code"]')[0]
             app.wd.click(app.wd.find_in(row, '[data-testid="disconnect-agent"]')[0])

@@ -4,9 +4,17 @@
 //!
 //! | Agent | File (under `$HOME`) | Event | Entry |
 //! |---|---|---|---|
-//! | Claude Code | `.claude/settings.json` | `hooks.PreToolUse` | `{"matcher":"*","hooks":[{"type":"command","command":"<hook> claude-code","timeout":3660}]}` (timeout in s) |
+//! | Claude Code | `.claude/settings.json` | `hooks.PreToolUse` and `hooks.PermissionRequest` | `{"matcher":"*","hooks":[{"type":"command","command":"<hook> claude-code","timeout":3660}]}` in each (timeout in s) |
 //! | Codex CLI | `.codex/hooks.json` | `hooks.PermissionRequest` | `{"hooks":[{"type":"command","command":"<hook> codex","timeout":3660}]}` |
 //! | Gemini CLI | `.gemini/settings.json` | `hooks.BeforeTool` | `{"matcher":".*","hooks":[{"type":"command","command":"<hook> gemini","timeout":3660000}]}` (timeout in ms) |
+//!
+//! Claude Code gets two entries, one job each: its `PreToolUse` hook runs on every tool call
+//! and applies Ask First's policy (hard denials and deny rules refuse, an ask rule asks on a
+//! card, anything else is left to Claude Code's own permission flow), and its
+//! `PermissionRequest` hook runs when Claude Code would ask the person, and asks on a card
+//! instead, where "Allow in this conversation" can hand Claude Code its own session
+//! permission (see `crate::agents::session_rule`). So the window shows what Claude Code would
+//! have asked in its terminal, and nothing it would not.
 //!
 //! Every other setting is kept (the file is rewritten with its keys in sorted order). Before
 //! the first change the file is copied to `<file>.askfirst-backup`. The entry is ours when one
@@ -56,24 +64,28 @@ pub struct AgentSettings {
     pub folder: PathBuf,
     /// The file the hook entry goes in.
     pub file: PathBuf,
-    /// The hook event's key under `hooks`.
-    pub event: &'static str,
+    /// The hook events' keys under `hooks` (one entry of ours in each).
+    pub events: &'static [&'static str],
 }
 
 impl AgentSettings {
     /// `agent`'s settings under `home`.
     pub fn under(agent: ExternalAgent, home: &Path) -> Self {
-        let (folder, file, event) = match agent {
-            ExternalAgent::ClaudeCode => (".claude", "settings.json", "PreToolUse"),
-            ExternalAgent::Codex => (".codex", "hooks.json", "PermissionRequest"),
-            ExternalAgent::Gemini => (".gemini", "settings.json", "BeforeTool"),
+        let (folder, file, events): (_, _, &'static [&'static str]) = match agent {
+            ExternalAgent::ClaudeCode => (
+                ".claude",
+                "settings.json",
+                &["PreToolUse", "PermissionRequest"],
+            ),
+            ExternalAgent::Codex => (".codex", "hooks.json", &["PermissionRequest"]),
+            ExternalAgent::Gemini => (".gemini", "settings.json", &["BeforeTool"]),
         };
         let folder = home.join(folder);
         Self {
             agent,
             file: folder.join(file),
             folder,
-            event,
+            events,
         }
     }
 
@@ -119,14 +131,17 @@ impl AgentSettings {
         self.folder.is_dir()
     }
 
-    /// Whether the settings hold Ask First's entry.
+    /// Whether the settings hold Ask First's entry in every one of [`Self::events`] (an older
+    /// Ask First put Claude Code's in `PreToolUse` only: Connect then shows again).
     ///
     /// # Errors
     /// [`InstallError`] when the file cannot be read or is not settings.
     pub fn connected(&self) -> Result<bool, InstallError> {
         let settings = self.read()?.unwrap_or_default();
-        Ok(event_list(&settings, self.event)
-            .is_some_and(|list| list.iter().any(|group| is_ours(group, self.agent))))
+        Ok(self.events.iter().all(|event| {
+            event_list(&settings, event)
+                .is_some_and(|list| list.iter().any(|group| is_ours(group, self.agent)))
+        }))
     }
 
     /// Adds Ask First's entry for `hook` (replacing an older entry of ours); returns whether
@@ -138,23 +153,30 @@ impl AgentSettings {
         let before = self.read()?;
         let mut settings = before.clone().unwrap_or_default();
         let hooks = object_at(&mut settings, "hooks", &self.file)?;
-        let list = match hooks
-            .entry(self.event)
-            .or_insert_with(|| Value::Array(Vec::new()))
-        {
-            Value::Array(list) => list,
-            _ => return Err(self.not_settings(format!("hooks.{} is not a list", self.event))),
-        };
         let entry = self.entry(hook);
-        if list
-            .iter()
-            .filter(|g| is_ours(g, self.agent))
-            .eq(std::iter::once(&entry))
-        {
+        let mut changed = false;
+        for event in self.events {
+            let list = match hooks
+                .entry(*event)
+                .or_insert_with(|| Value::Array(Vec::new()))
+            {
+                Value::Array(list) => list,
+                _ => return Err(self.not_settings(format!("hooks.{event} is not a list"))),
+            };
+            if list
+                .iter()
+                .filter(|g| is_ours(g, self.agent))
+                .eq(std::iter::once(&entry))
+            {
+                continue;
+            }
+            list.retain(|group| !is_ours(group, self.agent));
+            list.push(entry.clone());
+            changed = true;
+        }
+        if !changed {
             return Ok(false);
         }
-        list.retain(|group| !is_ours(group, self.agent));
-        list.push(entry);
         if let Some(original) = &before {
             if !self.backup().exists() {
                 let text = serde_json::to_string_pretty(original).unwrap_or_default();
@@ -182,22 +204,29 @@ impl AgentSettings {
             .ok()
             .and_then(|text| serde_json::from_str::<Map<String, Value>>(&text).ok());
         let had_hooks = original.as_ref().is_some_and(|o| o.contains_key("hooks"));
-        let had_event = original
-            .as_ref()
-            .is_some_and(|o| event_list(o, self.event).is_some());
         let Some(Value::Object(hooks)) = settings.get_mut("hooks") else {
             return Ok(false);
         };
-        let Some(Value::Array(list)) = hooks.get_mut(self.event) else {
-            return Ok(false);
-        };
-        let len = list.len();
-        list.retain(|group| !is_ours(group, self.agent));
-        if list.len() == len {
-            return Ok(false);
+        let mut changed = false;
+        for event in self.events {
+            let had_event = original
+                .as_ref()
+                .is_some_and(|o| event_list(o, event).is_some());
+            let Some(Value::Array(list)) = hooks.get_mut(*event) else {
+                continue;
+            };
+            let len = list.len();
+            list.retain(|group| !is_ours(group, self.agent));
+            if list.len() == len {
+                continue;
+            }
+            changed = true;
+            if list.is_empty() && !had_event {
+                hooks.remove(*event);
+            }
         }
-        if list.is_empty() && !had_event {
-            hooks.remove(self.event);
+        if !changed {
+            return Ok(false);
         }
         if hooks.is_empty() && !had_hooks {
             settings.remove("hooks");
@@ -357,8 +386,10 @@ mod tests {
         assert!(settings.install(Path::new(HOOK)).expect("install"));
         assert!(settings.connected().expect("status"));
         let mut expected = original.clone();
-        expected["hooks"]["PreToolUse"] = serde_json::json!([{ "matcher": "*", "hooks": [{
+        let ours = serde_json::json!([{ "matcher": "*", "hooks": [{
             "type": "command", "command": "'/opt/Ask First/askfirst-hook' claude-code", "timeout": 3660 }] }]);
+        expected["hooks"]["PreToolUse"] = ours.clone();
+        expected["hooks"]["PermissionRequest"] = ours;
         assert_eq!(read(&settings.file), expected);
         assert_eq!(read(&settings.backup()), original);
         // Installing again changes nothing.
@@ -367,6 +398,39 @@ mod tests {
         assert_eq!(read(&settings.file), original);
         assert!(!settings.backup().exists());
         assert!(!settings.uninstall().expect("nothing left"));
+    }
+
+    #[test]
+    fn an_older_claude_code_entry_in_pre_tool_use_only_is_not_connected_until_both_are_there() {
+        let home = tempfile::tempdir().expect("home");
+        let settings = AgentSettings::under(ExternalAgent::ClaudeCode, home.path());
+        std::fs::create_dir_all(&settings.folder).expect("folder");
+        let older = serde_json::json!({ "hooks": { "PreToolUse": [{ "matcher": "*", "hooks": [{
+            "type": "command", "command": "/usr/bin/askfirst-hook claude-code", "timeout": 3660 }] }] } });
+        std::fs::write(&settings.file, older.to_string()).expect("write");
+        assert!(
+            !settings.connected().expect("status"),
+            "PermissionRequest is missing"
+        );
+        assert!(settings
+            .install(Path::new("/usr/bin/askfirst-hook"))
+            .expect("install"));
+        assert!(settings.connected().expect("status"));
+        let now = read(&settings.file);
+        assert_eq!(
+            now["hooks"]["PreToolUse"], older["hooks"]["PreToolUse"],
+            "kept, not doubled"
+        );
+        assert_eq!(
+            now["hooks"]["PermissionRequest"],
+            older["hooks"]["PreToolUse"]
+        );
+        assert!(settings.uninstall().expect("uninstall"));
+        // The event list the file had before stays, emptied of ours.
+        assert_eq!(
+            read(&settings.file),
+            serde_json::json!({ "hooks": { "PreToolUse": [] } })
+        );
     }
 
     #[test]

@@ -229,6 +229,21 @@ impl Inbox {
                 }
             }
             policy::Judged::Refuse { reason, layer } => Some((reason, layer)),
+            // Claude Code's PreToolUse hook runs on every call and only applies our policy:
+            // what no rule asks about is left to Claude Code's own permission flow, whose
+            // PermissionRequest hook asks here when Claude Code would ask the person (see
+            // `askfirst_hook::install`). So the window shows what Claude Code would have asked
+            // in its terminal, and "Allow in this conversation" can be its own session rule.
+            policy::Judged::Ask {
+                rule_reason: None, ..
+            } if request.agent == ExternalAgent::ClaudeCode
+                && request.hook_event == "PreToolUse" =>
+            {
+                return InboxAnswer {
+                    verdict: InboxVerdict::NoOpinion,
+                    reason: None,
+                }
+            }
             policy::Judged::Ask { .. } if self.policy.session_policy() == SessionPolicy::Never => {
                 Some((words::DONT_ASK_NOW.to_owned(), PolicyLayer::SessionPolicy))
             }

@@ -51,10 +51,11 @@ fn fixture(timeout: Duration) -> Fixture {
     }
 }
 
+/// Claude Code asking as it would ask the person (its `PermissionRequest` hook: a card).
 fn request(session: &str, tool: &str, input: &str) -> InboxRequest {
     InboxRequest {
         agent: ExternalAgent::ClaudeCode,
-        hook_event: "PreToolUse".into(),
+        hook_event: "PermissionRequest".into(),
         session_id: session.into(),
         cwd: "/home/ann/site".into(),
         tool_name: tool.into(),
@@ -81,7 +82,15 @@ async fn only_the_persons_approval_allows_and_a_note_reaches_the_agent() {
     let card = f.asked.recv().await.expect("a card");
     assert_eq!(card.tool_name, "Bash");
     assert_eq!(card.arguments_json, r#"{"command":"npm test"}"#);
-    assert_eq!(card.grant_scope, None, "our grants are never offered");
+    // Our grants are never offered: only Claude Code's own session permission.
+    let scope = card
+        .grant_scope
+        .clone()
+        .expect("Claude Code's session permission");
+    assert!(
+        scope.starts_with("Claude Code will not ask again for exactly `npm test`"),
+        "{scope}"
+    );
     assert_eq!(
         card.summary,
         "Claude Code, in the folder ~/site, wants to run `npm test`"
@@ -308,15 +317,31 @@ async fn allow_in_this_conversation_is_the_agents_own_session_permission_and_ask
 }
 
 #[tokio::test]
-async fn on_pre_tool_use_there_is_no_session_permission_and_a_second_request_still_asks() {
+async fn on_pre_tool_use_only_our_policy_speaks_and_an_ask_rule_asks_without_a_session_button() {
     let mut f = fixture(Duration::from_secs(60));
+    let pre_tool_use = |command: &str| InboxRequest {
+        hook_event: "PreToolUse".into(),
+        ..request(
+            "s1",
+            "Bash",
+            &serde_json::json!({ "command": command }).to_string(),
+        )
+    };
+    // What no rule asks about is left to Claude Code's own flow (its PermissionRequest hook
+    // asks here when Claude Code would ask): no card, no decision.
+    let answer = f.inbox.answer(pre_tool_use("npm test")).await;
+    assert_eq!(answer.verdict, InboxVerdict::NoOpinion);
+    assert!(f.asked.try_recv().is_err(), "no card");
+    assert!(f.registry.list_pending(None).is_empty());
+
+    // An ask rule asks on a card, every time, and with no session permission to give there.
+    f.policy.set_rules(Rules::parse(
+        "[[ask]]\ntool = \"run_command\"\nmatch = \"make*\"\n",
+        Path::new("rules.toml"),
+    ));
     for round in 0..2 {
         let inbox = Arc::clone(&f.inbox);
-        let asking = tokio::spawn(async move {
-            inbox
-                .answer(request("s1", "Bash", r#"{"command":"npm test"}"#))
-                .await
-        });
+        let asking = tokio::spawn(async move { inbox.answer(pre_tool_use("make all")).await });
         let card = f.asked.recv().await.expect("a card each time");
         assert_eq!(card.grant_scope, None, "round {round}");
         // "Allow in this conversation" cannot be given where it is not offered.
