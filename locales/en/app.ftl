@@ -678,3 +678,23 @@ mcp-call_timed_out = The MCP server "{ $server }" did not answer within { $wait 
 mcp-problem-no_name = An MCP server in the settings has no name; give it one to use it.
 mcp-problem-no_command = The MCP server "{ $server }" has no command in the settings, so it cannot be started. Give it one in Settings (Edit).
 mcp-problem-same_name = Another MCP server in the settings has the same name as "{ $server }" (or one that differs only in punctuation); give each its own name.
+
+## Why the policy refused an action without asking (src-tauri/core/src/policy/, command_line/hard.rs).
+## Shown to the person inside not_run-denied_by_rule_with_reason / not_run-hard_denial; the
+## model is always told the English.
+refusal-own_files = The agent may not read or change Ask First's own files (settings, rules, session logs).
+refusal-too_many_texts = This action names more texts (or longer ones) than Ask First can check for paths it may not touch, so it is not done. Ask for it in smaller parts.
+# $path: the path as the agent wrote it.
+refusal-outside_workspace = { $path } is outside the workspace folder.
+refusal-dont_ask_now = You chose not to be asked in this conversation, so actions that need your OK are not done.
+# $rule: the rule as a sentence (rule-…), in the same language.
+refusal-rule_forbids = Your rule “{ $rule }” forbids this.
+refusal-command-stops = This command would shut down or restart the computer.
+refusal-command-wipes = This command could wipe a disk or the whole system.
+refusal-command-device = This command would write straight onto a disk, which can destroy everything on it.
+refusal-command-deletes_outside = This command would delete a whole folder outside your workspace folder for good (an absolute path, your home folder, or a path with `..`).
+refusal-command-deletes_unknown = This command would delete a whole folder whose name is only known when it runs (it comes from a variable), so it could be outside your workspace folder.
+refusal-command-everything_permissions = This command would change the permissions or owner of every file on the computer or in your home folder.
+refusal-command-kills_all = This command would stop every program you are running, Ask First too.
+refusal-command-too_deep = This command nests shells too deeply to be checked.
+refusal-command-fork_bomb = This command is a fork bomb: it would make the computer unusable.

@@ -672,3 +672,19 @@ mcp-call_timed_out = O servidor MCP "{ $server }" não respondeu em { $wait }, e
 mcp-problem-no_name = Um servidor MCP nas configurações não tem nome; dê um nome a ele para usá-lo.
 mcp-problem-no_command = O servidor MCP "{ $server }" não tem comando nas configurações, então não pode ser iniciado. Dê um comando a ele em Configurações (Editar).
 mcp-problem-same_name = Outro servidor MCP nas configurações tem o mesmo nome que "{ $server }" (ou um que só muda na pontuação); dê a cada um o seu próprio nome.
+
+## Por que a política recusou uma ação sem perguntar (src-tauri/core/src/policy/, command_line/hard.rs).
+refusal-own_files = O assistente não pode ler nem alterar os arquivos do próprio Ask First (configurações, regras, registros das conversas).
+refusal-too_many_texts = Esta ação cita mais textos (ou textos mais longos) do que o Ask First consegue verificar em busca de caminhos que ela não pode tocar, então não foi feita. Peça em partes menores.
+refusal-outside_workspace = { $path } fica fora da sua pasta de trabalho.
+refusal-dont_ask_now = Você escolheu não ser perguntado nesta conversa, então as ações que precisam do seu OK não são feitas.
+refusal-rule_forbids = Sua regra “{ $rule }” proíbe isto.
+refusal-command-stops = Este comando desligaria ou reiniciaria o computador.
+refusal-command-wipes = Este comando poderia apagar um disco ou o sistema inteiro.
+refusal-command-device = Este comando escreveria direto em um disco, o que pode destruir tudo o que há nele.
+refusal-command-deletes_outside = Este comando apagaria para sempre uma pasta inteira fora da sua pasta de trabalho (um caminho absoluto, sua pasta pessoal ou um caminho com `..`).
+refusal-command-deletes_unknown = Este comando apagaria uma pasta inteira cujo nome só se sabe quando ele roda (vem de uma variável), então ela pode estar fora da sua pasta de trabalho.
+refusal-command-everything_permissions = Este comando mudaria as permissões ou o dono de todos os arquivos do computador ou da sua pasta pessoal.
+refusal-command-kills_all = Este comando pararia todos os programas que você está usando, inclusive o Ask First.
+refusal-command-too_deep = Este comando aninha shells em camadas demais para ser verificado.
+refusal-command-fork_bomb = Este comando é uma "fork bomb": deixaria o computador inutilizável.

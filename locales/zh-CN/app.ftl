@@ -616,3 +616,19 @@ mcp-call_timed_out = MCP 服务器“{ $server }”没有在 { $wait }内回答�
 mcp-problem-no_name = 设置中有一个 MCP 服务器没有名字；给它起个名字才能使用它。
 mcp-problem-no_command = MCP 服务器“{ $server }”在设置中没有命令，所以无法启动。请在设置中（编辑）给它一个命令。
 mcp-problem-same_name = 设置中另一个 MCP 服务器与“{ $server }”同名（或只在标点上不同）；请给每个服务器起不同的名字。
+
+## 策略未经询问就拒绝某个操作的原因（src-tauri/core/src/policy/、command_line/hard.rs）。
+refusal-own_files = 助手不能读取或更改 Ask First 自己的文件（设置、规则、对话记录）。
+refusal-too_many_texts = 这个操作列出的内容太多（或太长），Ask First 无法逐一检查其中是否有它不能碰的路径，所以没有执行。请分成几小步来做。
+refusal-outside_workspace = { $path } 在你的工作文件夹之外。
+refusal-dont_ask_now = 你选择了在这次对话中不被询问，所以需要你同意的操作都不会执行。
+refusal-rule_forbids = 你的规则“{ $rule }”禁止这样做。
+refusal-command-stops = 这个命令会关闭或重启电脑。
+refusal-command-wipes = 这个命令可能会清空一个磁盘或整个系统。
+refusal-command-device = 这个命令会直接写入磁盘，可能毁掉上面的所有内容。
+refusal-command-deletes_outside = 这个命令会永久删除你的工作文件夹之外的整个文件夹（一个绝对路径、你的主文件夹，或带有 `..` 的路径）。
+refusal-command-deletes_unknown = 这个命令会删除一个整个文件夹，而它的名字要到运行时才知道（来自一个变量），所以它可能在你的工作文件夹之外。
+refusal-command-everything_permissions = 这个命令会更改电脑上或你的主文件夹里所有文件的权限或所有者。
+refusal-command-kills_all = 这个命令会停止你正在运行的所有程序，包括 Ask First。
+refusal-command-too_deep = 这个命令里的命令层层嵌套，太深了，无法检查。
+refusal-command-fork_bomb = 这个命令是一个“fork 炸弹”：它会让电脑无法使用。

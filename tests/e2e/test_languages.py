@@ -1,5 +1,6 @@
 """The core's and the shell's words in the desktop's language: started with LANG=pt_BR.UTF-8 or
-LANG=zh_CN.UTF-8, a card's summary, the notification and why a refused action was not done are
+LANG=zh_CN.UTF-8, a card's summary, the notification and why a refused action was not done (by
+the person, or by a rule without a card) are
 in that language (the window's own labels are the window's catalogue), with a screenshot of each
 card to look at (CJK text must render, not as boxes: fonts-wqy-microhei in the Makefile). The
 person's rules are whole sentences of that language: the card's reason quotes an "ask" rule,
@@ -16,6 +17,8 @@ LANGUAGES = [
         "summary": "Criar o arquivo notas.txt (1 linha)",
         "title": "O Ask First precisa da sua aprovação",
         "refused": "Você disse não. A ação não foi feita.",
+        "forbidden": "Suas configurações não permitem esta ação (Sua regra “Nunca mexer em nada em "
+                     "Private” proíbe isto.). Ela não foi feita.",
         "reason": "Sua regra “Perguntar antes de escrever notas.txt” diz para perguntar a você antes.",
         "rules": ["Nunca mexer em nada em Private", "Perguntar antes de escrever notas.txt",
                   "Sempre permitir executar o comando “git status” (com qualquer coisa depois)"],
@@ -25,6 +28,7 @@ LANGUAGES = [
         "summary": "新建文件 notas.txt（1 行）",
         "title": "Ask First 需要你的同意",
         "refused": "你拒绝了。这个操作没有执行。",
+        "forbidden": "你的设置不允许这个操作（你的规则“禁止操作 Private 中的任何内容”禁止这样做。）。它没有执行。",
         "reason": "你的规则“写入 notas.txt 前先问我”要求先问你。",
         "rules": ["禁止操作 Private 中的任何内容", "写入 notas.txt 前先问我",
                   "始终允许运行命令“git status”（后面跟任何内容都算）"],
@@ -72,7 +76,8 @@ def settings_rules_are_said_in(app, tag, said):
 def test_cards_notifications_and_refusals_follow_the_desktop_language():
     path = scenario_file([
         {"say": "...", "tool_calls": [
-            {"name": "write_file", "arguments": {"path": "notas.txt", "content": "um\n"}}]},
+            {"name": "write_file", "arguments": {"path": "notas.txt", "content": "um\n"}},
+            {"name": "write_file", "arguments": {"path": "Private/segredo.txt", "content": "x\n"}}]},
         {"say": "ok"},
     ])
     try:
@@ -101,6 +106,10 @@ def test_cards_notifications_and_refusals_follow_the_desktop_language():
                 assert app.wait_finished() == "completed"
                 line = app.wd.text(app.tool_calls()[0][1])
                 assert said["refused"] in line, (tag, line)
+                # Refused by a rule without a card: the rule's reason in the language too (the
+                # model is told it in English).
+                line = app.wd.text(app.tool_calls()[1][1])
+                assert said["forbidden"] in line, (tag, line)
                 wait_for("the card to go", lambda: not app.cards())
                 app.wd.screenshot(os.path.join(ARTIFACTS, f"language-{tag}-refused.png"))
                 settings_rules_are_said_in(app, tag, said)

@@ -197,15 +197,25 @@ pub enum NotRun {
     TimedOut,
     /// A rule, or the session policy "never", refused it without asking.
     DeniedByRule {
-        /// What the policy said (which rule).
+        /// What the policy said (which rule), in English: what the model is told.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[ts(optional)]
         reason: Option<String>,
+        /// The same reason as a sentence key, for the person in their language (absent in
+        /// logs written before it was kept, and for refusals the policy did not word).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        wording: Option<Wording>,
     },
     /// A built-in hard denial refused it; nothing can allow it.
     HardDenial {
-        /// What it would have done that is never allowed.
+        /// What it would have done that is never allowed, in English: what the model is told.
         reason: String,
+        /// The same reason as a sentence key, for the person in their language (absent in
+        /// logs written before it was kept).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        wording: Option<Wording>,
     },
     /// It could not be asked about: the request could not be recorded, or nobody can answer.
     Unavailable {

@@ -299,12 +299,16 @@ impl Run {
                 self.audit(decided_without_asking(true, &verdict.note));
                 None
             }
-            PolicyDecision::Deny { reason } => {
+            PolicyDecision::Deny { reason, wording } => {
                 self.audit(decided_without_asking(false, &reason));
+                let wording = Some(wording);
                 let reason = if layer == PolicyLayer::HardDenial {
-                    NotRun::HardDenial { reason }
+                    NotRun::HardDenial { reason, wording }
                 } else {
-                    wording::denial(DenialSource::Policy, Some(&reason))
+                    NotRun::DeniedByRule {
+                        reason: Some(reason),
+                        wording,
+                    }
                 };
                 return Prepared::Done(self.denied.remember(key, reason, layer));
             }

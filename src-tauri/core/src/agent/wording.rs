@@ -55,7 +55,10 @@ pub fn denial(source: DenialSource, reason: Option<&str>) -> NotRun {
     match source {
         DenialSource::User => NotRun::DeniedByPerson { note: reason },
         DenialSource::Timeout => NotRun::TimedOut,
-        DenialSource::Policy => NotRun::DeniedByRule { reason },
+        DenialSource::Policy => NotRun::DeniedByRule {
+            reason,
+            wording: None,
+        },
         DenialSource::Unavailable => NotRun::Unavailable { reason },
     }
 }
@@ -105,12 +108,12 @@ pub fn for_model(reason: &NotRun) -> String {
              action was not performed. Do not retry it now; say in the final answer what you \
              wanted to do."
             .to_owned(),
-        NotRun::DeniedByRule { reason } => format!(
+        NotRun::DeniedByRule { reason, .. } => format!(
             "This action is not allowed by the user's settings{}. It was not performed. Do not \
              retry it; take a different approach.",
             in_brackets(reason.as_deref())
         ),
-        NotRun::HardDenial { reason } => format!(
+        NotRun::HardDenial { reason, .. } => format!(
             "Ask First never allows this: {reason} It was not performed. Do not retry it; take \
              a different approach."
         ),
@@ -184,14 +187,31 @@ pub fn for_person(reason: &NotRun) -> Wording {
         ),
         NotRun::DeniedByPerson { note: None } => ("not_run.denied_by_person".into(), vec![]),
         NotRun::TimedOut => ("not_run.timed_out".into(), vec![]),
-        NotRun::DeniedByRule { reason: Some(r) } => (
+        // The policy's own words for the reason, in the person's language, where it kept
+        // them; else the English reason as it was given (older logs).
+        NotRun::DeniedByRule {
+            wording: Some(w), ..
+        } => (
+            "not_run.denied_by_rule_with_reason".into(),
+            vec![("reason", text(w))],
+        ),
+        NotRun::DeniedByRule {
+            reason: Some(r),
+            wording: None,
+        } => (
             "not_run.denied_by_rule_with_reason".into(),
             vec![("reason", r.clone())],
         ),
-        NotRun::DeniedByRule { reason: None } => ("not_run.denied_by_rule".into(), vec![]),
-        NotRun::HardDenial { reason } => (
+        NotRun::DeniedByRule {
+            reason: None,
+            wording: None,
+        } => ("not_run.denied_by_rule".into(), vec![]),
+        NotRun::HardDenial { reason, wording } => (
             "not_run.hard_denial".into(),
-            vec![("reason", reason.clone())],
+            vec![(
+                "reason",
+                wording.as_ref().map_or_else(|| reason.clone(), text),
+            )],
         ),
         NotRun::Unavailable { reason: Some(r) } => (
             "not_run.unavailable_with_reason".into(),

@@ -3,26 +3,19 @@
 use super::programs::operands;
 use super::*;
 
-pub(super) const STOPS: &str = "This command would shut down or restart the computer.";
-pub(super) const WIPES: &str = "This command could wipe a disk or the whole system.";
-pub(super) const DEVICE: &str =
-    "This command would write straight onto a disk, which can destroy everything on it.";
-pub(super) const DELETES_OUTSIDE: &str =
-    "This command would delete a whole folder outside your workspace \
-     folder for good (an absolute path, your home folder, or a path with `..`).";
-pub(super) const DELETES_UNKNOWN: &str =
-    "This command would delete a whole folder whose name is only \
-     known when it runs (it comes from a variable), so it could be outside your workspace folder.";
-pub(super) const EVERYTHING_PERMISSIONS: &str =
-    "This command would change the permissions or owner of \
-     every file on the computer or in your home folder.";
-pub(super) const KILLS_ALL: &str =
-    "This command would stop every program you are running, Ask First too.";
-pub(super) const TOO_DEEP: &str = "This command nests shells too deeply to be checked.";
-pub(super) const FORK_BOMB: &str =
-    "This command is a fork bomb: it would make the computer unusable.";
+// Each reason is a sentence key of `locales/*/app.ftl` (`refusal-command-…`): the policy words it
+// for the person in their language and for the model in English.
+pub(super) const STOPS: &str = "refusal.command.stops";
+pub(super) const WIPES: &str = "refusal.command.wipes";
+pub(super) const DEVICE: &str = "refusal.command.device";
+pub(super) const DELETES_OUTSIDE: &str = "refusal.command.deletes_outside";
+pub(super) const DELETES_UNKNOWN: &str = "refusal.command.deletes_unknown";
+pub(super) const EVERYTHING_PERMISSIONS: &str = "refusal.command.everything_permissions";
+pub(super) const KILLS_ALL: &str = "refusal.command.kills_all";
+pub(super) const TOO_DEEP: &str = "refusal.command.too_deep";
+pub(super) const FORK_BOMB: &str = "refusal.command.fork_bomb";
 
-/// Why `line` must never run, or `None` when it may be asked about (or allowed) as usual.
+/// Why `line` must never run (a sentence key: render it with `askfirst_core::i18n`), or `None` when it may be asked about (or allowed) as usual.
 ///
 /// A second line of defence (commands also run confined by the kernel), judged on every one
 /// of [`all_simple_commands`] and on the files its redirections write. Refused:

@@ -360,7 +360,7 @@ pub fn judge(
             reason: words::DONT_ASK_NOW.to_owned(),
             layer: PolicyLayer::SessionPolicy,
         },
-        (PolicyDecision::Deny { reason }, layer) => Judged::Refuse { reason, layer },
+        (PolicyDecision::Deny { reason, .. }, layer) => Judged::Refuse { reason, layer },
         (PolicyDecision::Ask { reason }, PolicyLayer::UserRule) => Judged::Ask {
             rule_reason: Some(reason),
             allow_rule_not_applied: None,

@@ -2,7 +2,8 @@
 //! a call spells it. Paths outside the workspace, Ask First's own files (compared by identity
 //! on disk), and the command lines `crate::command_line::hard_denial` refuses.
 
-use super::{ArgumentKind, CallFacts, Policy};
+use super::{refusal, ArgumentKind, CallFacts, Policy};
+use askfirst_protocol::Wording;
 use std::path::Path;
 
 /// The built-in hard denials, as documented to users.
@@ -18,41 +19,38 @@ pub const HARD_DENIALS: &[&str] = &[
      `;`, `&&`, a pipe, `$(…)`, `sudo`, `xargs`, `find -exec` or inside `sh -c`.",
 ];
 
-/// The reason given when a call would reach Ask First's own files.
-const OWN_FILES: &str = "The agent may not read or change Ask First's own files (settings, rules, \
-                         session logs).";
+/// The reason given when a call would reach Ask First's own files (a sentence key).
+const OWN_FILES: &str = "refusal.own_files";
 
-/// The reason given when a call names more texts than are checked for paths.
-const TOO_MANY_TEXTS: &str = "This action names more texts (or longer ones) than Ask First can \
-                              check for paths it may not touch, so it is not done. Ask for it \
-                              in smaller parts.";
+/// The reason given when a call names more texts than are checked for paths (a sentence key).
+const TOO_MANY_TEXTS: &str = "refusal.too_many_texts";
 
 impl Policy {
-    /// The reason the hard denials refuse this call, if they do.
-    pub(super) fn hard_denial(&self, facts: &CallFacts<'_>) -> Option<String> {
+    /// The reason the hard denials refuse this call, if they do, as a sentence.
+    pub(super) fn hard_denial(&self, facts: &CallFacts<'_>) -> Option<Wording> {
         for argument in facts.main_arguments {
             match argument.kind {
                 ArgumentKind::Path | ArgumentKind::MentionedPath => {
                     let Some(resolved) = &argument.resolved else {
                         if argument.kind == ArgumentKind::MentionedPath {
                             if argument.text.is_empty() {
-                                return Some(TOO_MANY_TEXTS.to_owned());
+                                return Some(refusal(TOO_MANY_TEXTS, []));
                             }
                             continue;
                         }
-                        return Some(format!(
-                            "{} is outside the workspace folder.",
-                            argument.text
+                        return Some(refusal(
+                            "refusal.outside_workspace",
+                            [("path", argument.text.clone())],
                         ));
                     };
                     let changes = !facts.read_only;
                     if self.own_files(resolved, changes) {
-                        return Some(OWN_FILES.to_owned());
+                        return Some(refusal(OWN_FILES, []));
                     }
                 }
                 ArgumentKind::Command => {
-                    if let Some(reason) = crate::command_line::hard_denial(&argument.text) {
-                        return Some(reason.to_owned());
+                    if let Some(key) = crate::command_line::hard_denial(&argument.text) {
+                        return Some(refusal(key, []));
                     }
                 }
                 ArgumentKind::Url => {}

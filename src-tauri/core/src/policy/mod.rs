@@ -28,9 +28,9 @@ pub mod words;
 pub use hard::HARD_DENIALS;
 pub use rules::{remove_rule, Rule, RuleKind, RuleSet, Rules, RulesError, RULES_TEMPLATE};
 
-use crate::i18n::{tr, with_language, Arg, Language};
+use crate::i18n::{self, tr, with_language, Arg, Language};
 use crate::sync::MutexExt;
-use askfirst_protocol::{Grant, PolicyLayer, Risk, SessionPolicy};
+use askfirst_protocol::{Grant, PolicyLayer, Risk, SessionPolicy, Wording};
 use grants::GrantedStates;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -98,11 +98,25 @@ pub enum PolicyDecision {
         /// Why the user is asked, in plain words.
         reason: String,
     },
-    /// Refuse without asking; `reason` is told to the model and shown.
+    /// Refuse without asking; `reason` is told to the model, `wording` shown to the person.
     Deny {
-        /// Why it is refused.
+        /// Why it is refused, in English (for the model and the audit log).
         reason: String,
+        /// The same reason as a sentence key, for the person in their language.
+        wording: Wording,
     },
+}
+
+/// The [`Wording`] of a refusal: sentence `key` (dotted, as in `locales/*/app.ftl` with dashes)
+/// with `args`.
+pub(crate) fn refusal<const N: usize>(key: &str, args: [(&str, String); N]) -> Wording {
+    Wording {
+        key: key.to_owned(),
+        args: args
+            .into_iter()
+            .map(|(name, value)| (name.to_owned(), value))
+            .collect(),
+    }
 }
 
 /// A decision and the layer that made it.
@@ -134,11 +148,17 @@ impl Verdict {
             note: reason,
         }
     }
-    fn deny(layer: PolicyLayer, reason: impl Into<String>) -> Self {
-        let reason = reason.into();
+    /// A refusal worded by `wording`; the model is told its English.
+    fn deny(layer: PolicyLayer, wording: Wording) -> Self {
+        Self::deny_as(layer, i18n::wording_in(Language::En, &wording), wording)
+    }
+    /// A refusal whose English (`reason`) is made apart from `wording` (one of its values is
+    /// itself worded in the person's language).
+    fn deny_as(layer: PolicyLayer, reason: String, wording: Wording) -> Self {
         Self {
             decision: PolicyDecision::Deny {
                 reason: reason.clone(),
+                wording,
             },
             layer,
             note: reason,
@@ -261,16 +281,15 @@ impl Policy {
 
     /// Decides about one call.
     pub fn decide(&self, facts: &CallFacts<'_>) -> Verdict {
-        if let Some(reason) = self.hard_denial(facts) {
-            return Verdict::deny(PolicyLayer::HardDenial, reason);
+        if let Some(wording) = self.hard_denial(facts) {
+            return Verdict::deny(PolicyLayer::HardDenial, wording);
         }
         let state = self.lock();
         let verdict = Self::below_session(&state, facts);
         match (&verdict.decision, state.session) {
             (PolicyDecision::Ask { .. }, SessionPolicy::Never) => Verdict::deny(
                 PolicyLayer::SessionPolicy,
-                "You chose not to be asked in this conversation, so actions that need your OK are \
-                 not done.",
+                refusal("refusal.dont_ask_now", []),
             ),
             (_, SessionPolicy::Ask | SessionPolicy::Never) => verdict,
         }
@@ -295,12 +314,17 @@ impl Policy {
             }
             Rules::Loaded(rules) => {
                 if let Some(rule) = rules.deny.iter().find(|r| r.matches_any(facts)) {
-                    return Verdict::deny(
+                    // The model is told the rule in English, the person in their language.
+                    let in_english = with_language(Language::En, || rule.sentence(RuleKind::Deny));
+                    return Verdict::deny_as(
                         PolicyLayer::UserRule,
-                        // A refusal reaches the model (`NotRun`), so it stays English.
-                        format!(
-                            "Your rule “{}” forbids this.",
-                            with_language(Language::En, || rule.sentence(RuleKind::Deny))
+                        i18n::wording_in(
+                            Language::En,
+                            &refusal("refusal.rule_forbids", [("rule", in_english)]),
+                        ),
+                        refusal(
+                            "refusal.rule_forbids",
+                            [("rule", rule.sentence(RuleKind::Deny))],
                         ),
                     );
                 }

@@ -181,14 +181,32 @@ fn a_rule_s_reason_on_a_card_is_in_the_language_and_a_refusal_for_the_model_stay
             && reason.ends_with("Até isso ser corrigido, o Ask First pergunta antes de cada ação.")),
         "{reason:?}"
     );
-    // The refusal is what the model is told (NotRun): English in every language.
+    // The refusal's reason is what the model is told (NotRun): English in every language; its
+    // wording is what the person reads, in theirs.
     for language in LANGUAGES {
+        let PolicyDecision::Deny { reason, wording } = decide(language, &private) else {
+            panic!("refused in {language:?}");
+        };
         assert_eq!(
-            decide(language, &private),
-            PolicyDecision::Deny {
-                reason: "Your rule “Never touch anything in Private” forbids this.".into()
-            }
+            reason,
+            "Your rule “Never touch anything in Private” forbids this."
         );
+        let shown = askfirst_core::i18n::wording_in(language, &wording);
+        match language {
+            Language::En => assert_eq!(shown, reason),
+            Language::ZhCn => assert!(
+                shown.starts_with("你的规则“")
+                    && shown.contains("Private")
+                    && !shown.contains("Never"),
+                "{shown}"
+            ),
+            Language::PtBr => assert!(
+                shown.starts_with("Sua regra “")
+                    && shown.ends_with("” proíbe isto.")
+                    && !shown.contains("Never"),
+                "{shown}"
+            ),
+        }
     }
 }
 
@@ -347,4 +365,45 @@ fn an_mcp_server_s_state_is_said_in_the_person_s_language() {
             detail: None,
         }
     );
+}
+
+#[test]
+fn a_refusal_is_told_to_the_model_in_english_and_to_the_person_in_their_language() {
+    use askfirst_core::agent::wording::{for_model, person_text};
+    use askfirst_protocol::NotRun;
+    let policy = Policy::new(Rules::default(), None);
+    let args = [MainArgument {
+        kind: ArgumentKind::Command,
+        text: "sudo reboot".into(),
+        alias: None,
+        resolved: None,
+    }];
+    let mut facts = facts(&args);
+    facts.tool_name = "run_command";
+    for language in [Language::ZhCn, Language::PtBr] {
+        let PolicyDecision::Deny { reason, wording } =
+            with_language(language, || policy.decide(&facts).decision)
+        else {
+            panic!("a reboot is refused");
+        };
+        assert_eq!(
+            reason,
+            "This command would shut down or restart the computer."
+        );
+        let not_run = NotRun::HardDenial {
+            reason,
+            wording: Some(wording),
+        };
+        let (model, person) =
+            with_language(language, || (for_model(&not_run), person_text(&not_run)));
+        assert!(
+            model.starts_with("Ask First never allows this: This command would shut down"),
+            "{model}"
+        );
+        let expected = match language {
+            Language::ZhCn => "Ask First 从不允许这样做：这个命令会关闭或重启电脑。 它没有执行。",
+            _ => "O Ask First nunca permite isto: Este comando desligaria ou reiniciaria o computador. Não foi feito.",
+        };
+        assert_eq!(person, expected);
+    }
 }

@@ -18,12 +18,17 @@ pub fn examples() -> Vec<NotRun> {
             note: Some("Not that file, please".into()),
         },
         NotRun::TimedOut,
-        NotRun::DeniedByRule { reason: None },
+        NotRun::DeniedByRule {
+            reason: None,
+            wording: None,
+        },
         NotRun::DeniedByRule {
             reason: Some("a rule says no".into()),
+            wording: None,
         },
         NotRun::HardDenial {
             reason: "It would delete the whole home folder.".into(),
+            wording: None,
         },
         NotRun::Unavailable { reason: None },
         NotRun::Unavailable {
