@@ -111,11 +111,13 @@ pub fn restore_size<R: Runtime>(app: &AppHandle<R>) {
 /// `no-accel` is the hardware-acceleration policy `Never` (no compositing layers: under
 /// software rendering they cost ~65 MiB of PSS and gain nothing, and without them Ask First
 /// idles below the minimal app); `pressure` gives the network process a memory limit it frees
-/// caches at (no measurable effect at idle). The default is [`DEFAULT_WEBKIT`], with `no-accel`
-/// only where the computer has no GPU to render with ([`has_gpu`]: with one, WebKit's own
-/// policy stays); `ASKFIRST_WEBKIT` (a comma-separated list of these names, or `none`)
+/// caches at (no measurable effect at idle). The default is [`DEFAULT_WEBKIT`]: `no-accel` is
+/// not in it, because with it WebKitWebDriver's screenshot of some pages never returned (two
+/// end-to-end tests hung on it, 2026-12-01) — not understood yet, so not shipped; were it in
+/// the default, it would apply only where the computer has no GPU to render with
+/// ([`has_gpu`]). `ASKFIRST_WEBKIT` (a comma-separated list of these names, or `none`)
 /// replaces it, for the benchmark to measure each setting.
-pub const DEFAULT_WEBKIT: &str = "cache,no-accel";
+pub const DEFAULT_WEBKIT: &str = "cache";
 
 /// The environment variable that replaces [`DEFAULT_WEBKIT`] (for benchmarks).
 pub const WEBKIT_ENV: &str = "ASKFIRST_WEBKIT";
@@ -245,17 +247,17 @@ mod tests {
         assert_eq!(WebkitTuning::parse(""), WebkitTuning::default());
         assert_eq!(
             WebkitTuning::parse(super::DEFAULT_WEBKIT),
-            WebkitTuning::parse("cache,no-accel")
+            WebkitTuning::parse("cache")
         );
     }
 
     #[test]
-    fn hardware_acceleration_is_turned_off_by_default_only_without_a_gpu() {
+    fn hardware_acceleration_keeps_webkit_s_policy_by_default_with_or_without_a_gpu() {
         assert_eq!(
             WebkitTuning::default_for(false),
             WebkitTuning {
                 cache: true,
-                no_accel: true,
+                no_accel: false,
                 pressure: false
             }
         );
