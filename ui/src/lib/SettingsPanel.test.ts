@@ -1,27 +1,16 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { flushSync, mount, tick, unmount } from 'svelte';
 import type { SettingsView } from './bindings/SettingsView';
+import { settingsView } from './test/backend';
 
-const view: SettingsView = {
+const view: SettingsView = settingsView({
   provider: 'anthropic',
   providers: [
     { kind: 'demo', label: 'Demo from the backend', default_base_url: '', default_model: '', has_service: false, needs_key: false },
     { kind: 'anthropic', label: 'Claude from the backend', default_base_url: 'https://example.test/a', default_model: 'model-from-backend', has_service: true, needs_key: true },
   ],
-  base_url: '',
-  model: '',
-  has_api_key: false,
-  key_storage: { place: 'keyring', sentence: 'A key you save here is kept in the desktop\'s keyring.' },
-  approval_timeout_secs: 120,
   approval_timeout_range: { min: 30, max: 600 },
-  notify: 'unfocused',
-  set_by_environment: [],
-  rules_path: '/data/rules.toml',
-  rules: [],
-  workspace: '/work',
-  mcp_servers: [],
-  effective_language: 'en',
-};
+});
 
 const saveSettings = vi.fn();
 vi.mock('./ipc', async () => (await import('./test/backend')).backend({
