@@ -689,6 +689,12 @@ refusal-outside_workspace = { $path } is outside the workspace folder.
 refusal-dont_ask_now = You chose not to be asked in this conversation, so actions that need your OK are not done.
 # $rule: the rule as a sentence (rule-…), in the same language.
 refusal-rule_forbids = Your rule “{ $rule }” forbids this.
+# Why an action could not be asked about or approved (src-tauri/core/src/approvals.rs), shown
+# inside not_run-unavailable_with_reason; the model is told the English.
+refusal-answer_not_saved = your answer could not be saved in Ask First's history, perhaps because the disk is full, so to be safe nothing was run
+refusal-question_not_saved = the question could not be saved in Ask First's history, perhaps because the disk is full, so you were not asked
+# $summary: what the action would have done (a card's summary).
+refusal-nobody_to_answer = nobody is here to give an OK for “{ $summary }”
 refusal-command-stops = This command would shut down or restart the computer.
 refusal-command-wipes = This command could wipe a disk or the whole system.
 refusal-command-device = This command would write straight onto a disk, which can destroy everything on it.

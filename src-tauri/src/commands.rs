@@ -284,9 +284,10 @@ pub async fn save_settings<R: Runtime>(
     let (runtime, settings) = (Arc::clone(&runtime), Arc::clone(&settings));
     let view = blocking(move || {
         let view = settings.save(&runtime, request).map_err(coded)?;
-        // A new language applies at once: to every sentence rendered from now on, and to the
+        // A new language applies at once: to every sentence rendered from now on, to the cards
+        // already waiting (the window lists them again when its language changes), and to the
         // tray's menu and title. The saved view already says which one is in force.
-        askfirst_core::i18n::set_language(view.effective_language);
+        runtime.set_language(view.effective_language);
         Ok(view)
     })
     .await?;

@@ -116,6 +116,9 @@ def test_the_window_speaks_portuguese_and_switches_at_once_in_settings():
         assert app.wd.text(app.wd.find_in(card, '[data-testid="deny"]')[0]) == "Recusar"
         assert app.wd.text(app.wd.find_in(card, '[data-testid="approve-session"]')[0]) == "Permitir nesta conversa"
         assert heading(app, ".approvals h2").startswith("Esperando a sua permissão")
+        summary = lambda: app.wd.text(app.wd.find_in(app.card(), '[data-testid="approval-summary"]')[0])
+        reason = lambda: app.wd.text(app.wd.find_in(app.card(), '[data-testid="approval-reason"]')[0])
+        assert summary() == "Criar o arquivo hello.txt (2 linhas)", summary()
         app.wd.screenshot(os.path.join(ARTIFACTS, "language-pt-BR-card.png"))
         check_min_size(app, "pt-BR-card")
         select = open_settings(app)
@@ -130,6 +133,11 @@ def test_the_window_speaks_portuguese_and_switches_at_once_in_settings():
         wait_language(app, "en")
         wait_for("the card in English", lambda: app.wd.text(
             app.wd.find_in(app.card(), '[data-testid="approve"]')[0]) == "Approve once")
+        # Its summary and reason too: the backend says the waiting card again in English.
+        wait_for("the card's summary in English",
+                 lambda: summary() == "Create the file hello.txt (2 lines)")
+        assert reason() == "This changes files in your workspace folder, so it needs your OK.", reason()
+        app.wd.screenshot(os.path.join(ARTIFACTS, "language-pt-BR-card-then-en.png"))
         assert heading(app, "#settings-panel h2") == "Settings"
         # The rules, worded by the backend, are read again in the new language.
         wait_for("the rule in English", lambda: rule() == "Never touch anything in Private")

@@ -59,6 +59,7 @@ fn new_approval(run_id: RunId, i: usize) -> NewApproval {
         preview: None,
         effects: Vec::new(),
         detail: None,
+        reword: None,
     }
 }
 

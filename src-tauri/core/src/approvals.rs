@@ -17,7 +17,7 @@ use crate::sync::MutexExt;
 use crate::{unix_millis_now, EventSink};
 use askfirst_protocol::{
     AgentEvent, ApprovalId, ApprovalRequest, ApprovalResolvedEvent, ApprovalScope, ApprovalSource,
-    CallDetail, CancelCause, Decision, DenialSource, Outcome, PolicyLayer, Risk, RunId,
+    CallDetail, CancelCause, Decision, DenialSource, Outcome, PolicyLayer, Risk, RunId, Wording,
 };
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
@@ -55,6 +55,22 @@ pub enum ApprovalError {
     ShuttingDown,
 }
 
+impl ApprovalError {
+    /// Why a call was not asked about, as a sentence key for the person (its `Display` is the
+    /// English the model is told): for the errors of [`ApprovalRegistry::request`] that
+    /// refuse a call (`ApprovalRequired`, `Log`); `None` for the others, which answer a click.
+    pub fn wording(&self) -> Option<Wording> {
+        match self {
+            Self::ApprovalRequired { summary, .. } => Some(crate::policy::refusal(
+                "refusal.nobody_to_answer",
+                [("summary", summary.clone())],
+            )),
+            Self::Log(_) => Some(crate::policy::refusal("refusal.question_not_saved", [])),
+            Self::NotPending(_) | Self::NotGrantable(_) | Self::ShuttingDown => None,
+        }
+    }
+}
+
 /// Whether someone can answer approvals.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum AnswerMode {
@@ -78,7 +94,7 @@ pub struct RegistryConfig {
 }
 
 /// What the agent loop knows when it asks; the registry adds the id, digest and expiry.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub struct NewApproval {
     /// The run making the call.
     pub run_id: RunId,
@@ -105,6 +121,51 @@ pub struct NewApproval {
     pub effects: Vec<String>,
     /// What else the card shows, typed ([`crate::tools::CallDescription::detail`]).
     pub detail: Option<CallDetail>,
+    /// Says the card again in the current language, for [`ApprovalRegistry::reword_pending`]
+    /// when the person changes the language while it waits; `None`: its words stay as they are.
+    pub reword: Option<Reword>,
+}
+
+/// The words of a waiting card, made again in the current language by a [`Reword`]: everything
+/// on the card that is Ask First's sentences. The arguments, preview, risk and expiry are facts
+/// and never change while it waits.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CardWords {
+    /// [`ApprovalRequest::summary`].
+    pub summary: String,
+    /// [`ApprovalRequest::reason`].
+    pub reason: String,
+    /// [`ApprovalRequest::effects`].
+    pub effects: Vec<String>,
+    /// [`ApprovalRequest::grant_scope`]; kept `None` when the card was asked without one.
+    pub grant_scope: Option<String>,
+    /// [`ApprovalRequest::detail`].
+    pub detail: Option<CallDetail>,
+}
+
+/// Makes a waiting card's [`CardWords`] again from the call's arguments, in the current
+/// language; `None` when they cannot be made from the same facts (the call's target changed
+/// since the card was made: the card then keeps its words). It may read files: the registry
+/// calls it on the thread of [`ApprovalRegistry::reword_pending`], never holding its lock.
+#[derive(Clone)]
+pub struct Reword(Arc<dyn Fn() -> Option<CardWords> + Send + Sync>);
+
+impl Reword {
+    /// A rewording that calls `make`.
+    pub fn new(make: impl Fn() -> Option<CardWords> + Send + Sync + 'static) -> Self {
+        Self(Arc::new(make))
+    }
+
+    /// The card's words now, or `None` (see [`Reword`]).
+    pub fn words(&self) -> Option<CardWords> {
+        (self.0)()
+    }
+}
+
+impl std::fmt::Debug for Reword {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Reword")
+    }
 }
 
 struct Pending {
@@ -120,6 +181,8 @@ struct Pending {
     tx: oneshot::Sender<Outcome>,
     /// Where its records and events go (the registry's own, or those a [`RequestSinks`] gave).
     sinks: RequestSinks,
+    /// How to say it again in another language.
+    reword: Option<Reword>,
 }
 
 /// Where one request's `approval_asked` / `approval_decided` records and its events go, when
@@ -298,6 +361,7 @@ impl ApprovalRegistry {
                     timeout: Duration::from_millis(timeout_ms),
                     tx,
                     sinks: sinks.clone(),
+                    reword: new.reword,
                 },
             );
         }
@@ -334,6 +398,7 @@ impl ApprovalRegistry {
                 Outcome::Denied {
                     source: DenialSource::Timeout,
                     reason: None,
+                    wording: None,
                 },
             );
             return Err(ApprovalError::NotPending(id));
@@ -357,6 +422,7 @@ impl ApprovalRegistry {
             Decision::Deny { note } => Outcome::Denied {
                 source: DenialSource::User,
                 reason: note.map(|n| n.trim().to_owned()).filter(|n| !n.is_empty()),
+                wording: None,
             },
         };
         let run_id = self.lock().pending.get(&id).map(|p| p.request.run_id);
@@ -456,8 +522,65 @@ impl ApprovalRegistry {
                     DenialSource::User
                 },
                 reason: (!expired).then(|| note.to_owned()),
+                wording: None,
             }
         })
+    }
+
+    /// Says every waiting card again in the current language (after the person changed it):
+    /// each request's summary, reason, effects, grant scope and detail are replaced by what its
+    /// [`Reword`] makes now; its id, arguments, preview, risk and expiry stay. A card without
+    /// one, or whose call's target changed, keeps its words. Returns how many changed; the
+    /// window reads them with [`Self::list_pending`]. Blocking (a rewording may read files),
+    /// and never holds the lock while rewording.
+    pub fn reword_pending(&self) -> usize {
+        let jobs: Vec<(ApprovalId, Reword)> = {
+            let state = self.lock();
+            let mut waiting: Vec<&Pending> = state.pending.values().collect();
+            waiting.sort_by_key(|p| p.seq);
+            waiting
+                .into_iter()
+                .filter_map(|p| Some((p.request.approval_id, p.reword.clone()?)))
+                .collect()
+        };
+        let mut changed = 0;
+        for (id, reword) in jobs {
+            let Some(words) = reword.words() else {
+                continue;
+            };
+            let mut state = self.lock();
+            // It may have been answered meanwhile: then there is nothing to say again.
+            let Some(pending) = state.pending.get_mut(&id) else {
+                continue;
+            };
+            let request = &mut pending.request;
+            // "Allow for this session" is offered only where it was offered when asked.
+            let grant_scope = request.grant_scope.as_ref().and(words.grant_scope);
+            let before = (
+                &request.summary,
+                &request.reason,
+                &request.effects,
+                &request.grant_scope,
+                &request.detail,
+            );
+            if before
+                != (
+                    &words.summary,
+                    &words.reason,
+                    &words.effects,
+                    &grant_scope,
+                    &words.detail,
+                )
+            {
+                request.summary = words.summary;
+                request.reason = words.reason;
+                request.effects = words.effects;
+                request.grant_scope = grant_scope;
+                request.detail = words.detail;
+                changed += 1;
+            }
+        }
+        changed
     }
 
     /// The requests still waiting, oldest first; only those of `run` when given.
@@ -551,6 +674,7 @@ impl ApprovalRegistry {
                          full), so to be safe nothing was run"
                             .to_owned(),
                     ),
+                    wording: Some(crate::policy::refusal("refusal.answer_not_saved", [])),
                 };
                 // Best effort: the log is failing already.
                 let _ = record(&refused);
@@ -611,12 +735,14 @@ impl PendingApproval {
             Ok(Err(_)) => Outcome::Denied {
                 source: DenialSource::Unavailable,
                 reason: None,
+                wording: None,
             },
             Err(_elapsed) => {
                 let id = self.request.approval_id;
                 let timed_out = Outcome::Denied {
                     source: DenialSource::Timeout,
                     reason: None,
+                    wording: None,
                 };
                 match self.registry.settle(id, timed_out) {
                     Ok(outcome) => outcome,
@@ -627,6 +753,7 @@ impl PendingApproval {
                         Err(_) => Outcome::Denied {
                             source: DenialSource::Unavailable,
                             reason: None,
+                            wording: None,
                         },
                     },
                 }

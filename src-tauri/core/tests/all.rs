@@ -31,6 +31,7 @@ mod all {
     pub mod probe_edges;
     pub mod providers;
     pub mod race;
+    pub mod reword;
     pub mod rules_editor;
     pub mod rules_meaning;
     pub mod rules_window;

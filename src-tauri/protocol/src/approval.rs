@@ -233,10 +233,16 @@ pub enum Outcome {
     Denied {
         /// Who or what denied it.
         source: DenialSource,
-        /// The user's note or the policy's reason, if any.
+        /// The user's note or the policy's reason, if any. Ask First's own reasons are in
+        /// English: what the model is told.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[ts(optional)]
         reason: Option<String>,
+        /// Ask First's own reason as a sentence key, for the person in their language (absent
+        /// for the user's note, and in logs written before it was kept).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        wording: Option<Wording>,
     },
     /// The tool did not run: the approval was cut short.
     Cancelled {

@@ -219,10 +219,15 @@ pub enum NotRun {
     },
     /// It could not be asked about: the request could not be recorded, or nobody can answer.
     Unavailable {
-        /// Why, in plain words.
+        /// Why, in English: what the model is told.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[ts(optional)]
         reason: Option<String>,
+        /// The same reason as a sentence key, for the person in their language (absent in
+        /// logs written before it was kept).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        wording: Option<Wording>,
     },
     /// The run was stopped, or the app closed, before it started.
     Cancelled {

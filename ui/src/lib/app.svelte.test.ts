@@ -24,6 +24,7 @@ vi.mock('./ipc', () => {
 
 import * as ipc from './ipc';
 import { AppState } from './app.svelte';
+import { setLanguage } from './i18n/i18n.svelte';
 
 /** What the backend was asked, in order. */
 let calls: string[];
@@ -172,6 +173,34 @@ describe('AppState.connect', () => {
     disconnect();
     calls = [];
     window.dispatchEvent(new Event('focus'));
+    await settle();
+    expect(calls).toEqual([]);
+  });
+});
+
+describe('AppState and the language', () => {
+  it('lists the waiting cards again when the language changes, so they are in the new one', async () => {
+    const app = new AppState({ focusCard: () => {} });
+    const disconnect = app.connect();
+    await settle();
+    expect(app.approvals.cards[0]?.request.summary).toBe('Write a.txt');
+    calls = [];
+    // The backend has said the waiting card again in Portuguese (save_settings).
+    vi.mocked(ipc.listPendingApprovals).mockImplementation(async () => {
+      calls.push('list pending');
+      return [{ ...request, summary: 'Escrever a.txt' }];
+    });
+    setLanguage('pt-BR');
+    await settle();
+    expect(calls).toEqual(['list pending']);
+    expect(app.approvals.cards[0]?.request.summary).toBe('Escrever a.txt');
+    // The same language again asks nothing.
+    calls = [];
+    setLanguage('pt-BR');
+    await settle();
+    expect(calls).toEqual([]);
+    disconnect();
+    setLanguage('en');
     await settle();
     expect(calls).toEqual([]);
   });

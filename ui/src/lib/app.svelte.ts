@@ -13,7 +13,7 @@ import { focusCard } from './approvals/focus';
 import type { ApprovalId } from './bindings/ApprovalId';
 import type { Grant } from './bindings/Grant';
 import type { SequencedEvent } from './bindings/SequencedEvent';
-import { setLanguage } from './i18n/i18n.svelte';
+import { onLanguageChange, setLanguage } from './i18n/i18n.svelte';
 
 /** Where the wiring shows a card the person picked in the tray (tests give their own). */
 export interface AppPage {
@@ -128,7 +128,9 @@ export class AppState {
         [offApprovals, offFocus, offRun].forEach((off) => off());
         return;
       }
-      offs.push(offApprovals, offFocus, offRun);
+      // The backend says waiting cards again in a new language (`save_settings`): read them.
+      const offLanguage = onLanguageChange(() => this.#reconcile());
+      offs.push(offApprovals, offFocus, offRun, offLanguage);
       this.#catchUp();
       this.#reconcile();
       this.refreshGrants();

@@ -73,6 +73,43 @@ describe('approval cards', () => {
     expect(a.cards.map((c) => c.request.approval_id)).toEqual(['A', 'B']);
   });
 
+  it('takes the new words of a card listed again in another language, and only its words', async () => {
+    const a = new Approvals();
+    a.add(request('A'));
+    a.add(request('B'));
+    const inChinese: ApprovalRequest = {
+      ...request('A'),
+      summary: '创建文件 hello.txt（1 行）',
+      reason: '这会更改你的工作区文件夹中的文件，所以需要你的同意。',
+      effects: ['新的一句'],
+      grant_scope: '这一次完全相同的操作',
+    };
+    // A listing of B with other arguments than its card's is not taken.
+    const otherCall: ApprovalRequest = {
+      ...request('B'),
+      summary: '别的',
+      arguments_sha256: '11',
+      arguments_json: '{"path":"other.txt","content":"x"}',
+    };
+    vi.mocked(ipc.listPendingApprovals).mockResolvedValue([inChinese, otherCall]);
+    await a.reconcile();
+    await frames();
+    const card = (id: string) => {
+      const found = a.cards.find((c) => c.request.approval_id === id);
+      if (!found) throw new Error(`no card ${id}`);
+      return found;
+    };
+    const [cardA, cardB] = [card('A'), card('B')];
+    expect(cardA.request.summary).toBe(inChinese.summary);
+    expect(cardA.request.reason).toBe(inChinese.reason);
+    expect(cardA.request.effects).toEqual(['新的一句']);
+    expect(cardA.request.grant_scope).toBe(inChinese.grant_scope);
+    expect(cardA.request.arguments_json).toBe(request('A').arguments_json);
+    expect(cardA.phase).toBe('waiting');
+    expect(cardB.request.summary).toBe(request('B').summary);
+    expect(cardB.request.arguments_json).toBe(request('B').arguments_json);
+  });
+
   it('shows the first card of a burst at once and the rest a group per frame, in order', async () => {
     vi.useFakeTimers();
     const a = new Approvals();

@@ -172,8 +172,10 @@ export class Approvals {
     const id = request.approval_id;
     benchMark(id, 'received');
     if (this.#byId.has(id) || this.#queue.has(id)) {
-      // Listed again (a reconcile): it may have been given more time meanwhile.
+      // Listed again (a reconcile): it may have been given more time, or been said again in
+      // another language, meanwhile.
       this.extended(id, request.expires_at);
+      this.#reworded(request);
       return;
     }
     if (this.#resolved.has(id)) return;
@@ -198,6 +200,26 @@ export class Approvals {
       // The shared clock ticks once a second: read the time now, so the countdown does not
       // show more than the whole timeout for a moment.
       clock.now = Date.now();
+    }
+  }
+
+  /**
+   * A card listed again after the person changed the language: the backend said it again
+   * (`reword_pending`), so its words follow. Only the words: a listing with other arguments
+   * than the card's is not taken (the call itself never changes while it waits).
+   */
+  #reworded(listed: ApprovalRequest): void {
+    const id = listed.approval_id;
+    const shown = this.#byId.get(id)?.request ?? this.#queue.get(id)?.request;
+    if (!shown || shown.arguments_sha256 !== listed.arguments_sha256) return;
+    if (shown.summary !== listed.summary) shown.summary = listed.summary;
+    if (shown.reason !== listed.reason) shown.reason = listed.reason;
+    if (JSON.stringify(shown.effects) !== JSON.stringify(listed.effects)) {
+      shown.effects = listed.effects;
+    }
+    if (shown.grant_scope !== listed.grant_scope) shown.grant_scope = listed.grant_scope;
+    if (JSON.stringify(shown.detail) !== JSON.stringify(listed.detail)) {
+      shown.detail = listed.detail;
     }
   }
 

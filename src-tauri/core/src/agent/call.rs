@@ -8,7 +8,7 @@
 
 use super::run::Run;
 use super::{wording, MAX_DENIED_REPEATS};
-use crate::approvals::{ApprovalError, NewApproval, PendingApproval};
+use crate::approvals::{ApprovalError, CardWords, NewApproval, PendingApproval, Reword};
 use crate::audit::{AuditRecord, AuditSink};
 use crate::canonical::canonical_json;
 use crate::policy::MainArgument;
@@ -192,24 +192,89 @@ async fn describe(
 ) -> Option<(Result<CallDescription, ToolError>, Vec<MainArgument>)> {
     let (tool, arguments, ws) = (Arc::clone(tool), arguments_json.to_owned(), ws.clone());
     let undo = undo.cloned();
-    off_worker(move || {
-        let mut description = tool.describe(&arguments, &ws);
-        // A change that cannot be undone says so on its card, before it is approved.
-        if let (Ok(description), Some(store)) = (&mut description, &undo) {
-            if let Some(note) = tool
-                .planned_change(&arguments, &ws)
-                .and_then(|planned| crate::undo::card_note(store, &planned))
-            {
-                description.effects.push(note);
-            }
+    off_worker(move || describe_now(&tool, &arguments, &ws, undo.as_ref())).await
+}
+
+/// [`describe`] on this thread (it may read files).
+fn describe_now(
+    tool: &Arc<dyn Tool>,
+    arguments: &str,
+    ws: &Workspace,
+    undo: Option<&UndoStore>,
+) -> (Result<CallDescription, ToolError>, Vec<MainArgument>) {
+    let mut description = tool.describe(arguments, ws);
+    // A change that cannot be undone says so on its card, before it is approved.
+    if let (Ok(description), Some(store)) = (&mut description, undo) {
+        if let Some(note) = tool
+            .planned_change(arguments, ws)
+            .and_then(|planned| crate::undo::card_note(store, &planned))
+        {
+            description.effects.push(note);
         }
-        let main = match &description {
-            Ok(_) => tool.main_arguments(&arguments, &ws),
-            Err(_) => Vec::new(),
+    }
+    let main = match &description {
+        Ok(_) => tool.main_arguments(arguments, ws),
+        Err(_) => Vec::new(),
+    };
+    (description, main)
+}
+
+/// What a waiting card of this call needs to say it again in another language.
+struct Shown {
+    tool: Arc<dyn Tool>,
+    arguments_json: String,
+    workspace: Workspace,
+    undo: Option<UndoStore>,
+    policy: Arc<crate::policy::Policy>,
+    /// The facts the card's words were made from: the new words are taken only when the
+    /// call is described with the same ones.
+    preview: Option<String>,
+    fingerprint: Option<String>,
+    risk: askfirst_protocol::Risk,
+    layer: PolicyLayer,
+    grantable: bool,
+}
+
+impl Shown {
+    /// The card's words made again in the current language, as [`Run::prepare_call`] made
+    /// them: `None` when the call's target is no longer what the card shows (another preview
+    /// or fingerprint), or the policy would no longer ask in the same way (the card then keeps
+    /// its words; the check before running still catches a changed target).
+    fn reword(&self) -> Option<CardWords> {
+        let (described, main_arguments) = describe_now(
+            &self.tool,
+            &self.arguments_json,
+            &self.workspace,
+            self.undo.as_ref(),
+        );
+        let description = described.ok()?;
+        if description.preview != self.preview
+            || description.fingerprint != self.fingerprint
+            || description.risk != self.risk
+        {
+            return None;
+        }
+        let canonical = canonical_json(&self.arguments_json);
+        let verdict = self.policy.decide(&CallFacts {
+            tool_name: self.tool.name(),
+            read_only: self.tool.read_only(),
+            risk: description.risk,
+            main_arguments: &main_arguments,
+            canonical_arguments: canonical.as_deref(),
+            mcp_server: self.tool.mcp_server(),
+            fingerprint: description.fingerprint.as_deref(),
+        });
+        let PolicyDecision::Ask { reason } = verdict.decision else {
+            return None;
         };
-        (description, main)
-    })
-    .await
+        (verdict.layer == self.layer).then(|| CardWords {
+            summary: description.summary,
+            reason,
+            effects: description.effects,
+            grant_scope: self.grantable.then(wording::grant_scope),
+            detail: description.detail,
+        })
+    }
 }
 
 /// The call's target as it is now ([`Tool::fingerprint`]), read off the async workers.
@@ -316,6 +381,18 @@ impl Run {
                 // A grant only helps where grants are consulted: not past an "ask" rule or a
                 // broken rules file, which sit above grants.
                 let grantable = canonical.is_some() && layer == PolicyLayer::ToolDefault;
+                let shown = Shown {
+                    tool: Arc::clone(&tool),
+                    arguments_json: call.arguments_json.clone(),
+                    workspace: ws.clone(),
+                    undo: self.rt.config.undo.clone(),
+                    policy: Arc::clone(&self.rt.config.policy),
+                    preview: description.preview.clone(),
+                    fingerprint: description.fingerprint.clone(),
+                    risk: description.risk,
+                    layer,
+                    grantable,
+                };
                 match self.rt.registry.request(NewApproval {
                     run_id,
                     tool_call_id: call.id.clone(),
@@ -329,6 +406,7 @@ impl Run {
                     preview: description.preview.clone(),
                     effects: description.effects.clone(),
                     detail: description.detail.clone(),
+                    reword: Some(Reword::new(move || shown.reword())),
                 }) {
                     Ok(pending) => {
                         // Stop may have come while this call was described (off the workers),
@@ -350,7 +428,11 @@ impl Run {
                     }
                     Err(error) => {
                         let why = error.to_string();
-                        let reason = wording::denial(DenialSource::Unavailable, Some(&why));
+                        let reason = wording::denial(
+                            DenialSource::Unavailable,
+                            Some(&why),
+                            error.wording().as_ref(),
+                        );
                         return Prepared::Done(self.denied.remember(key, reason, layer));
                     }
                 }
@@ -404,8 +486,12 @@ impl Run {
                         self.grant(call, canonical, shown.as_deref(), &summary);
                     }
                 }
-                Outcome::Denied { source, reason } => {
-                    let reason = wording::denial(source, reason.as_deref());
+                Outcome::Denied {
+                    source,
+                    reason,
+                    wording,
+                } => {
+                    let reason = wording::denial(source, reason.as_deref(), wording.as_ref());
                     return self.denied.remember(key, reason, layer);
                 }
                 Outcome::Cancelled { cause } => {

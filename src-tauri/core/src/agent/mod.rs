@@ -200,6 +200,20 @@ impl AgentRuntime {
         &self.registry
     }
 
+    /// Speaks `language` from now on: every sentence rendered after this call
+    /// ([`crate::i18n::set_language`]) and, when it is another language than before, the cards
+    /// already waiting, said again ([`ApprovalRegistry::reword_pending`]; the window reads
+    /// them with `list_pending_approvals`). Returns how many cards changed. Blocking (saying a
+    /// card again may read its file): call it off the async workers.
+    pub fn set_language(&self, language: askfirst_protocol::Language) -> usize {
+        let before = crate::i18n::language();
+        crate::i18n::set_language(language);
+        if before == language {
+            return 0;
+        }
+        self.registry.reword_pending()
+    }
+
     /// The folder of the conversation in the window, open; while that folder is gone, the
     /// folder the runtime started with ([`AgentRuntime::folder`] tells which).
     pub fn workspace(&self) -> Workspace {

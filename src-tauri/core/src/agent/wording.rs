@@ -49,23 +49,22 @@ pub const CLOSED_WHILE_WORKING: &str = "Ask First was closed while the agent was
 /// The end of a run the person stopped.
 pub const YOU_STOPPED: &str = "You stopped the agent.";
 
-/// The [`NotRun`] of an approval denied with `source` and `reason`.
-pub fn denial(source: DenialSource, reason: Option<&str>) -> NotRun {
+/// The [`NotRun`] of an approval denied with `source`, `reason` (the person's note, or Ask
+/// First's reason in English) and `wording` (Ask First's reason as a sentence key).
+pub fn denial(source: DenialSource, reason: Option<&str>, wording: Option<&Wording>) -> NotRun {
     let reason = reason.map(str::to_owned);
+    let wording = wording.cloned();
     match source {
         DenialSource::User => NotRun::DeniedByPerson { note: reason },
         DenialSource::Timeout => NotRun::TimedOut,
-        DenialSource::Policy => NotRun::DeniedByRule {
-            reason,
-            wording: None,
-        },
-        DenialSource::Unavailable => NotRun::Unavailable { reason },
+        DenialSource::Policy => NotRun::DeniedByRule { reason, wording },
+        DenialSource::Unavailable => NotRun::Unavailable { reason, wording },
     }
 }
 
 /// What the model is told when a call did not run because it was denied.
 pub fn denial_text(source: DenialSource, reason: Option<&str>) -> String {
-    for_model(&denial(source, reason))
+    for_model(&denial(source, reason, None))
 }
 
 /// What the model is told when a call did not run because the run or the app stopped.
@@ -117,7 +116,7 @@ pub fn for_model(reason: &NotRun) -> String {
             "Ask First never allows this: {reason} It was not performed. Do not retry it; take \
              a different approach."
         ),
-        NotRun::Unavailable { reason } => format!(
+        NotRun::Unavailable { reason, .. } => format!(
             "This action could not be approved{}, so it was not performed. Say in the final \
              answer what you wanted to do.",
             in_brackets(reason.as_deref())
@@ -213,11 +212,23 @@ pub fn for_person(reason: &NotRun) -> Wording {
                 wording.as_ref().map_or_else(|| reason.clone(), text),
             )],
         ),
-        NotRun::Unavailable { reason: Some(r) } => (
+        NotRun::Unavailable {
+            wording: Some(w), ..
+        } => (
+            "not_run.unavailable_with_reason".into(),
+            vec![("reason", text(w))],
+        ),
+        NotRun::Unavailable {
+            reason: Some(r),
+            wording: None,
+        } => (
             "not_run.unavailable_with_reason".into(),
             vec![("reason", r.clone())],
         ),
-        NotRun::Unavailable { reason: None } => ("not_run.unavailable".into(), vec![]),
+        NotRun::Unavailable {
+            reason: None,
+            wording: None,
+        } => ("not_run.unavailable".into(), vec![]),
         NotRun::Cancelled { cause } => (
             by_cause(
                 cause,

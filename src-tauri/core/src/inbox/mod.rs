@@ -25,7 +25,7 @@ pub mod peer;
 pub mod policy;
 pub mod words;
 
-use crate::approvals::{ApprovalRegistry, NewApproval, RequestSinks};
+use crate::approvals::{ApprovalRegistry, CardWords, NewApproval, RequestSinks, Reword};
 use crate::audit::{AuditRecord, AuditSink, JsonlLog, UnavailableLog};
 use crate::policy::Policy;
 use crate::sync::MutexExt;
@@ -198,6 +198,57 @@ impl Inbox {
         (run_id, log)
     }
 
+    /// How a waiting card of `request` is said again in another language: described and judged
+    /// again as [`Self::answer`] did; no new words when the policy would no longer ask in the
+    /// same way (`layer`) or the diff is not the one shown (`preview`).
+    fn rewording(
+        &self,
+        request: &InboxRequest,
+        workspace: Option<crate::tools::Workspace>,
+        layer: PolicyLayer,
+        preview: Option<String>,
+    ) -> Reword {
+        let (policy, request, home) =
+            (Arc::clone(&self.policy), request.clone(), self.home.clone());
+        Reword::new(move || {
+            let mut card = card::describe(&request, home.as_deref());
+            let judged = policy::judge(
+                &policy,
+                &request,
+                &card,
+                workspace.as_ref(),
+                home.as_deref(),
+            );
+            let policy::Judged::Ask {
+                rule_reason,
+                allow_rule_not_applied,
+            } = judged
+            else {
+                return None;
+            };
+            let now = match rule_reason {
+                Some(reason) => {
+                    card.reason = reason;
+                    PolicyLayer::UserRule
+                }
+                None => PolicyLayer::ToolDefault,
+            };
+            if now != layer || card.preview != preview {
+                return None;
+            }
+            card.effects.extend(allow_rule_not_applied);
+            let grant_scope = askfirst_hook::agents::session_rule(&request)
+                .map(|rule| words::session_scope(request.agent.display_name(), &rule));
+            Some(CardWords {
+                summary: card.summary,
+                reason: card.reason,
+                effects: card.effects,
+                grant_scope,
+                detail: Some(card.detail),
+            })
+        })
+    }
+
     /// Answers one request: our policy first ([`policy::judge`]: hard denials and deny rules
     /// refuse, a call that only reads and that no rule is about is left to the agent's own
     /// flow, "Don't ask me now" refuses; allow rules and grants never allow), then a card,
@@ -281,6 +332,7 @@ impl Inbox {
         let grant_scope = session_rule
             .as_ref()
             .map(|rule| words::session_scope(request.agent.display_name(), rule));
+        let reword = self.rewording(&request, workspace, layer, card.preview.clone());
         let new = NewApproval {
             run_id,
             tool_call_id,
@@ -296,6 +348,7 @@ impl Inbox {
             preview: card.preview,
             effects: card.effects,
             detail: Some(card.detail),
+            reword: Some(reword),
         };
         let sinks = RequestSinks {
             events: Arc::clone(&self.events),
@@ -461,7 +514,7 @@ fn answer_for(outcome: &Outcome, timeout: Duration, offered: bool) -> InboxAnswe
             },
             reason: None,
         },
-        Outcome::Denied { source, reason } => match (source, reason) {
+        Outcome::Denied { source, reason, .. } => match (source, reason) {
             (DenialSource::User, Some(note)) if note == crate::agent::DONT_ASK_ME_NOW => {
                 deny(words::DONT_ASK_NOW.to_owned())
             }

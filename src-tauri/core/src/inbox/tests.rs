@@ -416,3 +416,48 @@ async fn connections_over_the_cap_are_closed_at_once_and_the_inbox_keeps_answeri
     }
     panic!("no request was served after the held connections went");
 }
+
+#[tokio::test]
+async fn a_waiting_card_is_said_again_in_another_language_and_still_answers_its_request() {
+    use crate::i18n::{with_language, Language};
+    let mut f = fixture(Duration::from_secs(60));
+    let inbox = Arc::clone(&f.inbox);
+    let asked = request("s1", "Bash", r#"{"command":"npm test"}"#);
+    let asking = tokio::spawn({
+        let asked = asked.clone();
+        async move { inbox.answer(asked).await }
+    });
+    let card = f.asked.recv().await.expect("a card");
+    // The person switches to Portuguese while the card waits (rewording runs on this thread,
+    // so its language is this thread's).
+    let changed = with_language(Language::PtBr, || f.registry.reword_pending());
+    assert_eq!(changed, 1);
+    let now = f.registry.list_pending(None).remove(0);
+    let in_portuguese = with_language(Language::PtBr, || {
+        card::describe(&asked, Some(Path::new("/home/ann")))
+    });
+    assert_eq!(now.summary, in_portuguese.summary);
+    assert_ne!(now.summary, card.summary);
+    assert_eq!(now.reason, in_portuguese.reason);
+    let scope = now.grant_scope.clone().expect("still offered");
+    assert_ne!(Some(&scope), card.grant_scope.as_ref());
+    assert!(scope.contains("`npm test`"), "{scope}");
+    assert_eq!(
+        (
+            &now.approval_id,
+            &now.arguments_json,
+            now.risk,
+            now.expires_at
+        ),
+        (
+            &card.approval_id,
+            &card.arguments_json,
+            card.risk,
+            card.expires_at
+        )
+    );
+    f.registry
+        .resolve(card.approval_id, Decision::Approve)
+        .expect("resolve");
+    assert_eq!(asking.await.expect("answer"), allow());
+}

@@ -23,6 +23,7 @@ fn new_approval(run_id: RunId) -> NewApproval {
         preview: None,
         effects: Vec::new(),
         detail: None,
+        reword: None,
     }
 }
 
@@ -83,7 +84,8 @@ async fn unknown_id_and_second_resolve_are_not_pending_and_change_nothing() {
         denied,
         Outcome::Denied {
             source: DenialSource::User,
-            reason: Some("not now".into())
+            reason: Some("not now".into()),
+            wording: None
         }
     );
     // A late Approve must not turn the denial into an approval.
@@ -119,7 +121,8 @@ async fn timeout_denies_and_a_late_answer_is_not_pending() {
         outcome,
         Outcome::Denied {
             source: DenialSource::Timeout,
-            reason: None
+            reason: None,
+            wording: None
         }
     );
     assert_eq!(
@@ -146,6 +149,7 @@ async fn an_answer_after_the_deadline_is_refused_even_before_the_timer_fires() {
     let timed_out = Outcome::Denied {
         source: DenialSource::Timeout,
         reason: None,
+        wording: None,
     };
     assert_eq!(pending.wait().await, timed_out);
     assert_eq!(registry.list_pending(None), vec![]);
@@ -275,15 +279,30 @@ async fn asked_and_decided_are_recorded_and_an_unrecordable_approval_does_not_ta
     let outcome = registry.resolve(id, Decision::Approve).unwrap();
     assert!(
         // Said in words; the log's own error (the fake "disk full") is not in the reason.
-        matches!(&outcome, Outcome::Denied { source: DenialSource::Unavailable, reason: Some(r) }
+        matches!(&outcome, Outcome::Denied { source: DenialSource::Unavailable, reason: Some(r), .. }
             if r.contains("could not save your answer") && r.contains("nothing was run")
                 && !r.contains("disk full")),
         "{outcome:?}"
     );
+    // The person is told it in their language (the model the English above).
+    let Outcome::Denied {
+        wording: Some(wording),
+        ..
+    } = &outcome
+    else {
+        panic!("no wording: {outcome:?}");
+    };
+    let said = askfirst_core::i18n::wording_in(askfirst_protocol::Language::PtBr, wording);
+    assert!(said.contains("sua resposta"), "{said}");
     assert_eq!(pending.wait().await, outcome);
     // And a request that cannot be recorded is not shown at all.
     let error = registry.request(new_approval(RunId::new())).err().unwrap();
     assert!(matches!(error, ApprovalError::Log(_)));
+    let said = askfirst_core::i18n::wording_in(
+        askfirst_protocol::Language::ZhCn,
+        &error.wording().expect("a sentence for the person"),
+    );
+    assert!(said.contains("磁盘"), "{said}");
     assert_eq!(registry.list_pending(None), vec![]);
 }
 
@@ -351,6 +370,7 @@ async fn answering_a_card_gives_the_others_of_its_run_that_are_running_late_more
     let timed_out = Outcome::Denied {
         source: DenialSource::Timeout,
         reason: None,
+        wording: None,
     };
     assert_eq!(elsewhere.await.unwrap(), timed_out);
     let still = registry.list_pending(None);

@@ -56,6 +56,7 @@ async fn racing_answers_give_exactly_one_outcome_each() {
                 preview: None,
                 effects: Vec::new(),
                 detail: None,
+                reword: None,
             })
             .unwrap();
         let id = pending.request().approval_id;

@@ -30,9 +30,13 @@ pub fn examples() -> Vec<NotRun> {
             reason: "It would delete the whole home folder.".into(),
             wording: None,
         },
-        NotRun::Unavailable { reason: None },
+        NotRun::Unavailable {
+            reason: None,
+            wording: None,
+        },
         NotRun::Unavailable {
             reason: Some("the log is full".into()),
+            wording: None,
         },
         NotRun::Cancelled {
             cause: CancelCause::RunAborted,
@@ -69,6 +73,15 @@ pub fn examples() -> Vec<NotRun> {
         NotRun::MayHaveRun,
         NotRun::RefusedEndNotSaved,
         NotRun::EndNotSaved,
+        // Ask First's own reason, kept as a sentence key beside the English: the model gets
+        // the English, the person the sentence.
+        NotRun::Unavailable {
+            reason: Some("Ask First could not save your answer".into()),
+            wording: Some(Wording {
+                key: "refusal.answer_not_saved".into(),
+                args: Default::default(),
+            }),
+        },
     ];
     for reason in &all {
         match reason {
@@ -222,6 +235,18 @@ fn each_sentence_once() {
             "Not done: the agent asked for 70 actions at once, and Ask First does at most \
              {MAX_TOOL_CALLS_PER_TURN} at a time, so the other 6 were not looked at, asked \
              about or performed. It was told to ask for fewer."
+        )
+    );
+    // Ask First's own reason: the model gets the English, the person the sentence.
+    let last = table.last().unwrap();
+    assert_eq!(
+        (last.1.as_str(), last.2.as_str()),
+        (
+            "This action could not be approved (Ask First could not save your answer), so it \
+             was not performed. Say in the final answer what you wanted to do.",
+            "This action could not be approved (your answer could not be saved in Ask First's \
+             history, perhaps because the disk is full, so to be safe nothing was run), so it \
+             was not performed."
         )
     );
 }

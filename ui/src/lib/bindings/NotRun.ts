@@ -31,9 +31,14 @@ reason: string,
  */
 wording?: Wording, } | { "kind": "unavailable", 
 /**
- * Why, in plain words.
+ * Why, in English: what the model is told.
  */
-reason?: string, } | { "kind": "cancelled", 
+reason?: string, 
+/**
+ * The same reason as a sentence key, for the person in their language (absent in
+ * logs written before it was kept).
+ */
+wording?: Wording, } | { "kind": "cancelled", 
 /**
  * Stop, or the app closing.
  */

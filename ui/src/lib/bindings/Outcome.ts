@@ -3,6 +3,7 @@ import type { ApprovalScope } from "./ApprovalScope";
 import type { ApprovalSource } from "./ApprovalSource";
 import type { CancelCause } from "./CancelCause";
 import type { DenialSource } from "./DenialSource";
+import type { Wording } from "./Wording";
 
 /**
  * How an approval ended. Closed: everything except `Approved` means the tool did not run.
@@ -21,9 +22,15 @@ source: ApprovalSource, } | { "kind": "denied",
  */
 source: DenialSource, 
 /**
- * The user's note or the policy's reason, if any.
+ * The user's note or the policy's reason, if any. Ask First's own reasons are in
+ * English: what the model is told.
  */
-reason?: string, } | { "kind": "cancelled", 
+reason?: string, 
+/**
+ * Ask First's own reason as a sentence key, for the person in their language (absent
+ * for the user's note, and in logs written before it was kept).
+ */
+wording?: Wording, } | { "kind": "cancelled", 
 /**
  * What cut it short.
  */

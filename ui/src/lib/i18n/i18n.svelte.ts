@@ -42,10 +42,23 @@ class Locale {
 /** The language in force (set it with `setLanguage`). */
 export const locale = new Locale();
 
+const changeListeners = new Set<() => void>();
+
 /** Shows the window in `language` from now on (every `t` in a template follows at once). */
 export function setLanguage(language: Language): void {
+  const before = locale.language;
   if (bundles.has(language)) locale.language = language;
   document.documentElement.lang = locale.language;
+  if (locale.language !== before) for (const listener of changeListeners) listener();
+}
+
+/**
+ * Calls `listener` after each change of the language in force (for what the backend words,
+ * such as the cards already waiting, to be read again); returns the function that stops it.
+ */
+export function onLanguageChange(listener: () => void): () => void {
+  changeListeners.add(listener);
+  return () => changeListeners.delete(listener);
 }
 
 /** Named parameters of a sentence: text or numbers (numbers select plurals). */
