@@ -84,10 +84,9 @@ def test_the_window_speaks_simplified_chinese_from_the_desktop():
         assert text_of(app, "settings") == "设置"
         app.start_task("写一个问候")
         card = app.card()
-        wait_for("the card's buttons", lambda: app.wd.find_in(card, '[data-testid="approve"]'))
-        assert app.wd.text(app.wd.find_in(card, '[data-testid="approve"]')[0]) == "批准这一次"
-        assert app.wd.text(app.wd.find_in(card, '[data-testid="deny"]')[0]) == "拒绝"
-        assert app.wd.text(app.wd.find_in(card, '[data-testid="approve-session"]')[0]) == "在本次对话中允许"
+        assert app.card_field(card, "approve") == "批准这一次"
+        assert app.card_field(card, "deny") == "拒绝"
+        assert app.card_field(card, "approve-session") == "在本次对话中允许"
         assert heading(app, ".approvals h2").startswith("等待你的同意")
         assert text_of(app, "run-status") == "等待你的同意"
         app.wd.screenshot(os.path.join(ARTIFACTS, "language-zh-CN-card.png"))
@@ -111,10 +110,9 @@ def test_the_window_speaks_portuguese_and_switches_at_once_in_settings():
         assert text_of(app, "start-run") == "Começar"
         app.start_task("Escreva uma saudação")
         card = app.card()
-        wait_for("the card's buttons", lambda: app.wd.find_in(card, '[data-testid="approve"]'))
-        assert app.wd.text(app.wd.find_in(card, '[data-testid="approve"]')[0]) == "Aprovar uma vez"
-        assert app.wd.text(app.wd.find_in(card, '[data-testid="deny"]')[0]) == "Recusar"
-        assert app.wd.text(app.wd.find_in(card, '[data-testid="approve-session"]')[0]) == "Permitir nesta conversa"
+        assert app.card_field(card, "approve") == "Aprovar uma vez"
+        assert app.card_field(card, "deny") == "Recusar"
+        assert app.card_field(card, "approve-session") == "Permitir nesta conversa"
         assert heading(app, ".approvals h2").startswith("Esperando a sua permissão")
         app.wd.screenshot(os.path.join(ARTIFACTS, "language-pt-BR-card.png"))
         check_min_size(app, "pt-BR-card")
@@ -128,8 +126,7 @@ def test_the_window_speaks_portuguese_and_switches_at_once_in_settings():
         # English, at once: the card waiting now says it in English, no restart.
         choose(app, select, "en")
         wait_language(app, "en")
-        wait_for("the card in English", lambda: app.wd.text(
-            app.wd.find_in(app.card(), '[data-testid="approve"]')[0]) == "Approve once")
+        wait_for("the card in English", lambda: app.card_field(app.card(), "approve") == "Approve once")
         assert heading(app, "#settings-panel h2") == "Settings"
         # The rules, worded by the backend, are read again in the new language.
         wait_for("the rule in English", lambda: rule() == "Never touch anything in Private")
