@@ -4,7 +4,7 @@
 //! pipe; then the person clicks Undo. Undo must touch only the very item the change made and
 //! never follow a link: not write, trash or take anything elsewhere, and never hang.
 
-use super::undo::{list, run_task, undo, Place};
+use super::place::{entry_of, list, undo, Place};
 use askfirst_core::app::Coded;
 use askfirst_core::undo::UndoError;
 use askfirst_protocol::{ActivityEntry, UndoResponse};
@@ -17,13 +17,7 @@ async fn changed(
     place: &Place,
     calls: &[(&str, serde_json::Value)],
 ) -> (askfirst_core::app::Backend, Vec<ActivityEntry>) {
-    place.script(calls);
-    let mut backend = place.backend();
-    let mut events = std::mem::replace(
-        &mut backend.events,
-        tokio::sync::mpsc::unbounded_channel().1,
-    );
-    run_task(&backend, &mut events).await;
+    let (backend, _, _) = place.run(calls).await;
     let entries = list(&backend);
     (backend, entries)
 }
@@ -178,13 +172,7 @@ async fn trash_links_in_a_child_process() {
         ],
     )
     .await;
-    let by_path = |name: &str| {
-        entries
-            .iter()
-            .find(|e| e.paths == [name.to_owned()])
-            .unwrap()
-            .clone()
-    };
+    let by_path = |name: &str| entry_of(&entries, name);
     private(&place, "secret.txt", "secret");
     private(&place, "made.txt", "private");
 
