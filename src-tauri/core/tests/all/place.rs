@@ -1,8 +1,8 @@
 //! The fixture of the tests that drive the whole backend over a person's folder with the
 //! scripted model (`undo`, `undo_attack`, `card_truth`): the folders and the scenario
 //! (`Place`), a backend built on them whose events the test reads, a task played to its end
-//! with every card approved (`play`, `play_calls`, `run_task`, `Place::run`), and Activity
-//! read and undone.
+//! with every card approved (`play`, `play_calls`, `run_task`, `Place::run`), Activity read
+//! and undone, and the trash cases run in a process of their own (`in_a_trash_of_its_own`).
 
 use askfirst_core::app::{AppConfig, Backend, Environment};
 use askfirst_core::undo::UndoError;
@@ -208,4 +208,31 @@ pub fn undo(
     backend
         .activity
         .undo_change(entry.session_id, &entry.id, confirmed)
+}
+
+/// Runs the ignored test `test` (its whole path, `all::…`) alone in a child process of this
+/// test binary, with a trash of its own (`XDG_DATA_HOME` a fresh folder) and
+/// `ASKFIRST_TEST_TRASH` set to `marker` (the test does nothing without it), and fails unless
+/// it passed. The trash lives under `XDG_DATA_HOME`, which every test of this process shares,
+/// so the cases that use it run apart (as `tools_builtin` does).
+pub fn in_a_trash_of_its_own(test: &str, marker: &str) {
+    let data = tempfile::tempdir().unwrap();
+    let out = std::process::Command::new(std::env::current_exe().unwrap())
+        .args([
+            "--exact",
+            test,
+            "--ignored",
+            "--nocapture",
+            "--test-threads=1",
+        ])
+        .env("ASKFIRST_TEST_TRASH", marker)
+        .env("XDG_DATA_HOME", data.path().join("share"))
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success() && stdout.contains("1 passed"),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }

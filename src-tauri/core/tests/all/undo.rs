@@ -3,7 +3,7 @@
 //! gone from the trash, the folder gone, copies cleared over the cap, a file too large to
 //! copy, a full data folder); a second click or two windows never undo twice.
 
-use super::place::{entry_of, list, play_calls, undo, Place};
+use super::place::{entry_of, in_a_trash_of_its_own, list, play_calls, undo, Place};
 use askfirst_core::app::Coded;
 use askfirst_core::undo::UndoError;
 use askfirst_protocol::{ActivityState, AllowedBy, RunStatus, UndoResponse};
@@ -366,25 +366,7 @@ async fn a_task_undo_stops_at_the_first_change_it_cannot_undo_and_says_how_far_i
 /// of this test binary with its own (as `tools_builtin` does).
 #[test]
 fn undo_through_the_trash() {
-    let data = tempfile::tempdir().unwrap();
-    let out = std::process::Command::new(std::env::current_exe().unwrap())
-        .args([
-            "--exact",
-            "all::undo::trash_cases_in_a_child_process",
-            "--ignored",
-            "--nocapture",
-            "--test-threads=1",
-        ])
-        .env("ASKFIRST_TEST_TRASH", "undo")
-        .env("XDG_DATA_HOME", data.path().join("share"))
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success() && stdout.contains("1 passed"),
-        "{stdout}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    in_a_trash_of_its_own("all::undo::trash_cases_in_a_child_process", "undo");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
