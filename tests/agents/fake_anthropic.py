@@ -14,14 +14,12 @@ With a <command>, the model asks for the `Bash` tool with that command instead, 
 """
 
 import json
-import sys
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-PORT_FILE, LOG, TARGET = sys.argv[1], sys.argv[2], sys.argv[3]
-COMMAND = sys.argv[4] if len(sys.argv) > 4 else None
+from fake_api import FakeApi, arguments, serve
+
+PORT_FILE, LOG, TARGET, REST = arguments()
+COMMAND = REST[0] if REST else None
 CONTENT = "Hello from Claude Code\n"
-lock = threading.Lock()
 
 
 def tool_results(body):
@@ -81,10 +79,7 @@ def text_stream(model, text):
     ])
 
 
-class Handler(BaseHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
-
+class Handler(FakeApi):
     def do_HEAD(self):
         self.send_response(200)
         self.end_headers()
@@ -93,49 +88,21 @@ class Handler(BaseHTTPRequestHandler):
         self.send_response(404)
         self.end_headers()
 
-    def do_POST(self):
-        length = int(self.headers.get("content-length") or 0)
-        raw = self.rfile.read(min(length, 64 * 1024 * 1024))
-        try:
-            body = json.loads(raw)
-        except ValueError:
-            body = {}
-        with lock, open(LOG, "a", encoding="utf-8") as log:
-            log.write(json.dumps({"path": self.path, "body": body}) + "\n")
+    def answer(self, body):
         if not self.path.startswith("/v1/messages") or "count_tokens" in self.path:
-            payload = json.dumps({"input_tokens": 10}).encode()
-            self.send_response(200)
-            self.send_header("content-type", "application/json")
-            self.send_header("content-length", str(len(payload)))
-            self.end_headers()
-            self.wfile.write(payload)
+            self.reply(200, json.dumps({"input_tokens": 10}).encode())
             return
         model = body.get("model", "claude-fake")
         turn = tool_results(body)
         main_loop = offers_write(body) and turn < (2 if COMMAND else 1)
         if body.get("stream"):
             payload = tool_use_stream(model, turn) if main_loop else text_stream(model, "Done.")
-            self.send_response(200)
-            self.send_header("content-type", "text/event-stream")
-            self.send_header("content-length", str(len(payload)))
-            self.end_headers()
-            self.wfile.write(payload)
+            self.reply(200, payload, "text/event-stream")
             return
-        payload = json.dumps({
+        self.reply(200, json.dumps({
             "id": "msg_fake", "type": "message", "role": "assistant", "model": model,
             "content": [{"type": "text", "text": "Done."}], "stop_reason": "end_turn",
-            "stop_sequence": None, "usage": {"input_tokens": 10, "output_tokens": 2}}).encode()
-        self.send_response(200)
-        self.send_header("content-type", "application/json")
-        self.send_header("content-length", str(len(payload)))
-        self.end_headers()
-        self.wfile.write(payload)
+            "stop_sequence": None, "usage": {"input_tokens": 10, "output_tokens": 2}}).encode())
 
 
-server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-with open(PORT_FILE + ".tmp", "w", encoding="utf-8") as f:
-    f.write(str(server.server_address[1]))
-import os  # noqa: E402
-
-os.replace(PORT_FILE + ".tmp", PORT_FILE)
-server.serve_forever()
+serve(Handler, PORT_FILE, LOG)

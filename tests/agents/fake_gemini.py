@@ -14,14 +14,11 @@ is appended to <request log> as one JSON line, so a test can see what Gemini CLI
 """
 
 import json
-import os
-import sys
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-PORT_FILE, LOG, TARGET = sys.argv[1], sys.argv[2], sys.argv[3]
+from fake_api import FakeApi, arguments, serve
+
+PORT_FILE, LOG, TARGET, _ = arguments()
 CONTENT = "Hello from Gemini CLI\n"
-lock = threading.Lock()
 
 
 def offers(body, name):
@@ -44,29 +41,11 @@ def response(parts, finish="STOP"):
             "modelVersion": "gemini-fake"}
 
 
-class Handler(BaseHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
-
-    def reply(self, status, payload, kind="application/json"):
-        self.send_response(status)
-        self.send_header("content-type", kind)
-        self.send_header("content-length", str(len(payload)))
-        self.end_headers()
-        self.wfile.write(payload)
-
+class Handler(FakeApi):
     def do_GET(self):
         self.reply(404, b"{}")
 
-    def do_POST(self):
-        length = int(self.headers.get("content-length") or 0)
-        raw = self.rfile.read(min(length, 64 * 1024 * 1024))
-        try:
-            body = json.loads(raw)
-        except ValueError:
-            body = {}
-        with lock, open(LOG, "a", encoding="utf-8") as log:
-            log.write(json.dumps({"path": self.path, "body": body}) + "\n")
+    def answer(self, body):
         if ":countTokens" in self.path:
             self.reply(200, json.dumps({"totalTokens": 10}).encode())
             return
@@ -87,8 +66,4 @@ class Handler(BaseHTTPRequestHandler):
         self.reply(404, b"{}")
 
 
-server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-with open(PORT_FILE + ".tmp", "w", encoding="utf-8") as f:
-    f.write(str(server.server_address[1]))
-os.replace(PORT_FILE + ".tmp", PORT_FILE)
-server.serve_forever()
+serve(Handler, PORT_FILE, LOG)

@@ -4,9 +4,9 @@ import json
 import os
 
 from harness.a11y import audit, focus_stop
-from harness.app import App, armed, scenario_file
+from harness.app import App, scenario_file
 from harness.env import ARTIFACTS
-from harness.wait import wait_for
+from harness.wait import fresh, wait_for
 from harness.webdriver import CONTROL, ELEMENT, ENTER, SPACE, TAB
 
 
@@ -45,11 +45,10 @@ def test_accessibility_contrast_names_and_keyboard():
         app.wd.chord(CONTROL, ENTER)
         wait_for("the run to start", lambda: app.run_status() == "running")
         assert app.wd.execute("return document.activeElement.getAttribute('data-testid')") == "task-input"
-        cards = wait_for("three cards", lambda: (lambda c: c if len(c) == 3 else None)(
-            app.wd.find_all('[data-testid="approval-card"]')))
-        risks = sorted(app.wd.text(app.wd.find_in(c, '[data-testid="approval-risk"]')[0]) for c in cards)
+        cards = wait_for("three cards", lambda: (lambda c: c if len(c) == 3 else None)(app.cards()))
+        risks = sorted(app.card_field(c, "approval-risk") for c in cards)
         assert risks == ["High risk", "High risk", "Medium risk"], risks
-        commands = [app.wd.text(el) for c in cards for el in app.wd.find_in(c, '[data-testid="approval-command"]')]
+        commands = [text for c in cards for text in app.card_texts(c, '[data-testid="approval-command"]')]
         assert commands == ["echo hi > hi.txt"], commands
         # Screen readers: each card is named by its summary; the newest request is announced.
         names = app.wd.execute("""return [...document.querySelectorAll('[data-testid="approval-card"]')].map(
@@ -58,8 +57,7 @@ def test_accessibility_contrast_names_and_keyboard():
         announced = app.wd.execute(
             "return document.querySelector('[data-testid=approval-announcer]').textContent.replace(/\\s+/g, ' ').trim()")
         assert announced.startswith("Ask First needs your OK (3 waiting):"), announced
-        wait_for("the cards to arm", lambda: all(
-            armed(app.wd, app.wd.find_in(c, '[data-testid="approve"]')[0]) for c in cards))
+        wait_for("the cards to arm", lambda: all(app.armed_button(c, "approve") for c in cards))
         audit(app, "three waiting cards")
         app.wd.screenshot(os.path.join(ARTIFACTS, "a11y-cards.png"))
 
@@ -76,23 +74,22 @@ def test_accessibility_contrast_names_and_keyboard():
         assert {"settings", "sessions", "task-input", "cancel-run"} <= reached_ids, reached_ids
         weak = [f for f in stops if not f["ring"] or f["ringContrast"] < 3]
         assert not weak, f"focus not visible enough: {json.dumps(weak, indent=1)}"
-        ids = {app.wd.attr(c, "data-approval-id") for c in cards}
+        ids = {c.id for c in cards}
         for testid in ("approve", "deny"):
             reached = {f["card"] for f in stops if f["testid"] == testid}
             assert ids <= reached, f"{testid} not reached by Tab on every card: {stops}"
 
         # Answer by keyboard: Enter approves the write, Space denies the other two.
         def focus_button(card, testid):
-            button = app.wd.find_in(card, f'[data-testid="{testid}"]')[0]
-            # A card that moved up re-arms first (double-click safety).
-            wait_for(f"{testid} to be armed", lambda: armed(app.wd, button))
-            app.wd.execute("arguments[0].focus()", {ELEMENT: button})
+            # A card that moved up re-arms first (double-click safety); it may be redrawn too.
+            fresh(f"{testid} to be armed", lambda: app.armed_button(card, testid),
+                  lambda button: app.wd.execute("arguments[0].focus()", {ELEMENT: button}))
         def gone(card_id):
             # The cards below an answered one move up when it leaves and re-arm: wait for it to
             # leave before aiming at the next, or the key may land on a button just disarmed.
             wait_for("the answered card to go", lambda: not app.wd.find_all(f'[data-approval-id="{card_id}"]'))
-        by_tool = {app.wd.text(app.wd.find_in(c, '[data-testid="approval-tool"]')[0]): c for c in cards}
-        id_of = {tool: app.wd.attr(c, "data-approval-id") for tool, c in by_tool.items()}
+        by_tool = {app.card_field(c, "approval-tool"): c for c in cards}
+        id_of = {tool: c.id for tool, c in by_tool.items()}
         focus_button(by_tool["write_file"], "approve")
         app.wd.key(ENTER)
         gone(id_of["write_file"])

@@ -10,22 +10,12 @@ import time
 
 from harness.app import App, scenario_file
 from harness.env import ARTIFACTS
-from harness.wait import wait_for
-from harness.webdriver import ELEMENT
+from harness.wait import fresh, wait_for
 
 
-def _fresh_card(app, seen):
-    """The first card on screen not answered yet, with its approval id, or None. The list redraws
-    cards as they come and go (it is virtualised), so a card found a moment ago may be gone: it is
-    looked for again rather than read through a stale reference."""
-    for card in app.cards():
-        try:
-            approval = app.wd.attr(card, "data-approval-id")
-        except RuntimeError:  # the card left the page between the find and the read
-            return None
-        if approval not in seen:
-            return card, approval
-    return None
+def _new_card(app, seen):
+    """The first card on screen whose approval id is not in `seen`, or None."""
+    return next((card for card in app.cards() if card.id not in seen), None)
 
 
 def _approve_all(app):
@@ -36,19 +26,18 @@ def _approve_all(app):
         status = app.run_status()
         if status in ("completed", "failed", "cancelled"):
             return status, said
-        fresh = _fresh_card(app, seen)
-        if fresh is None:
+        card = _new_card(app, seen)
+        if card is None:
             wait_for("a card or the end", lambda: app.run_status() in ("completed", "failed", "cancelled")
-                     or _fresh_card(app, seen), timeout=30)
+                     or _new_card(app, seen), timeout=30)
             continue
-        card, approval = fresh
-        seen.add(approval)
-        said.append([app.wd.text(e) for e in app.wd.find_in(card, '[data-testid="approval-effects"] li')])
+        seen.add(card.id)
+        said.append(app.card_texts(card, '[data-testid="approval-effects"] li'))
         app.press(card, "approve")
 
 
 def _open_activity(app):
-    app.wd.click(app.wd.find_all('[data-testid="activity-open"]')[0])
+    app.click('[data-testid="activity-open"]')
     return wait_for("the Activity panel", lambda: app.wd.find_all('[data-testid="activity"]'))[0]
 
 
@@ -56,12 +45,32 @@ def _entries(app):
     return wait_for("Activity's entries", lambda: app.wd.find_all('[data-testid="activity-entry"]'))
 
 
+# Every entry of Activity now shown, read in one step: [{state, text}], newest first.
+ENTRIES = """return [...document.querySelectorAll('[data-testid="activity-entry"]')]
+  .map(e => ({state: e.getAttribute('data-state'), text: e.innerText}));"""
+
+
+def _shown(app):
+    return app.wd.execute(ENTRIES)
+
+
 def _states(app):
-    return [app.wd.attr(e, "data-state") for e in app.wd.find_all('[data-testid="activity-entry"]')]
+    return [e["state"] for e in _shown(app)]
+
+
+def _entry(app, has):
+    """The first entry of Activity whose text has `has`, found now, or None."""
+    return next((e for e in app.wd.find_all('[data-testid="activity-entry"]') if has in app.wd.text(e)), None)
+
+
+def _undo(app, has=""):
+    """Clicks Undo on the first entry whose text has `has`, the entry found afresh."""
+    fresh(f"the entry with {has!r}", lambda: _entry(app, has),
+          lambda entry: app.wd.click(app.wd.find_in(entry, '[data-testid="undo"]')[0]))
 
 
 def _result(app):
-    return app.wd.text(wait_for("the undo's answer", lambda: app.wd.find_all('[data-testid="undo-result"]'))[0])
+    return app.text('[data-testid="undo-result"]', "the undo's answer")
 
 
 def _trash_home():
@@ -90,10 +99,10 @@ def test_undo_an_approved_overwrite_from_activity():
             with open(path, "rb") as f:
                 assert f.read() == b"Rewritten by the agent\n"
             _open_activity(app)
-            entry = _entries(app)[0]
-            assert "Replace everything in notes.txt" in app.wd.text(entry), app.wd.text(entry)
-            assert "You approved it" in app.wd.text(entry)
-            app.wd.click(app.wd.find_in(entry, '[data-testid="undo"]')[0])
+            entry = app.text('[data-testid="activity-entry"]')
+            assert "Replace everything in notes.txt" in entry, entry
+            assert "You approved it" in entry
+            _undo(app)
             assert _result(app) == "Undone: Replace everything in notes.txt with new text (1 line)."
             with open(path, "rb") as f:
                 assert f.read() == BEFORE, "not byte-identical"
@@ -125,9 +134,9 @@ def test_undo_after_the_app_started_again():
             assert _approve_all(app)[0] == "completed"
         with App("undo-restart-2", scenario, {"XDG_DATA_HOME": share}, data=data, workspace=workspace) as app:
             _open_activity(app)
-            entry = _entries(app)[0]
-            assert app.wd.attr(entry, "data-state") == "done"
-            app.wd.click(app.wd.find_in(entry, '[data-testid="undo"]')[0])
+            _entries(app)
+            assert _states(app)[0] == "done"
+            _undo(app)
             _result(app)
             with open(path, "rb") as f:
                 assert f.read() == b"Dear Ann,\n"
@@ -158,9 +167,8 @@ def test_undo_a_whole_task_of_five_changes():
             assert not os.path.exists(os.path.join(ws, "c.txt"))
             _open_activity(app)
             wait_for("five entries", lambda: len(_entries(app)) == 5)
-            task = wait_for("one Undo this task", lambda: (lambda t: t if len(t) == 1 else None)(
-                app.wd.find_all('[data-testid="undo-task"]')))
-            app.wd.click(task[0])
+            wait_for("one Undo this task", lambda: len(app.wd.find_all('[data-testid="undo-task"]')) == 1)
+            app.click('[data-testid="undo-task"]')
             assert _result(app) == "Undid the task's 5 changes, newest first."
             wait_for("every entry undone", lambda: _states(app) == ["undone"] * 5)
             found = {}
@@ -206,30 +214,28 @@ def test_activity_shows_every_state_and_asks_before_losing_a_later_change():
             # Someone changes 5.txt after the agent: undoing asks first, and says what is lost.
             with open(os.path.join(app.workspace, "5.txt"), "w", encoding="utf-8") as f:
                 f.write("the person's later words")
-            five = [e for e in _entries(app) if "5.txt" in app.wd.text(e)][0]
-            app.wd.click(app.wd.find_in(five, '[data-testid="undo"]')[0])
-            confirm = wait_for("the question", lambda: app.wd.find_all('[data-testid="undo-confirm"]'))[0]
-            assert "5.txt was changed after the agent's change" in app.wd.text(confirm), app.wd.text(confirm)
+            _undo(app, "5.txt")
+            confirm = app.text('[data-testid="undo-confirm"]', "the question")
+            assert "5.txt was changed after the agent's change" in confirm, confirm
             with open(os.path.join(app.workspace, "5.txt"), encoding="utf-8") as f:
                 assert f.read() == "the person's later words", "nothing before the OK"
             app.wd.screenshot(os.path.join(ARTIFACTS, "activity-undo-confirm.png"))
-            app.wd.click(app.wd.find_all('[data-testid="undo-confirm-yes"]')[0])
+            app.click('[data-testid="undo-confirm-yes"]')
             _result(app)
             wait_for("the question to go", lambda: not app.wd.find_all('[data-testid="undo-confirm"]'))
             with open(os.path.join(app.workspace, "5.txt"), encoding="utf-8") as f:
                 assert f.read() == "version 4"
             states = wait_for("the states", lambda: (lambda s: s if "undone" in s else None)(_states(app)))
             assert sorted(states) == sorted(["cannot_undo", "cannot_undo", "undone", "done", "done", "done", "too_old"]), states
-            command = [e for e in _entries(app) if app.wd.attr(e, "data-state") == "cannot_undo"
-                       and "Commands cannot be undone" in app.wd.text(e)]
+            command = [e for e in _shown(app) if e["state"] == "cannot_undo"
+                       and "Commands cannot be undone" in e["text"]]
             assert command, "the command is listed as cannot be undone"
             app.wd.screenshot(os.path.join(ARTIFACTS, "activity-states.png"))
-            entries = app.wd.find_all('[data-testid="activity-entry"]')
-            app.wd.execute("arguments[0].scrollIntoView({block: 'end'});", {ELEMENT: entries[-1]})
+            app.wd.execute("[...document.querySelectorAll('[data-testid=\"activity-entry\"]')].at(-1)"
+                           ".scrollIntoView({block: 'end'});")
             time.sleep(0.5)  # the scroll painted before the screenshot
             app.wd.screenshot(os.path.join(ARTIFACTS, "activity-states-older.png"))
-            search = app.wd.find_all('[data-testid="activity-search"]')[0]
-            app.wd.type(search, "big.txt")
+            app.on('[data-testid="activity-search"]', lambda search: app.wd.type(search, "big.txt"))
             wait_for("the search", lambda: len(app.wd.find_all('[data-testid="activity-entry"]')) == 1)
     finally:
         os.unlink(scenario)

@@ -7,12 +7,11 @@ import os
 import time
 
 from harness.a11y import audit
-from harness.app import App, armed
+from harness.app import App
 from harness.desktop import notifications, tray
 from harness.env import ARTIFACTS
 from harness.sessions import log_names
-from harness.wait import wait_for
-from harness.webdriver import ELEMENT
+from harness.wait import fresh, wait_for
 
 
 def test_approve_writes_the_file():
@@ -20,7 +19,7 @@ def test_approve_writes_the_file():
     with App("approve", "write-hello.json") as app:
         app.start_task("Please greet me in a file")
         card = app.card()
-        approval_id = app.wd.attr(card, "data-approval-id")
+        approval_id = card.id
         summary = app.card_field(card, "approval-summary")
         assert summary == "Create the file hello.txt (2 lines)", summary
         assert app.card_field(card, "approval-tool") == "write_file"
@@ -60,7 +59,7 @@ def test_deny_leaves_no_file_and_the_run_finishes():
     with App("deny", "write-hello.json") as app:
         app.start_task("Please greet me in a file")
         card = app.card()
-        approval_id = app.wd.attr(card, "data-approval-id")
+        approval_id = card.id
         app.press(card, "deny")
         wait_for("the card to go", lambda: not app.wd.find_all(f'[data-approval-id="{approval_id}"]'))
         assert app.wait_finished() == "completed"
@@ -74,21 +73,19 @@ def test_deny_leaves_no_file_and_the_run_finishes():
 def test_reload_keeps_the_card_and_the_transcript():
     with App("reload", "write-hello.json") as app:
         app.start_task("Please greet me in a file")
-        card = app.card()
-        approval_id = app.wd.attr(card, "data-approval-id")
+        approval_id = app.card().id
         for _ in range(3):
             app.wd.execute("location.reload()")
             wait_for("the page to reload", lambda: app.wd.execute("return document.readyState") == "complete"
                      and app.wd.find_all('[data-testid="approval-card"]'))
-        cards = app.wd.find_all('[data-testid="approval-card"]')
-        assert [app.wd.attr(c, "data-approval-id") for c in cards] == [approval_id]
+        assert [c.id for c in app.cards()] == [approval_id]
         # The reloaded page asks for the cards and for the transcript separately: the card can
         # be back before the transcript, which comes all at once (one list_run_events answer).
         status = wait_for("the transcript to be fetched again",
                           lambda: (lambda s: s if s != "idle" else None)(app.run_status()))
         assert status == "running", status
         assert len(app.wd.find_all('[data-testid="assistant-message"]')) == 1
-        app.press(cards[0], "approve")
+        app.press(approval_id, "approve")
         assert app.wait_finished() == "completed"
         assert os.path.exists(os.path.join(app.workspace, "hello.txt"))
 
@@ -97,13 +94,11 @@ def test_allow_for_this_session_covers_exactly_the_same_call():
     with App("session", "write-twice.json") as app:
         app.start_task("Note the date")
         card = app.card()
-        first = app.wd.attr(card, "data-approval-id")
+        first = card.id
         app.wd.screenshot(os.path.join(ARTIFACTS, "session-card.png"))
         app.press(card, "approve-session")
         # The identical second write runs without a card; the different third one asks.
-        card = wait_for("the card for other.txt", lambda: [
-            c for c in app.wd.find_all('[data-testid="approval-card"]')
-            if app.wd.attr(c, "data-approval-id") != first])[0]
+        card = wait_for("the card for other.txt", lambda: [c for c in app.cards() if c.id != first])[0]
         assert "other.txt" in app.card_field(card, "approval-summary")
         states = [app.wd.attr(c, "data-state") for c in app.wd.find_all('[data-testid="tool-call"]')]
         assert states == ["succeeded", "succeeded", "waiting"], states
@@ -117,8 +112,8 @@ def test_allow_for_this_session_covers_exactly_the_same_call():
         audit(app, "a card beside a grant for this session")
         # Deny with a note: the note reaches the agent.
         app.press(card, "add-note")
-        note = wait_for("the note box", lambda: app.wd.find_in(card, '[data-testid="deny-note"]'))[0]
-        app.wd.type(note, "Not that file, please")
+        app.on_card(card, '[data-testid="deny-note"]', lambda note: app.wd.type(note, "Not that file, please"),
+                    "the note box")
         app.press(card, "deny-with-note")
         assert app.wait_finished() == "completed"
         assert not os.path.exists(os.path.join(app.workspace, "other.txt"))
@@ -150,8 +145,7 @@ def test_parallel_cards_answered_out_of_order():
     before = len(notifications())
     with App("parallel", "two-writes.json") as app:
         app.start_task("Write two files")
-        cards = wait_for("two cards", lambda: (lambda c: c if len(c) == 2 else None)(
-            app.wd.find_all('[data-testid="approval-card"]')))
+        cards = wait_for("two cards", lambda: (lambda c: c if len(c) == 2 else None)(app.cards()))
         summaries = [app.card_field(c, "approval-summary") for c in cards]
         assert summaries == ["Create the file one.txt (1 line)", "Create the file two.txt (1 line)"], summaries
         # One notification each, in the order the cards came.
@@ -159,11 +153,11 @@ def test_parallel_cards_answered_out_of_order():
             [n for n in notifications()[before:] if n.get("method", "Notify") == "Notify"]))
         assert [n["body"] for n in notes] == summaries, notes
         app.wd.screenshot(os.path.join(ARTIFACTS, "parallel-cards.png"))
-        second_id = app.wd.attr(cards[1], "data-approval-id")
+        second_id = cards[1].id
         app.press(cards[1], "deny")
         wait_for("the second card to go", lambda: not app.wd.find_all(f'[data-approval-id="{second_id}"]'))
-        assert len(app.wd.find_all('[data-testid="approval-card"]')) == 1
-        app.press(app.wd.find_all('[data-testid="approval-card"]')[0], "approve")
+        assert [c.id for c in app.cards()] == [cards[0].id]
+        app.press(cards[0], "approve")
         assert app.wait_finished() == "completed"
         assert os.path.exists(os.path.join(app.workspace, "one.txt"))
         assert not os.path.exists(os.path.join(app.workspace, "two.txt"))
@@ -193,10 +187,9 @@ def test_no_answer_times_out_and_stop_cancels_a_waiting_card():
 def test_answering_one_card_gives_a_card_running_late_more_time():
     with App("extend", "two-writes.json", {"ASKFIRST_APPROVAL_TIMEOUT_SECS": "10"}) as app:
         app.start_task("Write two files")
-        cards = wait_for("two cards", lambda: (lambda c: c if len(c) == 2 else None)(
-            app.wd.find_all('[data-testid="approval-card"]')))
+        cards = wait_for("two cards", lambda: (lambda c: c if len(c) == 2 else None)(app.cards()))
         shown_at = time.monotonic()
-        first_id, second_id = (app.wd.attr(c, "data-approval-id") for c in cards)
+        first_id, second_id = (c.id for c in cards)
         expiry = lambda: app.wd.execute(
             "return [...document.querySelectorAll('[data-testid=\"approval-card\"]')]"
             ".find(c => c.dataset.approvalId === arguments[0])?.querySelector('.countdown')?.textContent.trim()",
@@ -225,25 +218,23 @@ def test_a_late_click_after_the_timeout_says_it_was_too_late():
     with App("late-click", "write-hello.json", {"ASKFIRST_APPROVAL_TIMEOUT_SECS": "3"}) as app:
         app.start_task("Please greet me in a file")
         card = app.card()
-        button = app.wd.find_in(card, '[data-testid="approve"]')[0]
-        wait_for("Approve to be armed", lambda: armed(app.wd, button))
+        wait_for("Approve to be armed", lambda: app.armed_button(card, "approve"))
         # The person clicks just after the deadline, while the timeout's approval-resolved is
         # still on its way: the page is kept busy past the deadline so the event waits behind
         # the click (the page runs one task at a time), as on a slow machine.
         app.wd.execute("""
-            const card = arguments[0];
-            const id = card.getAttribute('data-approval-id');
+            const id = arguments[0];
             return window.__TAURI_INTERNALS__.invoke('list_pending_approvals').then((pending) => {
               const expires = pending.find((p) => p.approval_id === id).expires_at;
               while (Date.now() < expires + 700) {}
-              card.querySelector('[data-testid="approve"]').click();
-            });""", {ELEMENT: card})
+              document.querySelector(`[data-testid="approval-card"][data-approval-id="${id}"] [data-testid="approve"]`)
+                .click();
+            });""", card.id)
         # The click's not_pending answer and the timeout's approval-resolved may come in
         # either order: the first gives a general notice, the second says exactly what ended it.
-        notice = wait_for("the card to say it had timed out", lambda: [
-            n for n in app.wd.find_in(card, ".notice")
-            if "Too late: this request had already timed out" in app.wd.text(n)])[0]
-        text = app.wd.text(notice)
+        text = wait_for("the card to say it had timed out", lambda: [
+            n for n in app.card_texts(card, ".notice")
+            if "Too late: this request had already timed out" in n])[0]
         assert "did not run" in text, text
         app.wd.screenshot(os.path.join(ARTIFACTS, "late-click.png"))
         wait_for("the card to go", lambda: not app.wd.find_all('[data-testid="approval-card"]'), timeout=10)
@@ -262,33 +253,31 @@ def double_click_the_first_of_two_cards(name, second_below_the_fold, gap_ms=300)
     still): only the first may be answered."""
     with App(name, "two-writes.json") as app:
         app.start_task("Write two files")
-        cards = wait_for("two cards", lambda: (lambda c: c if len(c) == 2 else None)(
-            app.wd.find_all('[data-testid="approval-card"]')))
-        buttons = [app.wd.find_in(c, '[data-testid="approve"]')[0] for c in cards]
-        wait_for("both cards to arm", lambda: all(armed(app.wd, b) for b in buttons))
+        cards = wait_for("two cards", lambda: (lambda c: c if len(c) == 2 else None)(app.cards()))
+        first_id, second_id = (c.id for c in cards)
+        wait_for("both cards to arm", lambda: all(app.armed_button(c, "approve") for c in cards))
         if second_below_the_fold:
             # Push the second card below the bottom of the window (as a tall first card would).
             below = app.wd.execute("""
-                const [first, second] = arguments;
+                const card = (id) => document.querySelector(`[data-testid="approval-card"][data-approval-id="${id}"]`);
+                const [first, second] = [...arguments].map(card);
                 first.style.marginBottom = (window.innerHeight + 200) + 'px';
-                return second.getBoundingClientRect().top > window.innerHeight;""",
-                {ELEMENT: cards[0]}, {ELEMENT: cards[1]})
+                return second.getBoundingClientRect().top > window.innerHeight;""", first_id, second_id)
             assert below, "the second card should start off screen"
             time.sleep(0.3)  # let the page note that it is off screen
-        first_id = app.wd.attr(cards[0], "data-approval-id")
-        second_id = app.wd.attr(cards[1], "data-approval-id")
         # The second click comes after the first card has gone and the second slid up under
-        # the pointer: it must find that card not armed yet.
-        app.wd.click_twice(buttons[0], gap_ms)
+        # the pointer: it must find that card not armed yet. (The button is found afresh; the
+        # two clicks are one action, at the spot where it is now.)
+        fresh("Approve of the first card", lambda: app.armed_button(first_id, "approve"),
+              lambda button: app.wd.click_twice(button, gap_ms))
         wait_for("one.txt", lambda: os.path.exists(os.path.join(app.workspace, "one.txt")))
         # The file is written after the approval's approval-resolved left, but the page may
         # take it in later (a loaded machine): wait for the first card to go.
         wait_for("the first card to go", lambda: not app.wd.find_all(f'[data-approval-id="{first_id}"]'))
         time.sleep(1)
-        left = app.wd.find_all('[data-testid="approval-card"]')
-        assert [app.wd.attr(c, "data-approval-id") for c in left] == [second_id], "the second card was answered"
+        assert [c.id for c in app.cards()] == [second_id], "the second card was answered"
         assert not os.path.exists(os.path.join(app.workspace, "two.txt"))
-        app.press(left[0], "deny")
+        app.press(second_id, "deny")
         assert app.wait_finished() == "completed"
         # However late a stray second click would have landed, the deny is what answered it.
         assert not os.path.exists(os.path.join(app.workspace, "two.txt"))

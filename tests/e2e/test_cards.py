@@ -4,10 +4,9 @@ import os
 import time
 
 from harness.a11y import audit
-from harness.app import App, scenario_file
+from harness.app import App, card_css, scenario_file
 from harness.env import ARTIFACTS
 from harness.wait import wait_for
-from harness.webdriver import ELEMENT
 
 
 def test_hostile_arguments_are_shown_as_text_and_nothing_runs_in_the_page():
@@ -40,10 +39,10 @@ def test_hostile_arguments_are_shown_as_text_and_nothing_runs_in_the_page():
             app.wd.screenshot(os.path.join(ARTIFACTS, "hostile-card.png"))
             audit(app, "a card with hostile arguments")
             # Folding the object hides its lines only with a count, and unfolding brings them back.
-            app.wd.click(app.wd.find_in(card, '[data-testid="json-toggle"]')[0])
+            app.on_card(card, '[data-testid="json-toggle"]', app.wd.click)
             folded = app.card_field(card, "approval-args")
             assert folded == "{ … 2 lines folded … }", folded
-            app.wd.click(app.wd.find_in(card, '[data-testid="json-toggle"]')[0])
+            app.on_card(card, '[data-testid="json-toggle"]', app.wd.click)
             assert app.card_field(card, "approval-args") == args
             app.press(card, "deny")
             assert app.wait_finished() == "completed"
@@ -53,12 +52,12 @@ def test_hostile_arguments_are_shown_as_text_and_nothing_runs_in_the_page():
 
 def diff_lines(app, card):
     """Each line of a card's diff box as a person sees it: (kind, text), kind one of add, del,
-    same, hunk, note, cut, other."""
+    same, hunk, note, cut, other. Read in one step, the card found by its approval id."""
     return app.wd.execute(
         "const kinds = ['add', 'del', 'same', 'hunk', 'note', 'cut', 'other'];"
-        "return [...arguments[0].querySelectorAll('[data-testid=\"approval-diff\"] .line')]"
+        "return [...document.querySelectorAll(arguments[0])]"
         ".map(el => [kinds.find(k => el.classList.contains(k)) || '?', el.innerText]);",
-        {ELEMENT: card})
+        card_css(card, '[data-testid="approval-diff"] .line'))
 
 
 def test_every_diff_line_shows_whatever_it_starts_with():
@@ -89,14 +88,14 @@ def test_every_diff_line_shows_whatever_it_starts_with():
             shown = diff_lines(app, card)
             assert shown == [["add", "+" + line] for line in tricky], shown
             # The whole change is shown: no sentence says part of it is not.
-            assert not app.wd.find_in(card, '[data-testid="approval-diff-cut"]')
+            assert not app.in_card(card, '[data-testid="approval-diff-cut"]')
             time.sleep(1)  # WebKit's screenshot can lag the DOM by a frame or two
             app.wd.screenshot(os.path.join(ARTIFACTS, "tricky-diff-card.png"))
             audit(app, "a card with a diff")
             app.press(card, "approve")
-            card = wait_for("the edit's card", lambda: [
-                c for c in app.wd.find_all('[data-testid="approval-card"]')
-                if app.card_field(c, "approval-tool") == "edit_file"])[0]
+            write = card.id
+            card = wait_for("the edit's card", lambda: [c for c in app.cards() if c.id != write])[0]
+            assert app.card_field(card, "approval-tool") == "edit_file"
             shown = diff_lines(app, card)
             assert shown == [["same", " create table t (id int);"],
                              ["del", "--- drop the old table first"],
@@ -126,7 +125,7 @@ def test_a_5_mb_argument_keeps_the_card_usable():
             args = app.card_field(card, "approval-args")
             assert "4,999,200 more characters hidden" in args, args[:300]
             assert len(args) < 20_000
-            assert app.wd.find_in(card, '[data-testid="show-all"]')
+            assert app.in_card(card, '[data-testid="show-all"]')
             app.wd.screenshot(os.path.join(ARTIFACTS, "big-card.png"))
             app.press(card, "approve")
             assert app.wait_finished() == "completed"

@@ -5,7 +5,7 @@ ends the app."""
 import os
 import time
 
-from harness.app import App, scenario_file
+from harness.app import App, card_css, scenario_file
 from harness.env import ARTIFACTS
 from harness.wait import wait_for
 from harness.webdriver import ELEMENT, ENTER
@@ -14,7 +14,7 @@ SHIFT = "\uE008"
 
 
 def effect_texts(app, card):
-    return [app.wd.text(li) for li in app.wd.find_in(card, '[data-testid="approval-effects"] li')]
+    return app.card_texts(card, '[data-testid="approval-effects"] li')
 
 
 def test_a_command_card_says_what_the_command_does_and_enter_starts_the_task():
@@ -57,7 +57,7 @@ def test_a_command_card_says_what_the_command_does_and_enter_starts_the_task():
             assert app.wd.text(link) == "Waiting for your OK"
             app.wd.click(link)
             focused = app.wd.execute("return document.activeElement.getAttribute('data-approval-id')")
-            assert focused == app.wd.attr(cards[0], "data-approval-id"), focused
+            assert focused == cards[0].id, focused
             assert len(app.cards()) == 2, "following the link answered a card"
             app.press(cards[0], "deny")
             app.press(cards[1], "deny")
@@ -76,22 +76,21 @@ def test_a_new_card_comes_into_view_when_the_person_reads_further_down():
             {"name": "write_file", "arguments": {"path": "b.txt", "content": "b"}}]},
         {"say": "Done."},
     ])
+    # (the card found by its selector each time: the list may redraw it)
     visible = ("const m = document.querySelector('main').getBoundingClientRect();"
-               "const r = arguments[0].getBoundingClientRect();"
-               "return r.bottom > m.top && r.top < m.bottom;")
+               "const r = document.querySelector(arguments[0])?.getBoundingClientRect();"
+               "return !!r && r.bottom > m.top && r.top < m.bottom;")
     try:
         with App("reveal", path) as app:
             app.start_task("Write b")
             first = app.card()
-            first_id = app.wd.attr(first, "data-approval-id")
             app.press(first, "approve")
             # While the command runs, the person scrolls down to read.
             app.wd.execute("const m = document.querySelector('main'); m.scrollTop = m.scrollHeight;")
             # (far enough that the top of the window's list is out of view)
             assert app.wd.execute("return document.querySelector('main').scrollTop") > 1000
-            second = wait_for("the next card", lambda: [
-                c for c in app.cards() if app.wd.attr(c, "data-approval-id") != first_id])[0]
-            assert wait_for("the new card in view", lambda: app.wd.execute(visible, {ELEMENT: second}))
+            second = wait_for("the next card", lambda: [c for c in app.cards() if c.id != first.id])[0]
+            assert wait_for("the new card in view", lambda: app.wd.execute(visible, card_css(second)))
             # Brought into view, not focused, and its buttons arm as usual.
             focused = app.wd.execute("return document.activeElement.getAttribute('data-approval-id')")
             assert focused is None, focused

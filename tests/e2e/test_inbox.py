@@ -25,39 +25,87 @@ GEMINI = os.path.join(AGENTS, "node_modules", "@google", "gemini-cli", "bundle",
 FAKE_GEMINI = os.path.join(AGENTS, "fake_gemini.py")
 
 
-class ClaudeCode:
-    """A throwaway home with Claude Code's hook installed, a project folder, a runtime folder
-    for the inbox socket, and the fake API server. With a `command`, the model runs that `Bash`
-    command twice. The hook is in Claude Code's PreToolUse (our policy) and PermissionRequest
-    (the card) events, as `askfirst-hook install` puts it."""
+class OtherAgent:
+    """What both agents' stand-ins share: a throwaway home with a project folder, a runtime
+    folder for the inbox socket, the agent's fake API server (`fake`, started with its port
+    file, its request log and the file the model writes, plus `server_args`) and its hook
+    installed by `askfirst-hook install <hook>`. A subclass names them and checks the
+    installed settings (`check_installed`)."""
 
-    def __init__(self, command=None):
-        self.command = command
+    name = hook = fake = prefix = None
+    server_args = ()
+
+    def prepare(self):
+        """Writes what the agent needs in its home before the hook is installed."""
+
+    def check_installed(self):
+        """Fails when `askfirst-hook install` did not put the hook where the agent reads it."""
+        raise NotImplementedError
 
     def __enter__(self):
-        assert os.access(CLAUDE, os.X_OK), f"{CLAUDE} is missing: run `make e2e-agents`"
         assert os.access(HOOK, os.X_OK), f"{HOOK} is missing: run `cargo build -p askfirst-hook`"
-        self.tmp = tempfile.mkdtemp(prefix="askfirst-e2e-claude-")
+        self.tmp = tempfile.mkdtemp(prefix=f"askfirst-e2e-{self.prefix}-")
         self.home = os.path.join(self.tmp, "home")
         self.project = os.path.join(self.home, "projects", "site")
         self.runtime = os.path.join(self.tmp, "run")
         os.makedirs(self.project)
         os.makedirs(self.runtime, mode=0o700)
+        self.prepare()
         self.target = os.path.join(self.project, "hello.txt")
         self.requests = os.path.join(self.tmp, "requests.jsonl")
         port_file = os.path.join(self.tmp, "port")
-        self.server = subprocess.Popen([sys.executable, FAKE, port_file, self.requests, self.target]
-                                       + ([self.command] if self.command else []))
-        self.port = wait_for("the fake API server", lambda: os.path.exists(port_file)
+        self.server = subprocess.Popen([sys.executable, self.fake, port_file, self.requests, self.target]
+                                       + list(self.server_args))
+        self.port = wait_for(f"the fake API server of {self.name}", lambda: os.path.exists(port_file)
                              and open(port_file).read().strip())
-        installed = subprocess.run([HOOK, "install", "claude-code"], env={**os.environ, "HOME": self.home},
+        installed = subprocess.run([HOOK, "install", self.hook], env={**os.environ, "HOME": self.home},
                                    capture_output=True, text=True, timeout=30)
         assert installed.returncode == 0, installed.stderr
+        self.check_installed()
+        return self
+
+    def app(self, name):
+        """An App whose inbox socket is in this agent's runtime folder and whose home is the
+        agent's (where `~` in the card's words points)."""
+        return App(name, None, env={"XDG_RUNTIME_DIR": self.runtime, "HOME": self.home})
+
+    def diagnosis(self):
+        """What a failure's message adds about the agent (nothing by default)."""
+        return ""
+
+    def __exit__(self, *exc):
+        self.server.terminate()
+        self.server.wait(10)
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+
+class ClaudeCode(OtherAgent):
+    """A throwaway home with Claude Code's hook installed, a project folder, a runtime folder
+    for the inbox socket, and the fake API server. With a `command`, the model runs that `Bash`
+    command twice. The hook is in Claude Code's PreToolUse (our policy) and PermissionRequest
+    (the card) events, as `askfirst-hook install` puts it."""
+
+    name, hook, fake, prefix = "Claude Code", "claude-code", FAKE, "claude"
+
+    def __init__(self, command=None):
+        self.command = command
+        self.server_args = [command] if command else []
+
+    def __enter__(self):
+        assert os.access(CLAUDE, os.X_OK), f"{CLAUDE} is missing: run `make e2e-agents`"
+        return super().__enter__()
+
+    def check_installed(self):
         settings = json.load(open(os.path.join(self.home, ".claude", "settings.json")))
         for event in ("PreToolUse", "PermissionRequest"):
             command = settings["hooks"][event][0]["hooks"][0]["command"]
             assert command.endswith("askfirst-hook claude-code"), (event, command)
-        return self
+
+    def diagnosis(self):
+        said = [json.dumps(b["messages"][-1])[:400] for b in self.sent() if b.get("messages")]
+        settings = open(os.path.join(self.home, ".claude", "settings.json")).read()
+        return (f"it last sent {said[-1:]}; runtime folder {os.listdir(self.runtime)}; "
+                f"hook settings {settings}; ")
 
     def start(self):
         """Starts `claude -p` in the project folder; returns the process."""
@@ -75,50 +123,71 @@ class ClaudeCode:
             return []
         return [json.loads(line)["body"] for line in open(self.requests)]
 
-    def __exit__(self, *exc):
-        self.server.terminate()
-        self.server.wait(10)
-        shutil.rmtree(self.tmp, ignore_errors=True)
-
 
 def _finish(proc):
     out, err = proc.communicate(timeout=120)
     return out, err
 
 
-def _card(app, claude, proc):
+def _card(app, agent, proc):
+    """The card of `agent`'s request (a Card), once it is shown; a failure says where the
+    agent got to."""
     try:
-        return wait_for("the card of Claude Code's request",
-                        lambda: app.wd.find_all('[data-testid="approval-card"]'), timeout=60)[0]
+        return wait_for(f"the card of {agent.name}'s request", app.cards, timeout=60)[0]
     except AssertionError:
-        said = [json.dumps(b["messages"][-1])[:400] for b in claude.sent() if b.get("messages")]
-        raise AssertionError(f"no card; Claude Code {'ended' if proc.poll() is not None else 'runs'}; "
-                             f"it last sent {said[-1:]}; runtime folder {os.listdir(claude.runtime)}; data {os.listdir(app.data)}; hook settings {open(os.path.join(claude.home, '.claude', 'settings.json')).read()}; the app said {app.stderr()[-1500:]}")
+        raise AssertionError(f"no card; {agent.name} {'ended' if proc.poll() is not None else 'runs'}; "
+                             f"{agent.diagnosis()}data {os.listdir(app.data)}; "
+                             f"the app said {app.stderr()[-1500:]}")
+
+
+def _request_and_approve(app, agent, tool, words, check=lambda card: None):
+    """Starts `agent`, waits for the card of its request to write hello.txt in its project and
+    checks what the card says (the summary naming the agent and the folder, the agent's `tool`,
+    no "Allow for this session" of ours; then `check(card)`), approves it as a person would and
+    waits for the agent to write the file with `words` and end. Prints how long the card took
+    to show and the file to be written after the click."""
+    started = time.monotonic()
+    proc = agent.start()
+    card = _card(app, agent, proc)
+    painted = time.monotonic()
+    summary = app.card_field(card, "approval-summary")
+    assert summary == f"{agent.name}, in the folder ~/projects/site, wants to write the file " \
+                      "~/projects/site/hello.txt (1 line)", summary
+    assert app.card_field(card, "approval-tool") == tool
+    assert not app.in_card(card, '[data-testid="approve-session"]'), \
+        f"{agent.name}'s card offers none of our grants, nor a session permission it has not"
+    check(card)
+    clicked = time.monotonic()
+    app.press(card, "approve")
+    wait_for(f"{agent.name} to write the file", lambda: os.path.exists(agent.target), timeout=60)
+    decided = time.monotonic()
+    _finish(proc)
+    assert open(agent.target).read() == words
+    print(f"  inbox timing ({agent.name}): start → card painted {1000 * (painted - started):.0f} ms, "
+          f"click → file written {1000 * (decided - clicked):.0f} ms", flush=True)
+
+
+def _deny_with_note(app, agent, proc, note):
+    """Waits for the card of `agent`'s request, denies it with `note` as a person would (Add a
+    note, type, Deny with note), waits for the agent to end and returns what it printed; fails
+    when its file was written."""
+    card = _card(app, agent, proc)
+    app.press(card, "add-note")
+    app.on_card(card, '[data-testid="deny-note"]', lambda box: app.wd.type(box, note), "the note box")
+    app.press(card, "deny-with-note")
+    out, _ = _finish(proc)
+    assert not os.path.exists(agent.target)
+    return out
 
 
 def test_claude_code_asks_on_the_card_and_approve_writes_the_file():
-    with ClaudeCode() as claude, App("inbox-approve", None, env={"XDG_RUNTIME_DIR": claude.runtime, "HOME": claude.home}) as app:
-        started = time.monotonic()
-        proc = claude.start()
-        card = _card(app, claude, proc)
-        painted = time.monotonic()
-        summary = app.card_field(card, "approval-summary")
-        assert summary == "Claude Code, in the folder ~/projects/site, wants to write the file " \
-                          "~/projects/site/hello.txt (1 line)", summary
-        assert app.card_field(card, "approval-tool") == "Write"
-        assert "Hello from Claude Code" in app.card_field(card, "approval-args")
-        who = app.card_field(card, "approval-external")
-        assert who == "Claude Code, in the folder ~/projects/site", who
-        assert not app.wd.find_in(card, '[data-testid="approve-session"]'), "our grants are not offered"
-        app.wd.screenshot(os.path.join(ARTIFACTS, "inbox-card.png"))
-        clicked = time.monotonic()
-        app.press(card, "approve")
-        wait_for("Claude Code to write the file", lambda: os.path.exists(claude.target), timeout=60)
-        decided = time.monotonic()
-        _finish(proc)
-        assert open(claude.target).read() == "Hello from Claude Code\n"
-        print(f"  inbox timing: hook start → card painted {1000 * (painted - started):.0f} ms, "
-              f"click → file written {1000 * (decided - clicked):.0f} ms", flush=True)
+    with ClaudeCode() as claude, claude.app("inbox-approve") as app:
+        def check(card):
+            assert "Hello from Claude Code" in app.card_field(card, "approval-args")
+            who = app.card_field(card, "approval-external")
+            assert who == "Claude Code, in the folder ~/projects/site", who
+            app.wd.screenshot(os.path.join(ARTIFACTS, "inbox-card.png"))
+        _request_and_approve(app, claude, "Write", "Hello from Claude Code\n", check)
         logs = os.listdir(os.path.join(app.data, "other-agents"))
         assert len(logs) == 1 and logs[0].startswith("claude-code-"), logs
         records = [json.loads(line) for line in open(os.path.join(app.data, "other-agents", logs[0]))]
@@ -127,15 +196,8 @@ def test_claude_code_asks_on_the_card_and_approve_writes_the_file():
 
 
 def test_claude_code_denied_with_a_note_writes_nothing_and_hears_the_note():
-    with ClaudeCode() as claude, App("inbox-deny", None, env={"XDG_RUNTIME_DIR": claude.runtime, "HOME": claude.home}) as app:
-        proc = claude.start()
-        card = _card(app, claude, proc)
-        app.press(card, "add-note")
-        note = wait_for("the note box", lambda: app.wd.find_in(card, '[data-testid="deny-note"]'))[0]
-        app.wd.type(note, "Write a poem instead")
-        app.press(card, "deny-with-note")
-        out, _ = _finish(proc)
-        assert not os.path.exists(claude.target)
+    with ClaudeCode() as claude, claude.app("inbox-deny") as app:
+        out = _deny_with_note(app, claude, claude.start(), "Write a poem instead")
         results = [json.dumps(b["messages"][-1]) for b in claude.sent() if b.get("messages")]
         assert any("Write a poem instead" in r and "tool_result" in r for r in results), results[-1:]
         assert "permission_denials" in out and "hello.txt" in out, out[:500]
@@ -173,39 +235,29 @@ def test_a_deny_rule_refuses_claude_codes_write_without_a_card_and_it_hears_why(
             assert records[0]["policy_layer"] == "user_rule" and not records[0]["allowed"], records
 
 
-class Gemini:
+class Gemini(OtherAgent):
     """A throwaway home with Gemini CLI's BeforeTool hook installed (`askfirst-hook install
     gemini`, beside settings that turn its telemetry off), and the fake Gemini API server.
     Gemini CLI headless (`-p`) offers its file tools only in `auto_edit` (or `yolo`) mode,
     where it asks nobody itself: the hook is then the only one asked."""
 
+    name, hook, fake, prefix = "Gemini CLI", "gemini", FAKE_GEMINI, "gemini"
+
     def __enter__(self):
         assert os.path.exists(GEMINI), f"{GEMINI} is missing: run `make e2e-agents`"
-        assert os.access(HOOK, os.X_OK), f"{HOOK} is missing: run `cargo build -p askfirst-hook`"
-        self.tmp = tempfile.mkdtemp(prefix="askfirst-e2e-gemini-")
-        self.home = os.path.join(self.tmp, "home")
-        self.project = os.path.join(self.home, "projects", "site")
-        self.runtime = os.path.join(self.tmp, "run")
-        os.makedirs(self.project)
+        return super().__enter__()
+
+    def prepare(self):
         os.makedirs(os.path.join(self.home, ".gemini"))
-        os.makedirs(self.runtime, mode=0o700)
         with open(os.path.join(self.home, ".gemini", "settings.json"), "w") as f:
             json.dump({"telemetry": {"enabled": False}, "privacy": {"usageStatisticsEnabled": False},
                        "security": {"auth": {"selectedType": "gemini-api-key"}},
                        "general": {"disableAutoUpdate": True, "disableUpdateNag": True}}, f)
-        self.target = os.path.join(self.project, "hello.txt")
-        self.requests = os.path.join(self.tmp, "requests.jsonl")
-        port_file = os.path.join(self.tmp, "port")
-        self.server = subprocess.Popen([sys.executable, FAKE_GEMINI, port_file, self.requests, self.target])
-        self.port = wait_for("the fake Gemini API server", lambda: os.path.exists(port_file)
-                             and open(port_file).read().strip())
-        installed = subprocess.run([HOOK, "install", "gemini"], env={**os.environ, "HOME": self.home},
-                                   capture_output=True, text=True, timeout=30)
-        assert installed.returncode == 0, installed.stderr
+
+    def check_installed(self):
         settings = json.load(open(os.path.join(self.home, ".gemini", "settings.json")))
         assert settings["telemetry"] == {"enabled": False}, settings
         assert settings["hooks"]["BeforeTool"][0]["hooks"][0]["command"].endswith("askfirst-hook gemini")
-        return self
 
     def start(self):
         """Starts `gemini -p` in the project folder; returns the process."""
@@ -227,52 +279,15 @@ class Gemini:
                 for content in json.loads(line)["body"].get("contents") or []
                 for part in content.get("parts") or [] if "functionResponse" in part]
 
-    def __exit__(self, *exc):
-        self.server.terminate()
-        self.server.wait(10)
-        shutil.rmtree(self.tmp, ignore_errors=True)
-
-
-def _gemini_card(app, proc):
-    try:
-        return wait_for("the card of Gemini CLI's request",
-                        lambda: app.wd.find_all('[data-testid="approval-card"]'), timeout=60)[0]
-    except AssertionError:
-        raise AssertionError(f"no card; Gemini CLI {'ended' if proc.poll() is not None else 'runs'}; "
-                             f"the app said {app.stderr()[-1500:]}")
-
 
 def test_gemini_cli_asks_on_the_card_and_approve_writes_the_file():
-    with Gemini() as gemini, App("inbox-gemini", None, env={"XDG_RUNTIME_DIR": gemini.runtime, "HOME": gemini.home}) as app:
-        started = time.monotonic()
-        proc = gemini.start()
-        card = _gemini_card(app, proc)
-        painted = time.monotonic()
-        summary = app.card_field(card, "approval-summary")
-        assert summary == "Gemini CLI, in the folder ~/projects/site, wants to write the file " \
-                          "~/projects/site/hello.txt (1 line)", summary
-        assert app.card_field(card, "approval-tool") == "write_file"
-        assert not app.wd.find_in(card, '[data-testid="approve-session"]'), "Gemini CLI has no session permission"
-        clicked = time.monotonic()
-        app.press(card, "approve")
-        wait_for("Gemini CLI to write the file", lambda: os.path.exists(gemini.target), timeout=60)
-        decided = time.monotonic()
-        _finish(proc)
-        assert open(gemini.target).read() == "Hello from Gemini CLI\n"
-        print(f"  inbox timing (Gemini CLI): `gemini -p` start → card painted {1000 * (painted - started):.0f} ms, "
-              f"click → file written {1000 * (decided - clicked):.0f} ms", flush=True)
+    with Gemini() as gemini, gemini.app("inbox-gemini") as app:
+        _request_and_approve(app, gemini, "write_file", "Hello from Gemini CLI\n")
 
 
 def test_gemini_cli_denied_with_a_note_writes_nothing_and_hears_the_note():
-    with Gemini() as gemini, App("inbox-gemini-deny", None, env={"XDG_RUNTIME_DIR": gemini.runtime, "HOME": gemini.home}) as app:
-        proc = gemini.start()
-        card = _gemini_card(app, proc)
-        app.press(card, "add-note")
-        note = wait_for("the note box", lambda: app.wd.find_in(card, '[data-testid="deny-note"]'))[0]
-        app.wd.type(note, "Write a poem instead")
-        app.press(card, "deny-with-note")
-        _finish(proc)
-        assert not os.path.exists(gemini.target)
+    with Gemini() as gemini, gemini.app("inbox-gemini-deny") as app:
+        _deny_with_note(app, gemini, gemini.start(), "Write a poem instead")
         said = gemini.function_responses()
         assert any("Write a poem instead" in r for r in said), said[-1:]
 
@@ -282,11 +297,11 @@ def test_allow_in_this_conversation_is_claude_codes_own_session_permission():
     what it does; choosing it hands Claude Code a session rule for exactly that command, so its
     second identical call does not ask again (one card, both calls ran)."""
     with ClaudeCode(command="touch made-by-claude.txt") as claude, \
-            App("inbox-session", None, env={"XDG_RUNTIME_DIR": claude.runtime, "HOME": claude.home}) as app:
+            claude.app("inbox-session") as app:
         proc = claude.start()
         card = _card(app, claude, proc)
         assert app.card_field(card, "approval-tool") == "Bash"
-        scope = app.wd.text(app.wd.find_in(card, '.scope')[0])
+        scope = app.on_card(card, ".scope", app.wd.text)
         assert "Claude Code will not ask again for exactly `touch made-by-claude.txt` until you close " \
                "that Claude Code conversation" in scope, scope
         app.wd.screenshot(os.path.join(ARTIFACTS, "inbox-session-card.png"))

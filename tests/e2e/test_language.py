@@ -84,10 +84,9 @@ def test_the_window_speaks_simplified_chinese_from_the_desktop():
         assert text_of(app, "settings") == "设置"
         app.start_task("写一个问候")
         card = app.card()
-        wait_for("the card's buttons", lambda: app.wd.find_in(card, '[data-testid="approve"]'))
-        assert app.wd.text(app.wd.find_in(card, '[data-testid="approve"]')[0]) == "批准这一次"
-        assert app.wd.text(app.wd.find_in(card, '[data-testid="deny"]')[0]) == "拒绝"
-        assert app.wd.text(app.wd.find_in(card, '[data-testid="approve-session"]')[0]) == "在本次对话中允许"
+        assert app.card_field(card, "approve") == "批准这一次"
+        assert app.card_field(card, "deny") == "拒绝"
+        assert app.card_field(card, "approve-session") == "在本次对话中允许"
         assert heading(app, ".approvals h2").startswith("等待你的同意")
         assert text_of(app, "run-status") == "等待你的同意"
         app.wd.screenshot(os.path.join(ARTIFACTS, "language-zh-CN-card.png"))
@@ -111,14 +110,12 @@ def test_the_window_speaks_portuguese_and_switches_at_once_in_settings():
         assert text_of(app, "start-run") == "Começar"
         app.start_task("Escreva uma saudação")
         card = app.card()
-        wait_for("the card's buttons", lambda: app.wd.find_in(card, '[data-testid="approve"]'))
-        assert app.wd.text(app.wd.find_in(card, '[data-testid="approve"]')[0]) == "Aprovar uma vez"
-        assert app.wd.text(app.wd.find_in(card, '[data-testid="deny"]')[0]) == "Recusar"
-        assert app.wd.text(app.wd.find_in(card, '[data-testid="approve-session"]')[0]) == "Permitir nesta conversa"
+        assert app.card_field(card, "approve") == "Aprovar uma vez"
+        assert app.card_field(card, "deny") == "Recusar"
+        assert app.card_field(card, "approve-session") == "Permitir nesta conversa"
         assert heading(app, ".approvals h2").startswith("Esperando a sua permissão")
-        summary = lambda: app.wd.text(app.wd.find_in(app.card(), '[data-testid="approval-summary"]')[0])
-        reason = lambda: app.wd.text(app.wd.find_in(app.card(), '[data-testid="approval-reason"]')[0])
-        assert summary() == "Criar o arquivo hello.txt (2 linhas)", summary()
+        summary = app.card_field(card, "approval-summary")
+        assert summary == "Criar o arquivo hello.txt (2 linhas)", summary
         app.wd.screenshot(os.path.join(ARTIFACTS, "language-pt-BR-card.png"))
         check_min_size(app, "pt-BR-card")
         select = open_settings(app)
@@ -131,12 +128,12 @@ def test_the_window_speaks_portuguese_and_switches_at_once_in_settings():
         # English, at once: the card waiting now says it in English, no restart.
         choose(app, select, "en")
         wait_language(app, "en")
-        wait_for("the card in English", lambda: app.wd.text(
-            app.wd.find_in(app.card(), '[data-testid="approve"]')[0]) == "Approve once")
+        wait_for("the card in English", lambda: app.card_field(app.card(), "approve") == "Approve once")
         # Its summary and reason too: the backend says the waiting card again in English.
         wait_for("the card's summary in English",
-                 lambda: summary() == "Create the file hello.txt (2 lines)")
-        assert reason() == "This changes files in your workspace folder, so it needs your OK.", reason()
+                 lambda: app.card_field(app.card(), "approval-summary") == "Create the file hello.txt (2 lines)")
+        reason = app.card_field(app.card(), "approval-reason")
+        assert reason == "This changes files in your workspace folder, so it needs your OK.", reason
         app.wd.screenshot(os.path.join(ARTIFACTS, "language-pt-BR-card-then-en.png"))
         assert heading(app, "#settings-panel h2") == "Settings"
         # The rules, worded by the backend, are read again in the new language.

@@ -7,7 +7,7 @@ model turn may ask at once (agent MAX_TOOL_CALLS_PER_TURN); 1,000 cards are test
 ui/src/lib/approvals/virtual.test.ts."""
 import os
 
-from harness.app import App, armed, scenario_file
+from harness.app import CARD, App, card_css, scenario_file
 from harness.env import ARTIFACTS
 from harness.wait import wait_for
 from harness.webdriver import TAB
@@ -33,7 +33,12 @@ step();"""
 
 
 def count(app):
-    return app.wd.text(app.wd.find_all(".approvals .count")[0])
+    return app.text(".approvals .count")
+
+
+# The summary of every card now in the page, read in one step.
+SUMMARIES = f"""return [...document.querySelectorAll('{CARD}')]
+  .map(c => c.querySelector('[data-testid="approval-summary"]').innerText);"""
 
 
 def test_many_cards_scroll_to_a_card_far_down_and_approve_it():
@@ -50,25 +55,23 @@ def test_many_cards_scroll_to_a_card_far_down_and_approve_it():
             drawn = len(app.cards())
             assert 0 < drawn < 16, f"{drawn} cards in the page; only those in view should be"
             first = app.cards()[0]
-            assert app.wd.attr(first, "aria-setsize") == str(COUNT)
+            assert app.on(card_css(first), lambda c: app.wd.attr(c, "aria-setsize")) == str(COUNT)
             # (read as a screen reader does: the text of the live region, which is not on screen)
             announced = wait_for("the announcement", lambda: app.wd.execute(
                 "return document.querySelector('[data-testid=\"approval-announcer\"]').textContent.trim()"))
             assert announced.startswith(f"Ask First needs your OK ({COUNT} waiting): Create the file p{COUNT}.txt"), announced
 
             assert app.wd.s("POST", "/execute/async", {"script": SCROLL_TO, "args": [FAR]}) is True
-            card = wait_for(f"card {FAR}", lambda: app.wd.find_all(
-                f'[data-testid="approval-card"][aria-posinset="{FAR}"]'))[0]
-            summary = app.card_field(card, "approval-summary")
+            # The card is named by its approval id from here on: the list redraws its element.
+            far_id = app.on(f'{CARD}[aria-posinset="{FAR}"]', lambda c: app.wd.attr(c, "data-approval-id"),
+                            f"card {FAR}")
+            summary = app.card_field(far_id, "approval-summary")
             assert summary.startswith(f"Create the file p{FAR}.txt"), summary
-            assert not any(app.card_field(c, "approval-summary").startswith("Create the file p1.txt ")
-                           for c in app.cards()), "the first card is not drawn far down the list"
+            assert not any(s.startswith("Create the file p1.txt ") for s in app.wd.execute(SUMMARIES)), \
+                "the first card is not drawn far down the list"
             assert len(app.cards()) < 16, "scrolling draws the cards in view, not all before them"
             app.wd.screenshot(os.path.join(ARTIFACTS, "many-card-far.png"))
-            far_id = app.wd.attr(card, "data-approval-id")
-            approve = app.wd.find_in(card, '[data-testid="approve"]')[0]
-            wait_for(f"card {FAR} to arm", lambda: armed(app.wd, approve))
-            app.wd.click(approve)
+            app.press(far_id, "approve")
             wait_for(f"the count to say {COUNT - 1}", lambda: count(app) == str(COUNT - 1), timeout=30)
             # The core recorded exactly this card's approval (its tool runs in its turn, after
             # the calls before it).

@@ -58,7 +58,7 @@ def test_approve_works_on_this_bus():
         assert not second_alive, "a second Ask First ran on the same data folder"
         assert second.returncode in (0, 1), second.returncode
         records = [r for raw in session_logs(app.data).values() for r in parse_log(raw)[0]]
-        approval_id = app.wd.attr(card, "data-approval-id")
+        approval_id = card.id
         assert decided(records, approval_id) == [], ("a second launch closed the waiting approval", decided(records, approval_id))
         app.press(card, "approve")
         assert app.wait_finished() == "completed"

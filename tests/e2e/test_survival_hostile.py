@@ -244,11 +244,12 @@ def test_hostile_input_through_the_window():
                             card_ms.append((time.monotonic() - started) * 1000)
                             if big:
                                 figure("hostile_10mb_start_to_card_s", round(time.monotonic() - started, 2))
-                            pre = app.wd.find_in(card, '[data-testid="approval-args"] pre')[0]
-                            shown = text_content(app, pre)
+                            shown = app.on_card(card, '[data-testid="approval-args"] pre',
+                                                lambda pre: text_content(app, pre))
                             want = expected_json_view(raw)
                             assert shown == want, (label, shown[:3000], want[:3000])
-                            summary = text_content(app, app.wd.find_in(card, '[data-testid="approval-summary"]')[0])
+                            summary = app.on_card(card, '[data-testid="approval-summary"]',
+                                                  lambda el: text_content(app, el))
                             if tool == "write_file":
                                 path = json.loads(raw)["path"]
                                 assert visible(path, False) in summary, (label, summary)
@@ -262,7 +263,7 @@ def test_hostile_input_through_the_window():
                             t0 = time.monotonic()
                             assert app.wd.execute("return document.querySelectorAll('*').length") > 0
                             rtt_ms.append((time.monotonic() - t0) * 1000)
-                            approval_id = app.wd.attr(card, "data-approval-id")
+                            approval_id = card.id
                             if j == 0 and b == 0:
                                 shot(app, "hostile-first-card")
                             app.press(card, "deny" if expect == "card" else "approve")

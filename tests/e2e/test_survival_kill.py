@@ -31,12 +31,12 @@ def test_kill_9_with_two_cards_waiting_then_start_again():
         with app:
             app.start_task("Write three files")
             first_card = app.card()
-            first_id = app.wd.attr(first_card, "data-approval-id")
+            first_id = first_card.id
             app.press(first_card, "approve")
             # The approved card leaves when its resolution arrives, maybe after the next ones.
             waiting = wait_for("the two next cards", lambda: (lambda c: c if len(c) == 2 else None)(
-                [c for c in app.cards() if app.wd.attr(c, "data-approval-id") != first_id]))
-            ids = [app.wd.attr(c, "data-approval-id") for c in waiting]
+                [c for c in app.cards() if c.id != first_id]))
+            ids = [c.id for c in waiting]
             assert os.path.exists(os.path.join(workspace, "first.txt"))
             shot(app, "kill-before")
             before = session_logs(data)

@@ -97,7 +97,7 @@ def test_full_data_folder():
             # (a) Full between the question and the answer: the answer cannot be recorded.
             app.start_task("Write a file on a full disk")
             card = app.card()
-            approval_id = app.wd.attr(card, "data-approval-id")
+            approval_id = card.id
             log = newest_log(data)
             filler = fill(fs.path)
             pad_log_page(log, room=100)

@@ -17,7 +17,7 @@ def test_tray_lists_the_approval_opens_its_card_and_quit_records_shutdown():
     with App("tray", "write-hello.json") as app:
         app.start_task("Please greet me in a file")
         card = app.card()
-        approval_id = app.wd.attr(card, "data-approval-id")
+        approval_id = card.id
         label = "Review: Create the file hello.txt (2 lines)"
         wait_for("the tray item", lambda: label in tray().get("labels", []))
         tray("click", label)
@@ -66,7 +66,7 @@ def test_closed_to_the_tray_it_notifies_and_the_tray_item_brings_the_card_back()
         tray("click", label)
         wait_for("the window to come back", window_viewable)
         card = app.card()
-        approval_id = app.wd.attr(card, "data-approval-id")
+        approval_id = card.id
         wait_for("the card to get the focus", lambda: app.wd.execute(
             "return document.activeElement && document.activeElement.getAttribute('data-approval-id')") == approval_id)
         app.wd.screenshot(os.path.join(ARTIFACTS, "back-from-tray.png"))
@@ -94,7 +94,7 @@ def test_a_second_launch_brings_the_window_back_and_leaves_the_waiting_card_alon
     with App("second", "write-hello.json") as app:
         app.start_task("Please greet me in a file")
         card = app.card()
-        approval_id = app.wd.attr(card, "data-approval-id")
+        approval_id = card.id
         hide_by_closing()
         sessions_before = sorted(os.listdir(os.path.join(app.data, "sessions")))
         env = dict(os.environ, ASKFIRST_DATA_DIR=app.data, ASKFIRST_WORKSPACE=app.workspace)

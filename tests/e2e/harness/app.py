@@ -5,6 +5,10 @@ WebDriver (WebKitWebDriver runs launch.sh, which becomes the app) and ended by i
         app.start_task("Please greet me in a file")
         app.press(app.card(), "approve")
         assert app.wait_finished() == "completed"
+
+Steps find their element afresh right before using it (by test id, approval id or text, with
+harness.wait.fresh), never through a reference kept from an earlier step: the cards and the
+conversation are virtualised lists that replace their elements as they redraw.
 """
 import json
 import os
@@ -15,8 +19,11 @@ import time
 from . import processes
 from .sessions import log_names
 from .env import APP, ARTIFACTS, DRIVER, LAUNCH, SCENARIOS, WEBDRIVER_LOG
-from .wait import wait_for
-from .webdriver import WebDriver
+from .wait import fresh, wait_for
+from .webdriver import ELEMENT, WebDriver
+
+# An approval card in the page.
+CARD = '[data-testid="approval-card"]'
 
 
 def log_size():
@@ -44,6 +51,30 @@ def scenario_file(turns):
     with os.fdopen(fd, "w", encoding="utf-8") as f:
         json.dump({"turns": turns}, f)
     return path
+
+
+class Card(str):
+    """An approval card as App.card() and App.cards() found it: the WebDriver reference of its
+    element at that moment (a str, so code that talks to WebDriver directly still takes it) and
+    `id`, its approval id. The list of cards is virtualised and redraws cards, so the reference
+    can go stale; the harness's own steps (press, card_field, in_card, on_card) find the card
+    afresh by its id each time."""
+
+    def __new__(cls, element, approval_id):
+        card = super().__new__(cls, element)
+        card.id = approval_id
+        return card
+
+
+def card_id(card):
+    """The approval id of `card`: a Card, or an approval id itself."""
+    return card.id if isinstance(card, Card) else card
+
+
+def card_css(card, inner=None):
+    """A CSS selector for `card` (a Card or an approval id), or for `inner` inside it."""
+    css = f'{CARD}[data-approval-id="{card_id(card)}"]'
+    return f"{css} {inner}" if inner else css
 
 
 def armed(wd, button):
@@ -181,33 +212,95 @@ class App:
         wait_for("Start to be enabled", lambda: self.wd.attr(start, "disabled") is None)
         self.wd.click(start)
 
+    def first(self, css):
+        """The first element that matches `css` now, or None."""
+        found = self.wd.find_all(css)
+        return found[0] if found else None
+
+    def on(self, css, act, what=None):
+        """Finds the first element that matches `css` afresh (waiting for one) and returns
+        act(element), again from the lookup when the page redrew it in between
+        (harness.wait.fresh)."""
+        return fresh(what or css, lambda: self.first(css), act)
+
+    def click(self, css, what=None):
+        """Clicks the first element that matches `css`, found afresh (waiting for one)."""
+        self.on(css, self.wd.click, what)
+
+    def text(self, css, what=None):
+        """The text of the first element that matches `css`, found afresh (waiting for one)."""
+        return self.on(css, self.wd.text, what)
+
     def card(self):
-        """The first approval card, once there is one."""
-        return wait_for("an approval card", lambda: self.wd.find_all('[data-testid="approval-card"]'))[0]
+        """The first approval card (a Card), once there is one."""
+        return wait_for("an approval card", self.cards)[0]
 
     def cards(self):
-        """Every approval card now shown, top to bottom."""
-        return self.wd.find_all('[data-testid="approval-card"]')
+        """Every approval card now shown, top to bottom (Cards), read in one step."""
+        found = self.wd.execute(
+            f"return [...document.querySelectorAll('{CARD}')].map(c => [c, c.getAttribute('data-approval-id')]);")
+        return [Card(element[ELEMENT], approval) for element, approval in found]
+
+    def in_card(self, card, css):
+        """The elements that match `css` inside `card` now, looked up by its approval id."""
+        return self.wd.find_all(card_css(card, css))
+
+    def on_card(self, card, css, act, what=None):
+        """act(element) on the first element that matches `css` inside `card`, found afresh by
+        the card's approval id (waiting for one; again when the page redrew it in between)."""
+        return self.on(card_css(card, css), act, what or f"{css} in card {card_id(card)}")
+
+    def card_texts(self, card, css):
+        """The text of every element that matches `css` inside `card` ([] when none does), the
+        card found afresh by its approval id and read again when the list redrew it meanwhile."""
+        return fresh(f"card {card_id(card)}", lambda: self.first(card_css(card)),
+                     lambda element: [self.wd.text(e) for e in self.wd.find_in(element, css)])
 
     def press(self, card, testid):
-        """Clicks a card's button once it is armed (enabled), as a person would."""
-        button = wait_for(testid, lambda: self.wd.find_in(card, f'[data-testid="{testid}"]'))[0]
-        wait_for(f"{testid} to be armed", lambda: armed(self.wd, button))
-        self.wd.click(button)
+        """Clicks a card's button once it is armed (enabled), as a person would; the button is
+        found afresh by the card's approval id and its test id, and found again when the list
+        redrew the card before the click."""
+        fresh(f"{testid} of card {card_id(card)} to be armed", lambda: self.armed_button(card, testid),
+              self.wd.click)
+
+    def armed_button(self, card, testid):
+        """The button `testid` of `card` (found now by the card's approval id) if it is armed,
+        or None: a poll for wait_for or fresh."""
+        button = self.first(card_css(card, f'[data-testid="{testid}"]'))
+        return button if button and armed(self.wd, button) else None
 
     def card_field(self, card, testid):
-        """The text of one part of a card (approval-summary, approval-args, …); the exact
-        details are opened first when they are folded away."""
-        if testid == "approval-args":
-            # The exact details fold away when a diff shows the change; open them as a person would.
-            details = self.wd.find_in(card, "details")[0]
-            if self.wd.attr(details, "open") is None:
-                self.wd.click(self.wd.find_in(card, "details > summary")[0])
-        return self.wd.text(self.wd.find_in(card, f'[data-testid="{testid}"]')[0])
+        """The text of one part of a card (approval-summary, approval-args, approve, …), once
+        the card shows it; the exact details are opened first when they are folded away. The
+        card is found afresh by its approval id, and the opening and the reading are done again
+        when the list redrew it."""
+        part = f'[data-testid="{testid}"]'
+
+        def shown():
+            element = self.first(card_css(card))
+            return element if element and self.wd.find_in(element, part) else None
+
+        def read(element):
+            if testid == "approval-args":
+                # The exact details fold away when a diff shows the change; open them as a person would.
+                details = self.wd.find_in(element, "details")[0]
+                if self.wd.attr(details, "open") is None:
+                    self.wd.click(self.wd.find_in(element, "details > summary")[0])
+            return self.wd.text(self.wd.find_in(element, part)[0])
+        return fresh(f"{testid} of card {card_id(card)}", shown, read)
 
     def tool_calls(self):
-        """(data-state, element) of every tool call in the transcript, in order."""
-        return [(self.wd.attr(c, "data-state"), c) for c in self.wd.find_all('[data-testid="tool-call"]')]
+        """(data-state, element) of every tool call in the transcript, in order, read in one step
+        (an element may still be redrawn after: read its text with tool_call_texts)."""
+        found = self.wd.execute(
+            "return [...document.querySelectorAll('[data-testid=\"tool-call\"]')]"
+            ".map(c => [c.getAttribute('data-state'), c]);")
+        return [(state, element[ELEMENT]) for state, element in found]
+
+    def tool_call_texts(self):
+        """The shown text of every tool call in the transcript, in order, read in one step."""
+        return self.wd.execute(
+            "return [...document.querySelectorAll('[data-testid=\"tool-call\"]')].map(c => c.innerText);")
 
     def run_status(self):
         el = self.wd.find_all('[data-testid="run-status"]')[0]

@@ -9,8 +9,29 @@ import urllib.request
 
 # The key under which WebDriver returns and takes a web element (W3C WebDriver §12.1).
 ELEMENT = "element-6066-11e4-a52e-4f735466cecf"
+# WebDriver's error codes (W3C WebDriver §6.6) for an element reference whose element has left the
+# page: "stale element reference"; some WebKit versions answer "no such element" for it instead
+# (https://bugs.webkit.org/show_bug.cgi?id=323692).
+STALE_ERRORS = ("stale element reference", "no such element")
+
+
+class StaleElement(RuntimeError):
+    """WebDriver's answer to a command on an element that is no longer in the page: the page
+    redrew it (a virtualised list, the cards and the conversation, replaces elements as they
+    scroll, are measured and change). Look the element up again (harness.wait.fresh)."""
+
+
 # Key codes for key actions (W3C WebDriver §17.4.2, the "normalised key value" table).
 TAB, ENTER, SPACE, CONTROL = "\uE004", "\uE007", " ", "\uE009"
+
+
+def _error_code(answer):
+    """The `error` of a WebDriver error answer ({"value": {"error": …}}), or None."""
+    try:
+        value = json.loads(answer).get("value")
+    except ValueError:
+        return None
+    return value.get("error") if isinstance(value, dict) else None
 
 
 class WebDriver:
@@ -30,7 +51,11 @@ class WebDriver:
             with urllib.request.urlopen(req, timeout=timeout) as resp:
                 return json.loads(resp.read() or b"{}").get("value")
         except urllib.error.HTTPError as e:
-            raise RuntimeError(f"{method} {path}: {e.code} {e.read().decode(errors='replace')}")
+            answer = e.read().decode(errors="replace")
+            message = f"{method} {path}: {e.code} {answer}"
+            if "/element/" in path and _error_code(answer) in STALE_ERRORS:
+                raise StaleElement(message)
+            raise RuntimeError(message)
 
     def start(self, binary):
         """Starts a session, and so the program `binary` (WebKitGTK's browserOptions)."""

@@ -51,6 +51,33 @@ fn fixture(timeout: Duration) -> Fixture {
     }
 }
 
+impl Fixture {
+    /// Sends `request` to the inbox as a hook does, and waits for its card; returns the card
+    /// and the hook's answer to come.
+    async fn ask(
+        &mut self,
+        request: InboxRequest,
+    ) -> (ApprovalRequest, tokio::task::JoinHandle<InboxAnswer>) {
+        let inbox = Arc::clone(&self.inbox);
+        let asking = tokio::spawn(async move { inbox.answer(request).await });
+        let card = self.asked.recv().await.expect("a card");
+        (card, asking)
+    }
+
+    /// Answers `card` with `decision` as the person does, and returns what the hook is told.
+    async fn decide(
+        &self,
+        card: &ApprovalRequest,
+        asking: tokio::task::JoinHandle<InboxAnswer>,
+        decision: Decision,
+    ) -> InboxAnswer {
+        self.registry
+            .resolve(card.approval_id, decision)
+            .expect("resolve");
+        asking.await.expect("answer")
+    }
+}
+
 /// Claude Code asking as it would ask the person (its `PermissionRequest` hook: a card).
 fn request(session: &str, tool: &str, input: &str) -> InboxRequest {
     InboxRequest {
@@ -73,13 +100,9 @@ fn allow() -> InboxAnswer {
 #[tokio::test]
 async fn only_the_persons_approval_allows_and_a_note_reaches_the_agent() {
     let mut f = fixture(Duration::from_secs(60));
-    let inbox = Arc::clone(&f.inbox);
-    let asking = tokio::spawn(async move {
-        inbox
-            .answer(request("s1", "Bash", r#"{"command":"npm test"}"#))
-            .await
-    });
-    let card = f.asked.recv().await.expect("a card");
+    let (card, asking) = f
+        .ask(request("s1", "Bash", r#"{"command":"npm test"}"#))
+        .await;
     assert_eq!(card.tool_name, "Bash");
     assert_eq!(card.arguments_json, r#"{"command":"npm test"}"#);
     // Our grants are never offered: only Claude Code's own session permission.
@@ -95,32 +118,18 @@ async fn only_the_persons_approval_allows_and_a_note_reaches_the_agent() {
         card.summary,
         "Claude Code, in the folder ~/site, wants to run `npm test`"
     );
-    f.registry
-        .resolve(card.approval_id, Decision::Approve)
-        .expect("resolve");
-    assert_eq!(asking.await.expect("answer"), allow());
+    assert_eq!(f.decide(&card, asking, Decision::Approve).await, allow());
 
-    let inbox = Arc::clone(&f.inbox);
-    let asking = tokio::spawn(async move {
-        inbox
-            .answer(request(
-                "s1",
-                "Write",
-                r#"{"file_path":"/home/ann/site/a","content":"x"}"#,
-            ))
-            .await
-    });
-    let card = f.asked.recv().await.expect("a card");
-    f.registry
-        .resolve(
-            card.approval_id,
-            Decision::Deny {
-                note: Some("use b instead".into()),
-            },
-        )
-        .expect("resolve");
+    let (card, asking) = f
+        .ask(request(
+            "s1",
+            "Write",
+            r#"{"file_path":"/home/ann/site/a","content":"x"}"#,
+        ))
+        .await;
+    let note = Some("use b instead".into());
     assert_eq!(
-        asking.await.expect("answer"),
+        f.decide(&card, asking, Decision::Deny { note }).await,
         InboxAnswer {
             verdict: InboxVerdict::Deny,
             reason: Some(words::denied_with_note("use b instead")),
@@ -136,13 +145,9 @@ async fn only_the_persons_approval_allows_and_a_note_reaches_the_agent() {
 #[tokio::test(start_paused = true)]
 async fn no_answer_in_time_denies_with_a_reason() {
     let mut f = fixture(Duration::from_secs(30));
-    let inbox = Arc::clone(&f.inbox);
-    let asking = tokio::spawn(async move {
-        inbox
-            .answer(request("s", "Bash", r#"{"command":"rm -rf build"}"#))
-            .await
-    });
-    let _card = f.asked.recv().await.expect("a card");
+    let (_card, asking) = f
+        .ask(request("s", "Bash", r#"{"command":"rm -rf build"}"#))
+        .await;
     let answer = asking.await.expect("answer");
     assert_eq!(
         answer,
@@ -286,9 +291,7 @@ async fn allow_in_this_conversation_is_the_agents_own_session_permission_and_ask
         hook_event: "PermissionRequest".into(),
         ..request("s1", "Bash", r#"{"command":"npm test"}"#)
     };
-    let inbox = Arc::clone(&f.inbox);
-    let asking = tokio::spawn(async move { inbox.answer(permission_request()).await });
-    let card = f.asked.recv().await.expect("a card");
+    let (card, asking) = f.ask(permission_request()).await;
     let scope = card
         .grant_scope
         .clone()
@@ -299,21 +302,15 @@ async fn allow_in_this_conversation_is_the_agents_own_session_permission_and_ask
          conversation. It remembers this itself, so Ask First will not be asked about it again \
          either."
     );
-    f.registry
-        .resolve(card.approval_id, Decision::ApproveForSession)
-        .expect("resolve");
     assert_eq!(
-        asking.await.expect("answer").verdict,
+        f.decide(&card, asking, Decision::ApproveForSession)
+            .await
+            .verdict,
         InboxVerdict::AllowForSession
     );
     // Ask First keeps no grant: the same request, asked again, is asked again.
-    let inbox = Arc::clone(&f.inbox);
-    let again = tokio::spawn(async move { inbox.answer(permission_request()).await });
-    let card = f.asked.recv().await.expect("asked again");
-    f.registry
-        .resolve(card.approval_id, Decision::Approve)
-        .expect("resolve");
-    assert_eq!(again.await.expect("answer"), allow());
+    let (card, again) = f.ask(permission_request()).await;
+    assert_eq!(f.decide(&card, again, Decision::Approve).await, allow());
 }
 
 #[tokio::test]
@@ -340,19 +337,14 @@ async fn on_pre_tool_use_only_our_policy_speaks_and_an_ask_rule_asks_without_a_s
         Path::new("rules.toml"),
     ));
     for round in 0..2 {
-        let inbox = Arc::clone(&f.inbox);
-        let asking = tokio::spawn(async move { inbox.answer(pre_tool_use("make all")).await });
-        let card = f.asked.recv().await.expect("a card each time");
+        let (card, asking) = f.ask(pre_tool_use("make all")).await;
         assert_eq!(card.grant_scope, None, "round {round}");
         // "Allow in this conversation" cannot be given where it is not offered.
         assert!(f
             .registry
             .resolve(card.approval_id, Decision::ApproveForSession)
             .is_err());
-        f.registry
-            .resolve(card.approval_id, Decision::Approve)
-            .expect("resolve");
-        assert_eq!(asking.await.expect("answer"), allow());
+        assert_eq!(f.decide(&card, asking, Decision::Approve).await, allow());
     }
 }
 

@@ -4,12 +4,10 @@
 //! agent. The file's contents look the same (nothing there, either way), so only where the
 //! path now leads tells: the call must not run where the card did not say.
 
-use super::undo::Place;
-use askfirst_protocol::{AgentEvent, Decision, RunStatus, ToolCallStatus};
+use super::place::{play_calls, run_task, Place};
+use askfirst_protocol::{RunStatus, ToolCallStatus};
 use serde_json::json;
 use std::os::unix::fs::symlink;
-use std::sync::Arc;
-use std::time::Duration;
 
 const DENY_PRIVATE: &str = "[[deny]]\ntool = \"*\"\nmatch = \"Private/**\"\n";
 
@@ -31,55 +29,21 @@ async fn a_call_whose_path_leads_elsewhere_after_its_card_was_shown_does_not_run
         std::fs::write(place.file("report.txt"), "report").unwrap();
         std::fs::write(place.data.join("rules.toml"), DENY_PRIVATE).unwrap();
         place.script(&[(tool, arguments)]);
-        let mut backend = place.backend();
-        let mut events = std::mem::replace(
-            &mut backend.events,
-            tokio::sync::mpsc::unbounded_channel().1,
-        );
-        let runtime = Arc::clone(&backend.runtime);
-        let run_id = tokio::task::spawn_blocking(move || runtime.start_run("Tidy up").unwrap())
-            .await
-            .unwrap()
-            .run_id;
-        let mut finished = None;
-        tokio::time::timeout(Duration::from_secs(60), async {
-            loop {
-                match events.recv().await.unwrap().event {
-                    AgentEvent::ApprovalRequired(request) if request.run_id == run_id => {
-                        // What `rm -r docs && ln -s Private docs` does, run before this call.
-                        std::fs::remove_dir(place.file("docs")).unwrap();
-                        symlink("Private", place.file("docs")).unwrap();
-                        let runtime = Arc::clone(&backend.runtime);
-                        tokio::task::spawn_blocking(move || {
-                            runtime.resolve_approval(request.approval_id, Decision::Approve)
-                        })
-                        .await
-                        .unwrap()
-                        .unwrap();
-                    }
-                    AgentEvent::ToolCallFinished {
-                        status, run_id: id, ..
-                    } if id == run_id => {
-                        finished = Some(status);
-                    }
-                    AgentEvent::RunFinished {
-                        status, run_id: id, ..
-                    } if id == run_id => {
-                        assert_eq!(status, RunStatus::Completed);
-                        return;
-                    }
-                    _ => {}
-                }
-            }
+        let (backend, mut events) = place.backend_with_events();
+        let (status, calls) = play_calls(&backend, &mut events, |_| {
+            // What `rm -r docs && ln -s Private docs` does, run before this call.
+            std::fs::remove_dir(place.file("docs")).unwrap();
+            symlink("Private", place.file("docs")).unwrap();
         })
-        .await
-        .unwrap();
+        .await;
+        assert_eq!(status, RunStatus::Completed);
         assert_eq!(
             std::fs::read_dir(place.file("Private")).unwrap().count(),
             0,
             "{tool}: nothing lands in the folder the deny rule keeps from the agent"
         );
-        assert_eq!(finished, Some(ToolCallStatus::Failed), "{tool}");
+        let statuses: Vec<_> = calls.iter().map(|(status, _)| *status).collect();
+        assert_eq!(statuses, [ToolCallStatus::Failed], "{tool}: {calls:?}");
         assert_eq!(place.read("report.txt"), "report");
     }
 }
@@ -94,55 +58,16 @@ async fn a_read_allowed_before_an_earlier_call_swapped_in_a_link_reads_nothing_p
     std::fs::write(place.file("Private/secret.txt"), "the secret").unwrap();
     std::fs::write(place.file("notes.txt"), "notes").unwrap();
     std::fs::write(place.data.join("rules.toml"), DENY_PRIVATE).unwrap();
-    let turns = json!({"turns": [
+    place.script_turns(json!([
         {"say": "Working.", "tool_calls": [
             {"name": "run_command",
              "arguments": {"command": "d=Priv; rm notes.txt && ln -s ${d}ate/secret.txt notes.txt"}},
             {"name": "read_file", "arguments": {"path": "notes.txt"}}
         ]},
         {"say": "Done."}
-    ]});
-    std::fs::write(
-        place.data.with_file_name("scenario.json"),
-        turns.to_string(),
-    )
-    .unwrap();
-    let mut backend = place.backend();
-    let mut events = std::mem::replace(
-        &mut backend.events,
-        tokio::sync::mpsc::unbounded_channel().1,
-    );
-    let runtime = Arc::clone(&backend.runtime);
-    let run_id = tokio::task::spawn_blocking(move || runtime.start_run("Tidy up").unwrap())
-        .await
-        .unwrap()
-        .run_id;
-    let mut outputs = Vec::new();
-    tokio::time::timeout(Duration::from_secs(60), async {
-        loop {
-            match events.recv().await.unwrap().event {
-                AgentEvent::ApprovalRequired(request) if request.run_id == run_id => {
-                    let runtime = Arc::clone(&backend.runtime);
-                    tokio::task::spawn_blocking(move || {
-                        runtime.resolve_approval(request.approval_id, Decision::Approve)
-                    })
-                    .await
-                    .unwrap()
-                    .unwrap();
-                }
-                AgentEvent::ToolCallFinished {
-                    status,
-                    run_id: id,
-                    output,
-                    ..
-                } if id == run_id => outputs.push((status, output)),
-                AgentEvent::RunFinished { run_id: id, .. } if id == run_id => return,
-                _ => {}
-            }
-        }
-    })
-    .await
-    .unwrap();
+    ]));
+    let (backend, mut events) = place.backend_with_events();
+    let (_, outputs) = play_calls(&backend, &mut events, |_| {}).await;
     assert!(
         std::fs::symlink_metadata(place.file("notes.txt"))
             .unwrap()
@@ -161,25 +86,16 @@ async fn a_read_allowed_before_an_earlier_call_swapped_in_a_link_reads_nothing_p
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_command_through_a_link_an_earlier_command_made_still_runs() {
     let place = Place::new();
-    let turns = json!({"turns": [
+    place.script_turns(json!([
         {"say": "Working.", "tool_calls": [
             {"name": "run_command",
              "arguments": {"command": "mkdir -p build/out && ln -s build/out latest"}},
             {"name": "run_command", "arguments": {"command": "touch latest/made.txt"}}
         ]},
         {"say": "Done."}
-    ]});
-    std::fs::write(
-        place.data.with_file_name("scenario.json"),
-        turns.to_string(),
-    )
-    .unwrap();
-    let mut backend = place.backend();
-    let mut events = std::mem::replace(
-        &mut backend.events,
-        tokio::sync::mpsc::unbounded_channel().1,
-    );
-    let (status, _) = super::undo::run_task(&backend, &mut events).await;
+    ]));
+    let (backend, mut events) = place.backend_with_events();
+    let (status, _) = run_task(&backend, &mut events).await;
     assert_eq!(status, RunStatus::Completed);
     assert!(place.file("build/out/made.txt").exists());
 }

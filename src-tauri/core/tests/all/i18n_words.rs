@@ -3,100 +3,20 @@
 //! names in them (folders, commands, sites, tools) go through as they are; what reaches the
 //! model stays English.
 
-use super::rules_editor::facts;
+use super::rules_editor::{expected, facts, said};
 use askfirst_core::app::Worded;
 use askfirst_core::i18n::{join_list, join_separated, with_language, Language, LANGUAGES};
 use askfirst_core::mcp::McpConfigError;
 use askfirst_core::policy::editor::RuleEditError;
-use askfirst_core::policy::{
-    ArgumentKind, MainArgument, Policy, PolicyDecision, Rule, RuleKind, Rules,
-};
+use askfirst_core::policy::{ArgumentKind, MainArgument, Policy, PolicyDecision, Rules};
 use askfirst_core::sessions::SessionError;
 use pretty_assertions::assert_eq;
 use std::path::Path;
 
-/// Rules of every kind, family and shape, as `rules_editor` lists them in English.
-fn rules() -> Vec<(RuleKind, &'static str, Option<&'static str>)> {
-    use RuleKind::{Allow, Ask, Deny};
-    vec![
-        (Deny, "*", Some("Private/**")),
-        (Allow, "read_file", None),
-        (Ask, "run_command", None),
-        (Allow, "fetch_url", Some("*://example.com/*")),
-        (Deny, "fetch_url", Some("*://*.ads.net/*")),
-        (Allow, "run_command", Some("git status *")),
-        (Ask, "run_command", Some("git push")),
-        (Deny, "run_command", Some("Private/**")),
-        (Deny, "write_file", Some("Taxes/**")),
-        (Ask, "list_directory", Some("Private/**")),
-        (Deny, "everything__echo", None),
-        (Ask, "everything__echo", Some("Private/**")),
-        (Deny, "*", None),
-        (Allow, "*", None),
-        (Allow, "write_file", Some("hello.txt")),
-        (Deny, "*", Some("Taxes")),
-        (Allow, "write_file", Some("Drafts/*.txt")),
-        (Allow, "fetch_url", Some("https://example.com/docs/*")),
-    ]
-}
-
-fn said(language: Language) -> Vec<String> {
-    with_language(language, || {
-        rules()
-            .into_iter()
-            .map(|(kind, tool, pattern)| Rule::new(tool, pattern).unwrap().sentence(kind))
-            .collect()
-    })
-}
-
 #[test]
 fn rules_are_whole_sentences_in_chinese_and_portuguese() {
-    assert_eq!(
-        said(Language::ZhCn),
-        vec![
-            "禁止操作 Private 中的任何内容",
-            "始终允许读取文件",
-            "运行命令前先问我",
-            "始终允许从 example.com 下载",
-            "禁止从 ads.net 及其子域名下载",
-            "始终允许运行命令“git status”（后面跟任何内容都算）",
-            "运行命令“git push”前先问我",
-            "禁止运行涉及 Private 的命令",
-            "禁止写入 Taxes 中的文件",
-            "列出 Private 中的文件夹的内容前先问我",
-            "禁止使用 MCP 服务器“everything”的工具“echo”",
-            "对 Private 中的任何内容使用 MCP 服务器“everything”的工具“echo”前先问我",
-            "什么都不许做（每个操作都会被拒绝）",
-            "始终允许一切，不用问我",
-            "始终允许写入 hello.txt",
-            "禁止操作 Taxes",
-            "始终允许写入匹配“Drafts/*.txt”的文件",
-            "始终允许从匹配“https://example.com/docs/*”的网址下载",
-        ]
-    );
-    assert_eq!(
-        said(Language::PtBr),
-        vec![
-            "Nunca mexer em nada em Private",
-            "Sempre permitir ler arquivos",
-            "Perguntar antes de executar comandos",
-            "Sempre permitir baixar de example.com",
-            "Nunca baixar de ads.net e dos seus subdomínios",
-            "Sempre permitir executar o comando “git status” (com qualquer coisa depois)",
-            "Perguntar antes de executar o comando “git push”",
-            "Nunca executar comandos que mexem em Private",
-            "Nunca escrever arquivos em Taxes",
-            "Perguntar antes de listar o conteúdo de pastas em Private",
-            "Nunca usar a ferramenta “echo” do servidor MCP “everything”",
-            "Perguntar antes de usar a ferramenta “echo” do servidor MCP “everything” em qualquer coisa em Private",
-            "Nunca fazer nada (toda ação é recusada)",
-            "Sempre permitir tudo, sem perguntar",
-            "Sempre permitir escrever hello.txt",
-            "Nunca mexer em Taxes",
-            "Sempre permitir escrever arquivos que correspondem a “Drafts/*.txt”",
-            "Sempre permitir baixar de endereços que correspondem a “https://example.com/docs/*”",
-        ]
-    );
+    assert_eq!(said(Language::ZhCn), expected(1));
+    assert_eq!(said(Language::PtBr), expected(2));
 }
 
 #[test]

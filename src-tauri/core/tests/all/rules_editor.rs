@@ -2,6 +2,7 @@
 //! (the person's comments and other rules kept byte for byte), plain refusals of what the
 //! form cannot mean, and a rule added from the window applying to the next call.
 
+use askfirst_core::i18n::{with_language, Language};
 use askfirst_core::policy::editor::{self, checked_rule, choice_of, rule_actions, RuleEditError};
 use askfirst_core::policy::{
     ArgumentKind, CallFacts, MainArgument, Policy, PolicyDecision, Rule, RuleKind, Rules,
@@ -10,76 +11,164 @@ use askfirst_protocol::{Risk, RuleChoice, RuleEffect, RuleScope};
 use pretty_assertions::assert_eq;
 use std::path::Path;
 
-fn sentence(kind: RuleKind, tool: &str, pattern: Option<&str>) -> String {
-    Rule::new(tool, pattern).unwrap().sentence(kind)
+/// A rule of each kind, tool family and shape, and its sentence in English, Simplified
+/// Chinese and Brazilian Portuguese (`i18n_words` checks the last two).
+#[allow(clippy::type_complexity)]
+pub const RULES: &[(RuleKind, &str, Option<&str>, [&str; 3])] = {
+    use RuleKind::{Allow, Ask, Deny};
+    &[
+        (Deny, "*", Some("Private/**"), [
+            "Never touch anything in Private",
+            "禁止操作 Private 中的任何内容",
+            "Nunca mexer em nada em Private",
+        ]),
+        (Allow, "read_file", None, [
+            "Always allow reading files",
+            "始终允许读取文件",
+            "Sempre permitir ler arquivos",
+        ]),
+        (Ask, "run_command", None, [
+            "Ask before running commands",
+            "运行命令前先问我",
+            "Perguntar antes de executar comandos",
+        ]),
+        (Allow, "fetch_url", Some("*://example.com/*"), [
+            "Always allow downloading from example.com",
+            "始终允许从 example.com 下载",
+            "Sempre permitir baixar de example.com",
+        ]),
+        (Deny, "fetch_url", Some("*://*.ads.net/*"), [
+            "Never download from ads.net and its sub-domains",
+            "禁止从 ads.net 及其子域名下载",
+            "Nunca baixar de ads.net e dos seus subdomínios",
+        ]),
+        (Allow, "run_command", Some("git status *"), [
+            "Always allow running the command “git status” (with anything after it)",
+            "始终允许运行命令“git status”（后面跟任何内容都算）",
+            "Sempre permitir executar o comando “git status” (com qualquer coisa depois)",
+        ]),
+        (Ask, "run_command", Some("git push"), [
+            "Ask before running the command “git push”",
+            "运行命令“git push”前先问我",
+            "Perguntar antes de executar o comando “git push”",
+        ]),
+        (Deny, "run_command", Some("Private/**"), [
+            "Never run commands that touch Private",
+            "禁止运行涉及 Private 的命令",
+            "Nunca executar comandos que mexem em Private",
+        ]),
+        (Deny, "write_file", Some("Taxes/**"), [
+            "Never write files in Taxes",
+            "禁止写入 Taxes 中的文件",
+            "Nunca escrever arquivos em Taxes",
+        ]),
+        (Ask, "list_directory", Some("Private/**"), [
+            "Ask before listing folders in Private",
+            "列出 Private 中的文件夹的内容前先问我",
+            "Perguntar antes de listar o conteúdo de pastas em Private",
+        ]),
+        (Allow, "edit_file", Some("Drafts/**"), [
+            "Always allow changing files in Drafts",
+            "始终允许修改 Drafts 中的文件",
+            "Sempre permitir alterar arquivos em Drafts",
+        ]),
+        (Deny, "move_path", None, [
+            "Never move or rename files and folders",
+            "禁止移动或重命名文件和文件夹",
+            "Nunca mover ou renomear arquivos e pastas",
+        ]),
+        (Ask, "delete_path", Some("Photos/**"), [
+            "Ask before deleting files and folders in Photos",
+            "删除 Photos 中的文件和文件夹前先问我",
+            "Perguntar antes de apagar arquivos e pastas em Photos",
+        ]),
+        (Deny, "everything__echo", None, [
+            "Never use the tool “echo” of the MCP server “everything”",
+            "禁止使用 MCP 服务器“everything”的工具“echo”",
+            "Nunca usar a ferramenta “echo” do servidor MCP “everything”",
+        ]),
+        (Ask, "everything__echo", Some("Private/**"), [
+            "Ask before using the tool “echo” of the MCP server “everything” on anything in Private",
+            "对 Private 中的任何内容使用 MCP 服务器“everything”的工具“echo”前先问我",
+            "Perguntar antes de usar a ferramenta “echo” do servidor MCP “everything” em qualquer coisa em Private",
+        ]),
+        (Deny, "*", None, [
+            "Never do anything (every action is refused)",
+            "什么都不许做（每个操作都会被拒绝）",
+            "Nunca fazer nada (toda ação é recusada)",
+        ]),
+        (Ask, "*", None, [
+            "Ask before anything",
+            "做任何事之前都先问我",
+            "Perguntar antes de qualquer coisa",
+        ]),
+        (Allow, "*", None, [
+            "Always allow everything, without asking",
+            "始终允许一切，不用问我",
+            "Sempre permitir tudo, sem perguntar",
+        ]),
+        (Allow, "*", Some("Drafts/**"), [
+            "Always allow anything in Drafts",
+            "始终允许操作 Drafts 中的任何内容",
+            "Sempre permitir qualquer coisa em Drafts",
+        ]),
+        // Written by hand in ways the form does not write.
+        (Allow, "write_file", Some("hello.txt"), [
+            "Always allow writing hello.txt",
+            "始终允许写入 hello.txt",
+            "Sempre permitir escrever hello.txt",
+        ]),
+        (Deny, "*", Some("Taxes"), [
+            "Never touch Taxes",
+            "禁止操作 Taxes",
+            "Nunca mexer em Taxes",
+        ]),
+        (Allow, "write_file", Some("Drafts/*.txt"), [
+            "Always allow writing files matching “Drafts/*.txt”",
+            "始终允许写入匹配“Drafts/*.txt”的文件",
+            "Sempre permitir escrever arquivos que correspondem a “Drafts/*.txt”",
+        ]),
+        (Allow, "run_command", Some("git status*"), [
+            "Always allow running commands matching “git status*”",
+            "始终允许运行匹配“git status*”的命令",
+            "Sempre permitir executar comandos que correspondem a “git status*”",
+        ]),
+        (Allow, "fetch_url", Some("https://example.com/docs/*"), [
+            "Always allow downloading from addresses matching “https://example.com/docs/*”",
+            "始终允许从匹配“https://example.com/docs/*”的网址下载",
+            "Sempre permitir baixar de endereços que correspondem a “https://example.com/docs/*”",
+        ]),
+        (Deny, "*", Some("*.key"), [
+            "Never touch anything matching “*.key”",
+            "禁止操作匹配“*.key”的任何内容",
+            "Nunca mexer em nada que corresponda a “*.key”",
+        ]),
+        (Allow, "read_file", Some("*"), [
+            "Always allow reading files",
+            "始终允许读取文件",
+            "Sempre permitir ler arquivos",
+        ]),
+    ]
+};
+
+/// The sentence of each rule of `RULES` in `language`.
+pub fn said(language: Language) -> Vec<String> {
+    with_language(language, || {
+        RULES
+            .iter()
+            .map(|(kind, tool, pattern, _)| Rule::new(tool, *pattern).unwrap().sentence(*kind))
+            .collect()
+    })
+}
+
+/// The sentences `RULES` gives in its column `column` (0 English, 1 Chinese, 2 Portuguese).
+pub fn expected(column: usize) -> Vec<&'static str> {
+    RULES.iter().map(|(.., words)| words[column]).collect()
 }
 
 #[test]
 fn each_kind_of_rule_is_said_in_a_sentence() {
-    use RuleKind::{Allow, Ask, Deny};
-    let said: Vec<String> = [
-        (Deny, "*", Some("Private/**")),
-        (Allow, "read_file", None),
-        (Ask, "run_command", None),
-        (Allow, "fetch_url", Some("*://example.com/*")),
-        (Deny, "fetch_url", Some("*://*.ads.net/*")),
-        (Allow, "run_command", Some("git status *")),
-        (Ask, "run_command", Some("git push")),
-        (Deny, "run_command", Some("Private/**")),
-        (Deny, "write_file", Some("Taxes/**")),
-        (Ask, "list_directory", Some("Private/**")),
-        (Allow, "edit_file", Some("Drafts/**")),
-        (Deny, "move_path", None),
-        (Ask, "delete_path", Some("Photos/**")),
-        (Deny, "everything__echo", None),
-        (Ask, "everything__echo", Some("Private/**")),
-        (Deny, "*", None),
-        (Ask, "*", None),
-        (Allow, "*", None),
-        (Allow, "*", Some("Drafts/**")),
-        // Written by hand in ways the form does not write.
-        (Allow, "write_file", Some("hello.txt")),
-        (Deny, "*", Some("Taxes")),
-        (Allow, "write_file", Some("Drafts/*.txt")),
-        (Allow, "run_command", Some("git status*")),
-        (Allow, "fetch_url", Some("https://example.com/docs/*")),
-        (Deny, "*", Some("*.key")),
-        (Allow, "read_file", Some("*")),
-    ]
-    .into_iter()
-    .map(|(kind, tool, pattern)| sentence(kind, tool, pattern))
-    .collect();
-    assert_eq!(
-        said,
-        vec![
-            "Never touch anything in Private",
-            "Always allow reading files",
-            "Ask before running commands",
-            "Always allow downloading from example.com",
-            "Never download from ads.net and its sub-domains",
-            "Always allow running the command “git status” (with anything after it)",
-            "Ask before running the command “git push”",
-            "Never run commands that touch Private",
-            "Never write files in Taxes",
-            "Ask before listing folders in Private",
-            "Always allow changing files in Drafts",
-            "Never move or rename files and folders",
-            "Ask before deleting files and folders in Photos",
-            "Never use the tool “echo” of the MCP server “everything”",
-            "Ask before using the tool “echo” of the MCP server “everything” on anything in Private",
-            "Never do anything (every action is refused)",
-            "Ask before anything",
-            "Always allow everything, without asking",
-            "Always allow anything in Drafts",
-            "Always allow writing hello.txt",
-            "Never touch Taxes",
-            "Always allow writing files matching “Drafts/*.txt”",
-            "Always allow running commands matching “git status*”",
-            "Always allow downloading from addresses matching “https://example.com/docs/*”",
-            "Never touch anything matching “*.key”",
-            "Always allow reading files",
-        ]
-    );
+    assert_eq!(said(Language::En), expected(0));
 }
 
 #[test]

@@ -3,126 +3,14 @@
 //! gone from the trash, the folder gone, copies cleared over the cap, a file too large to
 //! copy, a full data folder); a second click or two windows never undo twice.
 
-use askfirst_core::app::{AppConfig, Backend, Coded, Environment};
+use super::place::{entry_of, in_a_trash_of_its_own, list, play_calls, undo, Place};
+use askfirst_core::app::Coded;
 use askfirst_core::undo::UndoError;
-use askfirst_protocol::{
-    ActivityEntry, ActivityState, AgentEvent, AllowedBy, Decision, RunStatus, SequencedEvent,
-    UndoResponse,
-};
+use askfirst_protocol::{ActivityState, AllowedBy, RunStatus, UndoResponse};
 use pretty_assertions::assert_eq;
 use serde_json::json;
-use std::collections::HashMap;
 use std::os::unix::fs::PermissionsExt;
-use std::path::{Path, PathBuf};
-use std::sync::Arc;
-use std::time::Duration;
-use tokio::sync::mpsc::UnboundedReceiver;
-
-/// A data folder, the person's folder and a scenario file.
-pub struct Place {
-    _dir: tempfile::TempDir,
-    pub data: PathBuf,
-    pub ws: PathBuf,
-    scenario: PathBuf,
-}
-
-impl Place {
-    pub fn new() -> Self {
-        let dir = tempfile::tempdir().unwrap();
-        let root = std::fs::canonicalize(dir.path()).unwrap();
-        let (data, ws) = (root.join("data"), root.join("Taxes"));
-        std::fs::create_dir_all(&ws).unwrap();
-        std::fs::create_dir_all(&data).unwrap();
-        Self {
-            _dir: dir,
-            scenario: root.join("scenario.json"),
-            data,
-            ws,
-        }
-    }
-
-    /// The model makes these calls (`[name, arguments]`), one per turn, then says it is done.
-    pub fn script(&self, calls: &[(&str, serde_json::Value)]) {
-        let mut turns: Vec<_> = calls
-            .iter()
-            .map(|(name, arguments)| {
-                json!({"say": "Working.", "tool_calls": [{"name": name, "arguments": arguments}]})
-            })
-            .collect();
-        turns.push(json!({"say": "Done."}));
-        let turns = json!({ "turns": turns });
-        std::fs::write(&self.scenario, turns.to_string()).unwrap();
-    }
-
-    pub fn backend(&self) -> Backend {
-        let mut vars: HashMap<String, String> = HashMap::new();
-        vars.insert("ASKFIRST_DATA_DIR".into(), self.data.display().to_string());
-        vars.insert("ASKFIRST_WORKSPACE".into(), self.ws.display().to_string());
-        vars.insert(
-            "ASKFIRST_PROVIDER".into(),
-            format!("scripted:{}", self.scenario.display()),
-        );
-        let config = AppConfig::resolve(Environment::fixed(vars), None).unwrap();
-        Backend::build(config, tokio::runtime::Handle::current()).unwrap()
-    }
-
-    pub fn file(&self, name: &str) -> PathBuf {
-        self.ws.join(name)
-    }
-
-    pub fn read(&self, name: &str) -> String {
-        std::fs::read_to_string(self.file(name)).unwrap()
-    }
-}
-
-/// Starts a task, approves every card, and returns how it ended and the cards' effects.
-pub async fn run_task(
-    backend: &Backend,
-    events: &mut UnboundedReceiver<SequencedEvent>,
-) -> (RunStatus, Vec<Vec<String>>) {
-    let runtime = Arc::clone(&backend.runtime);
-    let run_id = tokio::task::spawn_blocking(move || runtime.start_run("Tidy up").unwrap())
-        .await
-        .unwrap()
-        .run_id;
-    let mut effects = Vec::new();
-    tokio::time::timeout(Duration::from_secs(60), async {
-        loop {
-            match events.recv().await.unwrap().event {
-                AgentEvent::ApprovalRequired(request) if request.run_id == run_id => {
-                    effects.push(request.effects.clone());
-                    let runtime = Arc::clone(&backend.runtime);
-                    tokio::task::spawn_blocking(move || {
-                        runtime.resolve_approval(request.approval_id, Decision::Approve)
-                    })
-                    .await
-                    .unwrap()
-                    .unwrap();
-                }
-                AgentEvent::RunFinished {
-                    status, run_id: id, ..
-                } if id == run_id => return (status, effects),
-                _ => {}
-            }
-        }
-    })
-    .await
-    .unwrap()
-}
-
-pub fn list(backend: &Backend) -> Vec<ActivityEntry> {
-    backend.activity.list(&|_| "Tidy up".to_owned())
-}
-
-pub fn undo(
-    backend: &Backend,
-    entry: &ActivityEntry,
-    confirmed: bool,
-) -> Result<UndoResponse, UndoError> {
-    backend
-        .activity
-        .undo_change(entry.session_id, &entry.id, confirmed)
-}
+use std::path::Path;
 
 fn mode(path: &Path) -> u32 {
     std::fs::metadata(path).unwrap().permissions().mode() & 0o7777
@@ -140,16 +28,12 @@ async fn an_overwrite_is_undone_to_the_exact_bytes_and_permissions_and_only_once
     let before: Vec<u8> = (0..=255u8).chain(b"\r\nend".iter().copied()).collect();
     std::fs::write(place.file("notes.txt"), &before).unwrap();
     std::fs::set_permissions(place.file("notes.txt"), PermissionsExt::from_mode(0o640)).unwrap();
-    place.script(&[(
-        "write_file",
-        json!({"path": "notes.txt", "content": "new\n"}),
-    )]);
-    let mut backend = place.backend();
-    let mut events = std::mem::replace(
-        &mut backend.events,
-        tokio::sync::mpsc::unbounded_channel().1,
-    );
-    let (status, _) = run_task(&backend, &mut events).await;
+    let (backend, status, _) = place
+        .run(&[(
+            "write_file",
+            json!({"path": "notes.txt", "content": "new\n"}),
+        )])
+        .await;
     assert_eq!(status, RunStatus::Completed);
     assert_eq!(place.read("notes.txt"), "new\n");
 
@@ -221,16 +105,12 @@ async fn an_overwrite_is_undone_to_the_exact_bytes_and_permissions_and_only_once
 async fn an_edit_changed_since_asks_first_and_says_what_would_be_lost() {
     let place = Place::new();
     std::fs::write(place.file("todo.txt"), "milk\neggs\n").unwrap();
-    place.script(&[(
-        "edit_file",
-        json!({"path": "todo.txt", "old_text": "eggs", "new_text": "bread"}),
-    )]);
-    let mut backend = place.backend();
-    let mut events = std::mem::replace(
-        &mut backend.events,
-        tokio::sync::mpsc::unbounded_channel().1,
-    );
-    run_task(&backend, &mut events).await;
+    let (backend, _, _) = place
+        .run(&[(
+            "edit_file",
+            json!({"path": "todo.txt", "old_text": "eggs", "new_text": "bread"}),
+        )])
+        .await;
     assert_eq!(place.read("todo.txt"), "milk\nbread\n");
     // The person changes the file afterwards.
     std::fs::write(place.file("todo.txt"), "milk\nbread\ncheese\n").unwrap();
@@ -257,16 +137,12 @@ async fn an_edit_changed_since_asks_first_and_says_what_would_be_lost() {
 async fn a_move_goes_back_unless_the_old_place_is_taken() {
     let place = Place::new();
     std::fs::write(place.file("a.txt"), "A").unwrap();
-    place.script(&[(
-        "move_path",
-        json!({"from": "a.txt", "to": "Old/2024/a.txt"}),
-    )]);
-    let mut backend = place.backend();
-    let mut events = std::mem::replace(
-        &mut backend.events,
-        tokio::sync::mpsc::unbounded_channel().1,
-    );
-    run_task(&backend, &mut events).await;
+    let (backend, _, _) = place
+        .run(&[(
+            "move_path",
+            json!({"from": "a.txt", "to": "Old/2024/a.txt"}),
+        )])
+        .await;
     assert_eq!(place.read("Old/2024/a.txt"), "A");
     let entry = list(&backend).remove(0);
     assert_eq!(
@@ -301,13 +177,9 @@ async fn a_move_goes_back_unless_the_old_place_is_taken() {
 async fn a_folder_that_is_gone_or_replaced_is_said_and_nothing_is_written_elsewhere() {
     let place = Place::new();
     std::fs::write(place.file("notes.txt"), "old").unwrap();
-    place.script(&[("write_file", json!({"path": "notes.txt", "content": "new"}))]);
-    let mut backend = place.backend();
-    let mut events = std::mem::replace(
-        &mut backend.events,
-        tokio::sync::mpsc::unbounded_channel().1,
-    );
-    run_task(&backend, &mut events).await;
+    let (backend, _, _) = place
+        .run(&[("write_file", json!({"path": "notes.txt", "content": "new"}))])
+        .await;
     let entry = list(&backend).remove(0);
 
     let moved = place.ws.with_file_name("Taxes, moved");
@@ -354,13 +226,7 @@ async fn over_the_cap_the_oldest_copies_go_and_a_file_too_large_is_said_on_the_c
         .map(|name| ("write_file", json!({"path": name, "content": "x"})))
         .collect();
     calls.push(("write_file", json!({"path": "big.txt", "content": "x"})));
-    place.script(&calls);
-    let mut backend = place.backend();
-    let mut events = std::mem::replace(
-        &mut backend.events,
-        tokio::sync::mpsc::unbounded_channel().1,
-    );
-    let (_, effects) = run_task(&backend, &mut events).await;
+    let (backend, _, effects) = place.run(&calls).await;
     assert_eq!(
         effects.last().unwrap(),
         &vec![
@@ -372,14 +238,7 @@ async fn over_the_cap_the_oldest_copies_go_and_a_file_too_large_is_said_on_the_c
     assert!(effects[..5].iter().all(Vec::is_empty), "{effects:?}");
 
     let entries = list(&backend);
-    let state_of = |name: &str| {
-        entries
-            .iter()
-            .find(|e| e.paths == [name.to_owned()])
-            .unwrap()
-            .state
-            .clone()
-    };
+    let state_of = |name: &str| entry_of(&entries, name).state;
     assert_eq!(
         state_of("big.txt"),
         ActivityState::CannotUndo {
@@ -390,11 +249,7 @@ async fn over_the_cap_the_oldest_copies_go_and_a_file_too_large_is_said_on_the_c
     for name in ["2.txt", "3.txt", "4.txt", "5.txt"] {
         assert_eq!(state_of(name), ActivityState::Done, "{name}");
     }
-    let oldest = entries
-        .iter()
-        .find(|e| e.paths == ["1.txt".to_owned()])
-        .unwrap();
-    let error = undo(&backend, oldest, true).unwrap_err();
+    let error = undo(&backend, &entry_of(&entries, "1.txt"), true).unwrap_err();
     assert!(matches!(error, UndoError::TooOld(_)), "{error:?}");
     assert_eq!(place.read("1.txt"), "x");
 }
@@ -407,38 +262,11 @@ async fn a_before_copy_that_cannot_be_written_keeps_the_file_as_it_was() {
     // full disk).
     std::fs::write(place.data.join("undo"), "").unwrap();
     place.script(&[("write_file", json!({"path": "notes.txt", "content": "new"}))]);
-    let mut backend = place.backend();
-    let mut events = std::mem::replace(
-        &mut backend.events,
-        tokio::sync::mpsc::unbounded_channel().1,
-    );
-    let runtime = Arc::clone(&backend.runtime);
-    let run_id = tokio::task::spawn_blocking(move || runtime.start_run("Tidy up").unwrap())
-        .await
-        .unwrap()
-        .run_id;
-    let finished = tokio::time::timeout(Duration::from_secs(60), async {
-        loop {
-            match events.recv().await.unwrap().event {
-                AgentEvent::ApprovalRequired(request) => {
-                    let runtime = Arc::clone(&backend.runtime);
-                    tokio::task::spawn_blocking(move || {
-                        runtime.resolve_approval(request.approval_id, Decision::Approve)
-                    })
-                    .await
-                    .unwrap()
-                    .unwrap();
-                }
-                AgentEvent::ToolCallFinished { status, .. } => break status,
-                _ => {}
-            }
-        }
-    })
-    .await
-    .unwrap();
-    assert_eq!(finished, askfirst_protocol::ToolCallStatus::Failed);
+    let (backend, mut events) = place.backend_with_events();
+    let (_, calls) = play_calls(&backend, &mut events, |_| {}).await;
+    let finished: Vec<_> = calls.iter().map(|(status, _)| *status).collect();
+    assert_eq!(finished, [askfirst_protocol::ToolCallStatus::Failed]);
     assert_eq!(place.read("notes.txt"), "precious");
-    let _ = run_id;
     assert!(
         list(&backend).is_empty(),
         "a change that was not made is not listed"
@@ -451,23 +279,19 @@ async fn a_whole_task_is_undone_newest_first_and_after_a_restart() {
     std::fs::write(place.file("a.txt"), "a0").unwrap();
     std::fs::write(place.file("b.txt"), "b0").unwrap();
     std::fs::write(place.file("c.txt"), "c0").unwrap();
-    place.script(&[
-        ("write_file", json!({"path": "a.txt", "content": "a1"})),
-        (
-            "edit_file",
-            json!({"path": "a.txt", "old_text": "a1", "new_text": "a2"}),
-        ),
-        ("write_file", json!({"path": "b.txt", "content": "b1"})),
-        ("move_path", json!({"from": "c.txt", "to": "d.txt"})),
-        ("write_file", json!({"path": "d.txt", "content": "d1"})),
-    ]);
     let session = {
-        let mut backend = place.backend();
-        let mut events = std::mem::replace(
-            &mut backend.events,
-            tokio::sync::mpsc::unbounded_channel().1,
-        );
-        run_task(&backend, &mut events).await;
+        let (backend, _, _) = place
+            .run(&[
+                ("write_file", json!({"path": "a.txt", "content": "a1"})),
+                (
+                    "edit_file",
+                    json!({"path": "a.txt", "old_text": "a1", "new_text": "a2"}),
+                ),
+                ("write_file", json!({"path": "b.txt", "content": "b1"})),
+                ("move_path", json!({"from": "c.txt", "to": "d.txt"})),
+                ("write_file", json!({"path": "d.txt", "content": "d1"})),
+            ])
+            .await;
         backend.runtime.shutdown();
         backend.log.flush();
         list(&backend)[0].session_id
@@ -515,16 +339,12 @@ async fn a_task_undo_stops_at_the_first_change_it_cannot_undo_and_says_how_far_i
     let place = Place::new();
     std::fs::write(place.file("c.txt"), "c0").unwrap();
     std::fs::write(place.file("a.txt"), "a0").unwrap();
-    place.script(&[
-        ("move_path", json!({"from": "c.txt", "to": "d.txt"})),
-        ("write_file", json!({"path": "a.txt", "content": "a1"})),
-    ]);
-    let mut backend = place.backend();
-    let mut events = std::mem::replace(
-        &mut backend.events,
-        tokio::sync::mpsc::unbounded_channel().1,
-    );
-    run_task(&backend, &mut events).await;
+    let (backend, _, _) = place
+        .run(&[
+            ("move_path", json!({"from": "c.txt", "to": "d.txt"})),
+            ("write_file", json!({"path": "a.txt", "content": "a1"})),
+        ])
+        .await;
     std::fs::write(place.file("c.txt"), "new c").unwrap();
     let entry = list(&backend).remove(0);
     let stopped = backend
@@ -546,25 +366,7 @@ async fn a_task_undo_stops_at_the_first_change_it_cannot_undo_and_says_how_far_i
 /// of this test binary with its own (as `tools_builtin` does).
 #[test]
 fn undo_through_the_trash() {
-    let data = tempfile::tempdir().unwrap();
-    let out = std::process::Command::new(std::env::current_exe().unwrap())
-        .args([
-            "--exact",
-            "all::undo::trash_cases_in_a_child_process",
-            "--ignored",
-            "--nocapture",
-            "--test-threads=1",
-        ])
-        .env("ASKFIRST_TEST_TRASH", "undo")
-        .env("XDG_DATA_HOME", data.path().join("share"))
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success() && stdout.contains("1 passed"),
-        "{stdout}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    in_a_trash_of_its_own("all::undo::trash_cases_in_a_child_process", "undo");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -576,29 +378,19 @@ async fn trash_cases_in_a_child_process() {
     let place = Place::new();
     std::fs::write(place.file("keep.txt"), "keep me").unwrap();
     std::fs::write(place.file("gone.txt"), "gone").unwrap();
-    place.script(&[
-        (
-            "write_file",
-            json!({"path": "New/Sub/hello.txt", "content": "hello"}),
-        ),
-        ("delete_path", json!({"path": "keep.txt"})),
-        ("delete_path", json!({"path": "gone.txt"})),
-    ]);
-    let mut backend = place.backend();
-    let mut events = std::mem::replace(
-        &mut backend.events,
-        tokio::sync::mpsc::unbounded_channel().1,
-    );
-    run_task(&backend, &mut events).await;
+    let (backend, _, _) = place
+        .run(&[
+            (
+                "write_file",
+                json!({"path": "New/Sub/hello.txt", "content": "hello"}),
+            ),
+            ("delete_path", json!({"path": "keep.txt"})),
+            ("delete_path", json!({"path": "gone.txt"})),
+        ])
+        .await;
     assert!(!place.file("keep.txt").exists() && !place.file("gone.txt").exists());
     let entries = list(&backend);
-    let by_path = |name: &str| {
-        entries
-            .iter()
-            .find(|e| e.paths == [name.to_owned()])
-            .unwrap()
-            .clone()
-    };
+    let by_path = |name: &str| entry_of(&entries, name);
 
     // A new file goes to the trash, and the folders made for it go when empty again.
     assert!(undo(&backend, &by_path("New/Sub/hello.txt"), false).is_ok());

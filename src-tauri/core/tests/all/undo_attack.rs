@@ -4,7 +4,7 @@
 //! pipe; then the person clicks Undo. Undo must touch only the very item the change made and
 //! never follow a link: not write, trash or take anything elsewhere, and never hang.
 
-use super::undo::{list, run_task, undo, Place};
+use super::place::{entry_of, in_a_trash_of_its_own, list, undo, Place};
 use askfirst_core::app::Coded;
 use askfirst_core::undo::UndoError;
 use askfirst_protocol::{ActivityEntry, UndoResponse};
@@ -17,13 +17,7 @@ async fn changed(
     place: &Place,
     calls: &[(&str, serde_json::Value)],
 ) -> (askfirst_core::app::Backend, Vec<ActivityEntry>) {
-    place.script(calls);
-    let mut backend = place.backend();
-    let mut events = std::mem::replace(
-        &mut backend.events,
-        tokio::sync::mpsc::unbounded_channel().1,
-    );
-    run_task(&backend, &mut events).await;
+    let (backend, _, _) = place.run(calls).await;
     let entries = list(&backend);
     (backend, entries)
 }
@@ -136,24 +130,9 @@ async fn undo_never_waits_on_a_named_pipe_put_in_place_of_the_file() {
 /// The trash cases run in a process of their own (the trash lives under `XDG_DATA_HOME`).
 #[test]
 fn undo_through_the_trash_follows_no_link() {
-    let data = tempfile::tempdir().unwrap();
-    let out = std::process::Command::new(std::env::current_exe().unwrap())
-        .args([
-            "--exact",
-            "all::undo_attack::trash_links_in_a_child_process",
-            "--ignored",
-            "--nocapture",
-            "--test-threads=1",
-        ])
-        .env("ASKFIRST_TEST_TRASH", "undo_attack")
-        .env("XDG_DATA_HOME", data.path().join("share"))
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success() && stdout.contains("1 passed"),
-        "{stdout}\n{}",
-        String::from_utf8_lossy(&out.stderr)
+    in_a_trash_of_its_own(
+        "all::undo_attack::trash_links_in_a_child_process",
+        "undo_attack",
     );
 }
 
@@ -178,13 +157,7 @@ async fn trash_links_in_a_child_process() {
         ],
     )
     .await;
-    let by_path = |name: &str| {
-        entries
-            .iter()
-            .find(|e| e.paths == [name.to_owned()])
-            .unwrap()
-            .clone()
-    };
+    let by_path = |name: &str| entry_of(&entries, name);
     private(&place, "secret.txt", "secret");
     private(&place, "made.txt", "private");
 
