@@ -10,6 +10,12 @@ export const EVENT_NAMES = {
   approvalResolved: 'approval-resolved',
   /** Payload: a SequencedEvent (the transcript's numbered stream). */
   runEvent: 'run-event',
+  /**
+   * Payload: SequencedEvent[], in order: what the backend emitted since its last delivery (a
+   * burst comes as one). The backend sends only this; the approval events inside are what
+   * approval-required and approval-resolved carry, and the three single events are still taken.
+   */
+  runEvents: 'run-events',
   /** Payload: the ApprovalId the person picked in the tray or a notification. */
   focusApproval: 'focus-approval',
   /** No payload: closing the window only minimised it (no tray on this desktop). */
