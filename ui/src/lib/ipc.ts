@@ -6,7 +6,7 @@ import { invoke } from '@tauri-apps/api/core';
 import { listen, type UnlistenFn } from '@tauri-apps/api/event';
 import { getCurrentWindow } from '@tauri-apps/api/window';
 import { benchMark } from './bench';
-import { EVENT_NAMES, inFrames } from './events';
+import { EVENT_NAMES, inFrames, inFramesFirst } from './events';
 import { internalFailure } from './errors/notice';
 import type { ApprovalId } from './bindings/ApprovalId';
 import type { ApprovalRequest } from './bindings/ApprovalRequest';
@@ -114,7 +114,7 @@ async function listenBoth<T>(
 }
 
 export function onApprovalRequired(handler: (r: ApprovalRequest) => void): Promise<UnlistenFn> {
-  const inOrder = inFrames((r: ApprovalRequest) => handler(r));
+  const inOrder = inFramesFirst((r: ApprovalRequest) => handler(r));
   return listenBoth<ApprovalRequest>(
     EVENT_NAMES.approvalRequired,
     (e) => {
