@@ -134,6 +134,10 @@ error-startup-window = Ask First could not open its window. Start it from your d
 
 notify-title = Ask First needs your OK
 notify-review = Review
+notify-many = { $count ->
+    [one] { $count } action is waiting
+   *[other] { $count } actions are waiting
+}
 notify-still_running-title = Ask First is still running
 notify-still_running-body = Ask First keeps working in the background and will ask here when it needs your OK. Open it from the tray icon or start it again; quit it from the tray menu.
 

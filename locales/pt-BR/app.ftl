@@ -122,6 +122,10 @@ error-startup-window = O Ask First não conseguiu abrir a janela. Abra-o pela su
 
 notify-title = O Ask First precisa da sua aprovação
 notify-review = Revisar
+notify-many = { $count ->
+    [one] { $count } ação está esperando
+   *[other] { $count } ações estão esperando
+}
 notify-still_running-title = O Ask First continua aberto
 notify-still_running-body = O Ask First continua trabalhando em segundo plano e vai perguntar aqui quando precisar da sua aprovação. Abra-o pelo ícone na bandeja ou inicie-o de novo; para sair, use o menu da bandeja.
 

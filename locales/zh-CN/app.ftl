@@ -122,6 +122,7 @@ error-startup-window = Ask First 无法打开窗口。请从你的桌面启动�
 
 notify-title = Ask First 需要你的同意
 notify-review = 查看
+notify-many = 有 { $count } 个操作在等待
 notify-still_running-title = Ask First 仍在运行
 notify-still_running-body = Ask First 会在后台继续工作，需要你同意时会在这里询问。可以从托盘图标打开它，或重新启动它；从托盘菜单退出。
 

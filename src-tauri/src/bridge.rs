@@ -1,19 +1,30 @@
-//! Forwards the core's events, in order, to the window (`run-event`, `approval-required`,
-//! `approval-resolved`), keeps the tray's count current, and sends a notification per request.
+//! Forwards the core's events, in order, to the window (`run-events`: what came since the last
+//! delivery, in one script), keeps the tray's count current, and asks for a notification per
+//! request (`notify` tells a burst of them as one).
 //!
 //! The tray is updated by a task of its own, at most one update at a time and always once more
 //! after the latest change: a tray update waits for the GUI thread, and doing one per event on
 //! the forwarding path made a burst of 1,000 approvals reach the window one every ~9 ms
-//! (BENCHMARKS.md, "1,000 approvals at once").
+//! (BENCHMARKS.md, "1,000 approvals at once"). It waits for a burst to settle
+//! ([`TRAY_SETTLE`]) and rebuilds the menu off the async workers: six rebuilds during a burst
+//! of 64 cards held the GUI thread for ~550 ms, and the page could not paint meanwhile
+//! (BENCHMARKS.md, "The burst: where the events wait").
 
 use crate::{notify, tray};
 use askfirst_core::agent::AgentRuntime;
-use askfirst_protocol::event_names::{APPROVAL_REQUIRED, APPROVAL_RESOLVED, RUN_EVENT};
+use askfirst_protocol::event_names::RUN_EVENTS;
 use askfirst_protocol::{AgentEvent, SequencedEvent};
+use serde_json::value::RawValue;
 use std::sync::Arc;
 use tauri::{AppHandle, Emitter, Manager, Runtime};
 use tokio::sync::mpsc::UnboundedReceiver;
 use tokio::sync::Notify;
+
+/// How long the tray waits after a change for the next before it rebuilds its menu.
+pub const TRAY_SETTLE: std::time::Duration = std::time::Duration::from_millis(100);
+
+/// The longest the tray's menu lags behind the first change of a burst.
+pub const TRAY_SETTLE_AT_MOST: std::time::Duration = std::time::Duration::from_millis(1000);
 
 /// Spawns the task that drains `events` until every sender is gone, and the task that keeps
 /// the tray current.
@@ -26,51 +37,102 @@ pub fn spawn<R: Runtime>(app: AppHandle<R>, mut events: UnboundedReceiver<Sequen
     let tray_task = tauri::async_runtime::spawn(async move {
         loop {
             changed.notified().await;
-            update_tray(&tray_app);
+            // Until the burst is over: a change within TRAY_SETTLE of the last starts it again
+            // (at most TRAY_SETTLE_AT_MOST after the first), so a model turn of 64 cards
+            // rebuilds the menu once, not once per GUI-thread round.
+            let first = tokio::time::Instant::now();
+            loop {
+                let left = TRAY_SETTLE_AT_MOST.saturating_sub(first.elapsed());
+                let settle = tokio::time::sleep(TRAY_SETTLE.min(left));
+                tokio::select! {
+                    () = settle => break,
+                    () = changed.notified() => {}
+                }
+            }
+            // Tauri makes each menu item on the GUI thread and waits for it: on a blocking
+            // thread, so the async workers (the agent's runs, this bridge) never wait for it.
+            let app = tray_app.clone();
+            let _ = tauri::async_runtime::spawn_blocking(move || update_tray(&app)).await;
         }
     });
     tauri::async_runtime::spawn(async move {
-        while let Some(event) = events.recv().await {
-            forward(&app, &event, &tray_changed);
+        let mut received = Vec::with_capacity(MAX_BATCH_EVENTS);
+        while events.recv_many(&mut received, MAX_BATCH_EVENTS).await > 0 {
+            forward(&app, &received, &tray_changed);
+            received.clear();
         }
         tray_task.abort();
     });
 }
 
-/// Forwards one event; an approval event also asks for a tray update.
-fn forward<R: Runtime>(app: &AppHandle<R>, sequenced: &SequencedEvent, tray_changed: &Notify) {
-    // A window that is gone or not yet loaded recovers with `list_run_events` and
-    // `list_pending_approvals`.
-    if let Err(error) = app.emit(RUN_EVENT, sequenced) {
-        eprintln!("askfirst: could not emit {RUN_EVENT}: {error}");
-    }
-    match &sequenced.event {
-        AgentEvent::ApprovalRequired(request) => {
-            if let Err(error) = app.emit(APPROVAL_REQUIRED, request) {
-                eprintln!("askfirst: could not emit {APPROVAL_REQUIRED}: {error}");
+/// The most events one `run-events` delivery carries.
+pub const MAX_BATCH_EVENTS: usize = 256;
+
+/// The most bytes of JSON one `run-events` delivery carries, unless a single event is larger
+/// (it then goes alone): a burst of big cards is not made into one huge script.
+pub const MAX_BATCH_BYTES: usize = 1 << 20;
+
+/// Forwards the events that were waiting, in order, as few `run-events` deliveries (each an
+/// `eval` on the GUI thread and a script in the page: one per event made a burst of 64 cards,
+/// ~200 events, reach the page over ~0.8 s while the page could not paint); approval events
+/// also ask for a notification and a tray update.
+fn forward<R: Runtime>(app: &AppHandle<R>, events: &[SequencedEvent], tray_changed: &Notify) {
+    let mut batch: Vec<Box<RawValue>> = Vec::with_capacity(events.len());
+    let mut bytes = 0;
+    let mut approvals_changed = false;
+    for sequenced in events {
+        match serde_json::value::to_raw_value(sequenced) {
+            Ok(raw) => {
+                let len = raw.get().len();
+                if !batch.is_empty() && bytes + len > MAX_BATCH_BYTES {
+                    deliver(app, &mut batch);
+                    bytes = 0;
+                }
+                bytes += len;
+                batch.push(raw);
             }
-            notify::approval_required(app, request);
-            tray_changed.notify_one();
+            // Not expected (plain serde types); the window catches up with `list_run_events`.
+            Err(error) => eprintln!("askfirst: could not encode an event: {error}"),
         }
-        AgentEvent::ApprovalResolved(resolved) => {
-            if let Err(error) = app.emit(APPROVAL_RESOLVED, resolved) {
-                eprintln!("askfirst: could not emit {APPROVAL_RESOLVED}: {error}");
+        match &sequenced.event {
+            AgentEvent::ApprovalRequired(request) => {
+                notify::approval_required(app, request);
+                approvals_changed = true;
             }
-            notify::approval_resolved(app, resolved.approval_id);
-            tray_changed.notify_one();
+            AgentEvent::ApprovalResolved(resolved) => {
+                notify::approval_resolved(app, resolved.approval_id);
+                approvals_changed = true;
+            }
+            // The window learns it from `run-events` (and `list_pending_approvals` after a
+            // reload).
+            AgentEvent::ApprovalExtended { .. }
+            | AgentEvent::RunStarted { .. }
+            | AgentEvent::AssistantMessage { .. }
+            | AgentEvent::AssistantDelta { .. }
+            | AgentEvent::LogStatus { .. }
+            | AgentEvent::SessionOpened { .. }
+            | AgentEvent::ToolCallProposed { .. }
+            | AgentEvent::ToolCallStarted { .. }
+            | AgentEvent::ToolCallFinished { .. }
+            | AgentEvent::RunFinished { .. } => {}
         }
-        // The window learns it from `run-event` (and `list_pending_approvals` after a reload).
-        AgentEvent::ApprovalExtended { .. }
-        | AgentEvent::RunStarted { .. }
-        | AgentEvent::AssistantMessage { .. }
-        | AgentEvent::AssistantDelta { .. }
-        | AgentEvent::LogStatus { .. }
-        | AgentEvent::SessionOpened { .. }
-        | AgentEvent::ToolCallProposed { .. }
-        | AgentEvent::ToolCallStarted { .. }
-        | AgentEvent::ToolCallFinished { .. }
-        | AgentEvent::RunFinished { .. } => {}
     }
+    deliver(app, &mut batch);
+    if approvals_changed {
+        tray_changed.notify_one();
+    }
+}
+
+/// Emits `batch` as one `run-events` and empties it. A window that is gone or not yet loaded
+/// recovers with `list_run_events` and `list_pending_approvals`.
+fn deliver<R: Runtime>(app: &AppHandle<R>, batch: &mut Vec<Box<RawValue>>) {
+    if batch.is_empty() {
+        return;
+    }
+    if let Err(error) = app.emit(RUN_EVENTS, &*batch) {
+        eprintln!("askfirst: could not emit {RUN_EVENTS}: {error}");
+    }
+    batch.clear();
 }
 
 fn update_tray<R: Runtime>(app: &AppHandle<R>) {

@@ -1,9 +1,10 @@
 //! Native notifications (freedesktop Desktop Notifications over D-Bus on Linux, through
-//! `tauri-plugin-notification`). One per approval request: the title says the app needs an
-//! OK, the body is the plain summary, never the raw arguments.
+//! `tauri-plugin-notification`). One per approval request, or one for a burst of them: the
+//! title says the app needs an OK, the body is the plain summary (or how many wait), never the
+//! raw arguments.
 
 use askfirst_core::app::SettingsScreen;
-use askfirst_core::i18n::tr;
+use askfirst_core::i18n::{tr, Arg};
 use askfirst_core::sync::MutexExt;
 use askfirst_protocol::{ApprovalId, ApprovalRequest, NotifyWhen};
 use std::sync::Arc;
@@ -38,6 +39,15 @@ impl Words {
         }
     }
 
+    /// The notification of `count` requests that came together: "64 actions are waiting".
+    pub fn for_many(count: usize) -> Self {
+        Words {
+            title: tr("notify-title", &[]),
+            body: tr("notify-many", &[("count", Arg::from(count))]),
+            action: tr("notify-review", &[]),
+        }
+    }
+
     /// The once-per-launch note that closing the window left Ask First running.
     pub fn still_running() -> Self {
         Words {
@@ -48,13 +58,45 @@ impl Words {
     }
 }
 
-/// Sends the notification for `request` if the setting and the window's focus say so. Without
-/// the plugin (tests) or a notification service it does nothing; it never blocks the approval
-/// flow. One per approval: the bridge calls it once per `ApprovalRequired`.
+/// Asks for the notification of `request`: shown if the setting and the window's focus say so
+/// when it goes out. Without the plugin (tests) or a notification service it does nothing. It
+/// never blocks the approval flow, and never waits for the GUI thread: the bridge calls it once
+/// per `ApprovalRequired`, and the focus check, the wording and the D-Bus call happen on the
+/// notifications thread. Requests that come together ([`GATHER_QUIET`]) are told together:
+/// up to [`MAX_NAMED`] one notification each, more as one that says how many wait
+/// ([`Words::for_many`]) — a model turn of 64 calls makes one notification, not 64.
 pub fn approval_required<R: Runtime>(app: &AppHandle<R>, request: &ApprovalRequest) {
     if app.try_state::<Notification<R>>().is_none() {
         return;
     }
+    #[cfg(target_os = "linux")]
+    linux::ask(app, request.approval_id, request.summary.clone());
+    #[cfg(not(target_os = "linux"))]
+    {
+        if !should_notify(app) {
+            return;
+        }
+        let words = Words::for_approval(&request.summary, true);
+        show(app, &words.title, &words.body);
+    }
+}
+
+/// How long the notifications thread waits, after a request, for more before it shows them:
+/// a burst of cards (one model turn) arrives over a few hundred milliseconds, each request
+/// within a few milliseconds of the one before.
+pub const GATHER_QUIET: std::time::Duration = std::time::Duration::from_millis(100);
+
+/// The longest a request waits for others to be told with it.
+pub const GATHER_AT_MOST: std::time::Duration = std::time::Duration::from_millis(1000);
+
+/// The most requests arriving together that get a notification each (with their summary);
+/// more are told as one notification with their count.
+pub const MAX_NAMED: usize = 3;
+
+/// Whether the setting and the window say to notify now: `Never`, or `Unfocused` while the
+/// window is shown and focused, say no. Asks the GUI thread (the window's state) and waits
+/// for it: call it off the async workers.
+fn should_notify<R: Runtime>(app: &AppHandle<R>) -> bool {
     let when = app
         .try_state::<Arc<SettingsScreen>>()
         .map(|s| s.notify_when())
@@ -65,30 +107,15 @@ pub fn approval_required<R: Runtime>(app: &AppHandle<R>, request: &ApprovalReque
             .unwrap_or(false)
     };
     match when {
-        NotifyWhen::Never => return,
-        NotifyWhen::Unfocused if window_in_front() => return,
-        NotifyWhen::Always | NotifyWhen::Unfocused => {}
+        NotifyWhen::Never => false,
+        NotifyWhen::Unfocused => !window_in_front(),
+        NotifyWhen::Always => true,
     }
-    // Escaped unless the service is known to show the body as plain text (no `body-markup`
-    // capability): there `&amp;` would show as it is.
-    let markup = app
-        .try_state::<ServiceCheck>()
-        .and_then(|check| check.markup())
-        .unwrap_or(true);
-    let words = Words::for_approval(&request.summary, markup);
-    #[cfg(target_os = "linux")]
-    {
-        if let Some(check) = app.try_state::<ServiceCheck>() {
-            check.before_notifying(probe_service);
-        }
-        linux::show_for_approval(app, request.approval_id, words);
-    }
-    #[cfg(not(target_os = "linux"))]
-    show(app, &words.title, &words.body);
 }
 
-/// The approval was answered or ended: its notification, if still shown, is closed, so no
-/// "needs your OK" stays behind for something that needs nothing any more.
+/// The approval was answered or ended: its notification, if still shown, is closed (one that
+/// tells several requests, once all of them ended), so no "needs your OK" stays behind for
+/// something that needs nothing any more.
 pub fn approval_resolved<R: Runtime>(app: &AppHandle<R>, approval_id: ApprovalId) {
     #[cfg(target_os = "linux")]
     linux::close_for_approval(app, approval_id);
@@ -103,14 +130,17 @@ pub fn approval_resolved<R: Runtime>(app: &AppHandle<R>, approval_id: ApprovalId
 /// `default`). Desktop Notifications Specification 1.2.
 #[cfg(target_os = "linux")]
 mod linux {
+    use super::{Words, GATHER_AT_MOST, GATHER_QUIET, MAX_NAMED};
     use askfirst_core::sync::MutexExt;
     use askfirst_protocol::event_names::FOCUS_APPROVAL;
     use askfirst_protocol::ApprovalId;
     use std::collections::HashMap;
     use std::sync::{mpsc, Mutex, OnceLock};
+    use std::time::Instant;
     use tauri::{AppHandle, Emitter, Manager, Runtime};
 
-    /// The server ids of the notifications shown for approvals still waiting.
+    /// The server ids of the notifications shown for approvals still waiting (several
+    /// approvals share one when they were told together).
     #[derive(Default)]
     pub struct Shown(Mutex<HashMap<ApprovalId, u32>>);
 
@@ -134,35 +164,122 @@ mod linux {
             });
     }
 
-    /// Work for the notifications thread.
-    type Job = Box<dyn FnOnce() + Send>;
+    /// What the notifications thread does, without the app's runtime type in it.
+    trait Side: Send {
+        /// [`super::should_notify`], and the service's markup capability (probing it if due).
+        fn gate(&self) -> Option<bool>;
+        /// Shows `words` for `approvals` and remembers it for them.
+        fn show(&self, approvals: Vec<ApprovalId>, words: Words);
+        /// Closes the notification of `approval` once no other approval it tells waits.
+        fn close(&self, approval: ApprovalId);
+    }
 
-    /// Runs `job` on the one thread that talks to the notification service, after every job
-    /// queued before it: notifications appear in the order the approvals came (one thread
-    /// each raced, so a burst showed up shuffled), and a close never overtakes its show.
+    /// Work for the notifications thread.
+    enum Job {
+        /// A request wants a notification: its id and summary.
+        Ask(Box<dyn Side>, ApprovalId, String),
+        /// A request ended.
+        Close(Box<dyn Side>, ApprovalId),
+    }
+
+    /// Sends `job` to the one thread that talks to the notification service: notifications
+    /// appear in the order the approvals came (one thread each raced, so a burst showed up
+    /// shuffled), and a close never overtakes its show.
     fn in_order(job: Job) {
-        static QUEUE: OnceLock<Option<mpsc::Sender<Job>>> = OnceLock::new();
+        static QUEUE: OnceLock<Option<Mutex<mpsc::Sender<Job>>>> = OnceLock::new();
         let queue = QUEUE.get_or_init(|| {
             let (send, receive) = mpsc::channel::<Job>();
             let started = std::thread::Builder::new()
                 .name("notifications".into())
-                .spawn(move || receive.into_iter().for_each(|job| job()));
-            started.ok().map(|_| send)
+                .spawn(move || serve(&receive));
+            started.ok().map(|_| Mutex::new(send))
         });
         if let Some(send) = queue {
-            let _ = send.send(job);
+            let _ = send.lock_or_recover().send(job);
         }
     }
 
-    pub fn show_for_approval<R: Runtime>(
-        app: &AppHandle<R>,
-        approval_id: ApprovalId,
-        words: super::Words,
-    ) {
-        let app = app.clone();
-        // Shown from the notifications thread, in order; the wait for a click has a thread
-        // of its own. Nothing here waits.
-        in_order(Box::new(move || {
+    /// The notifications thread: each request waits until no other came for [`GATHER_QUIET`]
+    /// (at most [`GATHER_AT_MOST`]); those that came together (and did not end meanwhile) are
+    /// told together. A close that comes meanwhile for an earlier one is done after the show.
+    fn serve(receive: &mpsc::Receiver<Job>) {
+        while let Ok(job) = receive.recv() {
+            let (side, first, summary) = match job {
+                Job::Close(side, approval) => {
+                    side.close(approval);
+                    continue;
+                }
+                Job::Ask(side, approval, summary) => (side, approval, summary),
+            };
+            let mut asked = vec![(first, summary)];
+            let mut closes = Vec::new();
+            let until = Instant::now() + GATHER_AT_MOST;
+            loop {
+                let now = Instant::now();
+                let wait = GATHER_QUIET.min(until.saturating_duration_since(now));
+                if wait.is_zero() {
+                    break;
+                }
+                match receive.recv_timeout(wait) {
+                    Ok(Job::Ask(_, approval, summary)) => asked.push((approval, summary)),
+                    Ok(Job::Close(side, approval)) => {
+                        if let Some(at) = asked.iter().position(|(id, _)| *id == approval) {
+                            // Ended before it was told: nothing to tell.
+                            asked.remove(at);
+                        } else {
+                            closes.push((side, approval));
+                        }
+                    }
+                    Err(_) => break,
+                }
+            }
+            tell(side.as_ref(), asked);
+            for (side, approval) in closes {
+                side.close(approval);
+            }
+        }
+    }
+
+    fn tell(side: &dyn Side, asked: Vec<(ApprovalId, String)>) {
+        if asked.is_empty() {
+            return;
+        }
+        let Some(markup) = side.gate() else {
+            return;
+        };
+        if asked.len() <= MAX_NAMED {
+            for (approval, summary) in asked {
+                side.show(vec![approval], Words::for_approval(&summary, markup));
+            }
+        } else {
+            let words = Words::for_many(asked.len());
+            side.show(asked.into_iter().map(|(id, _)| id).collect(), words);
+        }
+    }
+
+    /// The app's side of the notifications thread.
+    struct AppSide<R: Runtime>(AppHandle<R>);
+
+    impl<R: Runtime> Side for AppSide<R> {
+        fn gate(&self) -> Option<bool> {
+            let app = &self.0;
+            if !super::should_notify(app) {
+                return None;
+            }
+            if let Some(check) = app.try_state::<super::ServiceCheck>() {
+                check.before_notifying(super::probe_service);
+            }
+            // Escaped unless the service is known to show the body as plain text (no
+            // `body-markup` capability): there `&amp;` would show as it is.
+            Some(
+                app.try_state::<super::ServiceCheck>()
+                    .and_then(|check| check.markup())
+                    .unwrap_or(true),
+            )
+        }
+
+        fn show(&self, approvals: Vec<ApprovalId>, words: Words) {
+            let app = self.0.clone();
             let mut notification = notify_rust::Notification::new();
             notification
                 .appname("Ask First")
@@ -172,9 +289,14 @@ mod linux {
             let Ok(handle) = notification.show() else {
                 return; // no service: the probe logs it once
             };
+            let server_id = handle.id();
             if let Some(shown) = app.try_state::<Shown>() {
-                shown.map().insert(approval_id, handle.id());
+                let mut map = shown.map();
+                for approval in &approvals {
+                    map.insert(*approval, server_id);
+                }
             }
+            // The wait for a click has a thread of its own.
             let _ = std::thread::Builder::new()
                 .name("notification".into())
                 .spawn(move || {
@@ -183,31 +305,46 @@ mod linux {
                     handle.wait_for_action(|action| {
                         if action == "default" {
                             crate::window::show_main(&opener);
-                            let _ = opener.emit(FOCUS_APPROVAL, approval_id.to_string());
+                            // At the first of its cards still waiting.
+                            let still = opener.try_state::<Shown>().and_then(|shown| {
+                                let map = shown.map();
+                                approvals
+                                    .iter()
+                                    .find(|id| map.get(id) == Some(&server_id))
+                                    .copied()
+                            });
+                            if let Some(approval) = still.or_else(|| approvals.first().copied()) {
+                                let _ = opener.emit(FOCUS_APPROVAL, approval.to_string());
+                            }
                         }
                         closed = action == "__closed";
                     });
                     // Clicked but still shown (a server may keep it): closed when the
-                    // approval ends.
+                    // approvals end.
                     if closed {
                         if let Some(shown) = app.try_state::<Shown>() {
-                            shown.map().remove(&approval_id);
+                            let mut map = shown.map();
+                            for approval in &approvals {
+                                map.remove(approval);
+                            }
                         }
                     }
                 });
-        }));
-    }
+        }
 
-    pub fn close_for_approval<R: Runtime>(app: &AppHandle<R>, approval_id: ApprovalId) {
-        let app = app.clone();
-        // After the show queued before it, so a notification shown just as its approval ended
-        // is closed too.
-        in_order(Box::new(move || {
-            let Some(id) = app
-                .try_state::<Shown>()
-                .and_then(|shown| shown.map().remove(&approval_id))
-            else {
+        fn close(&self, approval: ApprovalId) {
+            let Some(shown) = self.0.try_state::<Shown>() else {
                 return;
+            };
+            let id = {
+                let mut map = shown.map();
+                let Some(id) = map.remove(&approval) else {
+                    return;
+                };
+                if map.values().any(|other| *other == id) {
+                    return; // it still tells another waiting approval
+                }
+                id
             };
             use gio::prelude::*;
             if let Ok(bus) = gio::bus_get_sync(gio::BusType::Session, gio::Cancellable::NONE) {
@@ -223,7 +360,21 @@ mod linux {
                     gio::Cancellable::NONE,
                 );
             }
-        }));
+        }
+    }
+
+    pub fn ask<R: Runtime>(app: &AppHandle<R>, approval_id: ApprovalId, summary: String) {
+        in_order(Job::Ask(
+            Box::new(AppSide(app.clone())),
+            approval_id,
+            summary,
+        ));
+    }
+
+    pub fn close_for_approval<R: Runtime>(app: &AppHandle<R>, approval_id: ApprovalId) {
+        // After the show queued before it, so a notification shown just as its approval ended
+        // is closed too.
+        in_order(Job::Close(Box::new(AppSide(app.clone())), approval_id));
     }
 }
 

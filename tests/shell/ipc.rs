@@ -2,10 +2,10 @@
 
 use askfirst_core::app::catalog::ProviderChoice;
 use askfirst_core::app::{AppConfig, Backend, Environment};
-use askfirst_protocol::event_names::APPROVAL_RESOLVED;
+use askfirst_protocol::event_names::RUN_EVENTS;
 use askfirst_protocol::{
-    ApprovalRequest, ApprovalResolvedEvent, ApprovalScope, ApprovalSource, CommandError, ErrorCode,
-    Outcome, SequencedEvent, StartRunResponse,
+    AgentEvent, ApprovalRequest, ApprovalResolvedEvent, ApprovalScope, ApprovalSource,
+    CommandError, ErrorCode, Outcome, SequencedEvent, StartRunResponse,
 };
 use pretty_assertions::assert_eq;
 use serde_json::{json, Value};
@@ -57,10 +57,18 @@ fn fixture() -> Fixture {
         .unwrap();
     let resolved = Arc::new(Mutex::new(Vec::new()));
     let seen = Arc::clone(&resolved);
-    app.listen(APPROVAL_RESOLVED, move |event| {
+    // The bridge sends the core's events in `run-events` batches; the approval_resolved ones
+    // carry what the window shows a card's end from.
+    app.listen(RUN_EVENTS, move |event| {
+        let batch: Vec<SequencedEvent> = serde_json::from_str(event.payload()).unwrap();
         seen.lock()
             .unwrap()
-            .push(serde_json::from_str(event.payload()).unwrap());
+            .extend(batch.into_iter().filter_map(|e| {
+                let AgentEvent::ApprovalResolved(resolved) = e.event else {
+                    return None;
+                };
+                Some(resolved)
+            }));
     });
     Fixture {
         _dir: dir,

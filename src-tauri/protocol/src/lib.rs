@@ -43,6 +43,12 @@ pub mod event_names {
     pub const APPROVAL_RESOLVED: &str = "approval-resolved";
     /// Payload: [`crate::SequencedEvent`].
     pub const RUN_EVENT: &str = "run-event";
+    /// Payload: a list of [`crate::SequencedEvent`], in the order the core emitted them: what
+    /// came since the last delivery, so a burst reaches the window as one script instead of
+    /// one per event (BENCHMARKS.md, "The burst: where the events wait"). The shell sends its
+    /// events only this way; the approval variants inside are what `approval-required` and
+    /// `approval-resolved` carried, and the window still takes those three single events.
+    pub const RUN_EVENTS: &str = "run-events";
     /// Payload: the approval id as a string. Sent when the person chose a request in the tray
     /// or a notification: the window scrolls to that card and focuses it.
     pub const FOCUS_APPROVAL: &str = "focus-approval";

@@ -7,6 +7,8 @@
 
 /** What one card went through, each a Unix time in milliseconds. */
 export interface BenchCard {
+  /** The `approval-required` event reached the page (its listener ran), before any frame. */
+  arrived?: number;
   /** The `approval-required` event reached the card list. */
   received?: number;
   /** The card was in the DOM and a frame with it had been painted. */

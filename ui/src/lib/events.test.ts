@@ -86,6 +86,33 @@ describe('inFrames', () => {
     raf.mockRestore();
   });
 
+  it('handles new cards first, alone in their frame, and the rest in the next frame', async () => {
+    const { inFrames, inFramesFirst } = await import('./events');
+    const frames: (() => void)[] = [];
+    const raf = vi.spyOn(globalThis, 'requestAnimationFrame').mockImplementation((cb) => {
+      frames.push(() => cb(0));
+      return frames.length;
+    });
+    const seen: string[] = [];
+    const line = inFrames((x: number) => seen.push(`line${x}`), 60_000);
+    const card = inFramesFirst((x: number) => seen.push(`card${x}`), 60_000);
+    line(1);
+    card(2);
+    line(3);
+    card(4);
+    frames.shift()?.();
+    expect(seen).toEqual(['card2', 'card4']);
+    // More cards keep coming: the lines still wait no longer than one frame.
+    card(5);
+    frames.shift()?.();
+    expect(seen).toEqual(['card2', 'card4', 'card5', 'line1', 'line3']);
+    // Without cards, lines are handled in their frame.
+    line(6);
+    while (frames.length) frames.shift()?.();
+    expect(seen).toEqual(['card2', 'card4', 'card5', 'line1', 'line3', 'line6']);
+    raf.mockRestore();
+  });
+
   it('goes on with the others when one handler throws', async () => {
     const { inFrames } = await import('./events');
     const seen: number[] = [];

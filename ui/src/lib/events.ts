@@ -10,6 +10,12 @@ export const EVENT_NAMES = {
   approvalResolved: 'approval-resolved',
   /** Payload: a SequencedEvent (the transcript's numbered stream). */
   runEvent: 'run-event',
+  /**
+   * Payload: SequencedEvent[], in order: what the backend emitted since its last delivery (a
+   * burst comes as one). The backend sends only this; the approval events inside are what
+   * approval-required and approval-resolved carry, and the three single events are still taken.
+   */
+  runEvents: 'run-events',
   /** Payload: the ApprovalId the person picked in the tray or a notification. */
   focusApproval: 'focus-approval',
   /** No payload: closing the window only minimised it (no tray on this desktop). */
@@ -21,6 +27,10 @@ export type EventName = (typeof EVENT_NAMES)[keyof typeof EVENT_NAMES];
 
 /** Deliveries waiting for the next frame, in the order the events arrived (all kinds together). */
 const queued: (() => void)[] = [];
+/** Deliveries of the kinds that come first ([`inFramesFirst`]: new cards), in arrival order. */
+const first: (() => void)[] = [];
+/** Whether the last frame left `queued` alone because it showed something of `first`. */
+let deferred = false;
 let flushDue = false;
 
 /**
@@ -32,13 +42,12 @@ let flushDue = false;
  */
 export const FRAME_BUDGET_MS = 12;
 
-function flush(fallbackMs: number): void {
-  flushDue = false;
-  const start = performance.now();
+/** Runs the deliveries of `list` from its start for at most the rest of the budget; removes them. */
+function drain(list: (() => void)[], start: number): void {
   let handled = 0;
   // What a handler queues while this runs (none should) comes after what was queued before.
-  while (handled < queued.length) {
-    const deliver = queued[handled++];
+  while (handled < list.length) {
+    const deliver = list[handled++];
     try {
       deliver?.();
     } catch (error) {
@@ -46,8 +55,24 @@ function flush(fallbackMs: number): void {
     }
     if (performance.now() - start >= FRAME_BUDGET_MS) break;
   }
-  queued.splice(0, handled);
-  if (queued.length > 0) schedule(fallbackMs);
+  list.splice(0, handled);
+}
+
+function flush(fallbackMs: number): void {
+  flushDue = false;
+  const start = performance.now();
+  const urgent = first.length > 0;
+  drain(first, start);
+  // A frame that shows new cards shows only them (the first card of a burst is painted before
+  // the transcript's lines for the whole burst are laid out: BENCHMARKS.md, "The burst: where
+  // the events wait"); the rest waits one frame at most.
+  if (urgent && !deferred && queued.length > 0) {
+    deferred = true;
+  } else {
+    deferred = false;
+    if (performance.now() - start < FRAME_BUDGET_MS) drain(queued, start);
+  }
+  if (queued.length > 0 || first.length > 0) schedule(fallbackMs);
 }
 
 /** Flushes at the next frame, or after `fallbackMs` when the window draws no frames. */
@@ -76,6 +101,18 @@ function schedule(fallbackMs: number): void {
 export function inFrames<A>(handler: (arg: A) => void, fallbackMs = 32): (arg: A) => void {
   return (arg: A) => {
     queued.push(() => handler(arg));
+    schedule(fallbackMs);
+  };
+}
+
+/**
+ * [`inFrames`] for the events a person waits for (a new card): handled before the others at
+ * the next frame, in their own arrival order, and a frame that handles some leaves the others
+ * for the frame after it (never longer than that).
+ */
+export function inFramesFirst<A>(handler: (arg: A) => void, fallbackMs = 32): (arg: A) => void {
+  return (arg: A) => {
+    first.push(() => handler(arg));
     schedule(fallbackMs);
   };
 }
