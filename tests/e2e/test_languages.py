@@ -16,6 +16,7 @@ from harness.desktop import notifications
 from harness.env import ARTIFACTS, HERE
 from harness.wait import wait_for
 from harness.webdriver import ELEMENT
+from test_language import check_min_size
 
 LANGUAGES = [
     ("pt_BR.UTF-8", "pt-BR", {
@@ -177,6 +178,8 @@ def test_mcp_and_command_cards_servers_and_activity_follow_the_desktop_language(
                 effects = [app.wd.text(e) for e in app.wd.find_in(command, '[data-testid="approval-effects"] li')]
                 assert any(e.startswith(tuple(said["shut_in"])) for e in effects), (tag, effects)
                 app.wd.screenshot(os.path.join(ARTIFACTS, f"language-{tag}-command-card.png"))
+                # The longer sentences hold at the minimum window size (no button overflows).
+                check_min_size(app, f"{tag}-command-card")
                 app.press(command, "approve")
                 assert app.wait_finished() == "completed"
                 provider = app.wd.text(app.wd.find_all(".provider")[0])
@@ -188,6 +191,7 @@ def test_mcp_and_command_cards_servers_and_activity_follow_the_desktop_language(
                 assert app.wd.text(status) == said["running"], (tag, app.wd.text(status))
                 app.wd.execute("arguments[0].scrollIntoView()", {ELEMENT: status})
                 app.wd.screenshot(os.path.join(ARTIFACTS, f"language-{tag}-mcp-status.png"))
+                check_min_size(app, f"{tag}-mcp-status")
                 # Activity: when each change was made, written the language's way.
                 app.wd.click(app.wd.find_all('[data-testid="activity-open"]')[0])
                 times = wait_for("Activity's times", lambda: app.wd.find_all('[data-testid="activity"] time'))
