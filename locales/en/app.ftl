@@ -41,8 +41,6 @@ not_run-end_not_saved = How this ended was not saved (Ask First could not write 
 
 ## What a command card says a command will do.
 
-command-runs_confined = It runs shut in: it can change only files in your workspace folder, cannot see the rest of your home folder or Ask First's files, and everything it starts is stopped when it ends. It can use the internet.
-command-runs_unconfined = It is not shut in on this computer: it can read and change any of your files, including Ask First's own, and anything it starts in the background may keep running. Approve it only if you trust this command.
 command-runs_downloaded = Runs a script it downloads from { $hosts }: Ask First cannot see what that script will do.
 command-runs_downloaded_anywhere = Runs a script it downloads from the internet: Ask First cannot see what that script will do.
 command-shell_features = Uses shell features (variables, substitutions, file name patterns or redirections), so Ask First cannot tell everything it does before it runs.
@@ -101,6 +99,11 @@ list-join = { $first }, { $rest }
 list-pair = { $first }, { $second }
 list-and_more = { $names } and { $count } more
 command-more = …and { $count } more.
+
+## Whether a command runs shut in, the first line of its card (src-tauri/core/src/tools/sandbox.rs).
+
+confinement-shut_in = It runs shut in: it can change only files in your workspace folder, cannot see the rest of your home folder or Ask First's files, and everything it starts is stopped when it ends. It can use the internet.
+confinement-not_shut_in = It is not shut in on this computer: it can read and change any of your files, including Ask First's own, and anything it starts in the background may keep running. Approve it only if you trust this command.
 
 ## Errors the window shows (src-tauri/core/src/app/codes.rs). Each says what happened and what to do.
 

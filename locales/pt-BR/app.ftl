@@ -29,8 +29,6 @@ not_run-end_not_saved = Não foi salvo como isto terminou (o Ask First não cons
 
 ## O que o cartão de um comando diz que ele vai fazer.
 
-command-runs_confined = Ele roda isolado: só pode alterar arquivos da sua pasta de trabalho, não vê o resto da sua pasta pessoal nem os arquivos do Ask First, e tudo o que ele inicia é encerrado quando ele termina. Ele pode usar a internet.
-command-runs_unconfined = Neste computador ele não roda isolado: pode ler e alterar qualquer arquivo seu, inclusive os do próprio Ask First, e o que ele iniciar em segundo plano pode continuar rodando. Aprove só se você confia neste comando.
 command-runs_downloaded = Executa um script que baixa de { $hosts }: o Ask First não consegue ver o que esse script vai fazer.
 command-runs_downloaded_anywhere = Executa um script que baixa da internet: o Ask First não consegue ver o que esse script vai fazer.
 command-shell_features = Usa recursos do terminal (variáveis, substituições, padrões de nomes de arquivo ou redirecionamentos), então o Ask First não consegue saber tudo o que ele faz antes de rodar.
@@ -89,6 +87,11 @@ list-join = { $first }, { $rest }
 list-pair = { $first } e { $second }
 list-and_more = { $names } e mais { $count }
 command-more = …e mais { $count }.
+
+## Se um comando roda isolado: a primeira linha do cartão dele.
+
+confinement-shut_in = Ele roda isolado: só pode alterar arquivos da sua pasta de trabalho, não vê o resto da sua pasta pessoal nem os arquivos do Ask First, e tudo o que ele inicia é encerrado quando ele termina. Ele pode usar a internet.
+confinement-not_shut_in = Neste computador ele não roda isolado: pode ler e alterar qualquer arquivo seu, inclusive os do próprio Ask First, e o que ele iniciar em segundo plano pode continuar rodando. Aprove só se você confia neste comando.
 
 ## Erros que a janela mostra: o que aconteceu e o que fazer.
 

@@ -29,8 +29,6 @@ not_run-end_not_saved = 没有保存它是怎样结束的（当时 Ask First 无
 
 ## 命令卡片上说明命令会做什么。
 
-command-runs_confined = 它在隔离中运行：只能改动你的工作文件夹里的文件，看不到你主文件夹的其余部分和 Ask First 自己的文件，它启动的一切都会在它结束时被停止。它可以使用互联网。
-command-runs_unconfined = 在这台电脑上它没有被隔离：它可以读取和改动你的任何文件，包括 Ask First 自己的文件，它在后台启动的程序可能会一直运行下去。只有在你信任这个命令时才批准它。
 command-runs_downloaded = 运行从 { $hosts } 下载的脚本：Ask First 看不到这个脚本会做什么。
 command-runs_downloaded_anywhere = 运行从互联网下载的脚本：Ask First 看不到这个脚本会做什么。
 command-shell_features = 使用了命令行的特殊功能（变量、替换、文件名通配或重定向），所以 Ask First 无法在运行前看清它做的一切。
@@ -89,6 +87,11 @@ list-join = { $first }、{ $rest }
 list-pair = { $first } 和 { $second }
 list-and_more = { $names }，另有 { $count } 项
 command-more = ……还有 { $count } 项。
+
+## 命令是否在隔离中运行：它的卡片上的第一行。
+
+confinement-shut_in = 它在隔离中运行：只能改动你的工作文件夹里的文件，看不到你主文件夹的其余部分和 Ask First 自己的文件，它启动的一切都会在它结束时被停止。它可以使用互联网。
+confinement-not_shut_in = 在这台电脑上它没有被隔离：它可以读取和改动你的任何文件，包括 Ask First 自己的文件，它在后台启动的程序可能会一直运行下去。只有在你信任这个命令时才批准它。
 
 ## 窗口中显示的错误：说明发生了什么、该怎么做。
 

@@ -125,12 +125,12 @@ pub const SANDBOX_SWITCH_ENV: &str = "ASKFIRST_SANDBOX";
 /// The card's sentence for a command that runs shut in, as a sentence key of
 /// `locales/*/app.ftl` (English: "It runs shut in: it can change only files in your workspace
 /// folder, …").
-pub const CONFINED_SENTENCE: &str = "command-runs_confined";
+pub const CONFINED_SENTENCE: &str = "confinement-shut_in";
 
 /// The card's sentence for a command that cannot be shut in on this computer, as a sentence
 /// key (English: "It is not shut in on this computer: it can read and change any of your
 /// files, …").
-pub const UNCONFINED_SENTENCE: &str = "command-runs_unconfined";
+pub const UNCONFINED_SENTENCE: &str = "confinement-not_shut_in";
 
 /// The only variables of Ask First's environment a command inherits: what programs need to
 /// find themselves, their language and time zone, and the network proxy. `HOME` and `TMPDIR`
