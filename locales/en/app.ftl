@@ -100,6 +100,11 @@ list-pair = { $first }, { $second }
 list-and_more = { $names } and { $count } more
 command-more = …and { $count } more.
 
+## Whether a command runs shut in, the first line of its card (src-tauri/core/src/tools/sandbox.rs).
+
+confinement-shut_in = It runs shut in: it can change only files in your workspace folder, cannot see the rest of your home folder or Ask First's files, and everything it starts is stopped when it ends. It can use the internet.
+confinement-not_shut_in = It is not shut in on this computer: it can read and change any of your files, including Ask First's own, and anything it starts in the background may keep running. Approve it only if you trust this command.
+
 ## Errors the window shows (src-tauri/core/src/app/codes.rs). Each says what happened and what to do.
 
 error-run-empty_task = Please type a task for the agent first.
@@ -239,6 +244,12 @@ card-fetch-cloud_metadata-risk = On a cloud server, this address hands out the s
 card-fetch-internet = Read the web page at { $url } (this goes on the internet)
 card-fetch-credentials-risk = The address contains a user name or password, which is sent along.
 card-fetch-redirects = If the site sends the request on to a different address, Ask First does not follow it: you are asked again about that address.
+
+## Who answers, as the conversation names it ("Answered by: …"; src-tauri/core/src/providers/, scripted.rs).
+
+provider-name-model_at_host = { $model } at { $host }
+provider-name-demo = Demo agent (offline, follows a fixed script)
+provider-name-scenario = Scripted scenario ({ $path })
 
 ## When a model service fails (src-tauri/core/src/provider/error.rs and wording.rs).
 
@@ -667,6 +678,8 @@ mcp_config-variable_twice = The variable { $name } is listed twice.
 ## The state of an MCP server in Settings → MCP servers (src-tauri/core/src/mcp/server.rs and stderr.rs).
 # { $trouble } is one of the mcp-trouble-* phrases; { $said } is mcp-it_said or nothing.
 
+mcp-call = Use "{ $tool }" from the MCP server "{ $server }"
+mcp-call-titled = Use "{ $tool }" from the MCP server "{ $server }" (the server calls it "{ $title }")
 mcp-start_failed = The MCP server "{ $server }" could not be started: { $trouble }.{ $said } Check its command in the settings; it will be tried again the next time it is needed, after { $retry }.
 mcp-trouble-slow = it did not finish starting within { $wait }
 mcp-trouble-not_found = the program "{ $program }" was not found
@@ -682,6 +695,24 @@ mcp-call_timed_out = The MCP server "{ $server }" did not answer within { $wait 
 mcp-problem-no_name = An MCP server in the settings has no name; give it one to use it.
 mcp-problem-no_command = The MCP server "{ $server }" has no command in the settings, so it cannot be started. Give it one in Settings (Edit).
 mcp-problem-same_name = Another MCP server in the settings has the same name as "{ $server }" (or one that differs only in punctuation); give each its own name.
+mcp-status-next_task = Starts with the next task.
+mcp-status-when_needed = Starts when a task needs it.
+mcp-status-starting = Starting…
+mcp-status-running = { $count ->
+    [0] Running, with no tools.
+    [one] Running, { $count } tool.
+   *[other] Running, { $count } tools.
+}
+
+## Where the key of a model service is kept, on the settings screen (src-tauri/core/src/app/secrets.rs).
+
+key_place-keyring = Your key is kept in the desktop's keyring.
+key_place-file_no_keyring = No keyring is available on this computer, so your key is kept in Ask First's settings file, readable only by you.
+key_place-file_keyring_refused = Your key is kept in Ask First's settings file, readable only by you: the desktop's keyring did not take it.
+key_place-none_keyring = A key you save here is kept in the desktop's keyring.
+key_place-none_no_keyring = No keyring is available on this computer, so a key you save here is kept in Ask First's settings file, readable only by you.
+key_place-keyring_silent = The desktop's keyring did not answer, so Ask First cannot tell whether your key is saved there.
+key_place-environment = Your key comes from the environment variable { $name }, which wins over the settings.
 
 ## Why the policy refused an action without asking (src-tauri/core/src/policy/, command_line/hard.rs).
 ## Shown to the person inside not_run-denied_by_rule_with_reason / not_run-hard_denial; the

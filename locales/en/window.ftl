@@ -193,8 +193,8 @@ diff-label = What will change
 diff-unchanged-between = Lines in between are unchanged
 diff-no-newline = (the line above has no line break after it)
 visible-escape-tip = A hidden or control character, shown as its code so it cannot hide or reorder the text
-# $error is the technical reason, in English.
-json-invalid = Not valid JSON ({ $error }); shown as sent:
+# $at is where the first mistake is: the number of the character, counted from 1.
+json-invalid = Not valid JSON (a mistake at character { $at }); shown as sent:
 json-folded = Some of this is folded to keep the window quick ({ $chars } characters in all).
 json-folded-lines = Some of this is folded to keep the window quick ({ $chars } characters in all, { $lines } lines).
 json-show-all = Show everything

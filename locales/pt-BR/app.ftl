@@ -88,6 +88,11 @@ list-pair = { $first } e { $second }
 list-and_more = { $names } e mais { $count }
 command-more = …e mais { $count }.
 
+## Se um comando roda isolado: a primeira linha do cartão dele.
+
+confinement-shut_in = Ele roda isolado: só pode alterar arquivos da sua pasta de trabalho, não vê o resto da sua pasta pessoal nem os arquivos do Ask First, e tudo o que ele inicia é encerrado quando ele termina. Ele pode usar a internet.
+confinement-not_shut_in = Neste computador ele não roda isolado: pode ler e alterar qualquer arquivo seu, inclusive os do próprio Ask First, e o que ele iniciar em segundo plano pode continuar rodando. Aprove só se você confia neste comando.
+
 ## Erros que a janela mostra: o que aconteceu e o que fazer.
 
 error-run-empty_task = Digite primeiro uma tarefa para o agente.
@@ -235,6 +240,12 @@ card-fetch-cloud_metadata-risk = Em um servidor na nuvem, este endereço entrega
 card-fetch-internet = Ler a página { $url } (isto vai para a internet)
 card-fetch-credentials-risk = O endereço contém um nome de usuário ou uma senha, que são enviados junto.
 card-fetch-redirects = Se o site mandar o pedido para outro endereço, o Ask First não segue: você será consultado de novo sobre esse endereço.
+
+## Quem responde, como a conversa o chama ("Respondido por: …").
+
+provider-name-model_at_host = { $model } em { $host }
+provider-name-demo = Agente de demonstração (offline, segue um roteiro fixo)
+provider-name-scenario = Roteiro fixo ({ $path })
 
 ## Quando um serviço de modelo falha.
 
@@ -661,6 +672,8 @@ mcp_config-variable_twice = A variável { $name } aparece duas vezes.
 ## O estado de um servidor MCP em Configurações → Servidores MCP (src-tauri/core/src/mcp/server.rs e stderr.rs).
 # { $trouble } é uma das frases mcp-trouble-*; { $said } é mcp-it_said ou nada.
 
+mcp-call = Usar "{ $tool }" do servidor MCP "{ $server }"
+mcp-call-titled = Usar "{ $tool }" do servidor MCP "{ $server }" (o servidor o chama de "{ $title }")
 mcp-start_failed = Não foi possível iniciar o servidor MCP "{ $server }": { $trouble }.{ $said } Confira o comando dele nas configurações; ele será tentado de novo na próxima vez que for preciso, depois de { $retry }.
 mcp-trouble-slow = ele não terminou de iniciar em { $wait }
 mcp-trouble-not_found = o programa "{ $program }" não foi encontrado
@@ -676,6 +689,24 @@ mcp-call_timed_out = O servidor MCP "{ $server }" não respondeu em { $wait }, e
 mcp-problem-no_name = Um servidor MCP nas configurações não tem nome; dê um nome a ele para usá-lo.
 mcp-problem-no_command = O servidor MCP "{ $server }" não tem comando nas configurações, então não pode ser iniciado. Dê um comando a ele em Configurações (Editar).
 mcp-problem-same_name = Outro servidor MCP nas configurações tem o mesmo nome que "{ $server }" (ou um que só muda na pontuação); dê a cada um o seu próprio nome.
+mcp-status-next_task = Começa com a próxima tarefa.
+mcp-status-when_needed = Começa quando uma tarefa precisar dele.
+mcp-status-starting = Iniciando…
+mcp-status-running = { $count ->
+    [0] Rodando, sem nenhuma ferramenta.
+    [one] Rodando, { $count } ferramenta.
+   *[other] Rodando, { $count } ferramentas.
+}
+
+## Onde fica guardada a chave de um serviço de modelo, na tela de configurações.
+
+key_place-keyring = Sua chave fica guardada no chaveiro da área de trabalho.
+key_place-file_no_keyring = Não há nenhum chaveiro neste computador, então sua chave fica guardada no arquivo de configurações do Ask First, que só você pode ler.
+key_place-file_keyring_refused = Sua chave fica guardada no arquivo de configurações do Ask First, que só você pode ler: o chaveiro da área de trabalho não a aceitou.
+key_place-none_keyring = Uma chave que você salvar aqui fica guardada no chaveiro da área de trabalho.
+key_place-none_no_keyring = Não há nenhum chaveiro neste computador, então uma chave que você salvar aqui fica guardada no arquivo de configurações do Ask First, que só você pode ler.
+key_place-keyring_silent = O chaveiro da área de trabalho não respondeu, então o Ask First não consegue saber se a sua chave está guardada nele.
+key_place-environment = Sua chave vem da variável de ambiente { $name }, que vale mais do que as configurações.
 
 ## Por que a política recusou uma ação sem perguntar (src-tauri/core/src/policy/, command_line/hard.rs).
 refusal-own_files = O assistente não pode ler nem alterar os arquivos do próprio Ask First (configurações, regras, registros das conversas).

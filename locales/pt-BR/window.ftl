@@ -179,8 +179,8 @@ diff-label = O que vai mudar
 diff-unchanged-between = As linhas entre estas não mudam
 diff-no-newline = (a linha acima não tem quebra de linha no final)
 visible-escape-tip = Um caractere oculto ou de controle, mostrado pelo seu código para que não possa esconder nem reordenar o texto
-# $error is the technical reason, in English.
-json-invalid = JSON inválido ({ $error }); mostrado como foi enviado:
+# $at is where the first mistake is: the number of the character, counted from 1.
+json-invalid = JSON inválido (um erro no caractere { $at }); mostrado como foi enviado:
 json-folded = Parte disto está recolhida para manter a janela rápida ({ $chars } caracteres no total).
 json-folded-lines = Parte disto está recolhida para manter a janela rápida ({ $chars } caracteres no total, { $lines } linhas).
 json-show-all = Mostrar tudo

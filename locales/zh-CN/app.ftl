@@ -88,6 +88,11 @@ list-pair = { $first } 和 { $second }
 list-and_more = { $names }，另有 { $count } 项
 command-more = ……还有 { $count } 项。
 
+## 命令是否在隔离中运行：它的卡片上的第一行。
+
+confinement-shut_in = 它在隔离中运行：只能改动你的工作文件夹里的文件，看不到你主文件夹的其余部分和 Ask First 自己的文件，它启动的一切都会在它结束时被停止。它可以使用互联网。
+confinement-not_shut_in = 在这台电脑上它没有被隔离：它可以读取和改动你的任何文件，包括 Ask First 自己的文件，它在后台启动的程序可能会一直运行下去。只有在你信任这个命令时才批准它。
+
 ## 窗口中显示的错误：说明发生了什么、该怎么做。
 
 error-run-empty_task = 请先为智能助手输入一个任务。
@@ -198,6 +203,12 @@ card-fetch-cloud_metadata-risk = 在云服务器上，这个地址会交出服�
 card-fetch-internet = 读取网页 { $url }（会连到互联网）
 card-fetch-credentials-risk = 这个地址里含有用户名或密码，会一起发送出去。
 card-fetch-redirects = 如果网站把请求转到另一个地址，Ask First 不会跟过去：会就那个地址再问你一次。
+
+## 对话中显示的回答者名称（“回答者：…”）。
+
+provider-name-model_at_host = { $host } 上的 { $model }
+provider-name-demo = 演示助手（离线，按固定脚本进行）
+provider-name-scenario = 固定脚本（{ $path }）
 
 ## 模型服务出错时。
 
@@ -602,6 +613,8 @@ mcp_config-variable_twice = 变量 { $name } 列出了两次。
 ## 设置 → MCP 服务器中显示的服务器状态（src-tauri/core/src/mcp/server.rs 和 stderr.rs）。
 # { $trouble } 是 mcp-trouble-* 中的一句；{ $said } 是 mcp-it_said 或空。
 
+mcp-call = 使用 MCP 服务器“{ $server }”的“{ $tool }”
+mcp-call-titled = 使用 MCP 服务器“{ $server }”的“{ $tool }”（服务器称它为“{ $title }”）
 mcp-start_failed = MCP 服务器“{ $server }”无法启动：{ $trouble }。{ $said }请在设置中检查它的命令；下次需要它时会再试一次，最早在 { $retry }后。
 mcp-trouble-slow = 它没有在 { $wait }内完成启动
 mcp-trouble-not_found = 找不到程序“{ $program }”
@@ -617,6 +630,20 @@ mcp-call_timed_out = MCP 服务器“{ $server }”没有在 { $wait }内回答�
 mcp-problem-no_name = 设置中有一个 MCP 服务器没有名字；给它起个名字才能使用它。
 mcp-problem-no_command = MCP 服务器“{ $server }”在设置中没有命令，所以无法启动。请在设置中（编辑）给它一个命令。
 mcp-problem-same_name = 设置中另一个 MCP 服务器与“{ $server }”同名（或只在标点上不同）；请给每个服务器起不同的名字。
+mcp-status-next_task = 下一个任务开始时启动。
+mcp-status-when_needed = 任务需要它时启动。
+mcp-status-starting = 正在启动…
+mcp-status-running = 正在运行，有 { $count } 个工具。
+
+## 设置页面上：模型服务的密钥保存在哪里。
+
+key_place-keyring = 你的密钥保存在桌面的密钥环中。
+key_place-file_no_keyring = 这台电脑上没有可用的密钥环，所以你的密钥保存在 Ask First 的设置文件中，只有你能读取。
+key_place-file_keyring_refused = 你的密钥保存在 Ask First 的设置文件中，只有你能读取：桌面的密钥环没有接受它。
+key_place-none_keyring = 你在这里保存的密钥会放在桌面的密钥环中。
+key_place-none_no_keyring = 这台电脑上没有可用的密钥环，所以你在这里保存的密钥会放在 Ask First 的设置文件中，只有你能读取。
+key_place-keyring_silent = 桌面的密钥环没有回应，所以 Ask First 无法确定你的密钥是否保存在那里。
+key_place-environment = 你的密钥来自环境变量 { $name }，它优先于设置中的密钥。
 
 ## 策略未经询问就拒绝某个操作的原因（src-tauri/core/src/policy/、command_line/hard.rs）。
 refusal-own_files = 助手不能读取或更改 Ask First 自己的文件（设置、规则、对话记录）。

@@ -170,8 +170,8 @@ diff-label = 将会改动的内容
 diff-unchanged-between = 中间的行没有改动
 diff-no-newline = （上面这一行后面没有换行）
 visible-escape-tip = 一个隐藏字符或控制字符，以代码形式显示，这样它就无法隐藏或打乱文字
-# $error is the technical reason, in English.
-json-invalid = 不是有效的 JSON（{ $error }）；按原样显示：
+# $at is where the first mistake is: the number of the character, counted from 1.
+json-invalid = 不是有效的 JSON（第 { $at } 个字符处有错误）；按原样显示：
 json-folded = 为了让窗口保持流畅，部分内容已折叠（共 { $chars } 个字符）。
 json-folded-lines = 为了让窗口保持流畅，部分内容已折叠（共 { $chars } 个字符，{ $lines } 行）。
 json-show-all = 全部显示

@@ -4,13 +4,19 @@ the person, or by a rule without a card) are
 in that language (the window's own labels are the window's catalogue), with a screenshot of each
 card to look at (CJK text must render, not as boxes: fonts-wqy-microhei in the Makefile). The
 person's rules are whole sentences of that language: the card's reason quotes an "ask" rule,
-Settings lists the rules, and the "Add a rule" form refuses a folder that is not there in it."""
+Settings lists the rules, and the "Add a rule" form refuses a folder that is not there in it.
+An MCP tool's card (and its notification), a command's card (whether it runs shut in), who
+answers in the conversation, an MCP server's state in Settings and the times in Activity are in
+that language too (each was English in every language before)."""
+import json
 import os
 
 from harness.app import App, scenario_file
 from harness.desktop import notifications
-from harness.env import ARTIFACTS
+from harness.env import ARTIFACTS, HERE
 from harness.wait import wait_for
+from harness.webdriver import ELEMENT
+from test_language import check_min_size
 
 LANGUAGES = [
     ("pt_BR.UTF-8", "pt-BR", {
@@ -117,4 +123,87 @@ def test_cards_notifications_and_refusals_follow_the_desktop_language():
         os.unlink(path)
 
 
-TESTS = [test_cards_notifications_and_refusals_follow_the_desktop_language]
+# What an MCP tool's card, a command's card, the conversation, Settings' MCP servers and
+# Activity say, in each language (these were English whatever the language: issue 15's walk).
+MORE = [
+    ("pt_BR.UTF-8", "pt-BR", {
+        "mcp_summary": 'Usar "greet" do servidor MCP "plain"',
+        "shut_in": ["Ele roda isolado: só pode alterar arquivos da sua pasta de trabalho",
+                    "Neste computador ele não roda isolado: pode ler e alterar qualquer arquivo seu"],
+        "answered_by": "Respondido por: Roteiro fixo (",
+        "running": "Rodando, 1 ferramenta.",
+    }),
+    ("zh_CN.UTF-8", "zh-CN", {
+        "mcp_summary": "使用 MCP 服务器“plain”的“greet”",
+        "shut_in": ["它在隔离中运行：只能改动你的工作文件夹里的文件",
+                    "在这台电脑上它没有被隔离：它可以读取和改动你的任何文件"],
+        "answered_by": "回答者：固定脚本（",
+        "running": "正在运行，有 1 个工具。",
+    }),
+]
+
+
+def card_with(app, testid, text):
+    """The waiting card whose `testid` part reads `text`."""
+    return wait_for(f"the card {text!r}", lambda: [
+        c for c in app.cards()
+        if any(app.wd.text(e) == text for e in app.wd.find_in(c, f'[data-testid="{testid}"]'))])[0]
+
+
+def test_mcp_and_command_cards_servers_and_activity_follow_the_desktop_language():
+    path = scenario_file([
+        {"say": "...", "tool_calls": [
+            {"name": "plain__greet", "arguments": {"who": "you"}},
+            {"name": "run_command", "arguments": {"command": "echo hi"}}]},
+        {"say": "ok"},
+    ])
+    try:
+        for locale, tag, said in MORE:
+            app = App(f"lang-more-{tag}", path, {"LANG": locale, "LC_ALL": "", "LC_MESSAGES": ""})
+            os.makedirs(app.data)
+            with open(os.path.join(app.data, "settings.json"), "w", encoding="utf-8") as f:
+                json.dump({"mcp_servers": [{"name": "plain", "command": "node",
+                                            "args": [os.path.join(HERE, "plain_mcp.mjs")]}]}, f)
+            with app:
+                before = len(notifications())
+                app.start_task("x")
+                mcp = card_with(app, "approval-summary", said["mcp_summary"])
+                seen = wait_for("the MCP card's notification", lambda: [
+                    n for n in notifications()[before:] if n.get("body") == said["mcp_summary"]])
+                assert seen, (tag, notifications()[before:])
+                app.wd.screenshot(os.path.join(ARTIFACTS, f"language-{tag}-mcp-card.png"))
+                app.press(mcp, "approve")
+                command = wait_for("the command's card", lambda: [
+                    c for c in app.cards() if app.wd.find_in(c, '[data-testid="approval-command"]')])[0]
+                effects = [app.wd.text(e) for e in app.wd.find_in(command, '[data-testid="approval-effects"] li')]
+                assert any(e.startswith(tuple(said["shut_in"])) for e in effects), (tag, effects)
+                app.wd.screenshot(os.path.join(ARTIFACTS, f"language-{tag}-command-card.png"))
+                # The longer sentences hold at the minimum window size (no button overflows).
+                check_min_size(app, f"{tag}-command-card")
+                app.press(command, "approve")
+                assert app.wait_finished() == "completed"
+                provider = app.wd.text(app.wd.find_all(".provider")[0])
+                assert provider.startswith(said["answered_by"]), (tag, provider)
+                # Settings: the running server's state.
+                app.wd.click(app.wd.find_all('[data-testid="settings"]')[0])
+                status = wait_for("the server's state", lambda: app.wd.find_all(
+                    '[data-testid="mcp-server"][data-name="plain"] [data-testid="mcp-status"]'))[0]
+                assert app.wd.text(status) == said["running"], (tag, app.wd.text(status))
+                app.wd.execute("arguments[0].scrollIntoView()", {ELEMENT: status})
+                app.wd.screenshot(os.path.join(ARTIFACTS, f"language-{tag}-mcp-status.png"))
+                check_min_size(app, f"{tag}-mcp-status")
+                # Activity: when each change was made, written the language's way.
+                app.wd.click(app.wd.find_all('[data-testid="activity-open"]')[0])
+                times = wait_for("Activity's times", lambda: app.wd.find_all('[data-testid="activity"] time'))
+                shown, wanted = app.wd.execute(
+                    "const t = arguments[0]; return [t.textContent, new Intl.DateTimeFormat(arguments[1],"
+                    " {dateStyle: 'medium', timeStyle: 'medium'}).format(new Date(t.dateTime))];",
+                    {ELEMENT: times[0]}, tag)
+                assert shown == wanted, (tag, shown, wanted)
+                app.wd.screenshot(os.path.join(ARTIFACTS, f"language-{tag}-activity.png"))
+    finally:
+        os.unlink(path)
+
+
+TESTS = [test_cards_notifications_and_refusals_follow_the_desktop_language,
+         test_mcp_and_command_cards_servers_and_activity_follow_the_desktop_language]

@@ -8,6 +8,7 @@
 //! of the file (so big integers and key order survive); `"arguments_json"` (a string) may be
 //! given instead to send text that is not valid JSON.
 
+use crate::i18n::{tr, Arg};
 use crate::provider::{DeltaSink, Message, ModelTurn, Provider, ProviderError, ToolCall};
 use crate::tools::ToolSpec;
 use async_trait::async_trait;
@@ -89,7 +90,7 @@ impl Scenario {
 
 /// Plays a [`Scenario`], one turn per model call.
 pub struct ScriptedProvider {
-    name: String,
+    name: ScriptName,
     turns: Vec<ModelTurn>,
     delays: Vec<std::time::Duration>,
     next: AtomicUsize,
@@ -98,6 +99,15 @@ pub struct ScriptedProvider {
 impl ScriptedProvider {
     /// A provider playing `scenario`, shown to the person as `name`.
     pub fn new(name: impl Into<String>, scenario: &Scenario) -> Self {
+        Self::named(ScriptName::Given(name.into()), scenario)
+    }
+
+    /// The provider of a scenario file (the file's path is in its name for the person).
+    pub fn from_file(path: &Path, scenario: &Scenario) -> Self {
+        Self::named(ScriptName::File(path.display().to_string()), scenario)
+    }
+
+    fn named(name: ScriptName, scenario: &Scenario) -> Self {
         let mut generated = 0usize;
         let turns = scenario
             .turns
@@ -126,7 +136,7 @@ impl ScriptedProvider {
             })
             .collect();
         Self {
-            name: name.into(),
+            name,
             turns,
             delays: scenario
                 .turns
@@ -140,17 +150,28 @@ impl ScriptedProvider {
     /// The built-in offline demo: lists the workspace (allowed), then asks to write
     /// `summary.txt` and to move `old-report.txt` into `Archive/`, then answers.
     pub fn demo() -> Self {
-        Self::new(
-            "Demo agent (offline, follows a fixed script)",
-            &demo_scenario(),
-        )
+        Self::named(ScriptName::Demo, &demo_scenario())
     }
+}
+
+/// Who answers, for the person: worded when it is shown, in the language then in force.
+enum ScriptName {
+    /// A name given by the code that made it (tests), shown as it is.
+    Given(String),
+    /// The built-in offline demo.
+    Demo,
+    /// A scenario file (its path).
+    File(String),
 }
 
 #[async_trait]
 impl Provider for ScriptedProvider {
     fn display_name(&self) -> String {
-        self.name.clone()
+        match &self.name {
+            ScriptName::Given(name) => name.clone(),
+            ScriptName::Demo => tr("provider-name-demo", &[]),
+            ScriptName::File(path) => tr("provider-name-scenario", &[("path", Arg::from(path))]),
+        }
     }
 
     async fn step(

@@ -63,7 +63,19 @@ export type JsonNode =
   | { kind: 'number'; raw: string }
   | { kind: 'literal'; raw: 'true' | 'false' | 'null' };
 
-export type ParseResult = { ok: true; node: JsonNode } | { ok: false; error: string };
+/** A failure says what is wrong in English (`error`, for developers and tests) and where
+ * (`at`, the 1-based character), which is what the card tells a person in their language. */
+export type ParseResult = { ok: true; node: JsonNode } | { ok: false; error: string; at: number };
+
+/** A parse failure at a character (1-based). */
+class JsonSyntaxError extends SyntaxError {
+  constructor(
+    message: string,
+    readonly at: number,
+  ) {
+    super(`${message} at character ${at}`);
+  }
+}
 
 /** Deeper nesting than this is shown as raw text rather than a tree. */
 export const MAX_DEPTH = 256;
@@ -73,7 +85,7 @@ class Parser {
   constructor(readonly text: string) {}
 
   fail(message: string): never {
-    throw new SyntaxError(`${message} at character ${this.pos + 1}`);
+    throw new JsonSyntaxError(message, this.pos + 1);
   }
 
   ws(): void {
@@ -196,7 +208,11 @@ export function parseLossless(text: string): ParseResult {
     if (parser.pos !== text.length) parser.fail('Unexpected text after the value');
     return { ok: true, node };
   } catch (error) {
-    return { ok: false, error: error instanceof Error ? error.message : String(error) };
+    return {
+      ok: false,
+      error: error instanceof Error ? error.message : String(error),
+      at: error instanceof JsonSyntaxError ? error.at : parser.pos + 1,
+    };
   }
 }
 

@@ -203,10 +203,7 @@ pub fn make_provider(choice: &ProviderChoice) -> Result<Arc<dyn Provider>, Provi
         ProviderChoice::Demo => Arc::new(ScriptedProvider::demo()),
         ProviderChoice::Scripted(path) => {
             let scenario = Scenario::load(path)?;
-            Arc::new(ScriptedProvider::new(
-                format!("Scripted scenario ({})", path.display()),
-                &scenario,
-            ))
+            Arc::new(ScriptedProvider::from_file(path, &scenario))
         }
         ProviderChoice::Http { kind, http } => {
             if let Some(error) = missing_key(*kind, http) {

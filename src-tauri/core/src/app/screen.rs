@@ -10,6 +10,7 @@ use super::settings::{
 };
 use crate::agent::AgentRuntime;
 use crate::config::SettingsFile;
+use crate::i18n::{tr, Arg};
 use crate::mcp::{McpServerConfig, McpServerStatus};
 use crate::sync::MutexExt;
 use askfirst_protocol::{
@@ -343,24 +344,17 @@ fn mcp_views(runtime: &AgentRuntime, saved: &[McpServerConfig]) -> Vec<McpServer
                 .map(|s| s.status.clone());
             let mut status_detail = None;
             let (state, status) = match status {
-                None => (
-                    McpServerState::NotStarted,
-                    "Starts with the next task.".to_owned(),
-                ),
+                None => (McpServerState::NotStarted, tr("mcp-status-next_task", &[])),
                 Some(McpServerStatus::NotStarted) => (
                     McpServerState::NotStarted,
-                    "Starts when a task needs it.".to_owned(),
+                    tr("mcp-status-when_needed", &[]),
                 ),
                 Some(McpServerStatus::Starting) => {
-                    (McpServerState::Starting, "Starting…".to_owned())
+                    (McpServerState::Starting, tr("mcp-status-starting", &[]))
                 }
                 Some(McpServerStatus::Running { tools }) => (
                     McpServerState::Running,
-                    format!(
-                        "Running, {} tool{}.",
-                        tools.len(),
-                        if tools.len() == 1 { "" } else { "s" }
-                    ),
+                    tr("mcp-status-running", &[("count", Arg::from(tools.len()))]),
                 ),
                 Some(McpServerStatus::Failed { message, detail }) => {
                     status_detail = detail;

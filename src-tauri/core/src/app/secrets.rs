@@ -21,6 +21,7 @@
 use super::catalog::{ApiFamily, ProviderChoice};
 use super::settings::{Environment, Setting, ENVIRONMENT};
 use crate::config::SettingsFile;
+use crate::i18n::{tr, Arg};
 use crate::providers::ApiKey;
 use crate::tools::sandbox::{scopes_enforced, Confinement};
 use crate::tools::session_bus::SessionBus;
@@ -35,22 +36,19 @@ pub const KEYRING_SERVICE: &str = "Ask First";
 /// typing the keyring's password into the desktop's prompt takes a few seconds.
 pub const KEYRING_TIMEOUT: Duration = Duration::from_secs(20);
 
-/// The settings screen's sentence for a key kept in the desktop's keyring.
-pub const IN_KEYRING: &str = "Your key is kept in the desktop's keyring.";
+/// The settings screen's sentence for a key kept in the desktop's keyring, as a sentence key
+/// of `locales/*/app.ftl` (rendered with [`crate::i18n::tr`] in the person's language).
+pub const IN_KEYRING: &str = "key_place-keyring";
 /// … for a key kept in the settings file because no keyring is available.
-pub const IN_FILE_NO_KEYRING: &str = "No keyring is available on this computer, so your key \
-     is kept in Ask First's settings file, readable only by you.";
+pub const IN_FILE_NO_KEYRING: &str = "key_place-file_no_keyring";
 /// … for a key kept in the settings file although a keyring is available (it refused it).
-pub const IN_FILE_KEYRING_REFUSED: &str = "Your key is kept in Ask First's settings file, \
-     readable only by you: the desktop's keyring did not take it.";
+pub const IN_FILE_KEYRING_REFUSED: &str = "key_place-file_keyring_refused";
 /// … for no key yet, with a keyring.
-pub const NONE_KEYRING: &str = "A key you save here is kept in the desktop's keyring.";
+pub const NONE_KEYRING: &str = "key_place-none_keyring";
 /// … for no key yet, without a keyring.
-pub const NONE_NO_KEYRING: &str = "No keyring is available on this computer, so a key you \
-     save here is kept in Ask First's settings file, readable only by you.";
+pub const NONE_NO_KEYRING: &str = "key_place-none_no_keyring";
 /// … when the keyring did not answer.
-pub const KEYRING_SILENT: &str = "The desktop's keyring did not answer, so Ask First cannot \
-     tell whether your key is saved there.";
+pub const KEYRING_SILENT: &str = "key_place-keyring_silent";
 
 /// The address a key belongs to: the origin (`scheme://host[:port]`, RFC 6454) of the
 /// service's base URL, e.g. `https://api.openai.com`; an address that is not a URL with a
@@ -239,10 +237,7 @@ impl KeyStore {
             .flat_map(|row| row.vars(family))
             .find(|name| env.var(name).is_some());
         if let Some(name) = from_env {
-            let sentence = format!(
-                "Your key comes from the environment variable {name}, which wins over the \
-                 settings."
-            );
+            let sentence = tr("key_place-environment", &[("name", Arg::from(name))]);
             return (true, self.view(KeyPlace::Environment, sentence, None));
         }
         let found = address.map(|a| self.lookup(file, a)).unwrap_or(Ok(None));
@@ -256,7 +251,7 @@ impl KeyStore {
             Ok(None) => (false, KeyPlace::SettingsFile, NONE_NO_KEYRING, None),
             Err(why) => (false, KeyPlace::Keyring, KEYRING_SILENT, Some(why)),
         };
-        (has_key, self.view(place, sentence.to_owned(), problem))
+        (has_key, self.view(place, tr(sentence, &[]), problem))
     }
 
     fn view(&self, place: KeyPlace, sentence: String, problem: Option<String>) -> KeyStorage {

@@ -5,6 +5,7 @@
 use super::naming::{ListedTool, McpToolInfo};
 use super::server::SupervisedServer;
 use crate::canonical::{canonical_json, oversized_integer};
+use crate::i18n::{tr, Arg};
 use crate::policy::MainArgument;
 use crate::text::display_label;
 use crate::tools::{
@@ -98,22 +99,30 @@ impl Tool for McpTool {
         _workspace: &Workspace,
     ) -> Result<CallDescription, ToolError> {
         self.arguments(arguments_json)?;
-        let mut summary = format!(
-            "Use \"{}\" from the MCP server \"{}\"",
-            display_label(&self.info.server_tool, 80),
-            self.server.shown_name()
-        );
-        if let Some(title) = self
+        let tool = display_label(&self.info.server_tool, 80);
+        let server = self.server.shown_name();
+        let title = self
             .info
             .hints
             .title
             .as_deref()
             .map(|t| display_label(t, 80))
-        {
-            if !title.is_empty() {
-                summary.push_str(&format!(" (the server calls it \"{title}\")"));
-            }
-        }
+            .filter(|t| !t.is_empty());
+        // What the server calls it is shown as it wrote it, inside the person's sentence.
+        let summary = match title {
+            Some(title) => tr(
+                "mcp-call-titled",
+                &[
+                    ("tool", Arg::from(tool)),
+                    ("server", Arg::from(server)),
+                    ("title", Arg::from(title)),
+                ],
+            ),
+            None => tr(
+                "mcp-call",
+                &[("tool", Arg::from(tool)), ("server", Arg::from(server))],
+            ),
+        };
         Ok(CallDescription {
             summary,
             risk: self.info.risk,

@@ -112,7 +112,13 @@ enum Block {
 #[async_trait]
 impl Provider for AnthropicProvider {
     fn display_name(&self) -> String {
-        format!("{} at {}", self.settings.model, self.settings.host())
+        crate::i18n::tr(
+            "provider-name-model_at_host",
+            &[
+                ("model", crate::i18n::Arg::from(&self.settings.model)),
+                ("host", crate::i18n::Arg::from(self.settings.host())),
+            ],
+        )
     }
 
     async fn step(

@@ -195,7 +195,13 @@ impl Assembler {
 #[async_trait]
 impl Provider for OpenAiProvider {
     fn display_name(&self) -> String {
-        format!("{} at {}", self.settings.model, self.settings.host())
+        crate::i18n::tr(
+            "provider-name-model_at_host",
+            &[
+                ("model", crate::i18n::Arg::from(&self.settings.model)),
+                ("host", crate::i18n::Arg::from(self.settings.host())),
+            ],
+        )
     }
 
     async fn step(

@@ -127,7 +127,7 @@ impl Tool for RunCommand {
             fingerprint: None,
             // Whether it runs shut in; risk stays High either way (where the command cannot be
             // shut in, the card says so). What its parts do is in the detail, beside the line.
-            effects: vec![confinement.card_sentence().to_owned()],
+            effects: vec![confinement.card_sentence()],
             // The card shows the line itself as the shell gets it (`sh -c`, in the root), and
             // what it does, read from how it parses.
             detail: Some(CallDetail::Command {

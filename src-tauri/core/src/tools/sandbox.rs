@@ -122,15 +122,15 @@ pub fn scopes_enforced() -> bool {
 /// tests of what the card says then.
 pub const SANDBOX_SWITCH_ENV: &str = "ASKFIRST_SANDBOX";
 
-/// The card's sentence for a command that runs shut in.
-pub const CONFINED_SENTENCE: &str = "It runs shut in: it can change only files in your \
-     workspace folder, cannot see the rest of your home folder or Ask First's files, and \
-     everything it starts is stopped when it ends. It can use the internet.";
+/// The card's sentence for a command that runs shut in, as a sentence key of
+/// `locales/*/app.ftl` (English: "It runs shut in: it can change only files in your workspace
+/// folder, …").
+pub const CONFINED_SENTENCE: &str = "confinement-shut_in";
 
-/// The card's sentence for a command that cannot be shut in on this computer.
-pub const UNCONFINED_SENTENCE: &str = "It is not shut in on this computer: it can read and \
-     change any of your files, including Ask First's own, and anything it starts in the \
-     background may keep running. Approve it only if you trust this command.";
+/// The card's sentence for a command that cannot be shut in on this computer, as a sentence
+/// key (English: "It is not shut in on this computer: it can read and change any of your
+/// files, …").
+pub const UNCONFINED_SENTENCE: &str = "confinement-not_shut_in";
 
 /// The only variables of Ask First's environment a command inherits: what programs need to
 /// find themselves, their language and time zone, and the network proxy. `HOME` and `TMPDIR`
@@ -200,13 +200,15 @@ impl Confinement {
         }
     }
 
-    /// The sentence for the card: [`CONFINED_SENTENCE`] or [`UNCONFINED_SENTENCE`].
-    pub fn card_sentence(&self) -> &'static str {
-        if self.is_confined() {
+    /// The sentence for the card, in the person's language: [`CONFINED_SENTENCE`] or
+    /// [`UNCONFINED_SENTENCE`].
+    pub fn card_sentence(&self) -> String {
+        let key = if self.is_confined() {
             CONFINED_SENTENCE
         } else {
             UNCONFINED_SENTENCE
-        }
+        };
+        crate::i18n::tr(key, &[])
     }
 }
 

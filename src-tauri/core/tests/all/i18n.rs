@@ -452,3 +452,42 @@ fn test_the_connection_answers_in_chinese_and_portuguese() {
         "api.openai.com needs an API key. Paste your key above, then test again."
     );
 }
+
+/// Sentences the settings screen, a command's card and the conversation showed in English
+/// whatever the language (found walking the app in Chinese and Portuguese): where commands run,
+/// and who answers.
+#[test]
+fn command_cards_and_who_answers_are_said_in_the_language() {
+    use askfirst_core::provider::Provider;
+    use askfirst_core::scripted::{Scenario, ScriptedProvider};
+    use askfirst_core::tools::sandbox::Confinement;
+    let shut_in = |language| with_language(language, || Confinement::detected().card_sentence());
+    let pt = shut_in(Language::PtBr);
+    assert!(
+        pt.starts_with("Ele roda isolado: só pode alterar arquivos da sua pasta de trabalho")
+            || pt.starts_with("Neste computador ele não roda isolado"),
+        "{pt}"
+    );
+    let zh = shut_in(Language::ZhCn);
+    assert!(
+        zh.starts_with("它在隔离中运行") || zh.starts_with("在这台电脑上它没有被隔离"),
+        "{zh}"
+    );
+    let demo = ScriptedProvider::demo();
+    assert_eq!(
+        [Language::En, Language::PtBr, Language::ZhCn]
+            .map(|language| with_language(language, || demo.display_name())),
+        [
+            "Demo agent (offline, follows a fixed script)",
+            "Agente de demonstração (offline, segue um roteiro fixo)",
+            "演示助手（离线，按固定脚本进行）"
+        ]
+        .map(str::to_owned)
+    );
+    let scenario: Scenario = serde_json::from_str(r#"{"turns": [{"say": "hi"}]}"#).unwrap();
+    let file = ScriptedProvider::from_file(Path::new("/tmp/s.json"), &scenario);
+    assert_eq!(
+        with_language(Language::ZhCn, || file.display_name()),
+        "固定脚本（/tmp/s.json）"
+    );
+}

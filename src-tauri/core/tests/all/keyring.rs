@@ -11,7 +11,7 @@
 //! it fails.
 
 use super::keys::{key_sent, save_openai};
-use askfirst_core::app::secrets::{IN_KEYRING, KEYRING_SERVICE};
+use askfirst_core::app::secrets::KEYRING_SERVICE;
 use askfirst_core::app::{AppConfig, Backend, Environment};
 use askfirst_core::config::SettingsFile;
 use askfirst_core::tools::{Tool, ToolError, ToolSet, Workspace};
@@ -184,7 +184,11 @@ async fn inside_a_keyring_session() {
             view.key_storage.sentence.as_str(),
             view.key_storage.detail
         ),
-        (KeyPlace::Keyring, IN_KEYRING, None)
+        (
+            KeyPlace::Keyring,
+            "Your key is kept in the desktop's keyring.",
+            None
+        )
     );
     assert_eq!(
         keyring_lookup("https://keys.test").as_deref(),

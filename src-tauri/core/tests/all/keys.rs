@@ -5,7 +5,7 @@
 //! `keyring.rs`.
 
 use askfirst_core::app::catalog::{provider_choice, ProviderChoice};
-use askfirst_core::app::secrets::{key_address, IN_FILE_NO_KEYRING, NONE_NO_KEYRING};
+use askfirst_core::app::secrets::key_address;
 use askfirst_core::app::{AppConfig, Backend, Environment, KeyStore};
 use askfirst_core::config::SettingsFile;
 use askfirst_protocol::{KeyPlace, NotifyWhen, ProviderKind, ProviderSetting, SaveSettingsRequest};
@@ -60,7 +60,7 @@ async fn without_a_session_bus_keys_stay_in_the_settings_file_for_their_address(
     assert!(!view.has_api_key);
     assert_eq!(
         (view.key_storage.place, view.key_storage.sentence.as_str()),
-        (KeyPlace::SettingsFile, NONE_NO_KEYRING)
+        (KeyPlace::SettingsFile, "No keyring is available on this computer, so a key you save here is kept in Ask First's settings file, readable only by you.")
     );
     assert!(view
         .key_storage
@@ -77,7 +77,7 @@ async fn without_a_session_bus_keys_stay_in_the_settings_file_for_their_address(
     assert!(view.has_api_key);
     assert_eq!(
         (view.key_storage.place, view.key_storage.sentence.as_str()),
-        (KeyPlace::SettingsFile, IN_FILE_NO_KEYRING)
+        (KeyPlace::SettingsFile, "No keyring is available on this computer, so your key is kept in Ask First's settings file, readable only by you.")
     );
     // The view never carries the key.
     assert!(!serde_json::to_string(&view).unwrap().contains("sk-one"));
@@ -201,5 +201,62 @@ fn the_environment_s_key_still_wins_and_the_screen_says_so() {
         storage.sentence,
         "Your key comes from the environment variable OPENAI_API_KEY, which wins over the \
          settings."
+    );
+}
+
+/// The settings screen says where the key is in the person's language (it was English in
+/// every language): a key to be saved in the settings file, in Portuguese; a key from the
+/// environment, in Chinese, naming the variable as it is.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn where_the_key_is_kept_is_said_in_the_persons_language() {
+    use askfirst_core::i18n::{with_language, Language};
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let e = env(&[("ASKFIRST_DATA_DIR", data.to_str().unwrap())]);
+    let backend = Backend::build(
+        AppConfig::resolve(e, None).unwrap(),
+        tokio::runtime::Handle::current(),
+    )
+    .unwrap();
+    let view = with_language(Language::PtBr, || {
+        backend
+            .settings
+            .save(
+                &backend.runtime,
+                save_openai("https://one.test/v1", None, false),
+            )
+            .unwrap()
+    });
+    assert_eq!(
+        view.key_storage.sentence,
+        "Não há nenhum chaveiro neste computador, então uma chave que você salvar aqui fica \
+         guardada no arquivo de configurações do Ask First, que só você pode ler."
+    );
+
+    let data = dir.path().join("data-env");
+    let e = env(&[
+        ("ASKFIRST_DATA_DIR", data.to_str().unwrap()),
+        ("OPENAI_API_KEY", "sk-from-env"),
+    ]);
+    let backend = Backend::build(
+        AppConfig::resolve(e, None).unwrap(),
+        tokio::runtime::Handle::current(),
+    )
+    .unwrap();
+    let view = with_language(Language::ZhCn, || {
+        backend
+            .settings
+            .save(
+                &backend.runtime,
+                save_openai("https://one.test/v1", None, false),
+            )
+            .unwrap()
+    });
+    assert_eq!(
+        (view.key_storage.place, view.key_storage.sentence.as_str()),
+        (
+            KeyPlace::Environment,
+            "你的密钥来自环境变量 OPENAI_API_KEY，它优先于设置中的密钥。"
+        )
     );
 }

@@ -7,7 +7,7 @@
 //! These tests need bubblewrap (`make setup` installs it); without it they fail, on purpose.
 
 use super::support::{all_gone, processes_with, unique_sleep};
-use askfirst_core::tools::sandbox::{Confinement, CONFINED_SENTENCE, UNCONFINED_SENTENCE};
+use askfirst_core::tools::sandbox::Confinement;
 use askfirst_core::tools::{Tool, ToolError, ToolSet, Workspace};
 use askfirst_protocol::Risk;
 use pretty_assertions::assert_eq;
@@ -15,6 +15,15 @@ use serde_json::json;
 use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+
+/// The card's sentence for a command that runs shut in (in English, the tests' language).
+const CONFINED: &str = "It runs shut in: it can change only files in your workspace folder, \
+     cannot see the rest of your home folder or Ask First's files, and everything it starts is \
+     stopped when it ends. It can use the internet.";
+/// … and for one that cannot be shut in.
+const UNCONFINED: &str = "It is not shut in on this computer: it can read and change any of \
+     your files, including Ask First's own, and anything it starts in the background may keep \
+     running. Approve it only if you trust this command.";
 
 /// What the card says `make` does, beside its line.
 const MAKE_RUNS_STEPS: &str = "Runs the project's build steps (make), whose steps Ask First \
@@ -401,7 +410,7 @@ fn the_card_says_the_command_runs_shut_in() {
             described.risk,
             described.effects.first().map(String::as_str)
         ),
-        (Risk::High, Some(CONFINED_SENTENCE))
+        (Risk::High, Some(CONFINED))
     );
     assert_eq!(described.effects.len(), 1, "{:?}", described.effects);
     assert_eq!(command_effects(&described), vec![MAKE_RUNS_STEPS]);
@@ -449,7 +458,7 @@ async fn where_bwrap_is_unavailable_child() {
             described.risk,
             described.effects.first().map(String::as_str)
         ),
-        (Risk::High, Some(UNCONFINED_SENTENCE))
+        (Risk::High, Some(UNCONFINED))
     );
     assert_eq!(described.effects.len(), 1, "{:?}", described.effects);
     assert_eq!(command_effects(&described), vec![MAKE_RUNS_STEPS]);

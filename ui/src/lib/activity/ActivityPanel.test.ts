@@ -37,6 +37,7 @@ vi.mock('../ipc', () => ({
 }));
 
 const { default: ActivityPanel } = await import('./ActivityPanel.svelte');
+const { setLanguage } = await import('../i18n/i18n.svelte');
 
 let mounted: ReturnType<typeof mount> | undefined;
 afterEach(() => {
@@ -219,5 +220,26 @@ describe('ActivityPanel', () => {
     const said = nth(root, 'undo-result').textContent ?? '';
     expect(said).not.toMatch(/[\u202E\u200B]/);
     expect(said).toContain('\\u202E');
+  });
+
+  it('writes when each change was made as the language in force writes dates and times', async () => {
+    const at = Date.UTC(2023, 10, 14, 12, 0, 5);
+    const written = (tag: string) =>
+      new Intl.DateTimeFormat(tag, { dateStyle: 'medium', timeStyle: 'medium' }).format(at);
+    try {
+      for (const tag of ['pt-BR', 'zh-CN', 'en'] as const) {
+        setLanguage(tag);
+        const root = await show([entry({ at })]);
+        expect(root.querySelector('time')?.textContent).toBe(written(tag));
+        if (mounted) unmount(mounted);
+        mounted = undefined;
+        document.body.replaceChildren();
+      }
+      // Not the machine's own way: the Portuguese month, the Chinese year mark.
+      expect(written('pt-BR')).toContain('nov.');
+      expect(written('zh-CN')).toContain('2023年');
+    } finally {
+      setLanguage('en');
+    }
   });
 });
