@@ -739,3 +739,33 @@ refusal-command-everything_permissions = This command would change the permissio
 refusal-command-kills_all = This command would stop every program you are running, Ask First too.
 refusal-command-too_deep = This command nests shells too deeply to be checked.
 refusal-command-fork_bomb = This command is a fork bomb: it would make the computer unusable.
+
+## Why a tool failed, as the person is told it (src-tauri/core/src/tools/: ToolError::for_person);
+## the model is told the English of the tool's own message.
+# $tool: the tool's name as the agent wrote it.
+tool_failed-invalid_arguments = The agent's request to use { $tool } was not valid, so nothing was done.
+# $path: the file or folder as the agent named it; $why: tool_failed-why-*, or the system's own words.
+tool_failed-io-read = Could not read { $path }: { $why }.
+tool_failed-io-write = Could not save { $path }: { $why }.
+tool_failed-io-list = Could not list what is in { $path }: { $why }.
+tool_failed-io-move = Could not move { $path }: { $why }.
+tool_failed-io-create_folder = Could not make the folder for { $path }: { $why }.
+tool_failed-why-permission = you do not have permission
+tool_failed-why-not_found = it is not there
+tool_failed-why-disk_full = the disk is full
+tool_failed-why-read_only = the disk can only be read, not written
+tool_failed-is_a_folder = { $name } is a folder, not a file.
+tool_failed-no_such_file = The file { $name } does not exist.
+tool_failed-not_text = { $name } is not a text file, so it cannot be edited.
+tool_failed-edit_not_found = The text to replace is not in { $name }, so nothing was changed.
+# $count: 2 or more.
+tool_failed-edit_many = The text to replace is in { $name } { $count } times, so Ask First cannot tell which one to change; nothing was changed.
+tool_failed-command-exit_code = The command failed (exit code { $code }).
+tool_failed-command-signal = The command was ended by signal { $signal }.
+tool_failed-command-no_code = The command ended without an exit code.
+# $wait: a duration (duration-seconds).
+tool_failed-command-too_long = The command was stopped after { $wait } because it was still running, and so was everything it started.
+tool_failed-command-left_running = It left programs running in the background; they were stopped.
+# Followed on the next lines by what the command printed, exactly as it printed it.
+tool_failed-command-printed = What it printed:
+tool_failed-command-printed_nothing = It printed nothing.

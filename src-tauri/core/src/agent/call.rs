@@ -100,6 +100,11 @@ impl DeniedCalls {
 pub(super) enum Said {
     Output(String),
     NotRun(NotRun),
+    /// The tool failed: what the model is told (English) and what the person is told.
+    Failed {
+        model: String,
+        person: String,
+    },
 }
 
 /// How one call ended.
@@ -120,6 +125,20 @@ impl CallResult {
             status: ToolCallStatus::Failed,
             said: Said::Output(text),
             layer: None,
+            stop_run: None,
+            finished_after_stop: None,
+        }
+    }
+
+    /// The call failed with `error`: the model gets its English, the person its sentence.
+    fn tool_failed(error: &ToolError, layer: Option<PolicyLayer>) -> Self {
+        Self {
+            status: ToolCallStatus::Failed,
+            said: Said::Failed {
+                model: error.to_string(),
+                person: error.for_person(),
+            },
+            layer,
             stop_run: None,
             finished_after_stop: None,
         }
@@ -317,7 +336,7 @@ impl Run {
         let (tool, description, main_arguments) = match (tool, described) {
             (Some(tool), Some((Ok(description), main))) => (tool, description, main),
             (Some(_), Some((Err(e), _))) => {
-                return Prepared::Done(CallResult::failed(e.to_string()))
+                return Prepared::Done(CallResult::tool_failed(&e, None))
             }
             (None, _) | (Some(_), None) => {
                 // A tool of an MCP server that is not working: say why, not just "no such tool".
@@ -623,17 +642,20 @@ impl Run {
         if let (Ok(_), Some((change_id, change))) = (&executed, kept) {
             self.change_applied(change_id, change).await;
         }
-        let said = match executed {
-            Ok(output) => Ok(after_stop(output)),
-            Err(e) => Err(after_stop(e.to_string())),
+        let (status, said) = match executed {
+            Ok(output) => (ToolCallStatus::Succeeded, Said::Output(after_stop(output))),
+            // The person is told of the stop at the run's end.
+            Err(e) => (
+                ToolCallStatus::Failed,
+                Said::Failed {
+                    model: after_stop(e.to_string()),
+                    person: e.for_person(),
+                },
+            ),
         };
         CallResult {
-            status: if said.is_ok() {
-                ToolCallStatus::Succeeded
-            } else {
-                ToolCallStatus::Failed
-            },
-            said: Said::Output(said.unwrap_or_else(|e| e)),
+            status,
+            said,
             layer: Some(layer),
             stop_run: None,
             finished_after_stop,

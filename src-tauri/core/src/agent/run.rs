@@ -206,6 +206,9 @@ impl Run {
                         let text = capped_output(text);
                         (text.clone(), text, None)
                     }
+                    Said::Failed { model, person } => {
+                        (capped_output(model), capped_output(person), None)
+                    }
                     Said::NotRun(reason) => (
                         wording::for_model(&reason),
                         wording::person_text(&reason),

@@ -181,6 +181,7 @@ mod unix {
     use super::super::sandbox::{self, Confinement};
     use super::super::{HeadTail, ToolError, Workspace, OUTPUT_CAP_BYTES};
     use super::plural;
+    use crate::i18n::{tr, Arg};
     use nix::fcntl::OFlag;
     use nix::sys::signal::{killpg, Signal};
     use nix::unistd::Pid;
@@ -336,30 +337,58 @@ mod unix {
         }
 
         let output = std::mem::replace(&mut *lock(&output), HeadTail::new(0));
-        let printed = if output.total() == 0 {
-            "It printed nothing.".to_owned()
-        } else {
-            format!("Output:\n{}", output.into_text())
+        let shown_output = (output.total() > 0).then(|| output.into_text());
+        let printed = match &shown_output {
+            None => "It printed nothing.".to_owned(),
+            Some(text) => format!("Output:\n{text}"),
         };
         let background = if left_running {
             " It left programs running in the background; they were stopped."
         } else {
             ""
         };
+        // The person's sentence for how it ended, then what it printed, as it printed it.
+        let for_person = |key: &str, args: &[(&str, Arg)]| {
+            let mut said = tr(key, args);
+            if left_running {
+                said.push(' ');
+                said.push_str(&tr("tool_failed-command-left_running", &[]));
+            }
+            said.push('\n');
+            match &shown_output {
+                None => said.push_str(&tr("tool_failed-command-printed_nothing", &[])),
+                Some(text) => {
+                    said.push_str(&tr("tool_failed-command-printed", &[]));
+                    said.push('\n');
+                    said.push_str(text);
+                }
+            }
+            said
+        };
+        let failed = |model: String, key: &str, args: &[(&str, Arg)]| ToolError::Said {
+            model,
+            person: for_person(key, args),
+        };
         match ended {
             Ok(Ok(Ok(status))) => match (status.code(), status.signal()) {
                 (Some(0), _) => Ok(format!(
                     "The command finished successfully (exit code 0).{background}\n{printed}"
                 )),
-                (Some(code), _) => Err(ToolError::Failed(format!(
-                    "The command failed with exit code {code}.{background}\n{printed}"
-                ))),
-                (None, Some(signal)) => Err(ToolError::Failed(format!(
-                    "The command was ended by signal {signal}.{background}\n{printed}"
-                ))),
-                (None, None) => Err(ToolError::Failed(format!(
-                    "The command ended without an exit code.{background}\n{printed}"
-                ))),
+                (Some(code), _) => Err(failed(
+                    format!("The command failed with exit code {code}.{background}\n{printed}"),
+                    "tool_failed-command-exit_code",
+                    &[("code", Arg::from(code.to_string()))],
+                )),
+                (None, Some(signal)) => Err(failed(
+                    format!("The command was ended by signal {signal}.{background}\n{printed}"),
+                    "tool_failed-command-signal",
+                    &[("signal", Arg::from(signal.to_string()))],
+                )),
+                (None, None) => Err(failed(
+                    format!("The command ended without an exit code.{background}\n{printed}"),
+                    "tool_failed-command-no_code",
+                    &[],
+                )),
             },
             Ok(Ok(Err(e))) => Err(ToolError::Failed(format!(
                 "Waiting for the command failed: {e}. Everything it started was stopped.\n\
@@ -369,11 +398,21 @@ mod unix {
                 "Waiting for the command stopped unexpectedly: {e}. Everything it started was \
                  stopped.\n{printed}"
             ))),
-            Err(_elapsed) => Err(ToolError::Failed(format!(
-                "The command was stopped after {} because it was still running; everything \
-                 it started was stopped too.\n{printed}",
-                plural(limit.as_secs(), "second", "seconds")
-            ))),
+            Err(_elapsed) => Err(failed(
+                format!(
+                    "The command was stopped after {} because it was still running; everything \
+                     it started was stopped too.\n{printed}",
+                    plural(limit.as_secs(), "second", "seconds")
+                ),
+                "tool_failed-command-too_long",
+                &[(
+                    "wait",
+                    Arg::from(tr(
+                        "duration-seconds",
+                        &[("count", Arg::from(limit.as_secs()))],
+                    )),
+                )],
+            )),
         }
     }
 }

@@ -165,16 +165,20 @@ fn plan(args: &EditFileArgs, ws: &Workspace) -> Result<Plan, ToolError> {
     let meta = match std::fs::metadata(&path) {
         Ok(meta) => meta,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            return Err(ToolError::Failed(format!(
-                "The file {shown} does not exist; use write_file to create it."
-            )))
+            return Err(ToolError::said(
+                format!("The file {shown} does not exist; use write_file to create it."),
+                "tool_failed-no_such_file",
+                &[("name", Arg::from(&shown))],
+            ))
         }
         Err(e) => return Err(io_failed("read", &shown, &e)),
     };
     if meta.is_dir() {
-        return Err(ToolError::Failed(format!(
-            "{shown} is a folder, not a file."
-        )));
+        return Err(ToolError::said(
+            format!("{shown} is a folder, not a file."),
+            "tool_failed-is_a_folder",
+            &[("name", Arg::from(&shown))],
+        ));
     }
     super::special::refuse_special(&meta, &shown)?;
     if meta.len() > EDIT_MAX_BYTES {
@@ -188,9 +192,11 @@ fn plan(args: &EditFileArgs, ws: &Workspace) -> Result<Plan, ToolError> {
         .read_to_end(&mut bytes)
         .map_err(|e| io_failed("read", &shown, &e))?;
     let before = String::from_utf8(bytes).map_err(|_| {
-        ToolError::Failed(format!(
-            "{shown} is not a UTF-8 text file, so it cannot be edited."
-        ))
+        ToolError::said(
+            format!("{shown} is not a UTF-8 text file, so it cannot be edited."),
+            "tool_failed-not_text",
+            &[("name", Arg::from(&shown))],
+        )
     })?;
     match occurrences(&before, &args.old_text) {
         1 => {}
@@ -200,16 +206,25 @@ fn plan(args: &EditFileArgs, ws: &Workspace) -> Result<Plan, ToolError> {
             } else {
                 ""
             };
-            return Err(ToolError::Failed(format!(
-                "The text to replace does not occur in {shown}.{line_endings} Read the file and \
-                 copy the text exactly, including spaces and line breaks."
-            )));
+            return Err(ToolError::said(
+                format!(
+                    "The text to replace does not occur in {shown}.{line_endings} Read the file \
+                     and copy the text exactly, including spaces and line breaks."
+                ),
+                "tool_failed-edit_not_found",
+                &[("name", Arg::from(&shown))],
+            ));
         }
         n => {
-            return Err(ToolError::Failed(format!(
-                "The text to replace occurs {n} times in {shown}; it must occur exactly once. \
-                 Include more of the surrounding lines so that it matches only one place."
-            )))
+            return Err(ToolError::said(
+                format!(
+                    "The text to replace occurs {n} times in {shown}; it must occur exactly \
+                     once. Include more of the surrounding lines so that it matches only one \
+                     place."
+                ),
+                "tool_failed-edit_many",
+                &[("name", Arg::from(&shown)), ("count", Arg::from(n))],
+            ))
         }
     }
     let after = before.replacen(&args.old_text, &args.new_text, 1);

@@ -5,9 +5,32 @@
 use super::{ToolError, Workspace};
 use std::path::{Path, PathBuf};
 
-/// The tool error for an I/O step that failed: "Could not {what} {path}: {error}".
+/// The tool error for an I/O step that failed: "Could not {what} {path}: {error}" for the
+/// model; for the person the step's sentence (`tool_failed-io-*`, by `what`: "read", "write",
+/// "list", "move", "create the folder for") with why, in plain words where the system's error
+/// is a common one.
 pub(super) fn io_failed(what: &str, path: &str, e: &std::io::Error) -> ToolError {
-    ToolError::Failed(format!("Could not {what} {path}: {e}"))
+    use crate::i18n::{tr, Arg};
+    use std::io::ErrorKind;
+    let step = match what {
+        "read" => "tool_failed-io-read",
+        "write" => "tool_failed-io-write",
+        "list" => "tool_failed-io-list",
+        "move" => "tool_failed-io-move",
+        _ => "tool_failed-io-create_folder",
+    };
+    let why = match e.kind() {
+        ErrorKind::PermissionDenied => tr("tool_failed-why-permission", &[]),
+        ErrorKind::NotFound => tr("tool_failed-why-not_found", &[]),
+        ErrorKind::StorageFull => tr("tool_failed-why-disk_full", &[]),
+        ErrorKind::ReadOnlyFilesystem => tr("tool_failed-why-read_only", &[]),
+        _ => e.to_string(),
+    };
+    ToolError::said(
+        format!("Could not {what} {path}: {e}"),
+        step,
+        &[("path", Arg::from(path)), ("why", Arg::from(why))],
+    )
 }
 
 /// The workspace folder opened as a capability: every path under it is then resolved beneath

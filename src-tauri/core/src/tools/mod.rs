@@ -42,6 +42,7 @@ pub(crate) use head_tail::HeadTail;
 pub(crate) use mentioned::{mentioned_paths, mentioned_paths_in};
 pub use write::WriteFile;
 
+use crate::i18n::{tr, Arg};
 use crate::policy::{ArgumentKind, MainArgument};
 pub use askfirst_protocol::CallDetail;
 use askfirst_protocol::Risk;
@@ -93,6 +94,43 @@ pub enum ToolError {
         /// What happened, in plain words.
         message: String,
     },
+    /// The tool ran and failed, with Ask First's sentence for the person beside the English
+    /// the model is told (made with [`ToolError::said`]).
+    #[error("{model}")]
+    Said {
+        /// What the model is told, in English.
+        model: String,
+        /// What the person is told, in the language in force when it failed.
+        person: String,
+    },
+}
+
+impl ToolError {
+    /// A failure the model is told as `model` and the person as the catalogue sentence `key`
+    /// (a `tool_failed-*` message of `locales/*/app.ftl`) with `args`.
+    pub fn said(model: String, key: &str, args: &[(&str, Arg)]) -> Self {
+        Self::Said {
+            model,
+            person: tr(key, args),
+        }
+    }
+
+    /// What the person is told about this failure, in the language in force. Still in
+    /// English for the failures not worded yet ([`ToolError::Failed`]'s texts, an MCP
+    /// server's message).
+    pub fn for_person(&self) -> String {
+        match self {
+            Self::InvalidArguments { tool, .. } => tr(
+                "tool_failed-invalid_arguments",
+                &[("tool", Arg::from(tool))],
+            ),
+            Self::OutsideWorkspace { path } => {
+                tr("refusal-outside_workspace", &[("path", Arg::from(path))])
+            }
+            Self::Said { person, .. } => person.clone(),
+            Self::Failed(text) | Self::McpServer { message: text, .. } => text.clone(),
+        }
+    }
 }
 
 /// A description of one proposed call.

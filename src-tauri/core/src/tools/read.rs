@@ -32,17 +32,21 @@ fn existing_file(given: &str, ws: &Workspace) -> Result<PathBuf, ToolError> {
     let path = ws.resolve(given)?;
     let shown = ws.display(&path);
     match std::fs::metadata(&path) {
-        Ok(meta) if meta.is_dir() => Err(ToolError::Failed(format!(
-            "{shown} is a folder, not a file; use list_directory to see what is in it."
-        ))),
+        Ok(meta) if meta.is_dir() => Err(ToolError::said(
+            format!("{shown} is a folder, not a file; use list_directory to see what is in it."),
+            "tool_failed-is_a_folder",
+            &[("name", Arg::from(&shown))],
+        )),
         Ok(meta) => {
             // From metadata alone: a named pipe is never opened (that could wait forever).
             super::special::refuse_special(&meta, &shown)?;
             Ok(path)
         }
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err(ToolError::Failed(format!(
-            "The file {shown} does not exist."
-        ))),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err(ToolError::said(
+            format!("The file {shown} does not exist."),
+            "tool_failed-no_such_file",
+            &[("name", Arg::from(&shown))],
+        )),
         Err(e) => Err(io_failed("read", &shown, &e)),
     }
 }

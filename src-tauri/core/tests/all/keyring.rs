@@ -119,7 +119,7 @@ async fn run_confined(command: &str, ws: &Workspace) -> String {
     let raw = json!({ "command": command }).to_string();
     let tool: std::sync::Arc<dyn Tool> = ToolSet::builtin().get("run_command").unwrap();
     match tool.execute(&raw, ws).await {
-        Ok(text) | Err(ToolError::Failed(text)) => text,
+        Ok(text) | Err(ToolError::Failed(text) | ToolError::Said { model: text, .. }) => text,
         Err(other) => panic!("{other:?}"),
     }
 }

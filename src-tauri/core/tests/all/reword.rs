@@ -1,6 +1,7 @@
 //! Cards already waiting are said again when the person changes the language
 //! (`AgentRuntime::set_language`): their words follow at once, the call they ask about does not
-//! change, and a card whose file changed since keeps the words it was shown with.
+//! change, and a card whose file changed since keeps the words it was shown with. And a tool
+//! that fails says why in that language, while the model is told the English.
 
 use super::support::harness;
 use askfirst_core::i18n::{self, tr_in, Arg, Language};
@@ -139,6 +140,49 @@ fn reword_child() {
             .filter(|e| matches!(e, AgentEvent::ApprovalRequired(_)))
             .count();
         assert_eq!(asked, 2);
+
+        // Failures are told in the language too (the model still gets the English).
+        let failing = serde_json::json!({"turns": [
+            {"say": "Trying.", "tool_calls": [
+                {"name": "read_file", "arguments": {"path": "missing.txt"}},
+                {"name": "run_command", "arguments": {"command": "echo out; exit 3"}}
+            ]},
+            {"say": "Finished."}
+        ]});
+        let mut f = harness(failing, Duration::from_secs(120));
+        f.runtime.start_run("Fail twice").unwrap();
+        let card = f.events.approval_required().await;
+        assert_eq!(card.tool_name, "run_command");
+        f.runtime
+            .resolve_approval(card.approval_id, Decision::Approve)
+            .unwrap();
+        f.events.run_finished().await;
+        let outputs: Vec<String> = f
+            .events
+            .all()
+            .into_iter()
+            .filter_map(|e| match e {
+                AgentEvent::ToolCallFinished { output, .. } => Some(output),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(
+            outputs,
+            vec![
+                "文件 missing.txt 不存在。".to_owned(),
+                "命令执行失败（退出码 3）。\n它输出的内容：\nout\n".to_owned(),
+            ]
+        );
+        let sent = f.requests.lock().unwrap().clone();
+        let told = serde_json::to_string(&sent[1]).unwrap();
+        assert!(
+            told.contains("The file missing.txt does not exist."),
+            "{told}"
+        );
+        assert!(
+            told.contains("The command failed with exit code 3."),
+            "{told}"
+        );
         h.runtime.set_language(Language::En);
     });
     println!("child: checked");

@@ -56,7 +56,7 @@ fn confined() {
 async fn run(command: &str, ws: &Workspace) -> String {
     let raw = json!({ "command": command }).to_string();
     match run_command().execute(&raw, ws).await {
-        Ok(text) | Err(ToolError::Failed(text)) => text,
+        Ok(text) | Err(ToolError::Failed(text) | ToolError::Said { model: text, .. }) => text,
         Err(other) => panic!("{other:?}"),
     }
 }

@@ -25,6 +25,11 @@ pub(super) fn failed(text: &str) -> ToolError {
     ToolError::Failed(text.to_owned())
 }
 
+/// What the model is told of a tool's failure (its `Display`), whichever way it is kept.
+pub(super) fn told(text: &str) -> String {
+    text.to_owned()
+}
+
 /// Every file, folder and symlink under `dir`, with contents and link targets, sorted.
 pub(super) fn snapshot(dir: &Path) -> Vec<(String, String)> {
     let mut found = Vec::new();
@@ -151,14 +156,17 @@ async fn read_file_reads_text_reports_binary_and_states_the_cut() {
         "[Some bytes of latin1.txt are not UTF-8 text; they are shown as \u{FFFD}.]\ncaf\u{FFFD}\n"
     );
     assert_eq!(
-        read.describe(r#"{"path": "notes"}"#, &ws).unwrap_err(),
-        failed("notes is a folder, not a file; use list_directory to see what is in it.")
+        read.describe(r#"{"path": "notes"}"#, &ws)
+            .unwrap_err()
+            .to_string(),
+        told("notes is a folder, not a file; use list_directory to see what is in it.")
     );
     assert_eq!(
         read.execute(r#"{"path": "nope.txt"}"#, &ws)
             .await
-            .unwrap_err(),
-        failed("The file nope.txt does not exist.")
+            .unwrap_err()
+            .to_string(),
+        told("The file nope.txt does not exist.")
     );
 }
 
@@ -212,20 +220,23 @@ async fn edit_file_replaces_the_one_passage_and_previews_the_diff() {
     // Not exactly once: refused, saying how often, and the file is unchanged.
     std::fs::write(dir.path().join("twice.txt"), "aaa\n").unwrap();
     let twice = r#"{"path": "twice.txt", "old_text": "aa", "new_text": "b"}"#;
-    let expected = failed(
+    let expected = told(
         "The text to replace occurs 2 times in twice.txt; it must occur exactly once. Include \
          more of the surrounding lines so that it matches only one place.",
     );
-    assert_eq!(edit.describe(twice, &ws).unwrap_err(), expected);
-    assert_eq!(edit.execute(twice, &ws).await.unwrap_err(), expected);
+    assert_eq!(edit.describe(twice, &ws).unwrap_err().to_string(), expected);
+    assert_eq!(
+        edit.execute(twice, &ws).await.unwrap_err().to_string(),
+        expected
+    );
     assert_eq!(
         std::fs::read_to_string(dir.path().join("twice.txt")).unwrap(),
         "aaa\n"
     );
     let absent = r#"{"path": "twice.txt", "old_text": "zzz", "new_text": "b"}"#;
     assert_eq!(
-        edit.execute(absent, &ws).await.unwrap_err(),
-        failed(
+        edit.execute(absent, &ws).await.unwrap_err().to_string(),
+        told(
             "The text to replace does not occur in twice.txt. Read the file and copy the text \
              exactly, including spaces and line breaks."
         )
@@ -240,8 +251,9 @@ async fn edit_file_replaces_the_one_passage_and_previews_the_diff() {
             r#"{"path": "new.txt", "old_text": "a", "new_text": "b"}"#,
             &ws
         )
-        .unwrap_err(),
-        failed("The file new.txt does not exist; use write_file to create it.")
+        .unwrap_err()
+        .to_string(),
+        told("The file new.txt does not exist; use write_file to create it.")
     );
 
     // An edited script stays executable.
@@ -339,8 +351,11 @@ fn delete_path_says_what_goes_to_the_trash_and_refuses_the_workspace_itself() {
         );
     }
     assert_eq!(
-        delete.describe(r#"{"path": "gone.txt"}"#, &ws).unwrap_err(),
-        failed("gone.txt does not exist.")
+        delete
+            .describe(r#"{"path": "gone.txt"}"#, &ws)
+            .unwrap_err()
+            .to_string(),
+        told("gone.txt does not exist.")
     );
 }
 

@@ -7,7 +7,7 @@ use askfirst_protocol::Risk;
 use pretty_assertions::assert_eq;
 
 use super::support::{all_gone, processes_with, unique_sleep};
-use super::tools_builtin::{failed, file_appears, hard_denied, tool, ws};
+use super::tools_builtin::{file_appears, hard_denied, told, tool, ws};
 
 // ---------------------------------------------------------------- run_command
 
@@ -59,8 +59,9 @@ async fn run_command_runs_in_the_workspace_and_reports_how_it_ended() {
     assert_eq!(
         run.execute(r#"{"command": "exit 3"}"#, &ws)
             .await
-            .unwrap_err(),
-        failed("The command failed with exit code 3.\nIt printed nothing.")
+            .unwrap_err()
+            .to_string(),
+        told("The command failed with exit code 3.\nIt printed nothing.")
     );
     for bad in [
         r#"{"command": "  "}"#,
@@ -124,8 +125,8 @@ async fn run_command_timeout_kills_the_child_and_the_grandchild() {
     .to_string();
     let err = tool("run_command").execute(&raw, &ws).await.unwrap_err();
     assert_eq!(
-        err,
-        failed(
+        err.to_string(),
+        told(
             "The command was stopped after 1 second because it was still running; everything \
              it started was stopped too.\nIt printed nothing."
         )
