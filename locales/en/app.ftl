@@ -769,3 +769,9 @@ tool_failed-command-left_running = It left programs running in the background; t
 # Followed on the next lines by what the command printed, exactly as it printed it.
 tool_failed-command-printed = What it printed:
 tool_failed-command-printed_nothing = It printed nothing.
+tool_failed-not_there = { $name } does not exist.
+tool_failed-already_there = { $name } already exists, so it was not replaced.
+tool_failed-move_workspace = Your workspace folder itself cannot be moved.
+tool_failed-trash_workspace = Your workspace folder itself cannot be moved to the trash.
+# $why: the system's own words.
+tool_failed-trash_failed = { $name } could not be moved to the trash ({ $why }), so it was left where it is. Ask First never deletes anything for good.

@@ -51,8 +51,10 @@ fn target(given: &str, ws: &Workspace) -> Result<Target, ToolError> {
     // and symlinks that lead out) …
     let resolved = ws.resolve(given)?;
     if resolved == ws.root() {
-        return Err(ToolError::Failed(
+        return Err(ToolError::said(
             "The workspace folder itself cannot be moved to the trash.".into(),
+            "tool_failed-trash_workspace",
+            &[],
         ));
     }
     // … and the entry trashed is the last name as given, in its resolved folder, so a symlink
@@ -79,10 +81,12 @@ fn target(given: &str, ws: &Workspace) -> Result<Target, ToolError> {
     let meta = match std::fs::symlink_metadata(&entry) {
         Ok(meta) => meta,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            return Err(ToolError::Failed(format!(
-                "{} does not exist.",
-                ws.display(&entry)
-            )))
+            let shown = ws.display(&entry);
+            return Err(ToolError::said(
+                format!("{shown} does not exist."),
+                "tool_failed-not_there",
+                &[("name", Arg::from(&shown))],
+            ));
         }
         Err(e) => {
             return Err(ToolError::Failed(format!(
@@ -293,10 +297,17 @@ impl Tool for DeletePath {
             Ok(()) => Ok(format!(
                 "Moved {shown} to the trash; it can be restored from there."
             )),
-            Err(e) => Err(ToolError::Failed(format!(
-                "Could not move {shown} to the trash ({e}), so it was left where it is. Ask \
-                 First never deletes anything permanently."
-            ))),
+            Err(e) => Err(ToolError::said(
+                format!(
+                    "Could not move {shown} to the trash ({e}), so it was left where it is. Ask \
+                     First never deletes anything permanently."
+                ),
+                "tool_failed-trash_failed",
+                &[
+                    ("name", Arg::from(&shown)),
+                    ("why", Arg::from(e.to_string())),
+                ],
+            )),
         }
     }
 }

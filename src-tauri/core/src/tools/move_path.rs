@@ -34,12 +34,20 @@ impl MovePath {
     ) -> Result<(PathBuf, PathBuf), ToolError> {
         let from = ws.resolve(&args.from)?;
         if from == ws.root() {
-            return Err(ToolError::Failed(
+            return Err(ToolError::said(
                 "The workspace folder itself cannot be moved.".into(),
+                "tool_failed-move_workspace",
+                &[],
             ));
         }
         match std::fs::symlink_metadata(&from) {
-            Err(_) => return Err(ToolError::Failed(format!("{} does not exist.", args.from))),
+            Err(_) => {
+                return Err(ToolError::said(
+                    format!("{} does not exist.", args.from),
+                    "tool_failed-not_there",
+                    &[("name", Arg::from(&args.from))],
+                ))
+            }
             // From `lstat` alone: a named pipe, device or socket is not moved.
             Ok(meta) => super::special::refuse_special(&meta, &ws.display(&from))?,
         }
@@ -51,10 +59,12 @@ impl MovePath {
             to.push(name);
         }
         if std::fs::symlink_metadata(&to).is_ok() {
-            return Err(ToolError::Failed(format!(
-                "{} already exists; it will not be overwritten.",
-                ws.display(&to)
-            )));
+            let shown = ws.display(&to);
+            return Err(ToolError::said(
+                format!("{shown} already exists; it will not be overwritten."),
+                "tool_failed-already_there",
+                &[("name", Arg::from(&shown))],
+            ));
         }
         Ok((from, to))
     }

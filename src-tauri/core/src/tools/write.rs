@@ -59,9 +59,11 @@ impl Tool for WriteFile {
         // checked before running: a file edited between two reads cannot slip in unseen.
         let (summary, preview, fingerprint) = match current_file(&path) {
             Current::Folder => {
-                return Err(ToolError::Failed(format!(
-                    "{shown} is a folder, not a file."
-                )))
+                return Err(ToolError::said(
+                    format!("{shown} is a folder, not a file."),
+                    "tool_failed-is_a_folder",
+                    &[("name", Arg::from(&shown))],
+                ))
             }
             Current::Special(kind) => return Err(super::special::refusal(&shown, kind)),
             Current::Absent => (
