@@ -78,11 +78,16 @@ def test_approve_works_on_this_bus():
             # No tray to come back from: closing must not hide the window into nowhere (it is
             # minimised instead; with no window manager here that leaves it on screen).
             time.sleep(1.0)  # the app's background look for a tray host has long ended
-            close_window()
+            # Its own window: another "Ask First" on this display is not the one tested.
+            assert any(w[3] == app.pid for w in x_windows()), ("no window of the app", x_windows())
+            close_window(pid=app.pid)
             time.sleep(1.5)
-            assert window_viewable(), ("closing hid the window with no tray", x_windows())
+            assert window_viewable(pid=app.pid), ("closing hid the window with no tray", x_windows())
             # …and the window says why it is still there, and where Quit is.
-            note = wait_for("the note on closing", lambda: app.wd.find_all('[data-testid="close-kept"]'))
+            try:
+                note = wait_for("the note on closing", lambda: app.wd.find_all('[data-testid="close-kept"]'))
+            except AssertionError as e:
+                raise AssertionError(f"{e}; the windows titled Ask First: {x_windows()}") from e
             assert "press Quit" in app.wd.text(note[0]), app.wd.text(note[0])
             assert app.wd.find_all('[data-testid="quit"]'), "no Quit in the window"
             shot(app, f"{PART}-close-kept")

@@ -44,9 +44,16 @@ def tray(*args):
     return json.loads(out.stdout) if out.stdout.strip() else {"error": out.stderr}
 
 
-def close_window(title="Ask First"):
+def _pid_of(d, window):
+    """The process that owns `window` (its _NET_WM_PID, which GTK sets), or None."""
+    prop = window.get_full_property(d.intern_atom("_NET_WM_PID"), 0)
+    return prop.value[0] if prop is not None and len(prop.value) else None
+
+
+def close_window(title="Ask First", pid=None):
     """Asks the window to close as a window manager's close button does: a WM_DELETE_WINDOW
-    message (ICCCM §4.2.8.1) to the top-level window with that title."""
+    message (ICCCM §4.2.8.1) to the top-level window with that title (and, given `pid`, of that
+    process only: another app's window of the same title on this display is left alone)."""
     from Xlib import X, display, protocol
     d = display.Display()
     try:
@@ -57,7 +64,8 @@ def close_window(title="Ask First"):
             try:
                 # Mapped only: GTK's unmapped client-leader window carries the app's name too.
                 if (window.get_wm_name() == title and delete in (window.get_wm_protocols() or [])
-                        and window.get_attributes().map_state == X.IsViewable):
+                        and window.get_attributes().map_state == X.IsViewable
+                        and (pid is None or _pid_of(d, window) == pid)):
                     return window
             except Exception:
                 pass
@@ -96,7 +104,8 @@ def hide_by_closing(title="Ask First"):
 
 
 def x_windows(title="Ask First"):
-    """(id, map state, has WM_DELETE_WINDOW) of every window with that title, for messages."""
+    """(id, map state, has WM_DELETE_WINDOW, owning pid) of every window with that title, for
+    messages."""
     from Xlib import display
     d = display.Display()
     try:
@@ -107,7 +116,7 @@ def x_windows(title="Ask First"):
             try:
                 if window.get_wm_name() == title:
                     found.append((hex(window.id), window.get_attributes().map_state,
-                                  delete in (window.get_wm_protocols() or [])))
+                                  delete in (window.get_wm_protocols() or []), _pid_of(d, window)))
             except Exception:
                 pass
             for child in window.query_tree().children:
@@ -118,14 +127,16 @@ def x_windows(title="Ask First"):
         d.close()
 
 
-def window_viewable(title="Ask First"):
-    """Whether a top-level window with that title is mapped and viewable."""
+def window_viewable(title="Ask First", pid=None):
+    """Whether a top-level window with that title (of process `pid`, when given) is mapped and
+    viewable."""
     from Xlib import X, display
     d = display.Display()
     try:
         def walk(window):
             try:
-                if window.get_wm_name() == title and window.get_attributes().map_state == X.IsViewable:
+                if (window.get_wm_name() == title and window.get_attributes().map_state == X.IsViewable
+                        and (pid is None or _pid_of(d, window) == pid)):
                     return True
             except Exception:
                 pass

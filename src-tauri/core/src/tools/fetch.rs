@@ -194,9 +194,11 @@ fn check_resolved(url: &Url, addrs: &[SocketAddr]) -> Result<(), ToolError> {
     let host = url.host_str().unwrap_or_default();
     let shown = destination(url);
     if addrs.is_empty() {
-        return Err(ToolError::Failed(format!(
-            "Could not fetch {url}: no address was found for {host}."
-        )));
+        return Err(ToolError::said(
+            format!("Could not fetch {url}: no address was found for {host}."),
+            "tool_failed-fetch-no_address",
+            &[("url", Arg::from(url.as_str())), ("host", Arg::from(host))],
+        ));
     }
     match addrs
         .iter()
@@ -213,12 +215,22 @@ fn check_resolved(url: &Url, addrs: &[SocketAddr]) -> Result<(), ToolError> {
                 ),
                 Err(()) => String::new(),
             };
-            Err(ToolError::Failed(format!(
-                "Refused: {url} was shown for approval as {}, but the name {host} leads to {ip}, \
-                 {}. Ask First did not connect.{retry}",
-                place(shown),
-                place(actual)
-            )))
+            Err(ToolError::said(
+                format!(
+                    "Refused: {url} was shown for approval as {}, but the name {host} leads to \
+                     {ip}, {}. Ask First did not connect.{retry}",
+                    place(shown),
+                    place(actual)
+                ),
+                "tool_failed-fetch-leads_elsewhere",
+                &[
+                    ("url", Arg::from(url.as_str())),
+                    ("host", Arg::from(host)),
+                    ("ip", Arg::from(ip.to_string())),
+                    ("shown", Arg::from(place_key(shown))),
+                    ("actual", Arg::from(place_key(actual))),
+                ],
+            ))
         }
     }
 }
@@ -233,31 +245,80 @@ fn same_site(from: &Url, to: &Url) -> bool {
 /// Why a redirect from `from` to `to` (on another site) was not followed.
 fn not_followed(from: &Url, to: &Url) -> ToolError {
     if !matches!(to.scheme(), "http" | "https") {
-        return ToolError::Failed(format!(
-            "Not followed: {from} redirects to {to}, which is not a web address that can be \
-             fetched, so Ask First did not go there."
-        ));
+        return ToolError::said(
+            format!(
+                "Not followed: {from} redirects to {to}, which is not a web address that can be \
+                 fetched, so Ask First did not go there."
+            ),
+            "tool_failed-fetch-redirect_not_web",
+            &[
+                ("from", Arg::from(from.as_str())),
+                ("to", Arg::from(to.as_str())),
+            ],
+        );
     }
     let downgrade = if from.scheme() == "https" && to.scheme() == "http" {
         " It would also leave the encrypted https connection for plain http."
     } else {
         ""
     };
-    ToolError::Failed(format!(
-        "Not followed: {from} redirects to {to} ({}), which is not the address that was \
-         approved, so Ask First did not go there.{downgrade} To read it, fetch_url must be \
-         called again with {to}; a new approval card will show it.",
-        place(destination(to))
-    ))
+    ToolError::said(
+        format!(
+            "Not followed: {from} redirects to {to} ({}), which is not the address that was \
+             approved, so Ask First did not go there.{downgrade} To read it, fetch_url must be \
+             called again with {to}; a new approval card will show it.",
+            place(destination(to))
+        ),
+        if downgrade.is_empty() {
+            "tool_failed-fetch-redirect_elsewhere"
+        } else {
+            "tool_failed-fetch-redirect_elsewhere_unencrypted"
+        },
+        &[
+            ("from", Arg::from(from.as_str())),
+            ("to", Arg::from(to.as_str())),
+            ("place", Arg::from(place_key(destination(to)))),
+        ],
+    )
 }
 
 fn could_not_fetch(url: &Url, e: &reqwest::Error) -> ToolError {
-    let why = if e.is_timeout() {
-        format!("it did not answer within {FETCH_TIMEOUT_SECS} seconds")
-    } else {
-        error_chain(e)
-    };
-    ToolError::Failed(format!("Could not fetch {url}: {why}."))
+    if e.is_timeout() {
+        return no_answer(url);
+    }
+    let why = error_chain(e);
+    ToolError::said(
+        format!("Could not fetch {url}: {why}."),
+        "tool_failed-fetch-failed",
+        &[("url", Arg::from(url.as_str())), ("why", Arg::from(why))],
+    )
+}
+
+/// `url` did not answer within [`FETCH_TIMEOUT_SECS`].
+fn no_answer(url: &Url) -> ToolError {
+    ToolError::said(
+        format!("Could not fetch {url}: it did not answer within {FETCH_TIMEOUT_SECS} seconds."),
+        "tool_failed-fetch-no_answer",
+        &[
+            ("url", Arg::from(url.as_str())),
+            (
+                "wait",
+                Arg::from(tr(
+                    "duration-seconds",
+                    &[("count", Arg::from(FETCH_TIMEOUT_SECS))],
+                )),
+            ),
+        ],
+    )
+}
+
+/// Which of `tool_failed-fetch-*`'s places a destination is (a Fluent selector's value).
+fn place_key(destination: Destination) -> &'static str {
+    match destination {
+        Destination::ThisComputer => "this_computer",
+        Destination::LocalNetwork => "local_network",
+        Destination::Internet => "internet",
+    }
 }
 
 async fn fetch(url: &Url, lookup: Lookup) -> Result<String, ToolError> {
@@ -275,16 +336,15 @@ async fn fetch(url: &Url, lookup: Lookup) -> Result<String, ToolError> {
         let addrs = match tokio::time::timeout(left(), lookup(name.to_owned(), port)).await {
             Ok(Ok(addrs)) => addrs,
             Ok(Err(e)) => {
-                return Err(ToolError::Failed(format!(
-                    "Could not fetch {url}: the address of {name} could not be found ({e})."
-                )))
+                return Err(ToolError::said(
+                    format!(
+                        "Could not fetch {url}: the address of {name} could not be found ({e})."
+                    ),
+                    "tool_failed-fetch-no_address",
+                    &[("url", Arg::from(url.as_str())), ("host", Arg::from(name))],
+                ))
             }
-            Err(_) => {
-                return Err(ToolError::Failed(format!(
-                    "Could not fetch {url}: it did not answer within {FETCH_TIMEOUT_SECS} \
-                     seconds."
-                )))
-            }
+            Err(_) => return Err(no_answer(url)),
         };
         check_resolved(url, &addrs)?;
         // Redirects are followed on this same host only, so this one pin covers them all.
@@ -317,10 +377,17 @@ async fn fetch(url: &Url, lookup: Lookup) -> Result<String, ToolError> {
         }
         redirects += 1;
         if redirects > FETCH_MAX_REDIRECTS {
-            return Err(ToolError::Failed(format!(
-                "Stopped: {url} redirected more than {FETCH_MAX_REDIRECTS} times (the last time to \
-                 {next}), so Ask First did not follow it further."
-            )));
+            return Err(ToolError::said(
+                format!(
+                    "Stopped: {url} redirected more than {FETCH_MAX_REDIRECTS} times (the last \
+                     time to {next}), so Ask First did not follow it further."
+                ),
+                "tool_failed-fetch-too_many_redirects",
+                &[
+                    ("url", Arg::from(url.as_str())),
+                    ("count", Arg::from(FETCH_MAX_REDIRECTS)),
+                ],
+            ));
         }
         current = next;
     };
@@ -429,15 +496,26 @@ mod tests {
         assert_eq!(check_resolved(&public, &addrs(&["93.184.216.34"])), Ok(()));
         // DNS rebinding: one of the answers is this computer.
         assert_eq!(
-            check_resolved(&public, &addrs(&["93.184.216.34", "127.0.0.1"])),
-            Err(ToolError::Failed(
+            check_resolved(&public, &addrs(&["93.184.216.34", "127.0.0.1"]))
+                .map_err(|e| e.to_string()),
+            Err(
                 "Refused: http://example.com/x was shown for approval as an address on the \
                  internet, but the name example.com leads to 127.0.0.1, an address on this \
                  computer. Ask First did not connect. If that is meant, fetch_url must be \
                  called again with http://127.0.0.1/x, so that the approval card says where it \
                  goes."
                     .to_owned()
-            ))
+            )
+        );
+        // The person is told it in their language, with where the name leads.
+        let said = crate::i18n::with_language(crate::i18n::Language::PtBr, || {
+            check_resolved(&public, &addrs(&["127.0.0.1"]))
+                .unwrap_err()
+                .for_person()
+        });
+        assert!(
+            said.contains("127.0.0.1") && said.contains("este computador"),
+            "{said}"
         );
         for (name, ip) in [
             ("http://example.com/", "::ffff:127.0.0.1"),
@@ -477,15 +555,13 @@ mod tests {
             assert_eq!((to, same_site(&from, &url(to))), (to, same));
         }
         assert_eq!(
-            not_followed(&from, &url("http://example.com/b")),
-            ToolError::Failed(
-                "Not followed: https://example.com/a redirects to http://example.com/b (an \
+            not_followed(&from, &url("http://example.com/b")).to_string(),
+            "Not followed: https://example.com/a redirects to http://example.com/b (an \
                  address on the internet), which is not the address that was approved, so Ask \
                  First did not go there. It would also leave the encrypted https connection for \
                  plain http. To read it, fetch_url must be called again with \
                  http://example.com/b; a new approval card will show it."
-                    .to_owned()
-            )
+                .to_owned()
         );
     }
 
@@ -527,14 +603,14 @@ mod tests {
         assert_eq!(destination(&address), Destination::Internet);
         let err = fetch(&address, to_loopback).await.unwrap_err();
         assert_eq!(
-            err,
-            ToolError::Failed(format!(
+            err.to_string(),
+            format!(
                 "Refused: http://rebind.example:{port}/ was shown for approval as an address on \
                  the internet, but the name rebind.example leads to 127.0.0.1, an address on \
                  this computer. Ask First did not connect. If that is meant, fetch_url must be \
                  called again with http://127.0.0.1:{port}/, so that the approval card says \
                  where it goes."
-            ))
+            )
         );
     }
 

@@ -9,7 +9,7 @@ use std::io::{Read, Write};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
-use super::tools_builtin::{failed, tool, ws};
+use super::tools_builtin::{failed, told, tool, ws};
 
 // ---------------------------------------------------------------- fetch_url
 
@@ -122,8 +122,8 @@ async fn fetch_url_returns_text_and_follows_redirects_only_on_the_same_site() {
     // where it leads, and to ask again.
     let raw = format!(r#"{{"url": "http://127.0.0.1:{port}/to-localhost"}}"#);
     assert_eq!(
-        fetch.execute(&raw, &ws).await,
-        Err(failed(&format!(
+        fetch.execute(&raw, &ws).await.map_err(|e| e.to_string()),
+        Err(told(&format!(
             "Not followed: http://127.0.0.1:{port}/to-localhost redirects to \
              http://localhost:{port}/hello (an address on this computer), which is not the \
              address that was approved, so Ask First did not go there. To read it, fetch_url \
@@ -138,8 +138,8 @@ async fn fetch_url_returns_text_and_follows_redirects_only_on_the_same_site() {
         r#"{{"url": "http://127.0.0.1:{port}/redirect-to/http://127.0.0.1:{other}/hello"}}"#
     );
     assert_eq!(
-        fetch.execute(&raw, &ws).await,
-        Err(failed(&format!(
+        fetch.execute(&raw, &ws).await.map_err(|e| e.to_string()),
+        Err(told(&format!(
             "Not followed: http://127.0.0.1:{port}/redirect-to/http://127.0.0.1:{other}/hello \
              redirects to http://127.0.0.1:{other}/hello (an address on this computer), which \
              is not the address that was approved, so Ask First did not go there. To read it, \
@@ -152,8 +152,8 @@ async fn fetch_url_returns_text_and_follows_redirects_only_on_the_same_site() {
     // Nor a scheme that is not the web.
     let raw = format!(r#"{{"url": "http://127.0.0.1:{port}/redirect-to/file:///etc/passwd"}}"#);
     assert_eq!(
-        fetch.execute(&raw, &ws).await,
-        Err(failed(&format!(
+        fetch.execute(&raw, &ws).await.map_err(|e| e.to_string()),
+        Err(told(&format!(
             "Not followed: http://127.0.0.1:{port}/redirect-to/file:///etc/passwd redirects to \
              file:///etc/passwd, which is not a web address that can be fetched, so Ask First \
              did not go there."
@@ -177,8 +177,8 @@ async fn fetch_url_returns_text_and_follows_redirects_only_on_the_same_site() {
     // One more than the cap stops.
     let raw = format!(r#"{{"url": "http://127.0.0.1:{port}/chain/6"}}"#);
     assert_eq!(
-        fetch.execute(&raw, &ws).await,
-        Err(failed(&format!(
+        fetch.execute(&raw, &ws).await.map_err(|e| e.to_string()),
+        Err(told(&format!(
             "Stopped: http://127.0.0.1:{port}/chain/6 redirected more than 5 times (the last \
              time to http://127.0.0.1:{port}/chain/0), so Ask First did not follow it further."
         )))
@@ -340,9 +340,8 @@ async fn fetch_url_caps_size_and_reports_failures() {
     };
     let raw = format!(r#"{{"url": "http://127.0.0.1:{closed}/"}}"#);
     let err = fetch.execute(&raw, &ws).await.unwrap_err();
-    let ToolError::Failed(message) = err else {
-        panic!("{err:?}")
-    };
+    assert!(matches!(err, ToolError::Said { .. }), "{err:?}");
+    let message = err.to_string();
     assert!(
         message.starts_with(&format!("Could not fetch http://127.0.0.1:{closed}/: ")),
         "{message}"
