@@ -803,3 +803,15 @@ tool_failed-fetch-failed = Could not read { $url }: { $why }.
 # $wait: a duration (duration-seconds).
 tool_failed-fetch-no_answer = { $url } did not answer within { $wait }.
 tool_failed-fetch-too_many_redirects = { $url } sent the request on more than { $count } times, so Ask First stopped following it.
+
+## The offline demo agent's words (src-tauri/core/src/scripted.rs): what it says, and the
+## summary it offers to write into summary.txt (file names stay as they are).
+demo-say-hello = Hello! I'm the demo agent. I'll tidy up your demo folder. First, let me look at what is in it.
+demo-say-summary = I'd like to write a short summary of these files into a new file, summary.txt.
+demo-say-archive = old-report.txt is out of date, so I suggest moving it into an Archive folder.
+demo-say-done = That's everything I had planned. Each change waited for your answer; the list above shows what was done and what was not.
+demo-summary =
+    Summary of your folder
+    - shopping-list.txt: five things to buy (milk, eggs, bread, tomatoes, coffee).
+    - meeting-notes.txt: the budget review moved to Thursday; holiday plans are due Friday.
+    - old-report.txt: last year's draft report, out of date.

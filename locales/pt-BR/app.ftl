@@ -778,3 +778,12 @@ tool_failed-fetch-redirect_elsewhere_unencrypted = { $from } encaminha o pedido 
 tool_failed-fetch-failed = Não foi possível ler { $url }: { $why }.
 tool_failed-fetch-no_answer = { $url } não respondeu em { $wait }.
 tool_failed-fetch-too_many_redirects = { $url } encaminhou o pedido mais de { $count } vezes, então o Ask First parou de seguir.
+demo-say-hello = Olá! Eu sou o assistente de demonstração. Vou arrumar a sua pasta de demonstração. Primeiro, deixe-me ver o que há nela.
+demo-say-summary = Eu gostaria de escrever um breve resumo destes arquivos em um arquivo novo, summary.txt.
+demo-say-archive = old-report.txt está desatualizado, então sugiro movê-lo para uma pasta Archive.
+demo-say-done = Era tudo o que eu tinha planejado. Cada mudança esperou a sua resposta; a lista acima mostra o que foi feito e o que não foi.
+demo-summary =
+    Resumo da sua pasta
+    - shopping-list.txt: cinco coisas para comprar (leite, ovos, pão, tomates, café).
+    - meeting-notes.txt: a revisão do orçamento foi para quinta-feira; os planos de férias devem ser enviados até sexta-feira.
+    - old-report.txt: o rascunho do relatório do ano passado, desatualizado.

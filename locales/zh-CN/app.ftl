@@ -715,3 +715,12 @@ tool_failed-fetch-redirect_elsewhere_unencrypted = { $from } 把请求转到了 
 tool_failed-fetch-failed = 无法读取 { $url }：{ $why }。
 tool_failed-fetch-no_answer = { $url } 在 { $wait } 内没有回应。
 tool_failed-fetch-too_many_redirects = { $url } 把请求转走了超过 { $count } 次，所以 Ask First 不再跟着走。
+demo-say-hello = 你好！我是演示助手。我来整理你的演示文件夹。先看看里面有什么。
+demo-say-summary = 我想把这些文件的简短摘要写进一个新文件 summary.txt。
+demo-say-archive = old-report.txt 已经过时了，所以我建议把它移到 Archive 文件夹里。
+demo-say-done = 我计划做的就是这些。每一项更改都等了你的回答；上面的列表显示了哪些做了、哪些没做。
+demo-summary =
+    你的文件夹摘要
+    - shopping-list.txt：要买的五样东西（牛奶、鸡蛋、面包、西红柿、咖啡）。
+    - meeting-notes.txt：预算审查改到星期四；假期安排要在星期五前交。
+    - old-report.txt：去年的报告草稿，已经过时。

@@ -208,34 +208,32 @@ pub const DEMO_FILES: &[(&str, &str)] = &[
     ),
 ];
 
-const DEMO_SUMMARY: &str = "Summary of your folder\n\
-- shopping-list.txt: five things to buy (milk, eggs, bread, tomatoes, coffee).\n\
-- meeting-notes.txt: the budget review moved to Thursday; holiday plans are due Friday.\n\
-- old-report.txt: last year's draft report, out of date.\n";
-
-/// The demo scenario played when no provider is configured.
+/// The demo scenario played when no provider is configured, in the language in force (its
+/// words are Ask First's own, the `demo-*` messages of `locales/*/app.ftl`; the files' names
+/// are the demo folder's and stay as they are).
 pub fn demo_scenario() -> Scenario {
     let text = serde_json::json!({
         "turns": [
             {
-                "say": "Hello! I'm the demo agent. I'll tidy up your demo folder. First, let me look at what is in it.",
+                "say": tr("demo-say-hello", &[]),
                 "tool_calls": [{"name": "list_directory", "arguments": {"path": "."}}]
             },
             {
-                "say": "I'd like to write a short summary of these files into a new file, summary.txt.",
-                "tool_calls": [{"name": "write_file", "arguments": {"path": "summary.txt", "content": DEMO_SUMMARY}}]
+                "say": tr("demo-say-summary", &[]),
+                "tool_calls": [{"name": "write_file", "arguments": {"path": "summary.txt", "content": format!("{}\n", tr("demo-summary", &[]))}}]
             },
             {
-                "say": "old-report.txt is out of date, so I suggest moving it into an Archive folder.",
+                "say": tr("demo-say-archive", &[]),
                 "tool_calls": [{"name": "move_path", "arguments": {"from": "old-report.txt", "to": "Archive/"}}]
             },
             {
-                "say": "That's everything I had planned. Each change waited for your answer; the list above shows what was done and what was not."
+                "say": tr("demo-say-done", &[])
             }
         ]
     })
     .to_string();
-    // The demo is a literal above; parsing it cannot fail, and a test checks it.
+    // Built from the catalogue's sentences, which are text values: parsing it cannot fail, and
+    // a test checks it in every language.
     Scenario::parse(&text).unwrap_or(Scenario { turns: Vec::new() })
 }
 

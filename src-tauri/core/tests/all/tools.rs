@@ -101,7 +101,57 @@ async fn move_path_moves_into_a_folder_and_never_overwrites() {
 
 #[test]
 fn the_demo_is_valid_and_its_folder_is_made_once() {
+    use askfirst_core::i18n::{with_language, Language};
     assert_eq!(demo_scenario().turns.len(), 4);
+    // It speaks the person's language; its summary names the files as they are.
+    let said = |language| {
+        with_language(language, || {
+            demo_scenario()
+                .turns
+                .iter()
+                .map(|turn| {
+                    let content = turn.tool_calls.iter().find_map(|c| {
+                        let args: serde_json::Value =
+                            serde_json::from_str(c.arguments.as_ref()?.get()).unwrap();
+                        args["content"].as_str().map(str::to_owned)
+                    });
+                    (turn.say.clone().unwrap_or_default(), content)
+                })
+                .collect::<Vec<_>>()
+        })
+    };
+    let english = said(Language::En);
+    assert_eq!(english.len(), 4);
+    assert!(english[0].0.starts_with("Hello! I'm the demo agent."));
+    assert_eq!(
+        english[1].1.as_deref(),
+        Some(
+            "Summary of your folder\n\
+             - shopping-list.txt: five things to buy (milk, eggs, bread, tomatoes, coffee).\n\
+             - meeting-notes.txt: the budget review moved to Thursday; holiday plans are due \
+             Friday.\n\
+             - old-report.txt: last year's draft report, out of date.\n"
+        )
+    );
+    let chinese = said(Language::ZhCn);
+    assert!(
+        chinese[0].0.starts_with("你好！我是演示助手。"),
+        "{chinese:?}"
+    );
+    let summary = chinese[1].1.clone().unwrap();
+    assert!(
+        summary.starts_with("你的文件夹摘要\n- shopping-list.txt："),
+        "{summary}"
+    );
+    assert!(summary.ends_with("已经过时。\n"), "{summary}");
+    let portuguese = said(Language::PtBr);
+    assert!(portuguese[3]
+        .0
+        .starts_with("Era tudo o que eu tinha planejado."));
+    assert_eq!(
+        portuguese.iter().map(|t| t.1.is_some()).collect::<Vec<_>>(),
+        vec![false, true, false, false]
+    );
     let dir = tempfile::tempdir().unwrap();
     let demo = dir.path().join("Demo folder");
     ensure_demo_folder(&demo).unwrap();
