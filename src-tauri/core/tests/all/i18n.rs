@@ -308,18 +308,7 @@ const CHILD: &str = "ASKFIRST_TEST_SET_LANGUAGE_CHILD";
 
 #[test]
 fn set_language_changes_every_sentence_after_it_on_every_thread() {
-    let out = std::process::Command::new(std::env::current_exe().unwrap())
-        .args(["all::i18n::set_language_child", "--exact", "--nocapture"])
-        .env(CHILD, "1")
-        .output()
-        .unwrap();
-    let said = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success() && said.contains("1 passed"),
-        "{said}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(said.contains("child: checked"), "{said}");
+    super::support::in_a_child_process("all::i18n::set_language_child", CHILD);
 }
 
 #[test]

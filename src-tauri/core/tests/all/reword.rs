@@ -15,18 +15,7 @@ const CHILD: &str = "ASKFIRST_TEST_REWORD_CHILD";
 
 #[test]
 fn waiting_cards_are_said_again_in_the_new_language() {
-    let out = std::process::Command::new(std::env::current_exe().unwrap())
-        .args(["all::reword::reword_child", "--exact", "--nocapture"])
-        .env(CHILD, "1")
-        .output()
-        .unwrap();
-    let said = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success() && said.contains("1 passed"),
-        "{said}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(said.contains("child: checked"), "{said}");
+    super::support::in_a_child_process("all::reword::reword_child", CHILD);
 }
 
 #[test]

@@ -359,3 +359,22 @@ pub async fn all_gone(needle: &str) -> bool {
     }
     true
 }
+
+/// Runs the test `test` (its whole path, `all::…`) alone in a child process of this test
+/// binary with the variable `var` set (the child test does its work only then: the language it
+/// sets is the whole process's, and the other tests read English), and fails unless it passed
+/// and printed "child: checked".
+pub fn in_a_child_process(test: &str, var: &str) {
+    let out = std::process::Command::new(std::env::current_exe().unwrap())
+        .args([test, "--exact", "--nocapture"])
+        .env(var, "1")
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success() && said.contains("1 passed"),
+        "{said}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(said.contains("child: checked"), "{said}");
+}
