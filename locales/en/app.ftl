@@ -692,6 +692,14 @@ mcp-it_said = {" "}It said: "{ $text }".
 mcp-stopped = The MCP server "{ $server }" stopped.{ $said } It will be started again the next time one of its tools is needed.
 mcp-stopped_during_call = The MCP server "{ $server }" stopped while "{ $tool }" was running, so whether it did anything is unknown. It will be started again the next time one of its tools is needed.
 mcp-call_timed_out = The MCP server "{ $server }" did not answer within { $wait }, so it was stopped; whether "{ $tool }" did anything is unknown. It will be started again the next time one of its tools is needed.
+mcp-retired = The MCP server "{ $server }" was removed or changed in the settings, so it was not used.
+# $failure: the mcp-start_failed sentence of the last try; $wait: a duration (duration-seconds).
+mcp-not_tried_again = { $failure } (Not tried again yet: the next try is in { $wait }.)
+# $said: the server's own words, as it wrote them.
+mcp-refused = The MCP server "{ $server }" refused to run "{ $tool }": { $said }
+# $why: the MCP library's own words.
+mcp-bad_answer = The MCP server "{ $server }" did not answer properly when "{ $tool }" was used ({ $why }).
+mcp-tool_error = "{ $tool }" of the MCP server "{ $server }" reported a problem: { $said }
 mcp-problem-no_name = An MCP server in the settings has no name; give it one to use it.
 mcp-problem-no_command = The MCP server "{ $server }" has no command in the settings, so it cannot be started. Give it one in Settings (Edit).
 mcp-problem-same_name = Another MCP server in the settings has the same name as "{ $server }" (or one that differs only in punctuation); give each its own name.
@@ -775,6 +783,22 @@ tool_failed-move_workspace = Your workspace folder itself cannot be moved.
 tool_failed-trash_workspace = Your workspace folder itself cannot be moved to the trash.
 # $why: the system's own words.
 tool_failed-trash_failed = { $name } could not be moved to the trash ({ $why }), so it was left where it is. Ask First never deletes anything for good.
+# $why: the system's own words.
+tool_failed-command-unsupported = Running commands is not possible on this system yet.
+tool_failed-command-not_started = The command could not be started ({ $why }).
+tool_failed-command-lost = Ask First lost track of the command ({ $why }), so everything it started was stopped.
+tool_failed-edit_too_large = { $name } is too large to edit: the limit is { $limit } MB.
+tool_failed-interrupted-read = Reading { $name } stopped unexpectedly, so it was not read.
+tool_failed-interrupted-edit = The edit of { $name } stopped unexpectedly, so nothing was changed.
+tool_failed-interrupted-trash = Moving { $name } to the trash stopped unexpectedly. Look in the trash to see whether it is there.
+tool_failed-no_name = "{ $path }" does not name a file or folder.
+# $kind: one of the special_kind-* words.
+tool_failed-special = { $name } is not an ordinary file (it is { $kind }), so Ask First does not open it.
+tool_failed-why-special = it is not an ordinary file (it is { $kind }), so Ask First does not open it
+special_kind-pipe = a named pipe
+special_kind-device = a device
+special_kind-socket = a socket
+special_kind-folder = a folder
 # $url, $from, $to: web addresses; $host: a name in one; $ip: the address it leads to.
 # $shown, $actual, $place: where an address is (this_computer, local_network, internet).
 tool_failed-fetch-no_address = Could not read { $url }: no address was found for { $host }.
@@ -803,6 +827,19 @@ tool_failed-fetch-failed = Could not read { $url }: { $why }.
 # $wait: a duration (duration-seconds).
 tool_failed-fetch-no_answer = { $url } did not answer within { $wait }.
 tool_failed-fetch-too_many_redirects = { $url } sent the request on more than { $count } times, so Ask First stopped following it.
+tool_failed-fetch-not_prepared = Ask First could not prepare the request to { $url }: { $why }.
+# An answer with an error status, then what was not read (tool_failed-fetch-note-*), then what it holds.
+# $status: the HTTP status code, such as 404.
+tool_failed-fetch-error_status = { $url } answered with an error (HTTP status { $status }).
+tool_failed-fetch-note-size_cap = Only the first { $limit } MB were read; the rest was not downloaded.
+tool_failed-fetch-note-slow = The download took longer than { $wait }; only what arrived by then is shown.
+tool_failed-fetch-note-broke_off = The download broke off ({ $why }); only what arrived is shown.
+tool_failed-fetch-no_text = It sent no text.
+tool_failed-fetch-not_text = It sent { $bytes ->
+    [one] one byte that is not text, so it is
+   *[other] { $bytes } bytes that are not text, so they are
+} not shown.
+tool_failed-fetch-sent = What it sent:
 
 ## The offline demo agent's words (src-tauri/core/src/scripted.rs): what it says, and the
 ## summary it offers to write into summary.txt (file names stay as they are).

@@ -29,7 +29,7 @@ pub(super) struct SupervisedServer {
     prefix: String,
     timeouts: McpTimeouts,
     /// Why the settings do not allow starting it at all.
-    pub(super) config_error: Option<String>,
+    pub(super) config_error: Option<super::config::StartupProblem>,
     /// The running server, if any. A tokio mutex, held while the server starts so that two
     /// callers never start it twice.
     connection: tokio::sync::Mutex<Option<ServerProcess>>,
@@ -38,7 +38,7 @@ pub(super) struct SupervisedServer {
     /// Numbers each start, so news about an old process never changes a newer one's status.
     generations: AtomicU64,
     /// When the last start failed and why; cleared by a start that works.
-    failed_start: Mutex<Option<(std::time::Instant, String)>>,
+    failed_start: Mutex<Option<(std::time::Instant, Unusable)>>,
     /// Set when the server was removed from the settings (or changed): it is never started
     /// again, even by a call approved on a card shown before.
     pub(super) retired: AtomicBool,
@@ -56,6 +56,14 @@ struct ServerProcess {
     generation: u64,
     service: RunningService<RoleClient, ClientConfig>,
     tools: Arc<Vec<ListedTool>>,
+}
+
+/// Why a server cannot be used now: what the model is told, in English, and what the person
+/// is told, in the language in force when it happened.
+#[derive(Debug, Clone)]
+pub(super) struct Unusable {
+    model: String,
+    person: String,
 }
 
 /// What a call needs of a running server: its start's number, the MCP peer to send
@@ -81,12 +89,11 @@ impl SupervisedServer {
             },
             None => McpServerStatus::NotStarted,
         };
-        let config_error = problem.map(|p| p.english());
         Self {
             config,
             prefix,
             timeouts,
-            config_error,
+            config_error: problem,
             connection: tokio::sync::Mutex::new(None),
             state: Mutex::new(StatusCell {
                 generation: 0,
@@ -125,27 +132,34 @@ impl SupervisedServer {
         display_label(&self.config.name, 80)
     }
 
-    fn error(&self, message: String) -> ToolError {
+    fn error(&self, why: Unusable) -> ToolError {
         ToolError::McpServer {
             server: self.config.name.clone(),
-            message,
+            message: why.model,
+            person: why.person,
         }
     }
 
     /// The running server, started (or started again) if needed.
     ///
     /// # Errors
-    /// A message naming the server: why it could not be started.
-    pub(super) async fn connect(self: &Arc<Self>) -> Result<Connected, String> {
-        if let Some(message) = &self.config_error {
-            return Err(message.clone());
+    /// Why it could not be started, naming the server.
+    pub(super) async fn connect(self: &Arc<Self>) -> Result<Connected, Unusable> {
+        if let Some(problem) = &self.config_error {
+            return Err(Unusable {
+                model: problem.english(),
+                person: problem.person(),
+            });
         }
         if self.retired.load(Ordering::SeqCst) {
-            return Err(format!(
-                "The MCP server \"{}\" was removed or changed in the settings, so this call of \
-                 it was not made.",
-                self.shown_name()
-            ));
+            let name = self.shown_name();
+            return Err(Unusable {
+                model: format!(
+                    "The MCP server \"{name}\" was removed or changed in the settings, so this \
+                     call of it was not made."
+                ),
+                person: tr("mcp-retired", &[("server", Arg::from(&name))]),
+            });
         }
         let mut slot = self.connection.lock().await;
         if let Some(connection) = slot.as_ref() {
@@ -164,16 +178,27 @@ impl SupervisedServer {
             .lock_or_recover()
             .as_ref()
             .filter(|(at, _)| at.elapsed() < self.timeouts.retry_failed_start)
-            .map(|(at, message)| (*at, message.clone()));
-        if let Some((at, message)) = recent_failure {
+            .map(|(at, why)| (*at, why.clone()));
+        if let Some((at, why)) = recent_failure {
             let wait = self
                 .timeouts
                 .retry_failed_start
-                .saturating_sub(at.elapsed());
-            return Err(format!(
-                "{message} (Not tried again yet: next try in {}.)",
-                seconds(wait.max(Duration::from_secs(1)))
-            ));
+                .saturating_sub(at.elapsed())
+                .max(Duration::from_secs(1));
+            return Err(Unusable {
+                model: format!(
+                    "{} (Not tried again yet: next try in {}.)",
+                    why.model,
+                    seconds(wait)
+                ),
+                person: tr(
+                    "mcp-not_tried_again",
+                    &[
+                        ("failure", Arg::from(why.person)),
+                        ("wait", Arg::from(in_seconds(wait))),
+                    ],
+                ),
+            });
         }
         let generation = self.generations.fetch_add(1, Ordering::SeqCst) + 1;
         self.set_status(generation, McpServerStatus::Starting);
@@ -244,7 +269,11 @@ impl SupervisedServer {
                 ),
             ],
         );
-        *self.failed_start.lock_or_recover() = Some((std::time::Instant::now(), message.clone()));
+        let why = Unusable {
+            model: message,
+            person: shown.clone(),
+        };
+        *self.failed_start.lock_or_recover() = Some((std::time::Instant::now(), why.clone()));
         abandoned.armed = false;
         self.set_status(
             generation,
@@ -253,7 +282,7 @@ impl SupervisedServer {
                 detail,
             },
         );
-        Err(message)
+        Err(why)
     }
 
     /// Starts the process, does the MCP handshake and lists the tools.
@@ -357,8 +386,8 @@ impl SupervisedServer {
     ///
     /// # Errors
     /// [`ToolError::McpServer`] when the server cannot be started, stops, or does not answer
-    /// within the call timeout (it is then stopped); [`ToolError::Failed`] when it refuses the
-    /// request.
+    /// within the call timeout (it is then stopped); [`ToolError::Said`] when it refuses the
+    /// request or answers it wrongly.
     pub(super) async fn call(
         self: &Arc<Self>,
         tool: &str,
@@ -371,10 +400,18 @@ impl SupervisedServer {
         let again = "It will be started again the next time one of its tools is needed.";
         match tokio::time::timeout(self.timeouts.call, live.peer.call_tool(request)).await {
             Ok(Ok(result)) => Ok(result),
-            Ok(Err(ServiceError::McpError(error))) => Err(ToolError::Failed(format!(
-                "The MCP server \"{name}\" refused to run \"{shown_tool}\": {}",
-                display_label(&error.message, 1000)
-            ))),
+            Ok(Err(ServiceError::McpError(error))) => {
+                let said = display_label(&error.message, 1000);
+                Err(ToolError::said(
+                    format!("The MCP server \"{name}\" refused to run \"{shown_tool}\": {said}"),
+                    "mcp-refused",
+                    &[
+                        ("server", Arg::from(&name)),
+                        ("tool", Arg::from(&shown_tool)),
+                        ("said", Arg::from(said)),
+                    ],
+                ))
+            }
             Ok(Err(
                 ServiceError::TransportClosed
                 | ServiceError::TransportSend(_)
@@ -391,15 +428,26 @@ impl SupervisedServer {
                         ("tool", Arg::from(&shown_tool)),
                     ],
                 );
-                self.lost(live.generation, shown).await;
-                Err(self.error(message))
+                self.lost(live.generation, shown.clone()).await;
+                Err(self.error(Unusable {
+                    model: message,
+                    person: shown,
+                }))
             }
             // Anything else (an answer of the wrong kind, a request the SDK gave up on) leaves
             // the server running.
-            Ok(Err(other)) => Err(ToolError::Failed(format!(
-                "The MCP server \"{name}\" did not answer the call of \"{shown_tool}\" \
-                 properly: {other}"
-            ))),
+            Ok(Err(other)) => Err(ToolError::said(
+                format!(
+                    "The MCP server \"{name}\" did not answer the call of \"{shown_tool}\" \
+                     properly: {other}"
+                ),
+                "mcp-bad_answer",
+                &[
+                    ("server", Arg::from(&name)),
+                    ("tool", Arg::from(&shown_tool)),
+                    ("why", Arg::from(other.to_string())),
+                ],
+            )),
             Err(_elapsed) => {
                 let message = format!(
                     "The MCP server \"{name}\" did not answer within {}, so it was stopped; \
@@ -414,8 +462,11 @@ impl SupervisedServer {
                         ("wait", Arg::from(in_seconds(self.timeouts.call))),
                     ],
                 );
-                self.lost(live.generation, shown).await;
-                Err(self.error(message))
+                self.lost(live.generation, shown.clone()).await;
+                Err(self.error(Unusable {
+                    model: message,
+                    person: shown,
+                }))
             }
         }
     }

@@ -146,11 +146,21 @@ impl Tool for McpTool {
         let result = self.server.call(&self.info.server_tool, arguments).await?;
         let text = result_text(&result);
         if result.is_error == Some(true) {
-            return Err(ToolError::Failed(format!(
-                "The tool \"{}\" of the MCP server \"{}\" reported an error: {text}",
+            let (tool, server) = (
                 display_label(&self.info.server_tool, 80),
-                self.server.shown_name()
-            )));
+                self.server.shown_name(),
+            );
+            return Err(ToolError::said(
+                format!(
+                    "The tool \"{tool}\" of the MCP server \"{server}\" reported an error: {text}"
+                ),
+                "mcp-tool_error",
+                &[
+                    ("tool", Arg::from(&tool)),
+                    ("server", Arg::from(&server)),
+                    ("said", Arg::from(&text)),
+                ],
+            ));
         }
         Ok(text)
     }

@@ -38,7 +38,7 @@ pub const MAX_COMMAND_TIMEOUT_SECS: u64 = 600;
 ///   and double forks included. Not shut in, a process that leaves the group on purpose
 ///   (`setsid`) is out of reach.
 /// - Result: exit code 0 is a success; another exit code, a signal or the time limit is a
-///   [`ToolError::Failed`] whose message carries the output too.
+///   [`ToolError::Said`] whose message carries the output too.
 ///
 /// Unix only; elsewhere the call fails with a clear message.
 pub struct RunCommand;
@@ -168,8 +168,10 @@ impl Tool for RunCommand {
 
 #[cfg(not(unix))]
 async fn run(_command: &str, _limit: Duration, _ws: &Workspace) -> Result<String, ToolError> {
-    Err(ToolError::Failed(
+    Err(ToolError::said(
         "Running commands is not supported on this system yet.".into(),
+        "tool_failed-command-unsupported",
+        &[],
     ))
 }
 
@@ -224,7 +226,11 @@ mod unix {
     }
 
     fn not_started(e: impl std::fmt::Display) -> ToolError {
-        ToolError::Failed(format!("The command could not be started: {e}"))
+        ToolError::said(
+            format!("The command could not be started: {e}"),
+            "tool_failed-command-not_started",
+            &[("why", Arg::from(e.to_string()))],
+        )
     }
 
     pub(super) async fn run(
@@ -390,14 +396,22 @@ mod unix {
                     &[],
                 )),
             },
-            Ok(Ok(Err(e))) => Err(ToolError::Failed(format!(
-                "Waiting for the command failed: {e}. Everything it started was stopped.\n\
-                 {printed}"
-            ))),
-            Ok(Err(e)) => Err(ToolError::Failed(format!(
-                "Waiting for the command stopped unexpectedly: {e}. Everything it started was \
-                 stopped.\n{printed}"
-            ))),
+            Ok(Ok(Err(e))) => Err(failed(
+                format!(
+                    "Waiting for the command failed: {e}. Everything it started was stopped.\n\
+                     {printed}"
+                ),
+                "tool_failed-command-lost",
+                &[("why", Arg::from(e.to_string()))],
+            )),
+            Ok(Err(e)) => Err(failed(
+                format!(
+                    "Waiting for the command stopped unexpectedly: {e}. Everything it started \
+                     was stopped.\n{printed}"
+                ),
+                "tool_failed-command-lost",
+                &[("why", Arg::from(e.to_string()))],
+            )),
             Err(_elapsed) => Err(failed(
                 format!(
                     "The command was stopped after {} because it was still running; everything \

@@ -22,7 +22,7 @@ const COUNT_LIMIT: usize = 10_000;
 ///
 /// The path must resolve inside the workspace (through symlinks) and must not be the workspace
 /// itself. A symlink is trashed as the link; what it points to stays. Errors: the item does not
-/// exist, or there is no trash to move it to ([`ToolError::Failed`]; nothing is deleted).
+/// exist, or there is no trash to move it to ([`ToolError::Said`]; nothing is deleted).
 pub struct DeletePath;
 
 #[derive(Deserialize)]
@@ -62,9 +62,11 @@ fn target(given: &str, ws: &Workspace) -> Result<Target, ToolError> {
     let name = match Path::new(given).components().next_back() {
         Some(Component::Normal(name)) => name.to_owned(),
         _ => {
-            return Err(ToolError::Failed(format!(
-                "{given:?} does not name a file or folder."
-            )))
+            return Err(ToolError::said(
+                format!("{given:?} does not name a file or folder."),
+                "tool_failed-no_name",
+                &[("path", Arg::from(given))],
+            ))
         }
     };
     let folder = Path::new(given)
@@ -88,12 +90,7 @@ fn target(given: &str, ws: &Workspace) -> Result<Target, ToolError> {
                 &[("name", Arg::from(&shown))],
             ));
         }
-        Err(e) => {
-            return Err(ToolError::Failed(format!(
-                "Cannot read {}: {e}",
-                ws.display(&entry)
-            )))
-        }
+        Err(e) => return Err(super::files::io_failed("read", &ws.display(&entry), &e)),
     };
     // From `lstat` alone (a symlink to one is trashed as the link, which opens nothing).
     super::special::refuse_special(&meta, &ws.display(&entry))?;
@@ -292,7 +289,13 @@ impl Tool for DeletePath {
         let entry = target.entry.clone();
         let moved = tokio::task::spawn_blocking(move || trash::delete(&entry))
             .await
-            .map_err(|e| ToolError::Failed(format!("Moving {shown} to the trash stopped: {e}")))?;
+            .map_err(|e| {
+                ToolError::said(
+                    format!("Moving {shown} to the trash stopped: {e}"),
+                    "tool_failed-interrupted-trash",
+                    &[("name", Arg::from(&shown))],
+                )
+            })?;
         match moved {
             Ok(()) => Ok(format!(
                 "Moved {shown} to the trash; it can be restored from there."

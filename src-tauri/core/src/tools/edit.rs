@@ -182,10 +182,17 @@ fn plan(args: &EditFileArgs, ws: &Workspace) -> Result<Plan, ToolError> {
     }
     super::special::refuse_special(&meta, &shown)?;
     if meta.len() > EDIT_MAX_BYTES {
-        return Err(ToolError::Failed(format!(
-            "{shown} is too large to edit ({} bytes; the limit is 10 MB).",
-            meta.len()
-        )));
+        return Err(ToolError::said(
+            format!(
+                "{shown} is too large to edit ({} bytes; the limit is 10 MB).",
+                meta.len()
+            ),
+            "tool_failed-edit_too_large",
+            &[
+                ("name", Arg::from(&shown)),
+                ("limit", Arg::from(EDIT_MAX_BYTES / (1024 * 1024))),
+            ],
+        ));
     }
     let mut bytes = Vec::new();
     open_inside(&path, &args.path, ws)?
@@ -301,9 +308,16 @@ impl Tool for EditFile {
         let ws_for_plan = ws.clone();
         // Planned again against the file as it is now: a symlink may have been swapped, or the
         // file changed, since the call was described.
+        let given = args.path.clone();
         let plan = tokio::task::spawn_blocking(move || plan(&args, &ws_for_plan))
             .await
-            .map_err(|e| ToolError::Failed(format!("The edit stopped unexpectedly: {e}")))??;
+            .map_err(|e| {
+                ToolError::said(
+                    format!("The edit stopped unexpectedly: {e}"),
+                    "tool_failed-interrupted-edit",
+                    &[("name", Arg::from(&given))],
+                )
+            })??;
         write_atomically(ws, &plan.path, plan.after.as_bytes())
             .await
             .map_err(|e| io_failed("write", &plan.shown, &e))?;

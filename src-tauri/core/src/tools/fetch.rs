@@ -49,7 +49,8 @@ pub const FETCH_MAX_REDIRECTS: usize = 5;
 ///   first and last halves kept, the cut stated.
 /// - Result: a first line with the final address, the HTTP status and the content type, notes
 ///   in brackets, then the text (binary bodies are described, not shown). A status other than
-///   2xx is a [`ToolError::Failed`] carrying the same reply.
+///   2xx is a [`ToolError::Said`] carrying the same reply (and, for the person, the same
+///   facts in words).
 pub struct FetchUrl;
 
 #[derive(Deserialize)]
@@ -301,13 +302,7 @@ fn no_answer(url: &Url) -> ToolError {
         "tool_failed-fetch-no_answer",
         &[
             ("url", Arg::from(url.as_str())),
-            (
-                "wait",
-                Arg::from(tr(
-                    "duration-seconds",
-                    &[("count", Arg::from(FETCH_TIMEOUT_SECS))],
-                )),
-            ),
+            ("wait", Arg::from(fetch_wait())),
         ],
     )
 }
@@ -350,9 +345,14 @@ async fn fetch(url: &Url, lookup: Lookup) -> Result<String, ToolError> {
         // Redirects are followed on this same host only, so this one pin covers them all.
         client = client.resolve_to_addrs(name, &addrs);
     }
-    let client = client
-        .build()
-        .map_err(|e| ToolError::Failed(format!("Could not prepare the request: {e}")))?;
+    let client = client.build().map_err(|e| {
+        let why = error_chain(&e);
+        ToolError::said(
+            format!("Could not prepare the request: {why}"),
+            "tool_failed-fetch-not_prepared",
+            &[("url", Arg::from(url.as_str())), ("why", Arg::from(why))],
+        )
+    })?;
 
     let mut current = url.clone();
     let mut redirects = 0;
@@ -402,7 +402,8 @@ async fn fetch(url: &Url, lookup: Lookup) -> Result<String, ToolError> {
         .to_owned();
 
     let mut body = HeadTail::new(OUTPUT_CAP_BYTES);
-    let mut notes = Vec::new();
+    // What was not read, each as (for the model, for the person).
+    let mut notes: Vec<(String, String)> = Vec::new();
     let mut read: usize = 0;
     loop {
         match response.chunk().await {
@@ -410,9 +411,15 @@ async fn fetch(url: &Url, lookup: Lookup) -> Result<String, ToolError> {
                 let room = FETCH_SIZE_CAP_BYTES - read;
                 if chunk.len() > room {
                     body.push(&chunk[..room]);
-                    notes.push(format!(
-                        "Only the first {} MB were read; the rest was not downloaded.",
-                        FETCH_SIZE_CAP_BYTES / (1024 * 1024)
+                    let limit = FETCH_SIZE_CAP_BYTES / (1024 * 1024);
+                    notes.push((
+                        format!(
+                            "Only the first {limit} MB were read; the rest was not downloaded."
+                        ),
+                        tr(
+                            "tool_failed-fetch-note-size_cap",
+                            &[("limit", Arg::from(limit))],
+                        ),
                     ));
                     break;
                 }
@@ -422,14 +429,24 @@ async fn fetch(url: &Url, lookup: Lookup) -> Result<String, ToolError> {
             Ok(None) => break,
             Err(e) => {
                 notes.push(if e.is_timeout() {
-                    format!(
-                        "The download took longer than {FETCH_TIMEOUT_SECS} seconds; only what \
-                         arrived by then is shown."
+                    (
+                        format!(
+                            "The download took longer than {FETCH_TIMEOUT_SECS} seconds; only \
+                             what arrived by then is shown."
+                        ),
+                        tr(
+                            "tool_failed-fetch-note-slow",
+                            &[("wait", Arg::from(fetch_wait()))],
+                        ),
                     )
                 } else {
-                    format!(
-                        "The download broke off ({}); only what arrived is shown.",
-                        error_chain(&e)
+                    let why = error_chain(&e);
+                    (
+                        format!("The download broke off ({why}); only what arrived is shown."),
+                        tr(
+                            "tool_failed-fetch-note-broke_off",
+                            &[("why", Arg::from(why))],
+                        ),
                     )
                 });
                 break;
@@ -443,7 +460,7 @@ async fn fetch(url: &Url, lookup: Lookup) -> Result<String, ToolError> {
         format!(", {content_type}")
     };
     let mut reply = format!("Fetched {final_url} (HTTP {status}{kind}).\n");
-    for note in &notes {
+    for (note, _) in &notes {
         reply.push_str(&format!("[{note}]\n"));
     }
     let media = content_type.to_ascii_lowercase();
@@ -456,21 +473,55 @@ async fn fetch(url: &Url, lookup: Lookup) -> Result<String, ToolError> {
     ]
     .iter()
     .any(|prefix| media.starts_with(prefix));
-    if body.total() == 0 {
-        reply.push_str("The response has no text.");
+    let bytes = body.total();
+    // What the answer holds, for the model and for the person (the text itself for both).
+    let (held, held_for_person) = if bytes == 0 {
+        (
+            "The response has no text.".to_owned(),
+            tr("tool_failed-fetch-no_text", &[]),
+        )
     } else if binary_type || body.looks_binary() {
-        reply.push_str(&format!(
-            "The response is binary content ({} bytes read), not text, so it is not shown.",
-            body.total()
-        ));
+        (
+            format!(
+                "The response is binary content ({bytes} bytes read), not text, so it is not shown."
+            ),
+            tr("tool_failed-fetch-not_text", &[("bytes", Arg::from(bytes))]),
+        )
     } else {
-        reply.push_str(&body.into_text());
-    }
+        let text = body.into_text();
+        let sent = format!("{}\n{text}", tr("tool_failed-fetch-sent", &[]));
+        (text, sent)
+    };
+    reply.push_str(&held);
     if status.is_success() {
-        Ok(reply)
-    } else {
-        Err(ToolError::Failed(reply))
+        return Ok(reply);
     }
+    // The person reads an error status, what was not read, and what the answer holds.
+    let mut person = tr(
+        "tool_failed-fetch-error_status",
+        &[
+            ("url", Arg::from(final_url.as_str())),
+            ("status", Arg::from(status.as_u16().to_string())),
+        ],
+    );
+    for (_, note) in &notes {
+        person.push('\n');
+        person.push_str(note);
+    }
+    person.push('\n');
+    person.push_str(&held_for_person);
+    Err(ToolError::Said {
+        model: reply,
+        person,
+    })
+}
+
+/// [`FETCH_TIMEOUT_SECS`] in the person's language ("30 seconds").
+fn fetch_wait() -> String {
+    tr(
+        "duration-seconds",
+        &[("count", Arg::from(FETCH_TIMEOUT_SECS))],
+    )
 }
 
 #[cfg(test)]

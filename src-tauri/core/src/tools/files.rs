@@ -19,12 +19,17 @@ pub(super) fn io_failed(what: &str, path: &str, e: &std::io::Error) -> ToolError
         "move" => "tool_failed-io-move",
         _ => "tool_failed-io-create_folder",
     };
-    let why = match e.kind() {
-        ErrorKind::PermissionDenied => tr("tool_failed-why-permission", &[]),
-        ErrorKind::NotFound => tr("tool_failed-why-not_found", &[]),
-        ErrorKind::StorageFull => tr("tool_failed-why-disk_full", &[]),
-        ErrorKind::ReadOnlyFilesystem => tr("tool_failed-why-read_only", &[]),
-        _ => e.to_string(),
+    // A special file found beneath the workspace capability (see `not_ordinary`).
+    let special = e
+        .get_ref()
+        .and_then(|inner| inner.downcast_ref::<super::special::NotOrdinary>());
+    let why = match (special, e.kind()) {
+        (Some(special), _) => special.for_person(),
+        (None, ErrorKind::PermissionDenied) => tr("tool_failed-why-permission", &[]),
+        (None, ErrorKind::NotFound) => tr("tool_failed-why-not_found", &[]),
+        (None, ErrorKind::StorageFull) => tr("tool_failed-why-disk_full", &[]),
+        (None, ErrorKind::ReadOnlyFilesystem) => tr("tool_failed-why-read_only", &[]),
+        (None, _) => e.to_string(),
     };
     ToolError::said(
         format!("Could not {what} {path}: {e}"),
@@ -134,10 +139,10 @@ pub(super) async fn write_atomically(
 }
 
 /// The I/O error for a special file found at the last moment (see `super::special`).
-pub(super) fn not_ordinary(kind: &str) -> std::io::Error {
+pub(super) fn not_ordinary(kind: super::special::SpecialKind) -> std::io::Error {
     std::io::Error::new(
         std::io::ErrorKind::InvalidInput,
-        format!("it is not an ordinary file (it is {kind}); Ask First does not open it"),
+        super::special::NotOrdinary(kind),
     )
 }
 

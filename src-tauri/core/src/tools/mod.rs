@@ -82,7 +82,9 @@ pub enum ToolError {
         /// The path as given.
         path: String,
     },
-    /// The tool ran and failed (file missing, permission denied, …).
+    /// The tool ran and failed, said in English only: for a tool that has no sentence of
+    /// its own for the person (one outside Ask First's catalogues), whose words the person
+    /// then reads as written. Ask First's own tools say [`ToolError::Said`].
     #[error("{0}")]
     Failed(String),
     /// An MCP server could not be used: it failed to start, stopped, or did not answer in
@@ -91,8 +93,10 @@ pub enum ToolError {
     McpServer {
         /// The server's name from the settings.
         server: String,
-        /// What happened, in plain words.
+        /// What happened, in plain words: what the model is told, in English.
         message: String,
+        /// The same for the person, in the language in force when it happened.
+        person: String,
     },
     /// The tool ran and failed, with Ask First's sentence for the person beside the English
     /// the model is told (made with [`ToolError::said`]).
@@ -115,9 +119,8 @@ impl ToolError {
         }
     }
 
-    /// What the person is told about this failure, in the language in force. Still in
-    /// English for the failures not worded yet ([`ToolError::Failed`]'s texts, an MCP
-    /// server's message).
+    /// What the person is told about this failure, in the language in force when it was
+    /// made; [`ToolError::Failed`]'s text as it is.
     pub fn for_person(&self) -> String {
         match self {
             Self::InvalidArguments { tool, .. } => tr(
@@ -127,8 +130,8 @@ impl ToolError {
             Self::OutsideWorkspace { path } => {
                 tr("refusal-outside_workspace", &[("path", Arg::from(path))])
             }
-            Self::Said { person, .. } => person.clone(),
-            Self::Failed(text) | Self::McpServer { message: text, .. } => text.clone(),
+            Self::Said { person, .. } | Self::McpServer { person, .. } => person.clone(),
+            Self::Failed(text) => text.clone(),
         }
     }
 }

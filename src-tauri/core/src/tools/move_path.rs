@@ -53,9 +53,13 @@ impl MovePath {
         }
         let mut to = ws.resolve(&args.to)?;
         if args.to.ends_with('/') || to.is_dir() {
-            let name = from
-                .file_name()
-                .ok_or_else(|| ToolError::Failed("No name".into()))?;
+            let name = from.file_name().ok_or_else(|| {
+                ToolError::said(
+                    format!("{:?} does not name a file or folder.", args.from),
+                    "tool_failed-no_name",
+                    &[("path", Arg::from(&args.from))],
+                )
+            })?;
             to.push(name);
         }
         if std::fs::symlink_metadata(&to).is_ok() {

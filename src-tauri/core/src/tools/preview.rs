@@ -24,7 +24,7 @@ pub(crate) enum Fingerprint {
     /// A folder.
     Folder,
     /// A named pipe, device or socket, never opened (see `super::special`): what it is.
-    Special(&'static str),
+    Special(super::special::SpecialKind),
     /// A file over 64 MiB: its size in bytes and its modification time in nanoseconds since
     /// the Unix epoch (0 when unknown), instead of a hash of its bytes.
     Large {
@@ -115,7 +115,7 @@ pub(super) enum Current {
     Absent,
     Folder,
     /// A named pipe, device or socket (see `super::special`), never opened.
-    Special(&'static str),
+    Special(super::special::SpecialKind),
     /// A file (or something that cannot be read): its text for the preview when it is UTF-8
     /// text of at most [`PREVIEW_SOURCE_MAX_BYTES`] without NUL, and its fingerprint as
     /// [`file_fingerprint`] gives it.
@@ -419,7 +419,7 @@ mod tests {
         assert_eq!(Fingerprint::Absent.to_string(), "absent");
         assert_eq!(Fingerprint::Folder.to_string(), "folder");
         assert_eq!(
-            Fingerprint::Special("a named pipe").to_string(),
+            Fingerprint::Special(crate::tools::special::SpecialKind::NamedPipe).to_string(),
             "special:a named pipe"
         );
         assert_eq!(

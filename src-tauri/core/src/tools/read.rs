@@ -154,7 +154,13 @@ impl Tool for ReadFile {
             read_capped(file).map_err(|e| io_failed("read", &given, &e))
         })
         .await
-        .map_err(|e| ToolError::Failed(format!("Reading {shown} stopped unexpectedly: {e}")))??;
+        .map_err(|e| {
+            ToolError::said(
+                format!("Reading {shown} stopped unexpectedly: {e}"),
+                "tool_failed-interrupted-read",
+                &[("name", Arg::from(&shown))],
+            )
+        })??;
         if kept.total() == 0 {
             return Ok(format!("The file {shown} is empty."));
         }

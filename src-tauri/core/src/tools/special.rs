@@ -9,12 +9,51 @@
 //! named pipe swapped in between the check and the open cannot block either.
 
 use super::ToolError;
+use crate::i18n::{tr, Arg};
 use std::fs::{FileType, Metadata};
 use std::path::Path;
 
-/// What kind of special file `file_type` is, in words ("a named pipe", "a device",
-/// "a socket"); `None` for a file, folder or symlink.
-pub(crate) fn special_kind(file_type: FileType) -> Option<&'static str> {
+/// What is at a path that is not an ordinary file. Shown (`Display`) in the model's English:
+/// "a named pipe", "a device", "a socket", "a folder"; also part of a fingerprint
+/// (`special:a named pipe`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum SpecialKind {
+    /// A named pipe (FIFO).
+    NamedPipe,
+    /// A character or block device.
+    Device,
+    /// A Unix socket.
+    Socket,
+    /// A folder, where a file was opened.
+    Folder,
+}
+
+impl SpecialKind {
+    /// What it is, for the person, in the language in force ("a named pipe").
+    pub(crate) fn words(self) -> String {
+        let key = match self {
+            Self::NamedPipe => "special_kind-pipe",
+            Self::Device => "special_kind-device",
+            Self::Socket => "special_kind-socket",
+            Self::Folder => "special_kind-folder",
+        };
+        tr(key, &[])
+    }
+}
+
+impl std::fmt::Display for SpecialKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Self::NamedPipe => "a named pipe",
+            Self::Device => "a device",
+            Self::Socket => "a socket",
+            Self::Folder => "a folder",
+        })
+    }
+}
+
+/// What kind of special file `file_type` is; `None` for a file, folder or symlink.
+pub(crate) fn special_kind(file_type: FileType) -> Option<SpecialKind> {
     #[cfg(unix)]
     {
         use std::os::unix::fs::FileTypeExt;
@@ -32,7 +71,7 @@ pub(crate) fn special_kind(file_type: FileType) -> Option<&'static str> {
 }
 
 /// [`special_kind`] for a file type seen beneath the workspace capability (cap-std).
-pub(crate) fn special_kind_beneath(file_type: cap_std::fs::FileType) -> Option<&'static str> {
+pub(crate) fn special_kind_beneath(file_type: cap_std::fs::FileType) -> Option<SpecialKind> {
     #[cfg(unix)]
     {
         use cap_std::fs::FileTypeExt;
@@ -49,15 +88,15 @@ pub(crate) fn special_kind_beneath(file_type: cap_std::fs::FileType) -> Option<&
     }
 }
 
-/// The words for a special file of one of these kinds.
+/// The special kind of a file with these properties.
 #[cfg(unix)]
-fn kind_in_words(fifo: bool, device: bool, socket: bool) -> Option<&'static str> {
+fn kind_in_words(fifo: bool, device: bool, socket: bool) -> Option<SpecialKind> {
     if fifo {
-        Some("a named pipe")
+        Some(SpecialKind::NamedPipe)
     } else if device {
-        Some("a device")
+        Some(SpecialKind::Device)
     } else if socket {
-        Some("a socket")
+        Some(SpecialKind::Socket)
     } else {
         None
     }
@@ -65,10 +104,43 @@ fn kind_in_words(fifo: bool, device: bool, socket: bool) -> Option<&'static str>
 
 /// The refusal of a special file: "`shown` is not an ordinary file (it is a named pipe); Ask
 /// First does not open it."
-pub(crate) fn refusal(shown: &str, kind: &str) -> ToolError {
-    ToolError::Failed(format!(
-        "{shown} is not an ordinary file (it is {kind}); Ask First does not open it."
-    ))
+pub(crate) fn refusal(shown: &str, kind: SpecialKind) -> ToolError {
+    ToolError::said(
+        format!("{shown} is not an ordinary file (it is {kind}); Ask First does not open it."),
+        "tool_failed-special",
+        &[
+            ("name", Arg::from(shown)),
+            ("kind", Arg::from(kind.words())),
+        ],
+    )
+}
+
+/// The reason inside an [`std::io::Error`] (of kind `InvalidInput`) when a step beneath the
+/// workspace capability finds a special file: [`super::files::io_failed`] words it for the
+/// person.
+#[derive(Debug)]
+pub(crate) struct NotOrdinary(pub(crate) SpecialKind);
+
+impl std::fmt::Display for NotOrdinary {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "it is not an ordinary file (it is {}); Ask First does not open it",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for NotOrdinary {}
+
+impl NotOrdinary {
+    /// Why, for the person: `tool_failed-why-special` in the language in force.
+    pub(crate) fn for_person(&self) -> String {
+        tr(
+            "tool_failed-why-special",
+            &[("kind", Arg::from(self.0.words()))],
+        )
+    }
 }
 
 /// Refuses `meta` when it is of a special file.
@@ -84,7 +156,7 @@ pub(crate) fn refuse_special(meta: &Metadata, shown: &str) -> Result<(), ToolErr
 
 /// The special kind of what is at `path` now, following symlinks, from metadata alone (the
 /// file is not opened); `None` when it is no special file or cannot be looked at.
-pub(crate) fn special_at(path: &Path) -> Option<&'static str> {
+pub(crate) fn special_at(path: &Path) -> Option<SpecialKind> {
     std::fs::metadata(path)
         .ok()
         .and_then(|meta| special_kind(meta.file_type()))
@@ -97,7 +169,7 @@ pub(crate) enum OpenRefused {
     Io(std::io::Error),
     /// The open handle is of a special file of this kind (see [`special_kind`]), or "a
     /// folder".
-    NotRegular(&'static str),
+    NotRegular(SpecialKind),
 }
 
 impl OpenRefused {
@@ -137,7 +209,7 @@ pub(crate) fn open_regular(path: &Path) -> Result<std::fs::File, OpenRefused> {
         return Err(OpenRefused::NotRegular(kind));
     }
     if file_type.is_dir() {
-        return Err(OpenRefused::NotRegular("a folder"));
+        return Err(OpenRefused::NotRegular(SpecialKind::Folder));
     }
     #[cfg(unix)]
     {

@@ -74,7 +74,7 @@ impl Workspace {
     ///
     /// # Errors
     /// [`ToolError::OutsideWorkspace`] for absolute paths, `..`, or symlinks leading out;
-    /// [`ToolError::Failed`] when resolving fails for another reason.
+    /// [`ToolError::Said`] when resolving fails for another reason.
     pub fn resolve(&self, relative: &str) -> Result<PathBuf, ToolError> {
         let outside = || ToolError::OutsideWorkspace {
             path: relative.to_owned(),
@@ -102,7 +102,7 @@ impl Workspace {
                     }
                     existing = existing.parent().ok_or_else(outside)?;
                 }
-                Err(e) => return Err(ToolError::Failed(format!("Cannot read {relative}: {e}"))),
+                Err(e) => return Err(super::files::io_failed("read", relative, &e)),
             }
         }
         let mut resolved = match std::fs::canonicalize(existing) {

@@ -228,10 +228,21 @@ fn mkfifo(path: &Path) {
     nix::unistd::mkfifo(path, nix::sys::stat::Mode::from_bits_truncate(0o600)).unwrap();
 }
 
+/// The refusal of a special file of `kind` shown as `shown`: the model's sentence and the
+/// person's (English here).
+fn special_refusal(shown: &str, kind: &str) -> ToolError {
+    ToolError::Said {
+        model: format!(
+            "{shown} is not an ordinary file (it is {kind}); Ask First does not open it."
+        ),
+        person: format!(
+            "{shown} is not an ordinary file (it is {kind}), so Ask First does not open it."
+        ),
+    }
+}
+
 fn pipe_refusal(shown: &str) -> ToolError {
-    ToolError::Failed(format!(
-        "{shown} is not an ordinary file (it is a named pipe); Ask First does not open it."
-    ))
+    special_refusal(shown, "a named pipe")
 }
 
 /// The arguments of each file tool aimed at `path`.
@@ -298,9 +309,7 @@ fn every_file_tool_refuses_a_named_pipe_when_describing_without_blocking() {
     let refused = tool("read_file").describe(r#"{"path": "sock"}"#, &ws);
     assert_eq!(
         refused.map(|_| ()),
-        Err(ToolError::Failed(
-            "sock is not an ordinary file (it is a socket); Ask First does not open it.".into()
-        ))
+        Err(special_refusal("sock", "a socket"))
     );
 }
 

@@ -327,3 +327,88 @@ fn a_refusal_is_told_to_the_model_in_english_and_to_the_person_in_their_language
         assert_eq!(person, expected);
     }
 }
+
+/// The rarer failures of the built-in tools — a special file, a file too large to edit, an
+/// answer with an error status — are said in the person's language; the model is told the
+/// same English as ever.
+#[cfg(unix)]
+#[test]
+fn the_rarer_tool_failures_are_said_in_the_person_s_language() {
+    use super::tools_builtin::{tool, ws};
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let (dir, ws) = ws();
+    nix::unistd::mkfifo(
+        &dir.path().join("pipe"),
+        nix::sys::stat::Mode::from_bits_truncate(0o600),
+    )
+    .unwrap();
+    let big = std::fs::File::create(dir.path().join("big.txt")).unwrap();
+    big.set_len(11 * 1024 * 1024).unwrap();
+    let port = super::tools_fetch::serve();
+    let calls = [
+        ("read_file", r#"{"path": "pipe"}"#.to_owned()),
+        (
+            "edit_file",
+            r#"{"path": "big.txt", "old_text": "a", "new_text": "b"}"#.to_owned(),
+        ),
+        (
+            "fetch_url",
+            format!(r#"{{"url": "http://127.0.0.1:{port}/missing"}}"#),
+        ),
+    ];
+    // The edit's check runs on a blocking thread when it executes, outside the language
+    // this thread is set to, so its card's description (the same check) is what is asked.
+    let fail = |language: Language, name: &str, raw: &str| {
+        with_language(language, || match name {
+            "edit_file" => tool(name).describe(raw, &ws).map(|_| String::new()),
+            _ => runtime.block_on(tool(name).execute(raw, &ws)),
+        })
+        .expect_err(name)
+    };
+    let said: Vec<[String; 3]> = calls
+        .iter()
+        .map(|(name, raw)| {
+            let [en, zh, pt] =
+                [Language::En, Language::ZhCn, Language::PtBr].map(|l| fail(l, name, raw));
+            assert_eq!(
+                zh.to_string(),
+                en.to_string(),
+                "{name}: the model's English"
+            );
+            assert_eq!(
+                pt.to_string(),
+                en.to_string(),
+                "{name}: the model's English"
+            );
+            [en.for_person(), zh.for_person(), pt.for_person()]
+        })
+        .collect();
+    assert_eq!(
+        said[0],
+        [
+            "pipe is not an ordinary file (it is a named pipe), so Ask First does not open it.",
+            "pipe 不是普通文件（它是命名管道），所以 Ask First 不会打开它。",
+            "pipe não é um arquivo comum (é um pipe nomeado), então o Ask First não o abre.",
+        ]
+    );
+    assert_eq!(
+        said[1],
+        [
+            "big.txt is too large to edit: the limit is 10 MB.",
+            "big.txt 太大，无法编辑：上限是 10 MB。",
+            "big.txt é grande demais para ser editado: o limite é 10 MB.",
+        ]
+    );
+    let missing = format!("http://127.0.0.1:{port}/missing");
+    assert_eq!(
+        said[2],
+        [
+            format!("{missing} answered with an error (HTTP status 404).\nWhat it sent:\nnot here"),
+            format!("{missing} 回答了一个错误（HTTP 状态码 404）。\n它发来的内容：\nnot here"),
+            format!("{missing} respondeu com um erro (código HTTP 404).\nO que veio:\nnot here"),
+        ]
+    );
+}

@@ -339,16 +339,20 @@ async fn a_failing_tool_gives_a_tool_error() {
     let clients = McpClients::new(vec![everything("everything", true)]);
     let tools = clients.tools().await;
     let ws = workspace(dir.path());
+    let said = "MCP error -32602: Input validation error: Invalid arguments for tool get-sum: \
+                Invalid input: expected number, received string at a";
     assert_eq!(
         tool(&tools, "everything__get-sum")
             .execute(r#"{"a": "one", "b": 2}"#, &ws)
             .await,
-        Err(ToolError::Failed(
-            "The tool \"get-sum\" of the MCP server \"everything\" reported an error: MCP error \
-             -32602: Input validation error: Invalid arguments for tool get-sum: Invalid input: \
-             expected number, received string at a"
-                .into()
-        ))
+        Err(ToolError::Said {
+            model: format!(
+                "The tool \"get-sum\" of the MCP server \"everything\" reported an error: {said}"
+            ),
+            person: format!(
+                "\"get-sum\" of the MCP server \"everything\" reported a problem: {said}"
+            ),
+        })
     );
     // The server is still there for the next call.
     assert_eq!(

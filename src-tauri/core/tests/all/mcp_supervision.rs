@@ -44,6 +44,7 @@ async fn a_call_that_takes_too_long_stops_the_server_and_the_next_call_restarts_
         Err(ToolError::McpServer {
             server: "everything".into(),
             message: message.into(),
+            person: message.into(),
         })
     );
     assert_eq!(

@@ -21,10 +21,6 @@ pub(super) fn ws() -> (tempfile::TempDir, Workspace) {
     (dir, ws)
 }
 
-pub(super) fn failed(text: &str) -> ToolError {
-    ToolError::Failed(text.to_owned())
-}
-
 /// What the model is told of a tool's failure (its `Display`), whichever way it is kept.
 pub(super) fn told(text: &str) -> String {
     text.to_owned()

@@ -9,12 +9,12 @@ use std::io::{Read, Write};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
-use super::tools_builtin::{failed, told, tool, ws};
+use super::tools_builtin::{told, tool, ws};
 
 // ---------------------------------------------------------------- fetch_url
 
 /// A tiny HTTP/1.1 server on 127.0.0.1 for the fetch tests; returns its port.
-fn serve() -> u16 {
+pub(super) fn serve() -> u16 {
     serve_counting().0
 }
 
@@ -326,11 +326,19 @@ async fn fetch_url_caps_size_and_reports_failures() {
     );
 
     let raw = format!(r#"{{"url": "http://127.0.0.1:{port}/missing"}}"#);
+    // The model gets the status line and the text; the person, the same facts in words.
     assert_eq!(
         fetch.execute(&raw, &ws).await.unwrap_err(),
-        failed(&format!(
-            "Fetched http://127.0.0.1:{port}/missing (HTTP 404 Not Found, text/plain).\nnot here"
-        ))
+        ToolError::Said {
+            model: format!(
+                "Fetched http://127.0.0.1:{port}/missing (HTTP 404 Not Found, text/plain).\n\
+                 not here"
+            ),
+            person: format!(
+                "http://127.0.0.1:{port}/missing answered with an error (HTTP status 404).\n\
+                 What it sent:\nnot here"
+            ),
+        }
     );
 
     // Nothing listens on this port any more.
