@@ -800,28 +800,15 @@ special_kind-device = a device
 special_kind-socket = a socket
 special_kind-folder = a folder
 # $url, $from, $to: web addresses; $host: a name in one; $ip: the address it leads to.
-# $shown, $actual, $place: where an address is (this_computer, local_network, internet).
+# $shown, $actual, $place: where an address is, one of the place-* words.
+place-this_computer = an address on this computer
+place-local_network = an address on your local network
+place-internet = an address on the internet
 tool_failed-fetch-no_address = Could not read { $url }: no address was found for { $host }.
-tool_failed-fetch-leads_elsewhere = Ask First did not connect: { $url } was shown to you as { $shown ->
-    [this_computer] an address on this computer
-    [local_network] an address on your local network
-   *[internet] an address on the internet
-}, but the name { $host } leads to { $ip }, { $actual ->
-    [this_computer] an address on this computer
-    [local_network] an address on your local network
-   *[internet] an address on the internet
-}.
+tool_failed-fetch-leads_elsewhere = Ask First did not connect: { $url } was shown to you as { $shown }, but the name { $host } leads to { $ip }, { $actual }.
 tool_failed-fetch-redirect_not_web = { $from } sends the request on to { $to }, which is not a web address, so Ask First did not go there.
-tool_failed-fetch-redirect_elsewhere = { $from } sends the request on to { $to } ({ $place ->
-    [this_computer] an address on this computer
-    [local_network] an address on your local network
-   *[internet] an address on the internet
-}), which is not the address you approved, so Ask First did not go there. If the agent asks for that address, you get a card for it.
-tool_failed-fetch-redirect_elsewhere_unencrypted = { $from } sends the request on to { $to } ({ $place ->
-    [this_computer] an address on this computer
-    [local_network] an address on your local network
-   *[internet] an address on the internet
-}), which is not the address you approved and is not encrypted, so Ask First did not go there. If the agent asks for that address, you get a card for it.
+tool_failed-fetch-redirect_elsewhere = { $from } sends the request on to { $to } ({ $place }), which is not the address you approved, so Ask First did not go there. If the agent asks for that address, you get a card for it.
+tool_failed-fetch-redirect_elsewhere_unencrypted = { $from } sends the request on to { $to } ({ $place }), which is not the address you approved and is not encrypted, so Ask First did not go there. If the agent asks for that address, you get a card for it.
 # $why: the system's or the network library's own words.
 tool_failed-fetch-failed = Could not read { $url }: { $why }.
 # $wait: a duration (duration-seconds).

@@ -773,27 +773,14 @@ special_kind-pipe = um pipe nomeado
 special_kind-device = um dispositivo
 special_kind-socket = um socket
 special_kind-folder = uma pasta
+place-this_computer = um endereço neste computador
+place-local_network = um endereço da sua rede local
+place-internet = um endereço na internet
 tool_failed-fetch-no_address = Não foi possível ler { $url }: nenhum endereço foi encontrado para { $host }.
-tool_failed-fetch-leads_elsewhere = O Ask First não se conectou: { $url } foi mostrado a você como { $shown ->
-    [this_computer] um endereço neste computador
-    [local_network] um endereço da sua rede local
-   *[internet] um endereço na internet
-}, mas o nome { $host } leva a { $ip }, { $actual ->
-    [this_computer] um endereço neste computador
-    [local_network] um endereço da sua rede local
-   *[internet] um endereço na internet
-}.
+tool_failed-fetch-leads_elsewhere = O Ask First não se conectou: { $url } foi mostrado a você como { $shown }, mas o nome { $host } leva a { $ip }, { $actual }.
 tool_failed-fetch-redirect_not_web = { $from } encaminha o pedido para { $to }, que não é um endereço da web, então o Ask First não foi até lá.
-tool_failed-fetch-redirect_elsewhere = { $from } encaminha o pedido para { $to } ({ $place ->
-    [this_computer] um endereço neste computador
-    [local_network] um endereço da sua rede local
-   *[internet] um endereço na internet
-}), que não é o endereço que você aprovou, então o Ask First não foi até lá. Se o assistente pedir esse endereço, você verá um cartão para ele.
-tool_failed-fetch-redirect_elsewhere_unencrypted = { $from } encaminha o pedido para { $to } ({ $place ->
-    [this_computer] um endereço neste computador
-    [local_network] um endereço da sua rede local
-   *[internet] um endereço na internet
-}), que não é o endereço que você aprovou e não é criptografado, então o Ask First não foi até lá. Se o assistente pedir esse endereço, você verá um cartão para ele.
+tool_failed-fetch-redirect_elsewhere = { $from } encaminha o pedido para { $to } ({ $place }), que não é o endereço que você aprovou, então o Ask First não foi até lá. Se o assistente pedir esse endereço, você verá um cartão para ele.
+tool_failed-fetch-redirect_elsewhere_unencrypted = { $from } encaminha o pedido para { $to } ({ $place }), que não é o endereço que você aprovou e não é criptografado, então o Ask First não foi até lá. Se o assistente pedir esse endereço, você verá um cartão para ele.
 tool_failed-fetch-failed = Não foi possível ler { $url }: { $why }.
 tool_failed-fetch-no_answer = { $url } não respondeu em { $wait }.
 tool_failed-fetch-too_many_redirects = { $url } encaminhou o pedido mais de { $count } vezes, então o Ask First parou de seguir.

@@ -710,27 +710,14 @@ special_kind-pipe = 命名管道
 special_kind-device = 设备
 special_kind-socket = 套接字
 special_kind-folder = 文件夹
+place-this_computer = 这台电脑上的地址
+place-local_network = 你的局域网中的地址
+place-internet = 互联网上的地址
 tool_failed-fetch-no_address = 无法读取 { $url }：找不到 { $host } 的地址。
-tool_failed-fetch-leads_elsewhere = Ask First 没有连接：{ $url } 向你显示为{ $shown ->
-    [this_computer] 这台电脑上的地址
-    [local_network] 你的局域网中的地址
-   *[internet] 互联网上的地址
-}，但名称 { $host } 指向 { $ip }，那是{ $actual ->
-    [this_computer] 这台电脑上的地址
-    [local_network] 你的局域网中的地址
-   *[internet] 互联网上的地址
-}。
+tool_failed-fetch-leads_elsewhere = Ask First 没有连接：{ $url } 向你显示为{ $shown }，但名称 { $host } 指向 { $ip }，那是{ $actual }。
 tool_failed-fetch-redirect_not_web = { $from } 把请求转到了 { $to }，这不是网页地址，所以 Ask First 没有去那里。
-tool_failed-fetch-redirect_elsewhere = { $from } 把请求转到了 { $to }（{ $place ->
-    [this_computer] 这台电脑上的地址
-    [local_network] 你的局域网中的地址
-   *[internet] 互联网上的地址
-}），这不是你批准的地址，所以 Ask First 没有去那里。如果助手请求那个地址，你会看到一张新的卡片。
-tool_failed-fetch-redirect_elsewhere_unencrypted = { $from } 把请求转到了 { $to }（{ $place ->
-    [this_computer] 这台电脑上的地址
-    [local_network] 你的局域网中的地址
-   *[internet] 互联网上的地址
-}），这不是你批准的地址，而且没有加密，所以 Ask First 没有去那里。如果助手请求那个地址，你会看到一张新的卡片。
+tool_failed-fetch-redirect_elsewhere = { $from } 把请求转到了 { $to }（{ $place }），这不是你批准的地址，所以 Ask First 没有去那里。如果助手请求那个地址，你会看到一张新的卡片。
+tool_failed-fetch-redirect_elsewhere_unencrypted = { $from } 把请求转到了 { $to }（{ $place }），这不是你批准的地址，而且没有加密，所以 Ask First 没有去那里。如果助手请求那个地址，你会看到一张新的卡片。
 tool_failed-fetch-failed = 无法读取 { $url }：{ $why }。
 tool_failed-fetch-no_answer = { $url } 在 { $wait } 内没有回应。
 tool_failed-fetch-too_many_redirects = { $url } 把请求转走了超过 { $count } 次，所以 Ask First 不再跟着走。

@@ -238,6 +238,27 @@ fn describe_now(
     (description, main)
 }
 
+/// What the policy decides about a described call: the one place its facts are gathered,
+/// for the call's first look ([`Run::prepare_call`]) and for its card's words made again
+/// ([`Shown::reword`]). `canonical`: the arguments' canonical JSON, if they have one.
+fn judge(
+    policy: &crate::policy::Policy,
+    tool: &dyn Tool,
+    description: &CallDescription,
+    main_arguments: &[MainArgument],
+    canonical: Option<&str>,
+) -> crate::policy::Verdict {
+    policy.decide(&CallFacts {
+        tool_name: tool.name(),
+        read_only: tool.read_only(),
+        risk: description.risk,
+        main_arguments,
+        canonical_arguments: canonical,
+        mcp_server: tool.mcp_server(),
+        fingerprint: description.fingerprint.as_deref(),
+    })
+}
+
 /// What a waiting card of this call needs to say it again in another language.
 struct Shown {
     tool: Arc<dyn Tool>,
@@ -274,15 +295,13 @@ impl Shown {
             return None;
         }
         let canonical = canonical_json(&self.arguments_json);
-        let verdict = self.policy.decide(&CallFacts {
-            tool_name: self.tool.name(),
-            read_only: self.tool.read_only(),
-            risk: description.risk,
-            main_arguments: &main_arguments,
-            canonical_arguments: canonical.as_deref(),
-            mcp_server: self.tool.mcp_server(),
-            fingerprint: description.fingerprint.as_deref(),
-        });
+        let verdict = judge(
+            &self.policy,
+            self.tool.as_ref(),
+            &description,
+            &main_arguments,
+            canonical.as_deref(),
+        );
         let PolicyDecision::Ask { reason } = verdict.decision else {
             return None;
         };
@@ -357,15 +376,13 @@ impl Run {
         if let Some(repeat) = self.denied.repeat(&key, &summary) {
             return Prepared::Done(repeat);
         }
-        let verdict = self.rt.config.policy.decide(&CallFacts {
-            tool_name: &call.name,
-            read_only: tool.read_only(),
-            risk: description.risk,
-            main_arguments: &main_arguments,
-            canonical_arguments: canonical.as_deref(),
-            mcp_server: tool.mcp_server(),
-            fingerprint: description.fingerprint.as_deref(),
-        });
+        let verdict = judge(
+            &self.rt.config.policy,
+            tool.as_ref(),
+            &description,
+            &main_arguments,
+            canonical.as_deref(),
+        );
         let layer = verdict.layer;
         let run_id = self.id;
         let decided_without_asking = |allowed: bool, reason: &str| AuditRecord::PolicyDecided {

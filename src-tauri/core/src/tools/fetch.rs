@@ -78,13 +78,24 @@ fn checked_url(given: &str) -> Result<Url, ToolError> {
     Ok(url)
 }
 
-/// Where an address is, in words that fit "… (here)" and "which is here".
+/// Where an address is, in words that fit "… (here)" and "which is here": in English for the
+/// model, and (`place-*` of the catalogues) for the person in the language in force.
 fn place(destination: Destination) -> &'static str {
     match destination {
         Destination::ThisComputer => "an address on this computer",
         Destination::LocalNetwork => "an address on your local network",
         Destination::Internet => "an address on the internet",
     }
+}
+
+/// [`place`] for the person.
+fn place_for_person(destination: Destination) -> String {
+    let key = match destination {
+        Destination::ThisComputer => "place-this_computer",
+        Destination::LocalNetwork => "place-local_network",
+        Destination::Internet => "place-internet",
+    };
+    tr(key, &[])
 }
 
 /// The well-known addresses where a cloud server hands out its own settings and keys.
@@ -228,8 +239,8 @@ fn check_resolved(url: &Url, addrs: &[SocketAddr]) -> Result<(), ToolError> {
                     ("url", Arg::from(url.as_str())),
                     ("host", Arg::from(host)),
                     ("ip", Arg::from(ip.to_string())),
-                    ("shown", Arg::from(place_key(shown))),
-                    ("actual", Arg::from(place_key(actual))),
+                    ("shown", Arg::from(place_for_person(shown))),
+                    ("actual", Arg::from(place_for_person(actual))),
                 ],
             ))
         }
@@ -278,7 +289,7 @@ fn not_followed(from: &Url, to: &Url) -> ToolError {
         &[
             ("from", Arg::from(from.as_str())),
             ("to", Arg::from(to.as_str())),
-            ("place", Arg::from(place_key(destination(to)))),
+            ("place", Arg::from(place_for_person(destination(to)))),
         ],
     )
 }
@@ -305,15 +316,6 @@ fn no_answer(url: &Url) -> ToolError {
             ("wait", Arg::from(fetch_wait())),
         ],
     )
-}
-
-/// Which of `tool_failed-fetch-*`'s places a destination is (a Fluent selector's value).
-fn place_key(destination: Destination) -> &'static str {
-    match destination {
-        Destination::ThisComputer => "this_computer",
-        Destination::LocalNetwork => "local_network",
-        Destination::Internet => "internet",
-    }
 }
 
 async fn fetch(url: &Url, lookup: Lookup) -> Result<String, ToolError> {
