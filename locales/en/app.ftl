@@ -752,6 +752,9 @@ refusal-command-fork_bomb = This command is a fork bomb: it would make the compu
 ## the model is told the English of the tool's own message.
 # $tool: the tool's name as the agent wrote it.
 tool_failed-invalid_arguments = The agent's request to use { $tool } was not valid, so nothing was done.
+tool_failed-no_such_tool = The agent asked for a tool named "{ $tool }", which Ask First does not have, so nothing was done.
+# $why: the MCP server's state (an mcp-* sentence).
+tool_failed-server_down = The tool "{ $tool }" cannot be used now. { $why }
 # $path: the file or folder as the agent named it; $why: tool_failed-why-*, or the system's own words.
 tool_failed-io-read = Could not read { $path }: { $why }.
 tool_failed-io-write = Could not save { $path }: { $why }.

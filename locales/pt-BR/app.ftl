@@ -733,6 +733,8 @@ refusal-command-too_deep = Este comando aninha shells em camadas demais para ser
 refusal-command-fork_bomb = Este comando é uma "fork bomb": deixaria o computador inutilizável.
 
 tool_failed-invalid_arguments = O pedido do assistente para usar { $tool } não era válido, então nada foi feito.
+tool_failed-no_such_tool = O assistente pediu uma ferramenta chamada "{ $tool }", que o Ask First não tem, então nada foi feito.
+tool_failed-server_down = "{ $tool }" não pode ser usado agora. { $why }
 tool_failed-io-read = Não foi possível ler { $path }: { $why }.
 tool_failed-io-write = Não foi possível salvar { $path }: { $why }.
 tool_failed-io-list = Não foi possível listar o que há em { $path }: { $why }.

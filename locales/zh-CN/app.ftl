@@ -670,6 +670,8 @@ refusal-command-too_deep = 这个命令里的命令层层嵌套，太深了，�
 refusal-command-fork_bomb = 这个命令是一个“fork 炸弹”：它会让电脑无法使用。
 
 tool_failed-invalid_arguments = 助手使用 { $tool } 的请求无效，所以什么都没有做。
+tool_failed-no_such_tool = 助手请求了一个名为“{ $tool }”的工具，但 Ask First 没有这个工具，所以什么都没有做。
+tool_failed-server_down = “{ $tool }”现在无法使用。{ $why }
 tool_failed-io-read = 无法读取 { $path }：{ $why }。
 tool_failed-io-write = 无法保存 { $path }：{ $why }。
 tool_failed-io-list = 无法列出 { $path } 中的内容：{ $why }。

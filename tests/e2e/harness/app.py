@@ -19,8 +19,8 @@ import time
 from . import processes
 from .sessions import log_names
 from .env import APP, ARTIFACTS, DRIVER, LAUNCH, SCENARIOS, WEBDRIVER_LOG
-from .wait import fresh, wait_for
-from .webdriver import ELEMENT, WebDriver
+from .wait import STALE_TRIES, fresh, wait_for
+from .webdriver import ELEMENT, StaleElement, WebDriver
 
 # An approval card in the page.
 CARD = '[data-testid="approval-card"]'
@@ -236,10 +236,18 @@ class App:
         return wait_for("an approval card", self.cards)[0]
 
     def cards(self):
-        """Every approval card now shown, top to bottom (Cards), read in one step."""
-        found = self.wd.execute(
-            f"return [...document.querySelectorAll('{CARD}')].map(c => [c, c.getAttribute('data-approval-id')]);")
-        return [Card(element[ELEMENT], approval) for element, approval in found]
+        """Every approval card now shown, top to bottom (Cards), read in one step (again when
+        the list redrew a card while WebDriver was handing it over)."""
+        script = (f"return [...document.querySelectorAll('{CARD}')]"
+                  ".map(c => [c, c.getAttribute('data-approval-id')]);")
+        for attempt in range(1, STALE_TRIES + 1):
+            try:
+                found = self.wd.execute(script)
+                return [Card(element[ELEMENT], approval) for element, approval in found]
+            except StaleElement:
+                if attempt == STALE_TRIES:
+                    raise
+                print("  (the cards were redrawn while they were read; read again)", flush=True)
 
     def in_card(self, card, css):
         """The elements that match `css` inside `card` now, looked up by its approval id."""

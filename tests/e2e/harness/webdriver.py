@@ -53,7 +53,10 @@ class WebDriver:
         except urllib.error.HTTPError as e:
             answer = e.read().decode(errors="replace")
             message = f"{method} {path}: {e.code} {answer}"
-            if "/element/" in path and _error_code(answer) in STALE_ERRORS:
+            # On an element, or from a script whose result holds one the page removed while
+            # WebKit was handing it over ("Stale element found when trying to create the node
+            # handle").
+            if _error_code(answer) in STALE_ERRORS:
                 raise StaleElement(message)
             raise RuntimeError(message)
 

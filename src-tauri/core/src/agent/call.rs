@@ -120,10 +120,12 @@ pub(super) struct CallResult {
 }
 
 impl CallResult {
-    fn failed(text: String) -> Self {
+    /// The call failed before its tool ran: the model is told `model` (English), the person
+    /// `person`.
+    fn failed(model: String, person: String) -> Self {
         Self {
             status: ToolCallStatus::Failed,
-            said: Said::Output(text),
+            said: Said::Failed { model, person },
             layer: None,
             stop_run: None,
             finished_after_stop: None,
@@ -359,15 +361,21 @@ impl Run {
             }
             (None, _) | (Some(_), None) => {
                 // A tool of an MCP server that is not working: say why, not just "no such tool".
-                let text = match self.rt.catalog.server_failure(&call.name) {
-                    Some(why) => wording::server_down(&call.name, &why),
+                let (model, person) = match self.rt.catalog.server_failure(&call.name) {
+                    Some((for_model, for_person)) => (
+                        wording::server_down(&call.name, &for_model),
+                        wording::server_down_for_person(&call.name, &for_person),
+                    ),
                     None => {
                         let names: Vec<String> =
                             tools.names().into_iter().map(str::to_owned).collect();
-                        wording::no_such_tool(&call.name, &names)
+                        (
+                            wording::no_such_tool(&call.name, &names),
+                            wording::no_such_tool_for_person(&call.name),
+                        )
                     }
                 };
-                return Prepared::Done(CallResult::failed(text));
+                return Prepared::Done(CallResult::failed(model, person));
             }
         };
         let canonical = canonical_json(&call.arguments_json);
@@ -584,7 +592,7 @@ impl Run {
         // whose before-copy cannot be kept is not made.
         let kept = match self.keep_for_undo(&tool, call).await {
             Ok(kept) => kept,
-            Err(text) => return CallResult::failed(text),
+            Err((model, person)) => return CallResult::failed(model, person),
         };
         self.emit(askfirst_protocol::AgentEvent::ToolCallStarted {
             run_id: self.id,
@@ -681,12 +689,12 @@ impl Run {
 
     /// Keeps what the call will change (a before-copy) and records it, synced, before the
     /// call runs ([`crate::undo`]). `Ok(None)`: nothing to keep. `Err`: the sentence for the
-    /// model and the person; the change is then not made.
+    /// model (English) and for the person; the change is then not made.
     async fn keep_for_undo(
         &self,
         tool: &Arc<dyn Tool>,
         call: &ToolCall,
-    ) -> Result<Option<(String, Change)>, String> {
+    ) -> Result<Option<(String, Change)>, (String, String)> {
         let Some(store) = self.rt.config.undo.clone() else {
             return Ok(None);
         };
@@ -706,7 +714,10 @@ impl Run {
             Some(Ok(captured)) => captured,
             Some(Err(error)) => {
                 eprintln!("askfirst: {error}");
-                return Err(crate::undo::words::copy_refused(&error.file));
+                return Err((
+                    crate::undo::words::copy_refused_in(crate::i18n::Language::En, &error.file),
+                    crate::undo::words::copy_refused_in(crate::i18n::language(), &error.file),
+                ));
             }
         };
         let change_id = uuid::Uuid::new_v4().to_string();
@@ -721,7 +732,10 @@ impl Run {
         };
         if let Err(error) = self.rt.config.log.append(&record) {
             eprintln!("askfirst: {error}");
-            return Err(crate::undo::words::not_recorded());
+            return Err((
+                crate::undo::words::not_recorded_in(crate::i18n::Language::En),
+                crate::undo::words::not_recorded_in(crate::i18n::language()),
+            ));
         }
         Ok(Some((change_id, change)))
     }

@@ -425,9 +425,23 @@ pub fn no_such_tool(name: &str, names: &[String]) -> String {
     )
 }
 
-/// The result of a call of a tool whose MCP server is not working (`why` is its status).
+/// [`no_such_tool`] for the person, in their language.
+pub fn no_such_tool_for_person(name: &str) -> String {
+    i18n::tr("tool_failed-no_such_tool", &[("tool", Arg::from(name))])
+}
+
+/// The result of a call of a tool whose MCP server is not working (`why` is its status, in
+/// English).
 pub fn server_down(name: &str, why: &str) -> String {
     format!("The tool \"{name}\" cannot be used now. {why}")
+}
+
+/// [`server_down`] for the person (`why` is the server's status in their language).
+pub fn server_down_for_person(name: &str, why: &str) -> String {
+    i18n::tr(
+        "tool_failed-server_down",
+        &[("tool", Arg::from(name)), ("why", Arg::from(why))],
+    )
 }
 
 /// The summary of a call whose tool could not describe it.

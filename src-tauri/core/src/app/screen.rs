@@ -356,7 +356,9 @@ fn mcp_views(runtime: &AgentRuntime, saved: &[McpServerConfig]) -> Vec<McpServer
                     McpServerState::Running,
                     tr("mcp-status-running", &[("count", Arg::from(tools.len()))]),
                 ),
-                Some(McpServerStatus::Failed { message, detail }) => {
+                Some(McpServerStatus::Failed {
+                    message, detail, ..
+                }) => {
                     status_detail = detail;
                     (McpServerState::Failed, message)
                 }

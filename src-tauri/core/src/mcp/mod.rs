@@ -88,8 +88,12 @@ pub enum McpServerStatus {
     },
     /// It could not be started or it stopped; it is tried again when next needed.
     Failed {
-        /// What happened, in plain words, naming the server.
+        /// What happened, in plain words, naming the server: for the person, in the language
+        /// in force when it happened.
         message: String,
+        /// The same in English, for the model when it asks for one of the server's tools
+        /// while it is down.
+        for_model: String,
         /// The technical side, for "Details": what the system or the MCP SDK said (absent
         /// where the message says everything).
         detail: Option<String>,

@@ -85,6 +85,7 @@ impl SupervisedServer {
         let status = match &problem {
             Some(problem) => McpServerStatus::Failed {
                 message: problem.person(),
+                for_model: problem.english(),
                 detail: None,
             },
             None => McpServerStatus::NotStarted,
@@ -271,14 +272,15 @@ impl SupervisedServer {
         );
         let why = Unusable {
             model: message,
-            person: shown.clone(),
+            person: shown,
         };
         *self.failed_start.lock_or_recover() = Some((std::time::Instant::now(), why.clone()));
         abandoned.armed = false;
         self.set_status(
             generation,
             McpServerStatus::Failed {
-                message: shown,
+                message: why.person.clone(),
+                for_model: why.model.clone(),
                 detail,
             },
         );
@@ -366,8 +368,8 @@ impl SupervisedServer {
     }
 
     /// Stops the process of start `generation` (if it is still the current one) after it
-    /// failed, and records why (`shown`, in the person's language).
-    async fn lost(&self, generation: u64, shown: String) {
+    /// failed, and records why.
+    async fn lost(&self, generation: u64, why: Unusable) {
         let mut slot = self.connection.lock().await;
         if slot.as_ref().is_some_and(|c| c.generation == generation) {
             // Dropping the service closes the connection and ends the process.
@@ -376,7 +378,8 @@ impl SupervisedServer {
         self.set_status(
             generation,
             McpServerStatus::Failed {
-                message: shown,
+                message: why.person,
+                for_model: why.model,
                 detail: None,
             },
         );
@@ -428,11 +431,12 @@ impl SupervisedServer {
                         ("tool", Arg::from(&shown_tool)),
                     ],
                 );
-                self.lost(live.generation, shown.clone()).await;
-                Err(self.error(Unusable {
+                let why = Unusable {
                     model: message,
                     person: shown,
-                }))
+                };
+                self.lost(live.generation, why.clone()).await;
+                Err(self.error(why))
             }
             // Anything else (an answer of the wrong kind, a request the SDK gave up on) leaves
             // the server running.
@@ -462,11 +466,12 @@ impl SupervisedServer {
                         ("wait", Arg::from(in_seconds(self.timeouts.call))),
                     ],
                 );
-                self.lost(live.generation, shown.clone()).await;
-                Err(self.error(Unusable {
+                let why = Unusable {
                     model: message,
                     person: shown,
-                }))
+                };
+                self.lost(live.generation, why.clone()).await;
+                Err(self.error(why))
             }
         }
     }

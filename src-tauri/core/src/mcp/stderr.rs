@@ -107,12 +107,18 @@ pub(super) async fn read_stderr(
     };
     let mut state = server.state();
     if state.generation == generation && matches!(state.status, McpServerStatus::Running { .. }) {
+        let name = server.shown_name();
         state.status = McpServerStatus::Failed {
             detail: None,
+            for_model: format!(
+                "The MCP server \"{name}\" stopped.{} It will be started again the next time \
+                 one of its tools is needed.",
+                tail.said(&server.config.env)
+            ),
             message: crate::i18n::tr(
                 "mcp-stopped",
                 &[
-                    ("server", crate::i18n::Arg::from(server.shown_name())),
+                    ("server", crate::i18n::Arg::from(&name)),
                     (
                         "said",
                         crate::i18n::Arg::from(tail.person_said(&server.config.env)),

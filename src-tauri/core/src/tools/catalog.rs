@@ -60,13 +60,15 @@ impl ToolCatalog {
     }
 
     /// Why the MCP server that would offer the tool `name` (`server__tool`) is not working,
-    /// when it is known to have failed.
-    pub fn server_failure(&self, name: &str) -> Option<String> {
+    /// when it is known to have failed: `(for the model, in English; for the person)`.
+    pub fn server_failure(&self, name: &str) -> Option<(String, String)> {
         let (prefix, _) = name.split_once("__")?;
         self.statuses()
             .into_iter()
             .find_map(|server| match server.status {
-                McpServerStatus::Failed { message, .. } if server.name == prefix => Some(message),
+                McpServerStatus::Failed {
+                    message, for_model, ..
+                } if server.name == prefix => Some((for_model, message)),
                 _ => None,
             })
     }

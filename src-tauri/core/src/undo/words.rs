@@ -54,9 +54,10 @@ pub fn no_copy() -> String {
     tr("undo-no-copy", &[])
 }
 
-/// What the model and the person are told when the before-copy could not be written.
-pub fn copy_refused(file: &str) -> String {
-    tr("undo-copy-refused", &[("file", Arg::from(file))])
+/// What the model (in English) and the person (in theirs) are told when the before-copy could
+/// not be written, in `language`.
+pub fn copy_refused_in(language: crate::i18n::Language, file: &str) -> String {
+    crate::i18n::tr_in(language, "undo-copy-refused", &[("file", Arg::from(file))])
 }
 
 /// What undoing would lose: the file was changed after the agent replaced or edited it.
@@ -87,7 +88,8 @@ pub fn task_undone(count: usize) -> String {
     tr("undo-task-undone", &[("count", Arg::from(count))])
 }
 
-/// What the model and the person are told when the change's record could not be written.
-pub fn not_recorded() -> String {
-    tr("undo-not-recorded", &[])
+/// What the model (in English) and the person (in theirs) are told when the change's record
+/// could not be written, in `language`.
+pub fn not_recorded_in(language: crate::i18n::Language) -> String {
+    crate::i18n::tr_in(language, "undo-not-recorded", &[])
 }

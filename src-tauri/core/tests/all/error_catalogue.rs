@@ -571,7 +571,10 @@ async fn an_mcp_server_that_cannot_start_says_so_in_a_sentence_with_its_detail_a
     let statuses = clients.statuses();
     assert_eq!(statuses.len(), 4);
     for state in statuses {
-        let McpServerStatus::Failed { message, detail } = &state.status else {
+        let McpServerStatus::Failed {
+            message, detail, ..
+        } = &state.status
+        else {
             panic!("{} did not fail: {:?}", state.name, state.status);
         };
         assert_worded_error(&state.name, message);

@@ -282,6 +282,9 @@ fn an_mcp_server_s_state_is_said_in_the_person_s_language() {
             message:
                 "MCP 服务器“nocmd”在设置中没有命令，所以无法启动。请在设置中（编辑）给它一个命令。"
                     .into(),
+            for_model: "The MCP server \"nocmd\" has no command in the settings, so it cannot \
+                        be started. Give it one in Settings (Edit)."
+                .into(),
             detail: None,
         }
     );

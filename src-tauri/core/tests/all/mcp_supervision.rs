@@ -51,6 +51,7 @@ async fn a_call_that_takes_too_long_stops_the_server_and_the_next_call_restarts_
         server_status(&clients, "everything"),
         McpServerStatus::Failed {
             message: message.into(),
+            for_model: message.into(),
             detail: None,
         }
     );
@@ -110,6 +111,7 @@ async fn a_server_that_cannot_start_is_left_out_with_its_reason() {
         name: name.into(),
         trusted: false,
         status: McpServerStatus::Failed {
+            for_model: message.clone(),
             message,
             detail: None,
         },
@@ -397,12 +399,19 @@ fn a_servers_name_is_shown_with_bidi_overrides_as_codes_on_one_line() {
                 message: "The MCP server \"evil\\u202Etxt.exe second line\" has no command in the \
                           settings, so it cannot be started. Give it one in Settings (Edit)."
                     .into(),
+                for_model: "The MCP server \"evil\\u202Etxt.exe second line\" has no command in \
+                            the settings, so it cannot be started. Give it one in Settings \
+                            (Edit)."
+                    .into(),
                 detail: None,
             },
             McpServerStatus::NotStarted,
             McpServerStatus::Failed {
                 message: "The MCP server \"o\\u200Bk\\u2066\" has no command in the settings, so \
                           it cannot be started. Give it one in Settings (Edit)."
+                    .into(),
+                for_model: "The MCP server \"o\\u200Bk\\u2066\" has no command in the settings, \
+                            so it cannot be started. Give it one in Settings (Edit)."
                     .into(),
                 detail: None,
             },
