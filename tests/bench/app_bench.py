@@ -17,6 +17,10 @@ Parts (ASKFIRST_BENCH_PARTS, comma-separated; default all, in this order):
             bench; $ASKFIRST_BENCH_FLOOR), each launched directly (no WebDriver) and measured 12 s
             after start, alternately, with each WebKit setting of window.rs (ASKFIRST_WEBKIT):
             RSS and PSS summed over the app and its WebKit processes, and which processes run
+  mapped    (not in the default list, runs in seconds) the floor's share of a cold start:
+            ASKFIRST_BENCH_START_RUNS starts each of the minimal Tauri 2 app and of Ask First,
+            alternately, launched directly (no WebDriver): exec -> its window mapped and viewable
+            on the X server (polled every 2 ms with python-xlib)
   window1000, long  the window fed 1,000 cards / a 10,000-entry conversation through its own
             event path (tests/bench/window_parts.py says how, and what that does not measure)
   sessions  (not in the default list) ASKFIRST_BENCH_ROUNDS rounds (3) of ASKFIRST_BENCH_ROUND
@@ -302,6 +306,53 @@ def idle_memory(argv, env, seconds=12):
         except subprocess.TimeoutExpired:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
+
+
+def mapped_after(argv, env, title):
+    """Starts `argv` directly (its own process group) and returns the seconds from exec until
+    a window titled `title` of that process is viewable on the X server; ends the group."""
+    sys.path.insert(0, os.path.join(HERE, "..", "e2e"))
+    from harness.desktop import window_viewable
+    t0 = time.monotonic()
+    proc = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            start_new_session=True)
+    try:
+        while not window_viewable(title, pid=proc.pid):
+            if time.monotonic() - t0 > 30:
+                raise AssertionError(f"{argv[0]}: no window titled {title!r} within 30 s")
+            time.sleep(0.002)
+        return round(time.monotonic() - t0, 3)
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+
+
+def part_mapped(results):
+    import tempfile
+    scenario = os.path.join(e2e.ARTIFACTS, "bench-mapped.json")
+    write_scenario(scenario, [{"say": "done"}])
+    floor, app = [], []
+    for _ in range(START_RUNS):
+        floor.append(mapped_after([FLOOR], dict(os.environ), "Floor"))
+        tmp = tempfile.mkdtemp(prefix="askfirst-bench-mapped-")
+        env = dict(os.environ, ASKFIRST_DATA_DIR=os.path.join(tmp, "data"),
+                   ASKFIRST_WORKSPACE=os.path.join(tmp, "workspace"),
+                   ASKFIRST_PROVIDER=f"scripted:{scenario}", ASKFIRST_NOTIFY="never")
+        os.makedirs(env["ASKFIRST_WORKSPACE"])
+        try:
+            app.append(mapped_after([e2e.APP], env, "Ask First"))
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+        time.sleep(1)
+    results["mapped"] = {
+        "note": "exec until the window is mapped and viewable (no WebDriver), alternately",
+        "floor_s": floor, "askfirst_s": app,
+        "floor_median_s": statistics.median(floor), "askfirst_median_s": statistics.median(app),
+    }
 
 
 def part_floor(results):
