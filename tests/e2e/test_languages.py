@@ -205,5 +205,52 @@ def test_mcp_and_command_cards_servers_and_activity_follow_the_desktop_language(
         os.unlink(path)
 
 
+# Why a call failed, in each language (these were English whatever the language): a named pipe
+# the agent tried to read, a tool that does not exist, and a tool of an MCP server that could
+# not be started.
+FAILURES = [
+    ("pt_BR.UTF-8", "pt-BR", [
+        "pipe não é um arquivo comum (é um pipe nomeado), então o Ask First não o abre.",
+        'O assistente pediu uma ferramenta chamada "make_coffee", que o Ask First não tem, então '
+        "nada foi feito.",
+        '"broken__x" não pode ser usado agora. Não foi possível iniciar o servidor MCP "broken": '
+        'o programa "/nonexistent/askfirst-mcp" não foi encontrado.',
+    ]),
+    ("zh_CN.UTF-8", "zh-CN", [
+        "pipe 不是普通文件（它是命名管道），所以 Ask First 不会打开它。",
+        "助手请求了一个名为“make_coffee”的工具，但 Ask First 没有这个工具，所以什么都没有做。",
+        "“broken__x”现在无法使用。MCP 服务器“broken”无法启动：找不到程序“/nonexistent/askfirst-mcp”。",
+    ]),
+]
+
+
+def test_why_a_call_failed_follows_the_desktop_language():
+    path = scenario_file([
+        {"say": "...", "tool_calls": [
+            {"name": "read_file", "arguments": {"path": "pipe"}},
+            {"name": "make_coffee", "arguments": {}},
+            {"name": "broken__x", "arguments": {}}]},
+        {"say": "ok"},
+    ])
+    try:
+        for locale, tag, said in FAILURES:
+            app = App(f"lang-failed-{tag}", path, {"LANG": locale, "LC_ALL": "", "LC_MESSAGES": ""})
+            os.makedirs(app.data)
+            os.mkfifo(os.path.join(app.workspace, "pipe"))
+            with open(os.path.join(app.data, "settings.json"), "w", encoding="utf-8") as f:
+                json.dump({"mcp_servers": [{"name": "broken", "command": "/nonexistent/askfirst-mcp"}]}, f)
+            with app:
+                app.start_task("x")
+                assert app.wait_finished() == "completed"
+                lines = [app.wd.text(line) for _, line in app.tool_calls()]
+                assert len(lines) == 3, (tag, lines)
+                for line, sentence in zip(lines, said):
+                    assert sentence in line, (tag, sentence, line)
+                app.wd.screenshot(os.path.join(ARTIFACTS, f"language-{tag}-failed.png"))
+    finally:
+        os.unlink(path)
+
+
 TESTS = [test_cards_notifications_and_refusals_follow_the_desktop_language,
-         test_mcp_and_command_cards_servers_and_activity_follow_the_desktop_language]
+         test_mcp_and_command_cards_servers_and_activity_follow_the_desktop_language,
+         test_why_a_call_failed_follows_the_desktop_language]
