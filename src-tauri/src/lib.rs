@@ -59,6 +59,7 @@ pub fn build_app<R: Runtime>(
         size_file: settings.config().data_dir.join("window.json"),
     };
     let app = builder
+        .plugin(window::language_plugin(askfirst_core::i18n::language()))
         // Held as long as the app lives: no other launch closes this one's waiting approvals.
         .manage(instance_lock)
         .manage(runtime)

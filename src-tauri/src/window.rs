@@ -20,6 +20,23 @@ pub fn show_main<R: Runtime>(app: &AppHandle<R>) {
     }
 }
 
+/// The global the page reads its first language from (`ui/src/lib/i18n/i18n.svelte.ts`).
+pub const LANGUAGE_GLOBAL: &str = "__ASKFIRST_LANGUAGE__";
+
+/// A plugin whose script runs in the window before its page does: it sets
+/// `window.__ASKFIRST_LANGUAGE__` to the language in force at start (its tag, such as
+/// `"pt-BR"`), so the window's first frame is in the person's language. Without it the page
+/// starts in English and switches once it has read the settings, a frame or more later.
+pub fn language_plugin<R: Runtime>(
+    language: askfirst_protocol::Language,
+) -> tauri::plugin::TauriPlugin<R> {
+    // A tag of serde's own (`"pt-BR"`), so the script holds nothing but a JSON string.
+    let tag = serde_json::to_string(&language).unwrap_or_else(|_| "\"en\"".to_owned());
+    tauri::plugin::Builder::new("askfirst-language")
+        .js_init_script(format!("window.{LANGUAGE_GLOBAL} = {tag};"))
+        .build()
+}
+
 /// The window's preferences as managed state: where its size is remembered.
 #[derive(Debug, Clone)]
 pub struct WindowPrefs {

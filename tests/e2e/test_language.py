@@ -79,6 +79,9 @@ def check_min_size(app, label):
 
 def test_the_window_speaks_simplified_chinese_from_the_desktop():
     with App("lang-zh", "write-hello.json", {"LANG": "zh_CN.UTF-8"}) as app:
+        # Named to the page before it loaded, so its first frame was in Chinese already (not in
+        # English until the settings were read).
+        assert app.wd.execute("return window.__ASKFIRST_LANGUAGE__") == "zh-CN"
         wait_language(app, "zh-CN")
         assert text_of(app, "start-run") == "开始"
         assert text_of(app, "settings") == "设置"

@@ -34,13 +34,24 @@ function bundle(tag: Language): FluentBundle {
 
 const bundles = new Map<Language, FluentBundle>(LANGUAGES.map((tag) => [tag, bundle(tag)]));
 
+/**
+ * The language the backend named before the page loaded (`window.__ASKFIRST_LANGUAGE__`, set
+ * by its script: `language_plugin` in src-tauri/src/window.rs), so the first frame is already
+ * in it; English when it named none or one the window does not have.
+ */
+export function startLanguage(): Language {
+  const named = (globalThis as { __ASKFIRST_LANGUAGE__?: unknown }).__ASKFIRST_LANGUAGE__;
+  return LANGUAGES.find((tag) => tag === named) ?? 'en';
+}
+
 class Locale {
   /** The language the window is shown in. */
-  language = $state<Language>('en');
+  language = $state<Language>(startLanguage());
 }
 
 /** The language in force (set it with `setLanguage`). */
 export const locale = new Locale();
+if (typeof document !== 'undefined') document.documentElement.lang = locale.language;
 
 const changeListeners = new Set<() => void>();
 
