@@ -142,8 +142,10 @@ DEB_DIR := $(TARGET_DIR)/release/bundle/deb
 package: setup ui
 	rm -f $(DEB_DIR)/*.deb
 	cargo build --locked --release -p askfirst-hook
+	# The menu entry, with its Comment in each language of the window (packaging/desktop_entry.py).
+	python3 packaging/desktop_entry.py $(TARGET_DIR)/askfirst.desktop.hbs
 	$(TAURI) build --ci --bundles deb \
-		--config '{"bundle":{"linux":{"deb":{"files":{"/usr/bin/askfirst-hook":"$(TARGET_DIR)/release/askfirst-hook"}}}}}' \
+		--config '{"bundle":{"linux":{"deb":{"files":{"/usr/bin/askfirst-hook":"$(TARGET_DIR)/release/askfirst-hook"},"desktopTemplate":"$(TARGET_DIR)/askfirst.desktop.hbs"}}}}' \
 		-- --locked
 	cd $(DEB_DIR) && for f in *' '*.deb; do mv -- "$$f" "$$(dpkg-deb --showformat='$${Package}_$${Version}_$${Architecture}' --show "$$f").deb"; done
 	@echo "The package: $$(ls $(DEB_DIR)/*.deb)"

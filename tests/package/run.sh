@@ -2,8 +2,8 @@
 # Tests the Debian package as a person gets it (make package-test runs it):
 #   tests/package/run.sh <path of the .deb>      as root, or with SUDO=sudo
 # 1. What the package holds and needs: the binary, the menu entry (name, icon, category, the
-#    command it starts), the icons at the usual sizes, and the libraries, bubblewrap and a CJK
-#    font in Depends.
+#    command it starts, its description in each language of the window), the icons at the
+#    usual sizes, and the libraries, bubblewrap and a CJK font in Depends.
 # 2. Installs it with apt-get, runs end-to-end tests ($ASKFIRST_PACKAGE_E2E, names as
 #    ASKFIRST_E2E_ONLY takes them) against the installed /usr/bin/askfirst, started from `/` so
 #    that nothing can come from the checkout, inside an X server and a private D-Bus session.
@@ -37,6 +37,12 @@ done
 entry="$(dpkg-deb --fsys-tarfile "$deb" | tar -xO "$desktop")"
 for line in "Name=Ask First" "Exec=askfirst" "Icon=askfirst" "Categories=Utility;" "Type=Application"; do
   grep -qxF -- "$line" <<<"$entry" || fail "the menu entry lacks the line $line:"$'\n'"$entry"
+done
+# Its description in each language of the window (the window's tagline), from the catalogues.
+for pair in "pt_BR pt-BR" "zh_CN zh-CN"; do
+  set -- $pair
+  said="$(sed -n 's/^app-tagline = //p' "$root/locales/$2/window.ftl")"
+  grep -qxF -- "Comment[$1]=$said" <<<"$entry" || fail "the menu entry lacks Comment[$1]=$said:"$'\n'"$entry"
 done
 echo "package test: $(basename "$deb") holds the binary and the hook, the menu entry and the icons; Depends: $depends"
 
