@@ -4,40 +4,36 @@
 // the first style resolution and layout of the card's elements; the same update for a card
 // drawn after another took ~15 ms (BENCHMARKS.md, "The first card of a burst"). That first
 // card is the one a person waits for right after starting a task. So once the window has
-// painted its first frame, it draws one sample card and one sample transcript line, off screen
-// and invisible, lays them out and takes them away again, all in one task: the page is never
+// painted its first frame, it draws a list of one sample card and a sample transcript line, off
+// screen and invisible, lays them out and takes them away again, all in one task: the page is never
 // painted with them, a screen reader never sees them (hidden, inert) and no script (the tests)
 // can find them, but the code, the style engine and the layout engine have been through them.
 
 import { flushSync, mount, unmount } from 'svelte';
 import Rehearsal from './Rehearsal.svelte';
 import { CARD_SELECTOR } from './focus';
-import type { Card } from '../approvals.svelte';
+import { Approvals } from '../approvals.svelte';
+import type { ApprovalRequest } from '../bindings/ApprovalRequest';
 import type { ToolEntry } from '../transcript.svelte';
 
-/** A card of the usual kind (a new file: a diff, the exact arguments) with every part shown. */
-export function sampleCard(): Card {
+/** A request of the usual kind (a new file: a diff, the exact arguments) with every part shown. */
+export function sampleRequest(): ApprovalRequest {
   return {
-    request: {
-      approval_id: 'rehearsal',
-      run_id: 'rehearsal',
-      tool_call_id: 'rehearsal',
-      tool_name: 'write_file',
-      arguments_json: '{"path":"a.txt","content":"x\\n","n":1}',
-      arguments_sha256: '',
-      summary: 'a.txt',
-      reason: 'a.txt',
-      risk: 'medium',
-      policy_layer: 'tool_default',
-      preview: '--- /dev/null\n+++ b/a.txt\n@@ -0,0 +1 @@\n+x\n',
-      effects: ['a.txt'],
-      detail: { kind: 'command', line: 'a.txt', working_folder: '/' },
-      grant_scope: 'a.txt',
-      expires_at: Date.now() + 60_000,
-    },
-    phase: 'waiting',
-    notice: null,
-    seq: 0,
+    approval_id: 'rehearsal',
+    run_id: 'rehearsal',
+    tool_call_id: 'rehearsal',
+    tool_name: 'write_file',
+    arguments_json: '{"path":"a.txt","content":"x\\n","n":1}',
+    arguments_sha256: '',
+    summary: 'a.txt',
+    reason: 'a.txt',
+    risk: 'medium',
+    policy_layer: 'tool_default',
+    preview: '--- /dev/null\n+++ b/a.txt\n@@ -0,0 +1 @@\n+x\n',
+    effects: ['a.txt'],
+    detail: { kind: 'command', line: 'a.txt', working_folder: '/' },
+    grant_scope: 'a.txt',
+    expires_at: Date.now() + 60_000,
   };
 }
 
@@ -67,9 +63,13 @@ export function rehearse(doc: Document = document): void {
   host.setAttribute('aria-hidden', 'true');
   host.inert = true;
   doc.body.append(host);
-  const shown = mount(Rehearsal, { target: host, props: { card: sampleCard(), entry: sampleEntry() } });
+  // A list of its own (the window's list is not touched), the same components as the window's.
+  const approvals = new Approvals();
+  approvals.add(sampleRequest());
+  const shown = mount(Rehearsal, { target: host, props: { approvals, entry: sampleEntry() } });
   try {
-    // The card's effects (arming, the countdown's clock), then its style and layout.
+    // The list's and the card's effects (arming, the countdown's clock, the list's measuring),
+    // then their style and layout.
     flushSync();
     void host.getBoundingClientRect();
   } finally {
