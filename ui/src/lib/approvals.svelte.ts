@@ -6,7 +6,7 @@ import { untrack } from 'svelte';
 import * as ipc from './ipc';
 import { assertNever } from './assert';
 import { benchMark } from './bench';
-import { afterNextPaint } from './events';
+import { afterNextPaint, NO_FRAME_MS } from './events';
 import { clock } from './clock.svelte';
 import { t } from './i18n/i18n.svelte';
 import type { ApprovalId } from './bindings/ApprovalId';
@@ -218,7 +218,7 @@ export class Approvals {
   /**
    * The next group of queued cards joins the list once the frame that shows the last one has
    * been painted (not in that frame: the first card of a burst is painted alone, BENCHMARKS.md,
-   * "The first card of a burst"); 50 ms at most when the window draws no frames.
+   * "The first card of a burst"); NO_FRAME_MS at most when the window draws no frames.
    */
   #nextFrame(): void {
     this.#frameDue = true;
@@ -227,7 +227,7 @@ export class Approvals {
       if (this.#queue.size === 0) return;
       this.#showQueued(CARDS_PER_FRAME);
       this.#nextFrame();
-    }, 50);
+    }, NO_FRAME_MS);
   }
 
   /** Moves up to `count` queued requests, oldest first, into the list. */

@@ -47,6 +47,15 @@ let holding = false;
  */
 export const FRAME_BUDGET_MS = 12;
 
+/**
+ * How long what waits for a card's frame to be painted waits at most when no frame comes (a
+ * window hidden in the tray draws none), in milliseconds. Not shorter: on the benchmark machine
+ * the frame that painted the first card of a burst came up to ~170 ms after the card was drawn
+ * (the page first ran the backend's events that had queued up meanwhile), and what a shorter
+ * wait let in made that frame longer (BENCHMARKS.md, "The first card of a burst").
+ */
+export const NO_FRAME_MS = 250;
+
 /** Runs the deliveries of `list` from its start for at most the rest of the budget; removes them. */
 function drain(list: (() => void)[], start: number): void {
   let handled = 0;
@@ -168,6 +177,6 @@ export function inFramesFirst<A>(handler: (arg: A) => void, fallbackMs = 32): (a
       holding = false;
       // What came meanwhile: more cards first, the rest after their paint (see `flush`).
       if (first.length > 0 || queued.length > 0) flush(fallbackMs);
-    }, fallbackMs);
+    }, NO_FRAME_MS);
   };
 }
