@@ -6,6 +6,7 @@ import { untrack } from 'svelte';
 import * as ipc from './ipc';
 import { assertNever } from './assert';
 import { benchMark } from './bench';
+import { afterNextPaint, NO_FRAME_MS } from './events';
 import { clock } from './clock.svelte';
 import { t } from './i18n/i18n.svelte';
 import type { ApprovalId } from './bindings/ApprovalId';
@@ -37,22 +38,6 @@ export const ENDED_NOTICE_MS = 4000;
  * about 200 ms whatever it adds (BENCHMARKS.md, "1,000 approvals at once").
  */
 export const CARDS_PER_FRAME = 100;
-
-/**
- * Calls `fn` once, at the next frame, or after `fallbackMs` milliseconds if no frame comes first
- * (a window hidden in the tray draws no frames).
- */
-function atNextFrame(fn: () => void, fallbackMs = 50): void {
-  let done = false;
-  const once = () => {
-    if (done) return;
-    done = true;
-    clearTimeout(timer);
-    fn();
-  };
-  const timer = setTimeout(once, fallbackMs);
-  globalThis.requestAnimationFrame?.(once);
-}
 
 /** Whether the person's own answer (or a grant they gave) ended the approval. */
 function answeredByUser(outcome: Outcome): boolean {
@@ -137,7 +122,7 @@ export class Approvals {
   /**
    * Requests of a burst not yet in `cards`, in order of arrival: the first request of a burst
    * gets its card at once, the ones after it join `cards` CARDS_PER_FRAME at a time, one group
-   * per frame.
+   * per frame, the first group once the frame with the first card has been painted.
    */
   #queue = new Map<ApprovalId, { request: ApprovalRequest; seq: number }>();
   /** How many requests wait in the queue, for the counts the window shows. */
@@ -230,14 +215,19 @@ export class Approvals {
     if (pushed) this.#byId.set(request.approval_id, pushed);
   }
 
+  /**
+   * The next group of queued cards joins the list once the frame that shows the last one has
+   * been painted (not in that frame: the first card of a burst is painted alone, BENCHMARKS.md,
+   * "The first card of a burst"); NO_FRAME_MS at most when the window draws no frames.
+   */
   #nextFrame(): void {
     this.#frameDue = true;
-    atNextFrame(() => {
+    afterNextPaint(() => {
       this.#frameDue = false;
       if (this.#queue.size === 0) return;
       this.#showQueued(CARDS_PER_FRAME);
       this.#nextFrame();
-    });
+    }, NO_FRAME_MS);
   }
 
   /** Moves up to `count` queued requests, oldest first, into the list. */

@@ -86,30 +86,50 @@ describe('inFrames', () => {
     raf.mockRestore();
   });
 
-  it('handles new cards first, alone in their frame, and the rest in the next frame', async () => {
+  it('handles the first card of a burst at once, alone in its frame, then the next cards, then the rest', async () => {
     const { inFrames, inFramesFirst } = await import('./events');
     const frames: (() => void)[] = [];
     const raf = vi.spyOn(globalThis, 'requestAnimationFrame').mockImplementation((cb) => {
       frames.push(() => cb(0));
       return frames.length;
     });
+    const nextFrame = () => {
+      const now = frames.splice(0);
+      now.forEach((f) => f());
+    };
+    // A task queued from a frame's callback runs after that frame's paint.
+    const afterPaint = () => new Promise((done) => setTimeout(done, 0));
     const seen: string[] = [];
     const line = inFrames((x: number) => seen.push(`line${x}`), 60_000);
     const card = inFramesFirst((x: number) => seen.push(`card${x}`), 60_000);
     line(1);
     card(2);
+    // The card at once, in the task its event came in; nothing else until it is painted.
+    expect(seen).toEqual(['card2']);
     line(3);
     card(4);
-    frames.shift()?.();
+    nextFrame();
+    expect(seen).toEqual(['card2']);
+    await afterPaint();
+    // The cards that came meanwhile, alone in the next frame.
     expect(seen).toEqual(['card2', 'card4']);
-    // More cards keep coming: the lines still wait no longer than one frame.
     card(5);
-    frames.shift()?.();
+    nextFrame();
+    expect(seen).toEqual(['card2', 'card4']);
+    await afterPaint();
+    // More cards came meanwhile: they come first, and the lines wait no longer.
     expect(seen).toEqual(['card2', 'card4', 'card5', 'line1', 'line3']);
     // Without cards, lines are handled in their frame.
     line(6);
-    while (frames.length) frames.shift()?.();
+    nextFrame();
     expect(seen).toEqual(['card2', 'card4', 'card5', 'line1', 'line3', 'line6']);
+    // Once every frame is painted, a new card is handled at once again.
+    nextFrame();
+    await afterPaint();
+    card(7);
+    expect(seen.at(-1)).toBe('card7');
+    nextFrame();
+    await afterPaint();
     raf.mockRestore();
   });
 

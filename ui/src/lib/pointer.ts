@@ -26,10 +26,19 @@ export function pointerPosition(): Point | null {
   return last;
 }
 
-/** Whether the pointer is still within `tolerance` pixels of `from`, over `element`. */
+/**
+ * Whether the pointer is still within `tolerance` pixels of `from`, over `element`: over what
+ * the window shows of it there, not only within its box (a card cut off at the bottom of the
+ * scrolled list has a box that reaches over the task box below, where the pointer rests after
+ * clicking Start; that card is not under the pointer).
+ */
 export function stillOver(element: Element, from: Point | null, tolerance = 4): boolean {
   const now = pointerPosition();
   if (!now || !from || Math.hypot(now.x - from.x, now.y - from.y) > tolerance) return false;
+  if (typeof document.elementFromPoint === 'function') {
+    const under = document.elementFromPoint(now.x, now.y);
+    return under !== null && element.contains(under);
+  }
   const box = element.getBoundingClientRect();
   return now.x >= box.left && now.x <= box.right && now.y >= box.top && now.y <= box.bottom;
 }

@@ -32,11 +32,16 @@ export type CardLocator = (
 
 let locator: CardLocator | undefined;
 
-/** The list of cards says how to find its cards; returns the function that takes it back. */
+/**
+ * The list of cards says how to find its cards; returns the function that takes it back (and
+ * gives the place back to the list that had it before: the sample list drawn once at start,
+ * rehearsal.ts, comes and goes while the window's list stays).
+ */
 export function locateCards(locate: CardLocator): () => void {
+  const before = locator;
   locator = locate;
   return () => {
-    if (locator === locate) locator = undefined;
+    if (locator === locate) locator = before;
   };
 }
 

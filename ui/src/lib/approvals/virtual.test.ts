@@ -115,6 +115,18 @@ describe('the list of 1,000 cards', () => {
     expect(height).toBeGreaterThan((1000 - drawn.length) * 300);
   });
 
+  it('numbers the first cards of a burst among all of it while the rest are still joining', async () => {
+    const approvals = new Approvals();
+    app = mount(ApprovalsList, { target: main, props: { approvals, onnocard: () => {} } });
+    for (let n = 1; n <= 64; n++) approvals.add(request(n));
+    flushSync();
+    // Only the first card is in the list yet; the other 63 join after it is painted.
+    expect(approvals.cards.length).toBeLessThan(64);
+    expect(main.querySelector('.count')?.textContent).toBe('64');
+    expect(cardOf('a1').getAttribute('aria-posinset')).toBe('1');
+    expect(cardOf('a1').getAttribute('aria-setsize')).toBe('64');
+  });
+
   it('draws the cards further down when scrolled there, and card 900 can be approved', async () => {
     const approvals = await showCards(1000);
     await scrollTo(899 * 313);
