@@ -699,7 +699,7 @@ mcp-not_tried_again = { $failure } (Not tried again yet: the next try is in { $w
 mcp-refused = The MCP server "{ $server }" refused to run "{ $tool }": { $said }
 # $why: the MCP library's own words.
 mcp-bad_answer = The MCP server "{ $server }" did not answer properly when "{ $tool }" was used ({ $why }).
-mcp-tool_error = "{ $tool }" of the MCP server "{ $server }" reported a problem: { $said }
+mcp-tool_error = The tool "{ $tool }" of the MCP server "{ $server }" reported an error: { $said }
 mcp-problem-no_name = An MCP server in the settings has no name; give it one to use it.
 mcp-problem-no_command = The MCP server "{ $server }" has no command in the settings, so it cannot be started. Give it one in Settings (Edit).
 mcp-problem-same_name = Another MCP server in the settings has the same name as "{ $server }" (or one that differs only in punctuation); give each its own name.

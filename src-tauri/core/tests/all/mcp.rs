@@ -350,7 +350,7 @@ async fn a_failing_tool_gives_a_tool_error() {
                 "The tool \"get-sum\" of the MCP server \"everything\" reported an error: {said}"
             ),
             person: format!(
-                "\"get-sum\" of the MCP server \"everything\" reported a problem: {said}"
+                "The tool \"get-sum\" of the MCP server \"everything\" reported an error: {said}"
             ),
         })
     );
