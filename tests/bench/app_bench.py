@@ -330,6 +330,17 @@ def page_start(app):
             "process_start_to_task_box_enabled_ms": round(now - started, 1)}
 
 
+def end_group(proc):
+    """Ends the process group of `proc` (started with start_new_session): SIGTERM, and SIGKILL
+    when it is not gone within 15 s."""
+    os.killpg(proc.pid, signal.SIGTERM)
+    try:
+        proc.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+
+
 def idle_memory(argv, env, seconds=12):
     """Starts `argv` directly (its own process group), waits `seconds`, measures memory and
     the processes it runs, ends the group; returns the figures."""
@@ -341,12 +352,7 @@ def idle_memory(argv, env, seconds=12):
         figures["processes"] = sorted(name for _, name in process_tree(proc.pid))
         return figures
     finally:
-        os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
+        end_group(proc)
 
 
 def mapped_after(argv, env, title):
@@ -396,12 +402,7 @@ def mapped_after(argv, env, title):
             time.sleep(0.002)
     finally:
         d.close()
-        os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
+        end_group(proc)
 
 
 def part_mapped(results):
