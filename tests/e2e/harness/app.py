@@ -24,6 +24,11 @@ from .webdriver import ELEMENT, StaleElement, WebDriver
 
 # An approval card in the page.
 CARD = '[data-testid="approval-card"]'
+# The card buttons that answer it: pressing one disables every button of the card at once.
+ANSWERS = ("approve", "approve-session", "deny", "deny-with-note")
+# How often App.press clicks a button whose click did not take, and how long it waits to see.
+PRESS_TRIES = 3
+PRESS_TAKES_S = 3.0
 
 
 def log_size():
@@ -267,9 +272,31 @@ class App:
     def press(self, card, testid):
         """Clicks a card's button once it is armed (enabled), as a person would; the button is
         found afresh by the card's approval id and its test id, and found again when the list
-        redrew the card before the click."""
-        fresh(f"{testid} of card {card_id(card)} to be armed", lambda: self.armed_button(card, testid),
-              self.wd.click)
+        redrew the card before the click.
+
+        A button that answers the card (ANSWERS) is pressed again when the click did not take:
+        the card moved between the lookup and the click (the card above it left), so it had
+        disarmed, as it must, and ignored the click (ui/src/lib/approvals/arming.svelte.ts). A
+        person then sees the card still waiting and clicks once more; so does this, at most
+        PRESS_TRIES times. The click took when the button is disabled or gone (the card is
+        sending its answer or has left)."""
+        what = f"{testid} of card {card_id(card)} to be armed"
+        for attempt in range(1, PRESS_TRIES + 1):
+            fresh(what, lambda: self.armed_button(card, testid), self.wd.click)
+            if testid not in ANSWERS:
+                return
+
+            def taken():
+                button = self.first(card_css(card, f'[data-testid="{testid}"]'))
+                return button is None or self.wd.attr(button, "disabled") is not None
+            try:
+                wait_for(f"the {testid} click on card {card_id(card)} to take", taken, timeout=PRESS_TAKES_S)
+                return
+            except (AssertionError, StaleElement):
+                if attempt == PRESS_TRIES:
+                    raise
+                print(f"  ({testid} of card {card_id(card)}: the click did not take (the card had "
+                      "moved and disarmed); pressed again)", flush=True)
 
     def armed_button(self, card, testid):
         """The button `testid` of `card` (found now by the card's approval id) if it is armed,

@@ -21,7 +21,13 @@ vi.mock('./ipc', () => {
 });
 
 import * as ipc from './ipc';
-import { Approvals, CARDS_PER_FRAME, ENDED_NOTICE_MS, endedNotice } from './approvals.svelte';
+import {
+  Approvals,
+  CARDS_PER_FRAME,
+  ENDED_NOTICE_MS,
+  ENDED_REMEMBERED,
+  endedNotice,
+} from './approvals.svelte';
 
 function request(id: string): ApprovalRequest {
   return {
@@ -108,6 +114,38 @@ describe('approval cards', () => {
     expect(cardA.phase).toBe('waiting');
     expect(cardB.request.summary).toBe(request('B').summary);
     expect(cardB.request.arguments_json).toBe(request('B').arguments_json);
+  });
+
+  it('remembers only the latest ended approvals, and still keeps a late one from coming back', () => {
+    const a = new Approvals();
+    for (let i = 0; i < ENDED_REMEMBERED + 50; i++) a.resolved(resolvedEvent(`E${i}`));
+    expect(a.endedRemembered).toBe(ENDED_REMEMBERED);
+    // A late announcement of one that ended recently is not shown again.
+    a.add(request(`E${ENDED_REMEMBERED + 49}`));
+    a.add(request(`E${50}`));
+    expect(a.cards.length).toBe(0);
+    // The oldest were forgotten (the backend would never list them again).
+    a.add(request('E0'));
+    expect(a.cards.map((c) => c.request.approval_id)).toEqual(['E0']);
+  });
+
+  it('names the newest waiting request while the rest of a burst is still queued', () => {
+    vi.useFakeTimers();
+    const a = new Approvals();
+    const ids = Array.from({ length: 2 * CARDS_PER_FRAME + 5 }, (_, i) => `R${i}`);
+    for (const id of ids) a.add(request(id));
+    // One card is shown, every other one queued: the announcement names the last one asked.
+    expect([a.cards.length, a.newestWaitingRequest?.approval_id]).toEqual([1, ids.at(-1)]);
+    // The newest ended while queued: the one before it is the newest now.
+    a.resolved({ ...resolvedEvent(ids.at(-1)!), outcome: { kind: 'cancelled', cause: 'run_aborted' } });
+    expect(a.newestWaitingRequest?.approval_id).toBe(ids.at(-2));
+    vi.advanceTimersByTime(17);
+    expect(a.newestWaitingRequest?.approval_id).toBe(ids.at(-2));
+    // Every card shown: the newest card's request.
+    vi.advanceTimersByTime(200);
+    expect([a.queuedCount, a.newestWaitingRequest?.approval_id]).toEqual([0, ids.at(-2)]);
+    expect(a.newestWaitingRequest).toBe(a.newestWaiting?.request);
+    vi.useRealTimers();
   });
 
   it('shows the first card of a burst at once and the rest a group per frame after it, in order', async () => {

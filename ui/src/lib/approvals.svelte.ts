@@ -39,6 +39,13 @@ export const ENDED_NOTICE_MS = 4000;
  */
 export const CARDS_PER_FRAME = 100;
 
+/**
+ * How many ended approvals the list remembers, to keep a late announcement of one from
+ * bringing its card back: more than the open approvals one listing can hold (the core asks at
+ * most 64 per model turn; a burst test asks 1,000), few enough to stay small (~200 kB).
+ */
+export const ENDED_REMEMBERED = 4096;
+
 /** Whether the person's own answer (or a grant they gave) ended the approval. */
 function answeredByUser(outcome: Outcome): boolean {
   switch (outcome.kind) {
@@ -109,6 +116,12 @@ export class Approvals {
    * window walk them all (BENCHMARKS.md, "1,000 approvals at once").
    */
   endedCount = $state(0);
+  /**
+   * Approvals known to have ended, newest last, so that a late `approval-required` or listing of
+   * one does not bring its card back. Only the last ENDED_REMEMBERED are kept: such a late
+   * arrival follows its ending by at most one listing, and the set must not grow with every
+   * approval a long session answers (BENCHMARKS.md, "No growth").
+   */
   #resolved = new Set<ApprovalId>();
   /** The cards by approval id, so finding one of many waiting cards need not walk them all. */
   #byId = new Map<ApprovalId, Card>();
@@ -127,6 +140,8 @@ export class Approvals {
   #queue = new Map<ApprovalId, { request: ApprovalRequest; seq: number }>();
   /** How many requests wait in the queue, for the counts the window shows. */
   queuedCount = $state(0);
+  /** The newest request in the queue (the last one in it), for what a screen reader is told. */
+  #newestQueued = $state.raw<ApprovalRequest | undefined>(undefined);
   /** Whether a frame will add queued cards (until then, new requests queue up behind). */
   #frameDue = false;
 
@@ -138,6 +153,15 @@ export class Approvals {
   /** The first card (top of the list) still waiting for an answer: where "Waiting for your OK" leads. */
   get firstWaiting(): Card | undefined {
     return this.cards.find((card) => card.phase === 'waiting');
+  }
+
+  /**
+   * The request of the newest approval still waiting, whether its card is in the list or still
+   * queued behind a burst: what the screen reader's announcement names, beside `openCount`
+   * (which counts the queued ones too).
+   */
+  get newestWaitingRequest(): ApprovalRequest | undefined {
+    return this.#newestQueued ?? this.newestWaiting?.request;
   }
 
   /** The newest card still waiting for an answer (usually found at the end of the list). */
@@ -167,7 +191,7 @@ export class Approvals {
     const seq = ++this.#seq;
     if (this.#frameDue) {
       this.#queue.set(id, { request, seq });
-      this.queuedCount = this.#queue.size;
+      this.#queueChanged(request);
       return;
     }
     this.#show(request, seq);
@@ -237,7 +261,22 @@ export class Approvals {
       this.#queue.delete(id);
       this.#show(request, seq);
     }
+    this.#queueChanged();
+  }
+
+  /**
+   * After the queue changed: its count and its newest request follow. `added` is a request just
+   * put at its end; otherwise requests left it, and its last one is looked for again only when
+   * the one known left too (the walk is rare: a queued card that ended, or a reconcile).
+   */
+  #queueChanged(added?: ApprovalRequest): void {
     this.queuedCount = this.#queue.size;
+    let newest = added ?? this.#newestQueued;
+    if (newest && !this.#queue.has(newest.approval_id)) {
+      newest = undefined;
+      for (const { request } of this.#queue.values()) newest = request;
+    }
+    if (newest !== this.#newestQueued) this.#newestQueued = newest;
   }
 
   /**
@@ -282,9 +321,9 @@ export class Approvals {
    */
   resolved(event: ApprovalResolvedEvent): void {
     const id = event.approval_id;
-    this.#resolved.add(id);
+    this.#ended(id);
     if (this.#queue.delete(id)) {
-      this.queuedCount = this.#queue.size;
+      this.#queueChanged();
       return;
     }
     const card = this.#byId.get(id);
@@ -299,6 +338,21 @@ export class Approvals {
       return;
     }
     this.#leaveSoon(id);
+  }
+
+  /** Remembers that `id` ended, forgetting the oldest beyond ENDED_REMEMBERED. */
+  #ended(id: ApprovalId): void {
+    this.#resolved.delete(id);
+    this.#resolved.add(id);
+    if (this.#resolved.size > ENDED_REMEMBERED) {
+      const oldest = this.#resolved.values().next().value;
+      if (oldest !== undefined) this.#resolved.delete(oldest);
+    }
+  }
+
+  /** How many ended approvals are remembered (for tests). */
+  get endedRemembered(): number {
+    return this.#resolved.size;
   }
 
   #removeLater(id: ApprovalId): void {
@@ -318,7 +372,7 @@ export class Approvals {
     for (const [id, { seq }] of this.#queue) {
       if (seq <= before && !waiting.has(id)) this.#queue.delete(id);
     }
-    this.queuedCount = this.#queue.size;
+    this.#queueChanged();
     for (const request of pending) this.add(request);
   }
 
@@ -341,7 +395,7 @@ export class Approvals {
         current.phase = 'ended';
         this.#countEnded();
         current.notice = t('ended-not-pending');
-        this.#resolved.add(approvalId);
+        this.#ended(approvalId);
         this.#removeLater(approvalId);
       } else {
         current.phase = 'waiting';
