@@ -1,6 +1,6 @@
 //! The agent loop end to end with a scripted model over a temporary workspace.
 
-use super::support::{harness, write_hello};
+use super::support::{finished_outputs, finished_statuses, harness, write_hello};
 use askfirst_core::agent::{denial_text, RunError, USER_DENIAL_TAIL};
 use askfirst_core::provider::Message;
 use askfirst_protocol::{AgentEvent, Decision, DenialSource, RunStatus, ToolCallStatus};
@@ -19,16 +19,6 @@ fn tool_results(messages: &[Message]) -> Vec<(String, String, bool)> {
                 content,
                 is_error,
             } => Some((tool_call_id.clone(), content.clone(), *is_error)),
-            _ => None,
-        })
-        .collect()
-}
-
-pub fn finished_statuses(events: &[AgentEvent]) -> Vec<ToolCallStatus> {
-    events
-        .iter()
-        .filter_map(|e| match e {
-            AgentEvent::ToolCallFinished { status, .. } => Some(*status),
             _ => None,
         })
         .collect()
@@ -253,17 +243,9 @@ async fn quitting_while_cards_wait_never_says_the_person_stopped_anything() {
             Some("Ask First was closed while the agent was working.")
         )
     );
-    let outputs: Vec<String> = h
-        .events
-        .all()
-        .into_iter()
-        .filter_map(|e| match e {
-            AgentEvent::ToolCallFinished { output, .. } => Some(output),
-            _ => None,
-        })
-        .collect();
+    let outputs = finished_outputs(&h.events.all());
     assert_eq!(outputs.len(), 3);
-    for output in &outputs {
+    for (_, output) in &outputs {
         assert!(output.contains("The app was closed"), "{output}");
     }
     let causes = h.audit.decided_outcomes();
@@ -383,16 +365,6 @@ async fn parallel_calls_show_all_cards_at_once_and_each_answer_is_its_own() {
         vec!["call_1".to_owned(), "call_2".to_owned()],
         "results in the model's order"
     );
-}
-
-pub fn finished_outputs(events: &[AgentEvent]) -> Vec<(ToolCallStatus, String)> {
-    events
-        .iter()
-        .filter_map(|e| match e {
-            AgentEvent::ToolCallFinished { status, output, .. } => Some((*status, output.clone())),
-            _ => None,
-        })
-        .collect()
 }
 
 #[tokio::test]

@@ -2,7 +2,7 @@
 //! output per call and per run, and special files (named pipes, devices, sockets) refused
 //! without ever blocking.
 
-use super::support::{harness, Harness};
+use super::support::{self, harness, Harness};
 use askfirst_core::agent::{MAX_RUN_OUTPUT_BYTES, MAX_TOOL_CALLS_PER_TURN};
 use askfirst_core::audit::AuditRecord;
 use askfirst_core::provider::Message;
@@ -109,18 +109,10 @@ async fn five_thousand_calls_in_one_turn_are_answered_in_order_but_not_run() {
         (MAX_TOOL_CALLS_PER_TURN + 1, MAX_TOOL_CALLS_PER_TURN + 1),
         "one line in the transcript for all the calls past the cap"
     );
-    let line = events
-        .iter()
-        .find_map(|e| match e {
-            AgentEvent::ToolCallFinished {
-                tool_call_id,
-                output,
-                ..
-            } if tool_call_id == &format!("call_{}", MAX_TOOL_CALLS_PER_TURN + 1) => {
-                Some(output.clone())
-            }
-            _ => None,
-        })
+    let line = support::finished(&events)
+        .into_iter()
+        .find(|call| call.tool_call_id == format!("call_{}", MAX_TOOL_CALLS_PER_TURN + 1))
+        .map(|call| call.output)
         .expect("the line for the calls past the cap");
     assert!(line.contains("5000") && line.contains("4936"), "{line}");
     let policy_decisions = h

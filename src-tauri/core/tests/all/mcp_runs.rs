@@ -4,7 +4,7 @@
 #![cfg(unix)]
 
 use super::mcp::*;
-use super::support::{harness_in, Harness};
+use super::support::{self, harness_in, Harness};
 use askfirst_core::approvals::AnswerMode;
 use askfirst_core::mcp::{McpClients, McpServerConfig, McpServerStatus};
 use askfirst_core::policy::{CallFacts, Policy, PolicyDecision, Rules};
@@ -38,17 +38,9 @@ fn mcp_harness(
 }
 
 fn finished(events: &[AgentEvent]) -> Vec<(String, ToolCallStatus, String)> {
-    events
-        .iter()
-        .filter_map(|e| match e {
-            AgentEvent::ToolCallFinished {
-                tool_call_id,
-                status,
-                output,
-                ..
-            } => Some((tool_call_id.clone(), *status, output.clone())),
-            _ => None,
-        })
+    support::finished(events)
+        .into_iter()
+        .map(|call| (call.tool_call_id, call.status, call.output))
         .collect()
 }
 

@@ -2,7 +2,7 @@
 //! log records of each decision.
 
 use super::policy::{rules, TIMEOUT};
-use super::support::{harness, harness_with, write_hello};
+use super::support::{finished, finished_outputs, harness, harness_with, write_hello};
 use askfirst_core::approvals::AnswerMode;
 use askfirst_core::policy::Rules;
 use askfirst_protocol::{
@@ -21,16 +21,9 @@ fn asked(events: &[AgentEvent]) -> usize {
 }
 
 fn statuses(events: &[AgentEvent]) -> Vec<(ToolCallStatus, Option<PolicyLayer>)> {
-    events
-        .iter()
-        .filter_map(|e| match e {
-            AgentEvent::ToolCallFinished {
-                status,
-                policy_layer,
-                ..
-            } => Some((*status, *policy_layer)),
-            _ => None,
-        })
+    finished(events)
+        .into_iter()
+        .map(|f| (f.status, f.policy_layer))
         .collect()
 }
 
@@ -188,14 +181,9 @@ async fn dont_ask_me_now_also_refuses_what_already_waits() {
         vec![(ToolCallStatus::Denied, Some(PolicyLayer::ToolDefault))]
     );
     // Said as what the person did, not as a "no" to this card they may never have seen.
-    let said: Vec<_> = h
-        .events
-        .all()
+    let said: Vec<_> = finished_outputs(&h.events.all())
         .into_iter()
-        .filter_map(|e| match e {
-            AgentEvent::ToolCallFinished { output, .. } => Some(output),
-            _ => None,
-        })
+        .map(|(_, output)| output)
         .collect();
     assert_eq!(said.len(), 1);
     assert!(

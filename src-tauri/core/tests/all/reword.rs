@@ -3,7 +3,7 @@
 //! change, and a card whose file changed since keeps the words it was shown with. And a tool
 //! that fails says why in that language, while the model is told the English.
 
-use super::support::harness;
+use super::support::{finished, harness};
 use askfirst_core::i18n::{self, tr_in, Arg, Language};
 use askfirst_protocol::{AgentEvent, Decision, RunStatus};
 use pretty_assertions::assert_eq;
@@ -146,14 +146,9 @@ fn reword_child() {
             .resolve_approval(card.approval_id, Decision::Approve)
             .unwrap();
         f.events.run_finished().await;
-        let outputs: Vec<String> = f
-            .events
-            .all()
+        let outputs: Vec<String> = finished(&f.events.all())
             .into_iter()
-            .filter_map(|e| match e {
-                AgentEvent::ToolCallFinished { output, .. } => Some(output),
-                _ => None,
-            })
+            .map(|call| call.output)
             .collect();
         assert_eq!(
             outputs,

@@ -2,8 +2,7 @@
 //! killed, a file write is let finish and said so, an MCP-like call is no longer waited for
 //! — and each is told to the model and the person as what it is.
 
-use super::agent::{finished_outputs, finished_statuses};
-use super::support::{harness, harness_with_tool};
+use super::support::{finished, finished_outputs, finished_statuses, harness, harness_with_tool};
 use askfirst_core::agent::wording;
 use askfirst_core::provider::Message;
 use askfirst_core::tools::{CallDescription, OnStop, Tool, ToolError, Workspace};
@@ -215,13 +214,8 @@ async fn stop_while_an_mcp_like_call_runs_does_not_claim_it_was_not_done() {
 
 /// The typed reason of every finished call, with its status.
 fn not_run_reasons(events: &[AgentEvent]) -> Vec<(ToolCallStatus, Option<NotRun>)> {
-    events
-        .iter()
-        .filter_map(|e| match e {
-            AgentEvent::ToolCallFinished {
-                status, not_run, ..
-            } => Some((*status, not_run.clone())),
-            _ => None,
-        })
+    finished(events)
+        .into_iter()
+        .map(|call| (call.status, call.not_run))
         .collect()
 }

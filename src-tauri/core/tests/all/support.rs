@@ -10,7 +10,9 @@ use askfirst_core::scripted::{Scenario, ScriptedProvider};
 
 use askfirst_core::tools::{ToolSet, ToolSpec, Workspace};
 use askfirst_core::EventSink;
-use askfirst_protocol::{AgentEvent, ApprovalRequest, RunId, RunStatus, SessionId};
+use askfirst_protocol::{
+    AgentEvent, ApprovalRequest, NotRun, PolicyLayer, RunId, RunStatus, SessionId, ToolCallStatus,
+};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver};
@@ -71,6 +73,58 @@ impl Events {
         })
         .await
     }
+}
+
+/// What a test compares of one `ToolCallFinished` event.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Finished {
+    /// The provider's id for the call.
+    pub tool_call_id: String,
+    /// How it ended.
+    pub status: ToolCallStatus,
+    /// Which policy layer decided, if one did.
+    pub policy_layer: Option<PolicyLayer>,
+    /// What the person is told of it.
+    pub output: String,
+    /// Why it did not run, as a fact, if it did not.
+    pub not_run: Option<NotRun>,
+}
+
+/// Every `ToolCallFinished` in `events`, in order.
+pub fn finished(events: &[AgentEvent]) -> Vec<Finished> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            AgentEvent::ToolCallFinished {
+                tool_call_id,
+                status,
+                policy_layer,
+                output,
+                not_run,
+                ..
+            } => Some(Finished {
+                tool_call_id: tool_call_id.clone(),
+                status: *status,
+                policy_layer: *policy_layer,
+                output: output.clone(),
+                not_run: not_run.clone(),
+            }),
+            _ => None,
+        })
+        .collect()
+}
+
+/// How each tool call in `events` ended, in order.
+pub fn finished_statuses(events: &[AgentEvent]) -> Vec<ToolCallStatus> {
+    finished(events).into_iter().map(|f| f.status).collect()
+}
+
+/// How each tool call in `events` ended and what the person is told of it, in order.
+pub fn finished_outputs(events: &[AgentEvent]) -> Vec<(ToolCallStatus, String)> {
+    finished(events)
+        .into_iter()
+        .map(|f| (f.status, f.output))
+        .collect()
 }
 
 /// An audit sink that keeps records in memory and can be made to fail.
