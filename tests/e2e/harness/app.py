@@ -17,6 +17,7 @@ import tempfile
 import time
 
 from . import processes
+from .desktop import window_png
 from .sessions import log_names
 from .env import APP, ARTIFACTS, DRIVER, LAUNCH, SCENARIOS, WEBDRIVER_LOG
 from .wait import STALE_TRIES, fresh, wait_for
@@ -135,6 +136,9 @@ class App:
             if "ASKFIRST_NOTIFY" not in (env or {}):
                 f.write("ASKFIRST_NOTIFY='always'\n")
         self.wd = WebDriver(DRIVER)
+        # Screenshots are of what the X server shows of this app's window (WebDriver's of a
+        # page drawn without compositing may never return).
+        self.wd.window_image = lambda path: window_png(path, pid=self.pid)
 
     def __enter__(self):
         self.log_mark = log_size()

@@ -127,20 +127,71 @@ def x_windows(title="Ask First"):
         d.close()
 
 
+def _viewable_window(d, title, pid):
+    """The first mapped, viewable window with that title (of process `pid`, when given) on
+    display `d`, or None."""
+    from Xlib import X
+
+    def walk(window):
+        try:
+            if (window.get_wm_name() == title and window.get_attributes().map_state == X.IsViewable
+                    and (pid is None or _pid_of(d, window) == pid)):
+                return window
+        except Exception:
+            pass
+        for child in window.query_tree().children:
+            found = walk(child)
+            if found is not None:
+                return found
+        return None
+    return walk(d.screen().root)
+
+
 def window_viewable(title="Ask First", pid=None):
     """Whether a top-level window with that title (of process `pid`, when given) is mapped and
     viewable."""
+    from Xlib import display
+    d = display.Display()
+    try:
+        return _viewable_window(d, title, pid) is not None
+    finally:
+        d.close()
+
+
+def window_png(path, title="Ask First", pid=None):
+    """Saves what the X server shows of the window (with that title, of process `pid`) as a PNG
+    at `path`: the pixels on screen, as a person sees them. Returns False when no such window
+    is viewable or the X server would not give its image (a window partly off the screen)."""
+    import struct
+    import zlib
     from Xlib import X, display
     d = display.Display()
     try:
-        def walk(window):
-            try:
-                if (window.get_wm_name() == title and window.get_attributes().map_state == X.IsViewable
-                        and (pid is None or _pid_of(d, window) == pid)):
-                    return True
-            except Exception:
-                pass
-            return any(walk(c) for c in window.query_tree().children)
-        return walk(d.screen().root)
+        window = _viewable_window(d, title, pid)
+        if window is None:
+            return False
+        try:
+            box = window.get_geometry()
+            image = window.get_image(0, 0, box.width, box.height, X.ZPixmap, 0xFFFFFFFF)
+        except Exception:  # BadMatch: not all of it is on the screen
+            return False
+        pixels = image.data  # 32 bits a pixel, BGRX (Xvfb's 24-bit TrueColor)
+        rows = bytearray()
+        stride = box.width * 4
+        for y in range(box.height):
+            rows.append(0)  # PNG filter: none
+            row = pixels[y * stride:(y + 1) * stride]
+            rgb = bytearray(box.width * 3)
+            rgb[0::3], rgb[1::3], rgb[2::3] = row[2::4], row[1::4], row[0::4]
+            rows += rgb
+
+        def chunk(kind, data):
+            return (struct.pack(">I", len(data)) + kind + data
+                    + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF))
+        with open(path, "wb") as f:
+            f.write(b"\x89PNG\r\n\x1a\n"
+                    + chunk(b"IHDR", struct.pack(">IIBBBBB", box.width, box.height, 8, 2, 0, 0, 0))
+                    + chunk(b"IDAT", zlib.compress(bytes(rows), 6)) + chunk(b"IEND", b""))
+        return True
     finally:
         d.close()

@@ -12,6 +12,8 @@ ELEMENT = "element-6066-11e4-a52e-4f735466cecf"
 # WebDriver's error codes (W3C WebDriver §6.6) for an element reference whose element has left the
 # page: "stale element reference"; some WebKit versions answer "no such element" for it instead
 # (https://bugs.webkit.org/show_bug.cgi?id=323692).
+# How long WebDriver's screenshot may take (seconds).
+SCREENSHOT_TIMEOUT_S = 15
 STALE_ERRORS = ("stale element reference", "no such element")
 
 
@@ -40,6 +42,9 @@ class WebDriver:
     def __init__(self, base):
         self.base = base
         self.session = None
+        # Saves a PNG of what the screen shows of the window at the path given, and returns
+        # whether it could (see screenshot).
+        self.window_image = None
 
     def _call(self, method, path, body=None, timeout=60):
         """Sends one command; returns the answer's `value`. An HTTP error becomes a
@@ -143,7 +148,14 @@ class WebDriver:
         self.s("POST", "/actions", {"actions": [{"type": "key", "id": "keyboard", "actions": actions}]})
 
     def screenshot(self, path):
-        """Saves a PNG of the page at `path`."""
-        png = base64.b64decode(self.s("GET", "/screenshot"))
+        """Saves a PNG of the window at `path`: what the screen shows of it (`window_image`,
+        which App sets, the pixels a person sees) when it is shown, else WebDriver's screenshot
+        of the page. WebKitWebDriver's screenshot of some pages never returns when the page is
+        drawn without compositing (the app's default where there is no GPU,
+        src-tauri/src/window.rs) while the window keeps painting them and the page keeps
+        answering; it fails after SCREENSHOT_TIMEOUT_S seconds."""
+        if self.window_image is not None and self.window_image(path):
+            return
+        answer = self._call("GET", f"/session/{self.session}/screenshot", timeout=SCREENSHOT_TIMEOUT_S)
         with open(path, "wb") as f:
-            f.write(png)
+            f.write(base64.b64decode(answer))
