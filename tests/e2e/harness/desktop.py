@@ -60,22 +60,9 @@ def close_window(title="Ask First", pid=None):
         delete = d.intern_atom("WM_DELETE_WINDOW")
         protocols = d.intern_atom("WM_PROTOCOLS")
 
-        def find(window):
-            try:
-                # Mapped only: GTK's unmapped client-leader window carries the app's name too.
-                if (window.get_wm_name() == title and delete in (window.get_wm_protocols() or [])
-                        and window.get_attributes().map_state == X.IsViewable
-                        and (pid is None or _pid_of(d, window) == pid)):
-                    return window
-            except Exception:
-                pass
-            for child in window.query_tree().children:
-                found = find(child)
-                if found:
-                    return found
-            return None
-
-        window = find(d.screen().root)
+        # Mapped only: GTK's unmapped client-leader window carries the app's name too.
+        window = _viewable_window(d, title, pid,
+                                  lambda w: delete in (w.get_wm_protocols() or []))
         assert window, f"no window titled {title!r}"
         event = protocol.event.ClientMessage(window=window, client_type=protocols,
                                              data=(32, [delete, X.CurrentTime, 0, 0, 0]))
@@ -127,15 +114,16 @@ def x_windows(title="Ask First"):
         d.close()
 
 
-def _viewable_window(d, title, pid):
-    """The first mapped, viewable window with that title (of process `pid`, when given) on
-    display `d`, or None."""
+def _viewable_window(d, title, pid, also=None):
+    """The first mapped, viewable window with that title (of process `pid`, when given, and
+    for which `also(window)` holds, when given) on display `d`, or None."""
     from Xlib import X
 
     def walk(window):
         try:
             if (window.get_wm_name() == title and window.get_attributes().map_state == X.IsViewable
-                    and (pid is None or _pid_of(d, window) == pid)):
+                    and (pid is None or _pid_of(d, window) == pid)
+                    and (also is None or also(window))):
                 return window
         except Exception:
             pass
