@@ -8,6 +8,7 @@ const COMMANDS: &[&str] = &[
     "list_pending_approvals",
     "cancel_run",
     "list_run_events",
+    "wait_run_events",
     "list_grants",
     "revoke_grant",
     "get_session_policy",

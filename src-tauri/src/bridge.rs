@@ -1,6 +1,8 @@
-//! Forwards the core's events, in order, to the window (`run-events`: what came since the last
-//! delivery, in one script), keeps the tray's count current, and asks for a notification per
-//! request (`notify` tells a burst of them as one).
+//! Follows the core's events to keep the tray's count current and to ask for a notification
+//! per request (`notify` tells a burst of them as one). The window takes the events itself,
+//! with the `wait_run_events` command (a long poll of the event history), not from here: an
+//! event emitted to the page is a script evaluated in it, and WebKit kept memory for each
+//! (BENCHMARKS.md, "No growth: where the page's memory went").
 //!
 //! The tray is updated by a task of its own, at most one update at a time and always once more
 //! after the latest change: a tray update waits for the GUI thread, and doing one per event on
@@ -12,11 +14,9 @@
 
 use crate::{notify, tray};
 use askfirst_core::agent::AgentRuntime;
-use askfirst_protocol::event_names::RUN_EVENTS;
 use askfirst_protocol::{AgentEvent, SequencedEvent};
-use serde_json::value::RawValue;
 use std::sync::Arc;
-use tauri::{AppHandle, Emitter, Manager, Runtime};
+use tauri::{AppHandle, Manager, Runtime};
 use tokio::sync::mpsc::UnboundedReceiver;
 use tokio::sync::Notify;
 
@@ -65,35 +65,14 @@ pub fn spawn<R: Runtime>(app: AppHandle<R>, mut events: UnboundedReceiver<Sequen
     });
 }
 
-/// The most events one `run-events` delivery carries.
-pub const MAX_BATCH_EVENTS: usize = 256;
+/// The most events the bridge takes from its channel at once.
+const MAX_BATCH_EVENTS: usize = 256;
 
-/// The most bytes of JSON one `run-events` delivery carries, unless a single event is larger
-/// (it then goes alone): a burst of big cards is not made into one huge script.
-pub const MAX_BATCH_BYTES: usize = 1 << 20;
-
-/// Forwards the events that were waiting, in order, as few `run-events` deliveries (each an
-/// `eval` on the GUI thread and a script in the page: one per event made a burst of 64 cards,
-/// ~200 events, reach the page over ~0.8 s while the page could not paint); approval events
-/// also ask for a notification and a tray update.
+/// Asks for a notification per new request and one tray update for all the approval events
+/// that were waiting.
 fn forward<R: Runtime>(app: &AppHandle<R>, events: &[SequencedEvent], tray_changed: &Notify) {
-    let mut batch: Vec<Box<RawValue>> = Vec::with_capacity(events.len());
-    let mut bytes = 0;
     let mut approvals_changed = false;
     for sequenced in events {
-        match serde_json::value::to_raw_value(sequenced) {
-            Ok(raw) => {
-                let len = raw.get().len();
-                if !batch.is_empty() && bytes + len > MAX_BATCH_BYTES {
-                    deliver(app, &mut batch);
-                    bytes = 0;
-                }
-                bytes += len;
-                batch.push(raw);
-            }
-            // Not expected (plain serde types); the window catches up with `list_run_events`.
-            Err(error) => eprintln!("askfirst: could not encode an event: {error}"),
-        }
         match &sequenced.event {
             AgentEvent::ApprovalRequired(request) => {
                 notify::approval_required(app, request);
@@ -103,8 +82,7 @@ fn forward<R: Runtime>(app: &AppHandle<R>, events: &[SequencedEvent], tray_chang
                 notify::approval_resolved(app, resolved.approval_id);
                 approvals_changed = true;
             }
-            // The window learns it from `run-events` (and `list_pending_approvals` after a
-            // reload).
+            // The window takes them with `wait_run_events`.
             AgentEvent::ApprovalExtended { .. }
             | AgentEvent::RunStarted { .. }
             | AgentEvent::AssistantMessage { .. }
@@ -117,22 +95,9 @@ fn forward<R: Runtime>(app: &AppHandle<R>, events: &[SequencedEvent], tray_chang
             | AgentEvent::RunFinished { .. } => {}
         }
     }
-    deliver(app, &mut batch);
     if approvals_changed {
         tray_changed.notify_one();
     }
-}
-
-/// Emits `batch` as one `run-events` and empties it. A window that is gone or not yet loaded
-/// recovers with `list_run_events` and `list_pending_approvals`.
-fn deliver<R: Runtime>(app: &AppHandle<R>, batch: &mut Vec<Box<RawValue>>) {
-    if batch.is_empty() {
-        return;
-    }
-    if let Err(error) = app.emit(RUN_EVENTS, &*batch) {
-        eprintln!("askfirst: could not emit {RUN_EVENTS}: {error}");
-    }
-    batch.clear();
 }
 
 fn update_tray<R: Runtime>(app: &AppHandle<R>) {

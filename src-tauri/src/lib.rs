@@ -77,6 +77,7 @@ pub fn build_app<R: Runtime>(
             commands::list_pending_approvals,
             commands::cancel_run,
             commands::list_run_events,
+            commands::wait_run_events,
             commands::list_grants,
             commands::revoke_grant,
             commands::get_session_policy,

@@ -187,6 +187,14 @@ class BenchApp(e2e.App):
     def bench_cards(self):
         return self.wd.execute("return window.__askfirstBench.cards")
 
+    def take_bench_cards(self):
+        """The bench log's cards so far, emptied in the page: a soak keeps them here, so the
+        page's memory does not hold the benchmark's own records of every approval."""
+        return self.wd.execute(
+            "const cards = window.__askfirstBench.cards;"
+            "window.__askfirstBench.cards = {};"
+            "return cards;")
+
     def audit(self):
         """Every record of every session log, in file order."""
         folder = os.path.join(self.data, "sessions")
@@ -237,6 +245,16 @@ class BenchApp(e2e.App):
 
 
 # --- helpers ------------------------------------------------------------------------------
+
+def merge_bench_cards(cards, taken):
+    """Adds the bench log's records `taken` out of the page to `cards`: a card whose record was
+    taken part way (the next card, already arrived) is stamped on in a new record, and the
+    first stamp of each kind is the one kept, as in the page (bench.ts)."""
+    for approval_id, record in taken.items():
+        kept = cards.setdefault(approval_id, {})
+        for what, at in record.items():
+            kept.setdefault(what, at)
+
 
 def stats(values):
     """p50 / p95 / max (and n) of a list of milliseconds."""
@@ -467,6 +485,7 @@ def part_soak(results):
     env = {"ASKFIRST_APPROVAL_TIMEOUT_SECS": str(TIMEOUT_SECS)}
     samples = []
     order = []  # (approval id, file written)
+    cards = {}  # the bench log's records, taken out of the page at each sample
     with BenchApp("soak", scenario, env) as app:
         app.bench_on()
         time.sleep(3)
@@ -496,6 +515,7 @@ def part_soak(results):
                 e2e.wait_for("the card to go", lambda: app.card_gone(approval_id))
             order.append((approval_id, os.path.join(app.workspace, f"t{task}-f{i % PER_RUN}.txt")))
             if (i + 1) % SOAK_SAMPLE_EVERY == 0 or i + 1 == 10:
+                merge_bench_cards(cards, app.take_bench_cards())
                 samples.append({"approvals": i + 1, **memory(pid), "dom_nodes": app.dom_nodes()})
                 print(f"  soak: {i + 1} approvals, {samples[-1]['rss_mib']} MiB RSS, PSS by process "
                       f"{ {n: v['pss_mib'] for n, v in samples[-1]['by_process'].items()} }", flush=True)
@@ -509,7 +529,7 @@ def part_soak(results):
         e2e.wait_for("an empty transcript", lambda: not app.wd.find_all('[data-testid="tool-call"]'))
         time.sleep(10)
         new_session = {**memory(pid), "dom_nodes": app.dom_nodes(), "run_events": app.run_events()}
-        cards = app.bench_cards()
+        merge_bench_cards(cards, app.take_bench_cards())
         asked, decided = asked_and_decided(app.audit())
         listing = sorted(os.listdir(app.workspace))
         written = len([n for n in listing if n.endswith(".txt")])

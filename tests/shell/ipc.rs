@@ -2,26 +2,23 @@
 
 use askfirst_core::app::catalog::ProviderChoice;
 use askfirst_core::app::{AppConfig, Backend, Environment};
-use askfirst_protocol::event_names::RUN_EVENTS;
 use askfirst_protocol::{
     AgentEvent, ApprovalRequest, ApprovalResolvedEvent, ApprovalScope, ApprovalSource,
     CommandError, ErrorCode, Outcome, SequencedEvent, StartRunResponse,
 };
 use pretty_assertions::assert_eq;
 use serde_json::{json, Value};
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tauri::ipc::{CallbackFn, InvokeBody};
 use tauri::test::{get_ipc_response, mock_builder, MockRuntime, INVOKE_KEY};
 use tauri::webview::InvokeRequest;
-use tauri::{Listener, WebviewWindow};
+use tauri::WebviewWindow;
 
 struct Fixture {
     _dir: tempfile::TempDir,
     workspace: std::path::PathBuf,
     _app: tauri::App<MockRuntime>,
     window: WebviewWindow<MockRuntime>,
-    resolved: Arc<Mutex<Vec<ApprovalResolvedEvent>>>,
 }
 
 fn fixture() -> Fixture {
@@ -55,27 +52,11 @@ fn fixture() -> Fixture {
     let window = tauri::WebviewWindowBuilder::new(&app, "main", Default::default())
         .build()
         .unwrap();
-    let resolved = Arc::new(Mutex::new(Vec::new()));
-    let seen = Arc::clone(&resolved);
-    // The bridge sends the core's events in `run-events` batches; the approval_resolved ones
-    // carry what the window shows a card's end from.
-    app.listen(RUN_EVENTS, move |event| {
-        let batch: Vec<SequencedEvent> = serde_json::from_str(event.payload()).unwrap();
-        seen.lock()
-            .unwrap()
-            .extend(batch.into_iter().filter_map(|e| {
-                let AgentEvent::ApprovalResolved(resolved) = e.event else {
-                    return None;
-                };
-                Some(resolved)
-            }));
-    });
     Fixture {
         _dir: dir,
         workspace,
         _app: app,
         window,
-        resolved,
     }
 }
 
@@ -93,6 +74,20 @@ fn invoke(window: &WebviewWindow<MockRuntime>, cmd: &str, args: Value) -> Result
         },
     )
     .map(|body| body.deserialize::<Value>().unwrap())
+}
+
+/// The `approval_resolved` events the window takes with `wait_run_events` (its long poll),
+/// asked from the first: answered at once once there is any event.
+fn resolved_events(window: &WebviewWindow<MockRuntime>) -> Vec<ApprovalResolvedEvent> {
+    let page = invoke(window, "wait_run_events", json!({"request": {"next": 0}})).unwrap();
+    let events: Vec<SequencedEvent> = serde_json::from_value(page["events"].clone()).unwrap();
+    events
+        .into_iter()
+        .filter_map(|e| match e.event {
+            AgentEvent::ApprovalResolved(resolved) => Some(resolved),
+            _ => None,
+        })
+        .collect()
 }
 
 fn wait_until<T>(what: &str, mut poll: impl FnMut() -> Option<T>) -> T {
@@ -143,8 +138,17 @@ fn resolve_approval_through_ipc_emits_approval_resolved() {
     };
     assert_eq!(outcome, approved);
 
+    // Where the history ends, at once: where a window that starts listening takes up.
+    let start = invoke(
+        &f.window,
+        "wait_run_events",
+        json!({"request": {"next": null}}),
+    )
+    .unwrap();
+    assert_eq!(start["events"], json!([]));
+    assert!(start["next"].as_u64().unwrap() > 0, "{start}");
     let event = wait_until("approval-resolved", || {
-        f.resolved.lock().unwrap().first().cloned()
+        resolved_events(&f.window).first().cloned()
     });
     assert_eq!(
         event,
@@ -167,7 +171,7 @@ fn resolve_approval_through_ipc_emits_approval_resolved() {
     let error: CommandError =
         serde_json::from_value(invoke(&f.window, "resolve_approval", answer).unwrap_err()).unwrap();
     assert_eq!(error.code, ErrorCode::NotPending);
-    assert_eq!(f.resolved.lock().unwrap().len(), 1);
+    assert_eq!(resolved_events(&f.window).len(), 1);
 
     // The history has the whole run, numbered without gaps.
     let history: Vec<SequencedEvent> = wait_until("the run to finish", || {

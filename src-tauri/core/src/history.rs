@@ -5,15 +5,27 @@
 //! one, or a past one reopened) the events before it are dropped: the window shows only the
 //! latest session, and each session's events are in its log on disk. Without this the history
 //! would grow for as long as the app runs.
+//!
+//! The window takes the events from here ([`EventHistory::wait_from`], a long poll) rather than
+//! having each delivery evaluated as a script in its page: WebKit kept ~4–6 kB of the page's
+//! memory for every script it was handed, and the page grew by ~9 kB per approval
+//! (BENCHMARKS.md, "No growth: where the page's memory went").
 
 use crate::sync::MutexExt;
 use crate::EventSink;
 use askfirst_protocol::{AgentEvent, SequencedEvent};
 use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
+use tokio::sync::watch;
+
+/// The most events one [`EventHistory::wait_from`] answer carries; the rest come with the next.
+pub const MAX_EVENTS_PER_ANSWER: usize = 256;
 
 /// Records events in order and passes each on, numbered, to a forwarder.
 pub struct EventHistory {
     kept: Mutex<Kept>,
+    /// The number the next event will get (sent after each event is recorded), for the waiters.
+    end: watch::Sender<u64>,
 }
 
 /// The events kept: those from the latest `SessionOpened` on (or all, before the first).
@@ -31,6 +43,7 @@ impl EventHistory {
                 first_seq: 0,
                 events: Vec::new(),
             }),
+            end: watch::Sender::new(0),
         })
     }
 
@@ -58,8 +71,48 @@ impl EventHistory {
                 kept.events = Vec::new();
             }
             kept.events.push(event.clone());
+            history.end.send_replace(seq + 1);
             forward(SequencedEvent { seq, event });
         })
+    }
+
+    /// The number the next event will get: one past the last recorded.
+    pub fn end(&self) -> u64 {
+        let kept = self.lock();
+        kept.first_seq + kept.events.len() as u64
+    }
+
+    /// The events numbered `next` and after, in order, at most [`MAX_EVENTS_PER_ANSWER`],
+    /// waiting up to `wait` for the first when there is none yet (then none: an empty list).
+    /// Returns them with the number to ask from next time. Events of an earlier session are
+    /// gone (a `SessionOpened` drops them): the answer then starts at the latest session's
+    /// `SessionOpened`, numbered above `next`. `next: None` asks for where the history ends now,
+    /// at once and without events: where a window that starts listening takes up.
+    pub async fn wait_from(&self, next: Option<u64>, wait: Duration) -> (Vec<SequencedEvent>, u64) {
+        let Some(next) = next else {
+            return (Vec::new(), self.end());
+        };
+        let mut end = self.end.subscribe();
+        // Timing out is the normal end of a wait with nothing new: an empty answer.
+        let _ = tokio::time::timeout(wait, end.wait_for(|end| *end > next)).await;
+        let kept = self.lock();
+        let end = kept.first_seq + kept.events.len() as u64;
+        // A number past the end cannot come from this history; it starts again from the end.
+        let from = next.clamp(kept.first_seq, end);
+        let start = usize::try_from(from - kept.first_seq).unwrap_or(usize::MAX);
+        let events: Vec<SequencedEvent> = kept
+            .events
+            .iter()
+            .skip(start)
+            .take(MAX_EVENTS_PER_ANSWER)
+            .enumerate()
+            .map(|(i, event)| SequencedEvent {
+                seq: from + i as u64,
+                event: event.clone(),
+            })
+            .collect();
+        let next = from + events.len() as u64;
+        (events, next)
     }
 
     /// The events of the latest session, numbered as they were sent: the first is that

@@ -73,6 +73,30 @@ pub struct CancelRunRequest {
     pub run_id: RunId,
 }
 
+/// Arguments of the `wait_run_events` command: the window's long poll for the session's
+/// numbered events (what it is sent instead of each event evaluated as a script in its page).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct WaitRunEventsRequest {
+    /// The number of the first event wanted (the last answer's `next`); null: none, only where
+    /// the history ends now (the first call, when the window starts listening).
+    #[ts(type = "number | null")]
+    pub next: Option<u64>,
+}
+
+/// Answer of the `wait_run_events` command: the events from the number asked for, in order
+/// (at most 256, and about 1 MiB of JSON unless one event alone is larger), or none when
+/// nothing came within the wait (~20 s). After a new session was opened the first is that
+/// session's `session_opened`, numbered above the one asked for.
+#[derive(Debug, Clone, Serialize, TS)]
+pub struct RunEventsPage {
+    /// The events, each as its [`SequencedEvent`] JSON.
+    #[ts(as = "Vec<SequencedEvent>")]
+    pub events: Vec<Box<serde_json::value::RawValue>>,
+    /// The number to ask from next.
+    #[ts(type = "number")]
+    pub next: u64,
+}
+
 /// A machine-readable error code the UI can act on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "snake_case")]

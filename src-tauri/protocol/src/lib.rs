@@ -43,11 +43,13 @@ pub mod event_names {
     pub const APPROVAL_RESOLVED: &str = "approval-resolved";
     /// Payload: [`crate::SequencedEvent`].
     pub const RUN_EVENT: &str = "run-event";
-    /// Payload: a list of [`crate::SequencedEvent`], in the order the core emitted them: what
-    /// came since the last delivery, so a burst reaches the window as one script instead of
-    /// one per event (BENCHMARKS.md, "The burst: where the events wait"). The shell sends its
-    /// events only this way; the approval variants inside are what `approval-required` and
-    /// `approval-resolved` carried, and the window still takes those three single events.
+    /// Payload: a list of [`crate::SequencedEvent`], in the order the core emitted them (the
+    /// approval variants inside are what `approval-required` and `approval-resolved` carry).
+    /// The shell no longer emits it: the window takes the events with the `wait_run_events`
+    /// command (a long poll), because WebKit kept memory for every script an event was
+    /// delivered in (BENCHMARKS.md, "No growth: where the page's memory went"). The window
+    /// still takes it, and the three single events, from whatever delivers them (the
+    /// benchmark's fed events).
     pub const RUN_EVENTS: &str = "run-events";
     /// Payload: the approval id as a string. Sent when the person chose a request in the tray
     /// or a notification: the window scrolls to that card and focuses it.
@@ -77,6 +79,8 @@ pub fn export_bindings(dir: &std::path::Path) -> Result<(), ts_rs::ExportError> 
         StartRunResponse,
         ResolveApprovalRequest,
         CancelRunRequest,
+        WaitRunEventsRequest,
+        RunEventsPage,
         CommandError,
         ErrorCode,
         RunStatus,

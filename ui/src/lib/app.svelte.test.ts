@@ -156,6 +156,19 @@ describe('AppState.connect', () => {
     disconnect();
   });
 
+  it('lists the cards again when another session opens (the one before may not have ended aloud)', async () => {
+    const app = new AppState({ focusCard: () => {} });
+    const disconnect = app.connect();
+    await settle();
+    calls = [];
+    // The backend keeps only the latest session's events: what ended in the one before, after
+    // the last events this window took, is not said again.
+    runHandler?.(event(7, { type: 'session_opened', session_id: 's2' }));
+    await settle();
+    expect(calls).toContain('list pending');
+    disconnect();
+  });
+
   it('shows the card the tray picked and reconciles when the window gets the focus', async () => {
     const focused: string[] = [];
     const app = new AppState({ focusCard: (id) => focused.push(id) });

@@ -89,6 +89,9 @@ export class AppState {
     if (e.event.type === 'approval_extended') {
       this.approvals.extended(e.event.approval_id, e.event.expires_at);
     }
+    // Another session's events: what ended in the one before may not have been said (the
+    // backend keeps only the latest session's events), so the cards are listed again.
+    if (e.event.type === 'session_opened') this.#reconcile();
     if (this.transcript.hasGap) this.#catchUp();
   }
 

@@ -11,9 +11,10 @@ export const EVENT_NAMES = {
   /** Payload: a SequencedEvent (the transcript's numbered stream). */
   runEvent: 'run-event',
   /**
-   * Payload: SequencedEvent[], in order: what the backend emitted since its last delivery (a
-   * burst comes as one). The backend sends only this; the approval events inside are what
-   * approval-required and approval-resolved carry, and the three single events are still taken.
+   * Payload: SequencedEvent[], in order (the approval events inside are what
+   * approval-required and approval-resolved carry). The backend no longer emits these four: the
+   * window takes its events with the `wait_run_events` long poll (ipc.ts); they are still
+   * taken from whatever emits them (the benchmark's fed events).
    */
   runEvents: 'run-events',
   /** Payload: the ApprovalId the person picked in the tray or a notification. */

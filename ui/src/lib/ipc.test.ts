@@ -11,7 +11,27 @@ vi.mock('@tauri-apps/api/event', () => ({
     return () => listeners.set(name, (listeners.get(name) ?? []).filter((h) => h !== handler));
   },
 }));
-vi.mock('@tauri-apps/api/core', () => ({ invoke: vi.fn() }));
+// `wait_run_events`, the backend's long poll, served from `history`: answers at once when
+// there are events from the number asked for, else when `publish` adds some.
+const history: SequencedEvent[] = [];
+const asked: (number | null)[] = [];
+let wake: (() => void)[] = [];
+function publish(...events: SequencedEvent[]): void {
+  history.push(...events);
+  const waiting = wake;
+  wake = [];
+  waiting.forEach((w) => w());
+}
+vi.mock('@tauri-apps/api/core', () => ({
+  invoke: vi.fn(async (cmd: string, args: { request: { next: number | null } }) => {
+    if (cmd !== 'wait_run_events') return undefined;
+    const next = args.request.next;
+    asked.push(next);
+    if (next === null) return { events: [], next: history.length };
+    while (history.length <= next) await new Promise<void>((w) => wake.push(w));
+    return { events: history.slice(next, next + 2), next: Math.min(history.length, next + 2) };
+  }),
+}));
 vi.mock('@tauri-apps/api/window', () => ({ getCurrentWindow: vi.fn() }));
 
 function deliver(name: string, payload: unknown): void {
@@ -36,6 +56,54 @@ const request = (id: string): ApprovalRequest =>
 const frame = () => new Promise((done) => setTimeout(done, 100));
 
 afterEach(() => listeners.clear());
+
+describe('the backend events, taken by long polling', () => {
+  it('hands every event after the start to the transcript, the cards and their ends, in order', async () => {
+    const ipc = await import('./ipc');
+    history.length = 0;
+    asked.length = 0;
+    // Before the window listens: for list_run_events, not handed on.
+    publish({ seq: 0, event: { type: 'log_status' } } as SequencedEvent);
+    const runs: number[] = [];
+    const cards: string[] = [];
+    const ended: string[] = [];
+    const offs = await Promise.all([
+      ipc.onApprovalRequired((r) => cards.push(r.approval_id)),
+      ipc.onApprovalResolved((e) => ended.push(e.approval_id)),
+      ipc.onRunEvent((e) => runs.push(e.seq)),
+    ]);
+    const burst = [
+      { seq: 1, event: { type: 'approval_required', ...request('a') } },
+      { seq: 2, event: { type: 'approval_required', ...request('b') } },
+      {
+        seq: 3,
+        event: {
+          type: 'approval_resolved',
+          approval_id: 'a',
+          run_id: 'r1',
+          tool_call_id: 'c-a',
+          outcome: { kind: 'approved', scope: 'once', source: 'user' },
+        },
+      },
+    ] as unknown as SequencedEvent[];
+    publish(...burst);
+    await frame();
+    expect(runs).toEqual([1, 2, 3]);
+    expect(cards).toEqual(['a', 'b']);
+    expect(ended).toEqual(['a']);
+    // One poller for the three listeners: where the history ended, then from each answer's
+    // `next` on (two events an answer here).
+    expect(asked.slice(0, 3)).toEqual([null, 1, 3]);
+    publish({ seq: 4, event: { type: 'log_status' } } as SequencedEvent);
+    await frame();
+    expect(runs).toEqual([1, 2, 3, 4]);
+    offs.forEach((off) => off());
+    // Stopped: what comes after is not handed on.
+    publish({ seq: 5, event: { type: 'log_status' } } as SequencedEvent);
+    await frame();
+    expect(runs).toEqual([1, 2, 3, 4]);
+  });
+});
 
 describe('the backend events', () => {
   it('a run-events batch reaches the transcript whole and the cards and their ends, in order', async () => {

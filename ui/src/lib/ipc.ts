@@ -17,6 +17,7 @@ import type { ErrorCode } from './bindings/ErrorCode';
 import type { Grant } from './bindings/Grant';
 import type { Outcome } from './bindings/Outcome';
 import type { RunId } from './bindings/RunId';
+import type { RunEventsPage } from './bindings/RunEventsPage';
 import type { SequencedEvent } from './bindings/SequencedEvent';
 import type { SessionId } from './bindings/SessionId';
 import type { SessionPolicy } from './bindings/SessionPolicy';
@@ -90,25 +91,93 @@ export function cancelRun(runId: RunId): Promise<boolean> {
   return call('cancel_run', { request: { run_id: runId } });
 }
 
+/** How long the event poller waits after a failed `wait_run_events` before it asks again, in ms. */
+export const RUN_EVENTS_RETRY_MS = 1000;
+
+/** What takes each of the backend's numbered events, in order. */
+type RunEventSubscriber = (sequenced: SequencedEvent) => void;
+
+const runEventSubscribers = new Set<RunEventSubscriber>();
+/** Settles once the poller knows where the history ended when it started; null: not polling. */
+let polling: Promise<void> | null = null;
+/** Bumped when the poller stops: a loop of an earlier number ends at its next answer. */
+let pollGeneration = 0;
+
 /**
- * Listens to `single` (one payload) and to `run-events` (a list of SequencedEvent, of which
- * `pick` takes what this listener wants), handing each payload on in arrival order. The backend
- * sends its events as `run-events` batches: one script in the page per burst rather than one
- * per event (BENCHMARKS.md, "The burst: where the events wait").
+ * Takes the backend's numbered events with `wait_run_events`, a long poll: each call answers
+ * as soon as there are events after the last it gave (or after ~20 s with none), and the next
+ * call is made at once. The backend used to emit them, but an emitted event is a script that
+ * WebKit evaluates in the page, and it kept ~4–6 kB of the page's memory for each; a command's
+ * answer is read as JSON and freed (BENCHMARKS.md, "No growth: where the page's memory went").
+ * The first call asks only where the history ends: events from then on are handed on, in
+ * order; what came before is for `list_run_events` and `list_pending_approvals`.
+ */
+function pollRunEvents(): Promise<void> {
+  const mine = ++pollGeneration;
+  return new Promise((ready) => {
+    let next: number | null = null;
+    void (async () => {
+      while (mine === pollGeneration) {
+        try {
+          const page: RunEventsPage = await call('wait_run_events', { request: { next } });
+          if (mine !== pollGeneration) return;
+          for (const sequenced of page.events) {
+            for (const subscriber of runEventSubscribers) {
+              try {
+                subscriber(sequenced);
+              } catch (error) {
+                console.error('an event handler failed', error);
+              }
+            }
+          }
+          if (next === null) ready();
+          next = page.next;
+        } catch (error) {
+          console.error('could not take the backend events', error);
+          await new Promise((done) => setTimeout(done, RUN_EVENTS_RETRY_MS));
+        }
+      }
+    })();
+  });
+}
+
+/**
+ * Hands each of the backend's numbered events to `subscriber`, in order, until the returned
+ * function is called; resolves once the events are being taken (so what is listed after it
+ * resolves overlaps what is handed on, and nothing falls between).
+ */
+async function subscribeRunEvents(subscriber: RunEventSubscriber): Promise<UnlistenFn> {
+  runEventSubscribers.add(subscriber);
+  polling ??= pollRunEvents();
+  await polling;
+  return () => {
+    runEventSubscribers.delete(subscriber);
+    if (runEventSubscribers.size === 0 && polling) {
+      polling = null;
+      pollGeneration++;
+    }
+  };
+}
+
+/**
+ * Listens to `single` (one payload), to `run-events` (a list of SequencedEvent) and to the
+ * backend's numbered events (`subscribeRunEvents`), of which `pick` takes what this listener
+ * wants, handing each payload on in arrival order. The backend's events come only through the
+ * poller; the emitted ones are still taken (the benchmark feeds the window with them).
  */
 async function listenBoth<T>(
   single: string,
   pick: (e: SequencedEvent) => T | undefined,
   handle: (payload: T) => void,
 ): Promise<UnlistenFn> {
+  const take = (sequenced: SequencedEvent) => {
+    const payload = pick(sequenced);
+    if (payload !== undefined) handle(payload);
+  };
   const offs = await Promise.all([
     listen<T>(single, (e) => handle(e.payload)),
-    listen<SequencedEvent[]>(EVENT_NAMES.runEvents, (e) => {
-      for (const sequenced of e.payload) {
-        const payload = pick(sequenced);
-        if (payload !== undefined) handle(payload);
-      }
-    }),
+    listen<SequencedEvent[]>(EVENT_NAMES.runEvents, (e) => e.payload.forEach(take)),
+    subscribeRunEvents(take),
   ]);
   return () => offs.forEach((off) => off());
 }
