@@ -4,12 +4,14 @@ The agent limits a model turn to 64 tool calls (MAX_TOOL_CALLS_PER_TURN) and the
 waiting requests (inbox MAX_IN_FLIGHT), so neither can put 1,000 cards in the window, and a
 scripted run stops after 25 model steps, so it cannot make a 10,000-entry conversation. These
 parts measure the window's side of both with the app's own event path: the benchmark delivers
-the events over WebDriver exactly as Tauri delivers a backend event (the backend evaluates
+the events over WebDriver as Tauri delivers an emitted event (it evaluates
 `window.__internal_unstable_listeners_function_id__({event, payload}, [listener ids])` in the
-page, one script per event; see tauri 2.12 `event::emit_js_script`), each in its own task, so
-they reach the same listeners (ipc.ts), the same per-frame batching (events.ts), the same
-stores and the same virtualised lists as the backend's events. What they do not measure: the
-core's side (asking, the audit log, the backend's JSON encoding and its `eval` of each event),
+page; see tauri 2.12 `event::emit_js_script`), each in its own task, so they reach the same
+handlers (ipc.ts `listenBoth`), the same per-frame batching (events.ts), the same stores and the
+same virtualised lists as the backend's events. The backend's own events no longer come this
+way but as answers to the window's `wait_run_events` long poll, which hands them to the same
+handlers. What they do not measure: the core's side (asking, the audit log, the backend's JSON
+encoding and the long poll's answers),
 and the answers' round trip (the 1,000 fed cards are not in the core, so they are taken away
 with fed `approval-resolved` events, not by clicks, which the core would refuse).
 

@@ -46,6 +46,61 @@ export type Entry =
 /** A tool call's entry. */
 export type ToolEntry = Extract<Entry, { kind: 'tool' }>;
 
+// The entries are instances of these classes rather than plain objects: `entries` is deep
+// state, and a plain object pushed into it becomes a proxy with a signal for each field read,
+// while only a few fields ever change. A class instance is left as it is, with a signal for
+// each field that changes (`$state`) and plain fields for the rest: the soak's conversation
+// of 1,000 tool calls kept 4.4 kB per call as proxies and 2.4 kB as these, in V8 (node)
+// (BENCHMARKS.md, "No growth: where the page's memory went").
+
+class TaskEntry {
+  readonly kind = 'task' as const;
+  constructor(
+    readonly key: string,
+    readonly text: string,
+    readonly provider: string,
+  ) {}
+}
+
+class AssistantEntry {
+  readonly kind = 'assistant' as const;
+  text = $state('');
+  streaming = $state(false);
+  constructor(
+    readonly key: string,
+    readonly runId: RunId,
+    text: string,
+    streaming: boolean,
+  ) {
+    this.text = text;
+    this.streaming = streaming;
+  }
+}
+
+class ToolCallEntry {
+  readonly kind = 'tool' as const;
+  state = $state<ToolCallState>('queued');
+  output = $state<string | null>(null);
+  layer = $state<PolicyLayer | null>(null);
+  constructor(
+    readonly key: string,
+    readonly runId: RunId,
+    readonly toolCallId: string,
+    readonly toolName: string,
+    readonly summary: string,
+  ) {}
+}
+
+class FinishedEntry {
+  readonly kind = 'finished' as const;
+  constructor(
+    readonly key: string,
+    readonly status: RunStatus,
+    readonly message: string | null,
+    readonly detail: string | null,
+  ) {}
+}
+
 export class Transcript {
   entries = $state<Entry[]>([]);
   /** The run in progress, if any. */
@@ -67,8 +122,9 @@ export class Transcript {
   /** Events that arrived ahead of a gap, by `seq`. */
   #early = new Map<number, AgentEvent>();
   /**
-   * The latest entry of each tool call (providers may reuse ids across steps), by run and call
-   * id, so that an event about one call of 1,000 need not walk the transcript.
+   * The latest entry of each tool call not yet finished (providers may reuse ids across
+   * steps), by run and call id, so that an event about one call of 1,000 need not walk the
+   * transcript.
    */
   #tools = new Map<string, ToolEntry>();
 
@@ -109,20 +165,14 @@ export class Transcript {
         this.runId = event.run_id;
         this.sessionId = event.session_id;
         this.status = 'running';
-        this.entries.push({ kind: 'task', key: `task:${++this.#n}`, text: event.task, provider: event.provider });
+        this.entries.push(new TaskEntry(`task:${++this.#n}`, event.task, event.provider));
         return;
       case 'assistant_delta': {
         const last = this.entries[this.entries.length - 1];
         if (last?.kind === 'assistant' && last.streaming && last.runId === event.run_id) {
           last.text += event.text;
         } else {
-          this.entries.push({
-            kind: 'assistant',
-            key: `say:${++this.#n}`,
-            text: event.text,
-            runId: event.run_id,
-            streaming: true,
-          });
+          this.entries.push(new AssistantEntry(`say:${++this.#n}`, event.run_id, event.text, true));
         }
         return;
       }
@@ -133,13 +183,7 @@ export class Transcript {
           last.text = event.text;
           last.streaming = false;
         } else {
-          this.entries.push({
-            kind: 'assistant',
-            key: `say:${++this.#n}`,
-            text: event.text,
-            runId: event.run_id,
-            streaming: false,
-          });
+          this.entries.push(new AssistantEntry(`say:${++this.#n}`, event.run_id, event.text, false));
         }
         return;
       }
@@ -152,20 +196,15 @@ export class Transcript {
         this.title = event.title ?? null;
         return;
       case 'tool_call_proposed': {
-        this.entries.push({
-          kind: 'tool',
-          key: `tool:${++this.#n}`,
-          runId: event.run_id,
-          toolCallId: event.tool_call_id,
-          toolName: event.tool_name,
-          summary: event.summary,
-          state: 'queued',
-          output: null,
-          layer: null,
-        });
-        // The state proxy of what was pushed, the object the window reads.
-        const pushed = this.entries[this.entries.length - 1];
-        if (pushed?.kind === 'tool') this.#tools.set(JSON.stringify([event.run_id, event.tool_call_id]), pushed);
+        const entry = new ToolCallEntry(
+          `tool:${++this.#n}`,
+          event.run_id,
+          event.tool_call_id,
+          event.tool_name,
+          event.summary,
+        );
+        this.entries.push(entry);
+        this.#tools.set(JSON.stringify([event.run_id, event.tool_call_id]), entry);
         return;
       }
       case 'approval_required': {
@@ -199,19 +238,18 @@ export class Transcript {
           entry.state = event.status;
           entry.output = event.output;
           entry.layer = event.policy_layer ?? null;
+          // Its last event: the map keeps only calls that can still change.
+          this.#tools.delete(JSON.stringify([event.run_id, event.tool_call_id]));
         }
         return;
       }
       case 'run_finished':
+        for (const [id, entry] of this.#tools) if (entry.runId === event.run_id) this.#tools.delete(id);
         if (this.runId === event.run_id) this.runId = null;
         this.status = event.status;
-        this.entries.push({
-          kind: 'finished',
-          key: `end:${++this.#n}`,
-          status: event.status,
-          message: event.message ?? null,
-          detail: event.detail ?? null,
-        });
+        this.entries.push(
+          new FinishedEntry(`end:${++this.#n}`, event.status, event.message ?? null, event.detail ?? null),
+        );
         return;
       default:
         // A new kind of event is a type error here rather than silently ignored.
