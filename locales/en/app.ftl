@@ -115,6 +115,7 @@ error-session-busy = The agent is still working. Stop it or wait for it to finis
 error-session-folder_fixed = The folder is set by ASKFIRST_WORKSPACE when Ask First starts, so it cannot be changed here. Start Ask First without it to choose a folder.
 error-session-unreadable = This conversation could not be opened, because its history cannot be read (it may have been moved or deleted). Pick another conversation, or start a new one.
 error-session-not_writable = Ask First cannot write this conversation's history, so it was not opened. Free up some space on the disk, or make sure Ask First may write to its data folder, then try again.
+error-history-unreadable = Ask First could not read back what happened so far in this conversation, so the window cannot show all of it. Open the conversation again from the list of past conversations; its history on disk is whole.
 error-approval-not_pending = This request is no longer waiting: it was already answered, it timed out, or its task was stopped. Nothing was changed; look at the requests still shown.
 error-approval-not_grantable = This action cannot be allowed without asking again. Approve it once, or deny it.
 error-approval-required = "{ $summary }" needs someone's OK, and nobody is there to give it here. Run the task in the Ask First window to answer it.

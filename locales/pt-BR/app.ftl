@@ -103,6 +103,7 @@ error-session-busy = O agente ainda está trabalhando. Pare-o ou espere ele term
 error-session-folder_fixed = A pasta é definida por ASKFIRST_WORKSPACE quando o Ask First começa, então não pode ser mudada aqui. Abra o Ask First sem ela para escolher uma pasta.
 error-session-unreadable = Não foi possível abrir esta conversa, porque o histórico dela não pode ser lido (pode ter sido movido ou apagado). Escolha outra conversa ou comece uma nova.
 error-session-not_writable = O Ask First não consegue gravar o histórico desta conversa, então ela não foi aberta. Libere espaço no disco ou verifique se o Ask First pode gravar na pasta de dados dele e tente de novo.
+error-history-unreadable = O Ask First não conseguiu ler de volta o que já aconteceu nesta conversa, então a janela não pode mostrá-la inteira. Abra a conversa de novo na lista de conversas anteriores; o histórico dela no disco está completo.
 error-approval-not_pending = Este pedido já não está esperando: já foi respondido, o tempo acabou ou a tarefa foi parada. Nada foi alterado; veja os pedidos que ainda aparecem.
 error-approval-not_grantable = Esta ação não pode ser permitida sem perguntar de novo. Aprove só desta vez ou recuse.
 error-approval-required = "{ $summary }" precisa da aprovação de alguém, e não há ninguém aqui para dar. Execute a tarefa na janela do Ask First para responder.

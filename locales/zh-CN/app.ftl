@@ -103,6 +103,7 @@ error-session-busy = 助手还在工作。请先让它停下，或等它做完�
 error-session-folder_fixed = 文件夹是在 Ask First 启动时由 ASKFIRST_WORKSPACE 设定的，所以不能在这里更改。要选择文件夹，请不带它启动 Ask First。
 error-session-unreadable = 无法打开这个对话，因为读不到它的记录（可能已被移动或删除）。请选择另一个对话，或开始一个新对话。
 error-session-not_writable = Ask First 无法写入这个对话的记录，所以没有打开它。请腾出一些磁盘空间，或确认 Ask First 可以写入它的数据文件夹，然后再试一次。
+error-history-unreadable = Ask First 无法读回这个对话到目前为止发生的事情，所以窗口无法完整显示它。请从以前的对话列表中重新打开这个对话；它在磁盘上的记录是完整的。
 error-approval-not_pending = 这个请求已不在等待：它已被回答、已超时，或它的任务已被停止。什么都没有改动；请查看仍在显示的请求。
 error-approval-not_grantable = 这个操作不能设为不再询问。请只批准这一次，或拒绝它。
 error-approval-required = “{ $summary }”需要有人同意，但这里没有人能回答。请在 Ask First 窗口中运行这个任务来回答。

@@ -14,9 +14,9 @@ use askfirst_core::history::EventHistory;
 use askfirst_protocol::{
     ApprovalRequest, CancelRunRequest, CommandError, Grant, OpenSessionRequest, Outcome,
     RemoveMcpServerRequest, RemoveRuleRequest, ResolveApprovalRequest, RevokeGrantRequest,
-    RunEventsPage, SaveMcpServerRequest, SaveSettingsRequest, SequencedEvent, SessionId,
-    SessionPolicy, SessionSummary, SetSessionPolicyRequest, SettingsView, StartRunRequest,
-    StartRunResponse, WaitRunEventsRequest,
+    RunEventsPage, SaveMcpServerRequest, SaveSettingsRequest, SessionId, SessionPolicy,
+    SessionSummary, SetSessionPolicyRequest, SettingsView, StartRunRequest, StartRunResponse,
+    WaitRunEventsRequest,
 };
 use std::sync::Arc;
 use tauri::{AppHandle, Runtime, State};
@@ -98,49 +98,41 @@ pub fn cancel_run(runtime: State<'_, Arc<AgentRuntime>>, request: CancelRunReque
 }
 
 /// Every event of this session so far, numbered, so a window that (re)loads can rebuild its
-/// transcript; live `run-event`s with a `seq` below the length of this list are already in it.
+/// transcript; live events with a `seq` below the length of this list are already in it.
+/// Each is its `SequencedEvent` JSON.
+///
+/// # Errors
+/// `storage` when events have to be read back from the history's spool and cannot.
 #[tauri::command(async)]
-pub fn list_run_events(history: State<'_, Arc<EventHistory>>) -> Vec<SequencedEvent> {
-    history.snapshot()
+pub fn list_run_events(
+    history: State<'_, Arc<EventHistory>>,
+) -> Result<Vec<Box<serde_json::value::RawValue>>, CommandError> {
+    history.snapshot().map_err(coded)
 }
 
 /// How long one `wait_run_events` call waits for a new event before it answers with none.
 pub const RUN_EVENTS_WAIT: std::time::Duration = std::time::Duration::from_secs(20);
 
-/// About the most bytes of JSON one `wait_run_events` answer carries (a single larger event
-/// goes alone), so that a burst of big cards does not make one huge answer.
-pub const RUN_EVENTS_MAX_BYTES: usize = 1 << 20;
-
 /// The window's long poll for the session's events: answers as soon as there is an event
 /// numbered `next` or later (or after [`RUN_EVENTS_WAIT`] with none), with those events in
-/// order and the number to ask from next. JS: `invoke('wait_run_events', { request: { next } })`.
-/// The answer comes as the command's reply, which the page reads as JSON; an event emitted to
-/// the page would be a script evaluated in it, and WebKit kept ~4–6 kB of the page's memory
-/// for each (BENCHMARKS.md, "No growth: where the page's memory went").
+/// order (at most 256 and about 1 MiB: `EventHistory::wait_from`) and the number to ask from
+/// next. JS: `invoke('wait_run_events', { request: { next } })`. The answer comes as the
+/// command's reply, which the page reads as JSON; an event emitted to the page would be a
+/// script evaluated in it, and WebKit kept ~4–6 kB of the page's memory for each
+/// (BENCHMARKS.md, "No growth: where the page's memory went").
 ///
 /// # Errors
-/// None in practice: an event that cannot be encoded (plain serde types) is `internal`.
+/// `storage` when events have to be read back from the history's spool and cannot.
 #[tauri::command]
 pub async fn wait_run_events(
     history: State<'_, Arc<EventHistory>>,
     request: WaitRunEventsRequest,
 ) -> Result<RunEventsPage, CommandError> {
     let history = Arc::clone(&history);
-    let (events, mut next) = history.wait_from(request.next, RUN_EVENTS_WAIT).await;
-    let mut page = Vec::with_capacity(events.len());
-    let mut bytes = 0;
-    for sequenced in &events {
-        let raw = serde_json::value::to_raw_value(sequenced)
-            .map_err(|error| internal_error(error.to_string()))?;
-        if !page.is_empty() && bytes + raw.get().len() > RUN_EVENTS_MAX_BYTES {
-            // The rest come with the next call.
-            next = sequenced.seq;
-            break;
-        }
-        bytes += raw.get().len();
-        page.push(raw);
-    }
-    Ok(RunEventsPage { events: page, next })
+    history
+        .wait_from(request.next, RUN_EVENTS_WAIT)
+        .await
+        .map_err(coded)
 }
 
 /// The session grants in force ("Allow for this session"), oldest first.

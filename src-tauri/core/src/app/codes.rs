@@ -125,6 +125,28 @@ impl Coded for SessionError {
     }
 }
 
+impl Worded for crate::history::HistoryError {
+    fn message(&self) -> String {
+        match self {
+            crate::history::HistoryError::Unreadable(_) => tr("error-history-unreadable", &[]),
+        }
+    }
+
+    fn detail(&self) -> Option<String> {
+        match self {
+            crate::history::HistoryError::Unreadable(why) => Some(why.clone()),
+        }
+    }
+}
+
+impl Coded for crate::history::HistoryError {
+    fn code(&self) -> ErrorCode {
+        match self {
+            crate::history::HistoryError::Unreadable(_) => ErrorCode::Storage,
+        }
+    }
+}
+
 impl Worded for ApprovalError {
     fn message(&self) -> String {
         match self {

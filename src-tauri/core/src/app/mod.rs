@@ -246,7 +246,15 @@ impl Backend {
         let mcp =
             (!mcp_servers.is_empty()).then(|| Arc::new(crate::mcp::McpClients::new(mcp_servers)));
         let (tx, rx) = unbounded_channel();
-        let history = EventHistory::new();
+        // The events beyond the newest ~256 KiB wait in an unnamed file in the data folder,
+        // so the app's memory stays flat however long the session (history.rs).
+        let history = match tempfile::tempfile_in(&data_dir) {
+            Ok(spool) => EventHistory::spooled(spool, crate::history::HELD_BYTES),
+            Err(error) => {
+                eprintln!("askfirst: the event history stays in memory, no spool: {error}");
+                EventHistory::new()
+            }
+        };
         // The receiver outlives every sender; if it is gone the app is quitting.
         let shown: EventSink = history.sink(move |event| {
             let _ = tx.send(event);

@@ -7,7 +7,7 @@ use askfirst_core::app::{AppConfig, Backend, Environment, SettingsError};
 use askfirst_core::config::SettingsFile;
 use askfirst_protocol::{
     AgentEvent, Decision, ErrorCode, NotifyWhen, ProviderKind, ProviderSetting, RunStatus,
-    SaveSettingsRequest,
+    SaveSettingsRequest, SequencedEvent,
 };
 use pretty_assertions::assert_eq;
 use std::collections::HashMap;
@@ -72,7 +72,13 @@ async fn the_backend_built_from_settings_runs_the_demo_and_logs_it() {
         seen.iter().map(|e| e.seq).collect::<Vec<_>>(),
         (0..seen.len() as u64).collect::<Vec<_>>()
     );
-    assert_eq!(history.snapshot(), seen);
+    let replayed: Vec<SequencedEvent> = history
+        .snapshot()
+        .unwrap()
+        .iter()
+        .map(|json| serde_json::from_str(json.get()).unwrap())
+        .collect();
+    assert_eq!(replayed, seen);
     // The demo's approved write happened, in the demo folder the build created.
     let summary = data.join("Demo folder").join("summary.txt");
     assert!(std::fs::read_to_string(summary)

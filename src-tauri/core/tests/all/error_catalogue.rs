@@ -13,6 +13,7 @@ use askfirst_core::app::{
     BuildError, Coded, ConfigError, FolderError, SettingsError, StartupError, Worded,
 };
 use askfirst_core::approvals::ApprovalError;
+use askfirst_core::history::HistoryError;
 use askfirst_core::inbox::connect::ConnectError;
 use askfirst_core::policy::editor::RuleEditError;
 use askfirst_core::policy::RulesError;
@@ -60,6 +61,7 @@ const TYPE_NAMES: &[&str] = &[
     "BuildError",
     "StartupError",
     "AuditError",
+    "HistoryError",
     "ErrorKind",
     "NotFound",
     "PermissionDenied",
@@ -179,6 +181,15 @@ fn command_errors() -> Vec<(String, askfirst_protocol::CommandError)> {
             | SessionError::Unreadable(_)
             | SessionError::NotWritable(_)
             | SessionError::FolderFixed => {}
+        }
+        add(error, format!("{error:?}"));
+    }
+    let histories = [HistoryError::Unreadable(
+        "Input/output error (os error 5)".into(),
+    )];
+    for error in &histories {
+        match error {
+            HistoryError::Unreadable(_) => {}
         }
         add(error, format!("{error:?}"));
     }
@@ -628,6 +639,7 @@ fn every_error_is_worded_in_every_language() {
         Box::new(ApprovalError::NotPending(id)),
         Box::new(ApprovalError::ShuttingDown),
         Box::new(SessionError::Unreadable("gone".into())),
+        Box::new(HistoryError::Unreadable("gone".into())),
         Box::new(SettingsError::NoSuchRule("x".into())),
         Box::new(UndoError::AlreadyUndone),
         Box::new(UndoError::TaskStopped {
