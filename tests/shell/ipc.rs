@@ -22,17 +22,21 @@ struct Fixture {
 }
 
 fn fixture() -> Fixture {
-    let dir = tempfile::tempdir().unwrap();
-    let workspace = dir.path().join("workspace");
-    std::fs::create_dir_all(&workspace).unwrap();
-    let scenario = dir.path().join("scenario.json");
-    let scenario_json = json!({"turns": [
+    fixture_with(json!([
         {"say": "Writing.", "tool_calls": [
             {"name": "write_file", "arguments": {"path": "hello.txt", "content": "hi\n"}}
         ]},
         {"say": "Done."}
-    ]});
-    std::fs::write(&scenario, scenario_json.to_string()).unwrap();
+    ]))
+}
+
+/// A mock window on a backend whose scripted model plays `turns`.
+fn fixture_with(turns: Value) -> Fixture {
+    let dir = tempfile::tempdir().unwrap();
+    let workspace = dir.path().join("workspace");
+    std::fs::create_dir_all(&workspace).unwrap();
+    let scenario = dir.path().join("scenario.json");
+    std::fs::write(&scenario, json!({ "turns": turns }).to_string()).unwrap();
     let config = AppConfig {
         data_dir: dir.path().join("data"),
         workspace: workspace.clone(),
@@ -380,6 +384,71 @@ fn a_run_going_makes_starting_and_switching_sessions_busy() {
     let answer =
         json!({"request": {"approval_id": request.approval_id, "decision": {"kind": "approve"}}});
     invoke(&f.window, "resolve_approval", answer).unwrap();
+}
+
+/// Every event of the session from the first, page by page, as the window's long poll takes them,
+/// up to the end of the run.
+fn events_to_the_end_of_the_run(window: &WebviewWindow<MockRuntime>) -> Vec<SequencedEvent> {
+    let mut events: Vec<SequencedEvent> = Vec::new();
+    let mut next = 0;
+    wait_until("the run to finish", || {
+        let page = invoke(
+            window,
+            "wait_run_events",
+            json!({"request": {"next": next}}),
+        )
+        .unwrap();
+        next = page["next"].as_u64().unwrap();
+        events
+            .extend(serde_json::from_value::<Vec<SequencedEvent>>(page["events"].clone()).unwrap());
+        events
+            .iter()
+            .any(|e| matches!(e.event, AgentEvent::RunFinished { .. }))
+            .then_some(())
+    });
+    events
+}
+
+#[test]
+fn a_session_longer_than_the_history_holds_in_memory_comes_back_whole_on_a_reload() {
+    // 20 reads of a 30 kB file: ~600 kB of events, over the ~256 KiB the core holds in memory,
+    // so a reloading window gets most of them back from the spool.
+    let reads: Vec<Value> = (0..20)
+        .map(|_| json!({"tool_calls": [{"name": "read_file", "arguments": {"path": "big.txt"}}]}))
+        .chain([json!({"say": "Read."})])
+        .collect();
+    let f = fixture_with(Value::Array(reads));
+    let line = "a line of the big file, read twenty times over\n";
+    std::fs::write(
+        f.workspace.join("big.txt"),
+        line.repeat(30_000 / line.len()),
+    )
+    .unwrap();
+    invoke(
+        &f.window,
+        "start_run",
+        json!({"request": {"task": "read it"}}),
+    )
+    .unwrap();
+    let live = events_to_the_end_of_the_run(&f.window);
+    let finished = live
+        .iter()
+        .filter(|e| matches!(e.event, AgentEvent::ToolCallFinished { .. }))
+        .count();
+    assert_eq!(finished, 20);
+    let bytes: usize = live
+        .iter()
+        .map(|e| serde_json::to_string(e).unwrap().len())
+        .sum();
+    assert!(
+        bytes > 2 * askfirst_core::history::HELD_BYTES,
+        "{bytes} bytes of events"
+    );
+    // What a reloading window reads is the same list, and so is a long poll from the start.
+    let listed: Vec<SequencedEvent> =
+        serde_json::from_value(invoke(&f.window, "list_run_events", json!({})).unwrap()).unwrap();
+    assert_eq!(listed, live);
+    assert_eq!(events_to_the_end_of_the_run(&f.window), live);
 }
 
 #[test]
