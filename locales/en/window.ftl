@@ -125,6 +125,8 @@ transcript-stopped = The agent was stopped.
 # $message says why, in a sentence.
 transcript-failed = The agent stopped: { $message }
 transcript-failed-unknown = something went wrong.
+transcript-loading = Loading this part of the conversation…
+transcript-unloaded-failed = This part of the conversation cannot be shown right now. Scroll away and back to try again.
 tool-queued = Waiting its turn
 tool-waiting = Waiting for your OK
 tool-approved = Approved, runs in its turn

@@ -111,6 +111,8 @@ transcript-stopped = O assistente foi parado.
 # $message says why, in a sentence.
 transcript-failed = O assistente parou: { $message }
 transcript-failed-unknown = algo deu errado.
+transcript-loading = Carregando esta parte da conversa…
+transcript-unloaded-failed = Não é possível mostrar esta parte da conversa agora. Role para longe e volte para tentar de novo.
 tool-queued = Esperando a vez
 tool-waiting = Esperando a sua permissão
 tool-approved = Aprovado, roda na sua vez

@@ -105,6 +105,8 @@ transcript-stopped = 助手被停止了。
 # $message says why, in a sentence.
 transcript-failed = 助手停下了：{ $message }
 transcript-failed-unknown = 出了点问题。
+transcript-loading = 正在加载这部分对话…
+transcript-unloaded-failed = 暂时无法显示这部分对话。滚动离开再回来即可重试。
 tool-queued = 排队等待中
 tool-waiting = 等待你的同意
 tool-approved = 已批准，轮到时执行

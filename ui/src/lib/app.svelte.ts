@@ -38,6 +38,8 @@ export class AppState {
 
   constructor(page_: AppPage = page) {
     this.#page = page_;
+    // The conversation's old runs are let go of and read back from the backend's history.
+    this.transcript.source = (next) => ipc.runEventsFrom(next);
   }
 
   /** Whether a run is going on. */

@@ -249,6 +249,15 @@ export function listRunEvents(): Promise<SequencedEvent[]> {
   return call('list_run_events');
 }
 
+/**
+ * The backend's numbered events from `next` on, at once when there are any (at most 256 and
+ * ~1 MiB; `wait_run_events`, answered from memory or the history's spool): how the window
+ * reads back an earlier run of the conversation that it let go of.
+ */
+export function runEventsFrom(next: number): Promise<RunEventsPage> {
+  return call('wait_run_events', { request: { next } });
+}
+
 export function onRunEvent(handler: (e: SequencedEvent) => void): Promise<UnlistenFn> {
   return listenBoth<SequencedEvent>(EVENT_NAMES.runEvent, (e) => e, inFrames(handler));
 }

@@ -2,10 +2,17 @@
 // tool call with its outcome, and how the run ended. Events are numbered by the backend; each
 // is applied exactly once and in order, whether it comes live or from the history that a
 // (re)loaded window fetches with list_run_events.
+//
+// The page holds the newest entries (KEEP_ENTRIES) and the runs on screen; the entries of an
+// older finished run are let go (each becomes an `unloaded` stand-in with the same key, so the
+// list keeps its length, keys and heights) and read back from the backend's history when they
+// are scrolled to again: the page's memory then stays bounded however long the conversation
+// (BENCHMARKS.md, "No growth: a page that lets old runs go").
 
 import { assertNever } from './assert';
 import type { AgentEvent } from './bindings/AgentEvent';
 import type { PolicyLayer } from './bindings/PolicyLayer';
+import type { RunEventsPage } from './bindings/RunEventsPage';
 import type { RunId } from './bindings/RunId';
 import type { RunStatus } from './bindings/RunStatus';
 import type { SequencedEvent } from './bindings/SequencedEvent';
@@ -20,7 +27,7 @@ import type { ToolCallStatus } from './bindings/ToolCallStatus';
 export type ToolCallState = ToolCallStatus | 'queued' | 'waiting' | 'approved' | 'running';
 
 export type Entry =
-  | { kind: 'task'; key: string; text: string; provider: string }
+  | { kind: 'task'; key: string; text: string; provider: string; runId?: RunId }
   | { kind: 'assistant'; key: string; text: string; runId: RunId; streaming: boolean }
   | {
       kind: 'tool';
@@ -41,10 +48,55 @@ export type Entry =
       message: string | null;
       /** The technical side of a failure, for "Details" (absent: none). */
       detail?: string | null;
+      runId?: RunId;
+    }
+  | {
+      /** An entry of a finished run the page let go of; it is read back when in view. */
+      kind: 'unloaded';
+      key: string;
+      runId: RunId;
+      /** Reading it back failed (it is tried again when it comes into view later). */
+      failed: boolean;
     };
 
 /** A tool call's entry. */
 export type ToolEntry = Extract<Entry, { kind: 'tool' }>;
+
+/**
+ * How many of the newest entries the page always holds. Older entries are held while their run
+ * is on screen (or within VIEW_SLACK entries of it) and let go otherwise, a whole finished run
+ * at a time. 300 entries is about 13 runs of 20 tool calls; the list draws every entry up to
+ * 300 (TranscriptView `DRAW_ALL_UP_TO`), so a conversation drawn whole is never let go of.
+ */
+export const KEEP_ENTRIES = 300;
+/** How many entries above and below the drawn ones keep their run held. */
+const VIEW_SLACK = 50;
+/** After reading a run back failed, how long before it is asked for again, in ms. */
+const RETRY_AFTER_MS = 5000;
+
+/**
+ * Reads the backend's numbered events from `next` on: at once when there are any, at most 256
+ * (`wait_run_events`); after another session was opened, that session's events instead.
+ */
+export type EventSource = (next: number) => Promise<RunEventsPage>;
+
+/** One run's place in the transcript, so that its entries can be let go and read back. */
+interface RunSpan {
+  readonly runId: RunId;
+  /** The index of its task entry. */
+  readonly start: number;
+  /** The index after its last entry (how it ended); null while it runs. */
+  end: number | null;
+  /** The numbers of its `run_started` and `run_finished` events (null: not known). */
+  readonly fromSeq: number | null;
+  toSeq: number | null;
+  /** The entry counter before its first entry: replaying its events gives the same keys. */
+  readonly firstKey: number;
+  /** Whether its entries are in the page, let go of, or being read back. */
+  held: 'yes' | 'no' | 'loading';
+  /** When reading it back last failed (ms since the epoch; 0: it did not). */
+  failedAt: number;
+}
 
 // The entries are instances of these classes rather than plain objects: `entries` is deep
 // state, and a plain object pushed into it becomes a proxy with a signal for each field read,
@@ -59,6 +111,7 @@ class TaskEntry {
     readonly key: string,
     readonly text: string,
     readonly provider: string,
+    readonly runId: RunId,
   ) {}
 }
 
@@ -98,6 +151,17 @@ class FinishedEntry {
     readonly status: RunStatus,
     readonly message: string | null,
     readonly detail: string | null,
+    readonly runId: RunId,
+  ) {}
+}
+
+/** What stands for an entry the page let go of: its key (and so its height) and its run. */
+class UnloadedEntry {
+  readonly kind = 'unloaded' as const;
+  constructor(
+    readonly key: string,
+    readonly runId: RunId,
+    readonly failed: boolean,
   ) {}
 }
 
@@ -127,6 +191,19 @@ export class Transcript {
    * transcript.
    */
   #tools = new Map<string, ToolEntry>();
+  /**
+   * Where the page reads back the entries it let go of; without one (tests, a bare
+   * transcript) every entry is held.
+   */
+  source: EventSource | null = null;
+  /** The runs in order, for letting go of the old ones and reading them back. */
+  #runs: RunSpan[] = [];
+  /** The entries drawn, first and last index (none: first is Infinity). */
+  #view = { first: Number.POSITIVE_INFINITY, last: Number.NEGATIVE_INFINITY };
+  /** Bumped when a session is opened: a read of the earlier session's run is dropped. */
+  #generation = 0;
+  /** The number of the event being applied (null: one applied without a number). */
+  #applying: number | null = null;
 
   /** Takes one numbered event (live or from history); duplicates are ignored. */
   receive(sequenced: SequencedEvent): void {
@@ -140,12 +217,14 @@ export class Transcript {
     this.#early.set(sequenced.seq, sequenced.event);
     for (let next = this.#early.get(this.#nextSeq); next; next = this.#early.get(this.#nextSeq)) {
       this.#early.delete(this.#nextSeq);
-      this.#nextSeq++;
+      this.#applying = this.#nextSeq++;
       try {
         this.apply(next);
       } catch (error) {
         // One event this window cannot show must not stop the ones after it.
         console.error('could not apply a run event', error);
+      } finally {
+        this.#applying = null;
       }
     }
   }
@@ -165,7 +244,19 @@ export class Transcript {
         this.runId = event.run_id;
         this.sessionId = event.session_id;
         this.status = 'running';
-        this.entries.push(new TaskEntry(`task:${++this.#n}`, event.task, event.provider));
+        this.#runs.push({
+          runId: event.run_id,
+          start: this.entries.length,
+          end: null,
+          fromSeq: this.#applying,
+          toSeq: null,
+          firstKey: this.#n,
+          held: 'yes',
+          failedAt: 0,
+        });
+        this.entries.push(
+          new TaskEntry(`task:${++this.#n}`, event.task, event.provider, event.run_id),
+        );
         return;
       case 'assistant_delta': {
         const last = this.entries[this.entries.length - 1];
@@ -190,6 +281,8 @@ export class Transcript {
       case 'session_opened':
         this.entries = [];
         this.#tools.clear();
+        this.#runs = [];
+        this.#generation++;
         this.runId = null;
         this.status = 'idle';
         this.sessionId = event.session_id;
@@ -248,12 +341,124 @@ export class Transcript {
         if (this.runId === event.run_id) this.runId = null;
         this.status = event.status;
         this.entries.push(
-          new FinishedEntry(`end:${++this.#n}`, event.status, event.message ?? null, event.detail ?? null),
+          new FinishedEntry(
+            `end:${++this.#n}`,
+            event.status,
+            event.message ?? null,
+            event.detail ?? null,
+            event.run_id,
+          ),
         );
+        for (let i = this.#runs.length - 1; i >= 0; i--) {
+          const span = this.#runs[i];
+          if (span?.runId !== event.run_id || span.end !== null) continue;
+          span.end = this.entries.length;
+          span.toSeq = this.#applying;
+          break;
+        }
+        this.#trim();
         return;
       default:
         // A new kind of event is a type error here rather than silently ignored.
         assertNever(event);
     }
+  }
+
+  /**
+   * The list drew the entries from index `first` to `last` (none: `first` > `last`): the runs
+   * among them that were let go of are read back, and the held runs far from them and from the
+   * newest entries are let go.
+   */
+  view(first: number, last: number): void {
+    this.#view = first > last ? { first: Number.POSITIVE_INFINITY, last: -1 } : { first, last };
+    const now = Date.now();
+    for (const span of this.#runs) {
+      if (span.start > last) break;
+      if (span.end === null || span.end <= first) continue;
+      if (span.held === 'no' && now - span.failedAt >= RETRY_AFTER_MS) void this.#readBack(span);
+    }
+    this.#trim();
+  }
+
+  /** Lets go of the finished runs older than the newest KEEP_ENTRIES and away from the view. */
+  #trim(): void {
+    if (!this.source) return;
+    const keepFrom = this.entries.length - KEEP_ENTRIES;
+    const { first, last } = this.#view;
+    for (const span of this.#runs) {
+      if (span.start >= keepFrom) break;
+      if (span.end === null || span.end > keepFrom || span.held !== 'yes') continue;
+      if (span.fromSeq === null || span.toSeq === null) continue;
+      if (span.end > first - VIEW_SLACK && span.start <= last + VIEW_SLACK) continue;
+      this.#letGo(span);
+    }
+  }
+
+  /** Puts stand-ins in place of a finished run's entries, if they are all its own. */
+  #letGo(span: RunSpan): void {
+    const end = span.end ?? span.start;
+    for (let i = span.start; i < end; i++) {
+      const entry = this.entries[i];
+      if (!entry || !('runId' in entry) || entry.runId !== span.runId) return;
+    }
+    for (let i = span.start; i < end; i++) {
+      const entry = this.entries[i];
+      if (entry) this.entries[i] = new UnloadedEntry(entry.key, span.runId, false);
+    }
+    span.held = 'no';
+  }
+
+  /**
+   * Reads a run's events back from the backend and replays them into its entries. They take
+   * the stand-ins' places only if they are the same entries (the same keys, in order): what
+   * the backend gave is then that run. Otherwise (another session, an unreadable history) the
+   * stand-ins say that this part could not be shown, and it is asked for again later.
+   */
+  async #readBack(span: RunSpan): Promise<void> {
+    const source = this.source;
+    const { fromSeq, toSeq, end } = span;
+    if (!source || fromSeq === null || toSeq === null || end === null) return;
+    span.held = 'loading';
+    const generation = this.#generation;
+    let entries: Entry[] | null = null;
+    try {
+      const events: SequencedEvent[] = [];
+      for (let next = fromSeq; next <= toSeq; ) {
+        const page = await source(next);
+        if (generation !== this.#generation) return;
+        // Not the events asked for (the history moved on to another session): stop there.
+        if (page.events[0]?.seq !== next || page.next <= next) break;
+        for (const sequenced of page.events) if (sequenced.seq <= toSeq) events.push(sequenced);
+        next = page.next;
+      }
+      entries = Transcript.#replay(events, span);
+    } catch (error) {
+      console.error('could not read back an earlier part of the conversation', error);
+    }
+    if (generation !== this.#generation || span.held !== 'loading') return;
+    const fits =
+      entries !== null &&
+      entries.length === end - span.start &&
+      entries.every((entry, i) => entry.key === this.entries[span.start + i]?.key);
+    for (let i = span.start; i < end; i++) {
+      const entry = this.entries[i];
+      if (!entry) continue;
+      this.entries[i] = fits ? (entries?.[i - span.start] ?? entry) : new UnloadedEntry(entry.key, span.runId, true);
+    }
+    span.held = fits ? 'yes' : 'no';
+    span.failedAt = fits ? 0 : Date.now();
+    if (fits) this.#trim();
+  }
+
+  /** The entries that a run's events make, keyed as when they first came (null: not that run). */
+  static #replay(events: readonly SequencedEvent[], span: RunSpan): Entry[] | null {
+    const first = events[0]?.event;
+    const last = events[events.length - 1];
+    if (first?.type !== 'run_started' || first.run_id !== span.runId) return null;
+    if (last?.seq !== span.toSeq || last.event.type !== 'run_finished') return null;
+    const replay = new Transcript();
+    replay.#n = span.firstKey;
+    for (const sequenced of events) replay.apply(sequenced.event);
+    return [...replay.entries];
   }
 }

@@ -67,3 +67,34 @@ describe('a short conversation', () => {
     expect(texts[299]).toBe('Message 299');
   });
 });
+
+describe('entries the page let go of', () => {
+  it('stand in at their last height, say they are loading, and report what is drawn', () => {
+    const main = document.createElement('main');
+    document.body.append(main);
+    const entries: Entry[] = [
+      { kind: 'unloaded', key: 'say:1', runId: 'r', failed: false },
+      { kind: 'unloaded', key: 'say:2', runId: 'r', failed: true },
+      { kind: 'assistant', key: 'say:3', text: 'Here', runId: 'r2', streaming: false },
+    ];
+    const views: [number, number][] = [];
+    app = mount(TranscriptView, {
+      target: main,
+      props: { entries, onview: (first: number, last: number) => views.push([first, last]) },
+    });
+    flushSync();
+    const rows = [...main.querySelectorAll<HTMLElement>('.row')];
+    expect(rows).toHaveLength(3);
+    // Not measured (its own height would move the list): the height known for its key.
+    expect(rows[0]?.classList.contains('stand-in')).toBe(true);
+    expect(rows[0]?.style.height).toBe('61px');
+    expect(rows[2]?.classList.contains('stand-in')).toBe(false);
+    expect(rows[2]?.style.height).toBe('');
+    const said = [...main.querySelectorAll('[data-testid="unloaded-entry"]')].map((p) => p.textContent?.trim());
+    expect(said).toEqual([
+      'Loading this part of the conversation…',
+      'This part of the conversation cannot be shown right now. Scroll away and back to try again.',
+    ]);
+    expect(views.at(-1)).toEqual([0, 2]);
+  });
+});
