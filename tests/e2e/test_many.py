@@ -98,4 +98,54 @@ def test_many_cards_scroll_to_a_card_far_down_and_approve_it():
         os.unlink(path)
 
 
-TESTS = [test_many_cards_scroll_to_a_card_far_down_and_approve_it]
+RUNS = 6  # of 64 entries each: the first is older than the newest 300 the page holds
+CALLS = 60  # list_directory calls a run (read only: no card)
+
+# Records, from now on, whether the page drew a stand-in for an entry it let go of
+# (window.__standIns counts them); the stand-in is drawn before the run is read back.
+WATCH_STAND_INS = """
+window.__standIns = 0;
+new MutationObserver((changes) => {
+  for (const c of changes) for (const n of c.addedNodes)
+    if (n.nodeType === 1 && (n.matches('[data-testid="unloaded-entry"]') || n.querySelector('[data-testid="unloaded-entry"]')))
+      window.__standIns++;
+}).observe(document.querySelector('.transcript'), { childList: true, subtree: true });"""
+
+TOP_TEXTS = """return [...document.querySelectorAll('.transcript .row')].slice(0, 8).map(r => r.innerText.trim());"""
+
+
+def test_a_long_conversation_lets_old_runs_go_and_reads_them_back():
+    turns = []
+    for r in range(1, RUNS + 1):
+        turns.append({"say": f"Looking around, round {r}.",
+                      "tool_calls": [{"name": "list_directory", "arguments": {"path": "."}}
+                                     for _ in range(CALLS)]})
+        turns.append({"say": f"Round {r} done."})
+    path = scenario_file(turns)
+    try:
+        with App("long-conversation", path) as app:
+            for r in range(1, RUNS + 1):
+                app.start_task(f"Look around, round {r}")
+                assert app.wait_finished() == "completed"
+            rows = lambda: app.wd.execute("return document.querySelectorAll('.transcript .row').length")
+            assert rows() < 200, f"{rows()} entries drawn: a conversation over 300 is virtualised"
+            app.wd.execute("document.querySelector('main').scrollTop = 1e9;")
+            app.wd.execute(WATCH_STAND_INS)
+            # At the top: run 1 was let go of (a stand-in is drawn first) and is read back.
+            app.wd.execute("document.querySelector('main').scrollTop = 0;")
+            top = wait_for("the first run drawn again", lambda: (lambda t: t if t and "Look around, round 1" in t[0]
+                           and not any("Loading this part" in x for x in t) else None)(app.wd.execute(TOP_TEXTS)),
+                           timeout=30)
+            assert app.wd.execute("return window.__standIns") > 0, "run 1 was never let go of"
+            assert "Looking around, round 1." in top[1], top
+            assert top[2].startswith("Look at the list of files in your workspace folder\nDone"), top
+            app.wd.screenshot(os.path.join(ARTIFACTS, "long-conversation-top.png"))
+            unloaded = app.wd.execute(
+                "return [...document.querySelectorAll('[data-testid=\"unloaded-entry\"]')].map(e => e.textContent.trim())")
+            assert not any("cannot be shown" in u for u in unloaded), unloaded
+    finally:
+        os.unlink(path)
+
+
+TESTS = [test_many_cards_scroll_to_a_card_far_down_and_approve_it,
+         test_a_long_conversation_lets_old_runs_go_and_reads_them_back]
