@@ -116,6 +116,16 @@ describe('a long conversation in the page', () => {
     expect(t.entries[30]?.kind).toBe('unloaded');
   });
 
+  it('reads back a run of more events than one answer carries (256)', async () => {
+    const { t, history, reference } = fed(8, 100);
+    expect(t.entries[0]?.kind).toBe('unloaded');
+    t.view(0, 5);
+    await settle();
+    await settle();
+    for (let i = 0; i < 103; i++) expect(shape(t.entries[i])).toEqual(shape(reference.entries[i]));
+    expect(history.asked).toBe(2);
+  });
+
   it('keeps the runs near the view held while newer runs come', async () => {
     const { t, history } = fed(20);
     t.view(0, 10);
