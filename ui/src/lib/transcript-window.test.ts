@@ -126,6 +126,45 @@ describe('a long conversation in the page', () => {
     expect(history.asked).toBe(2);
   });
 
+  it('reads at most three runs at once, and the rest of those on screen after them', async () => {
+    const { t, history, reference } = fed(50);
+    let inFlight = 0;
+    let most = 0;
+    t.source = async (next) => {
+      most = Math.max(most, ++inFlight);
+      await settle();
+      inFlight--;
+      return history.source(next);
+    };
+    // A tall view: runs r0 to r9 are drawn at once.
+    t.view(0, 10 * 23 - 1);
+    for (let k = 0; k < 20; k++) await settle();
+    expect(most).toBe(3);
+    for (let i = 0; i < 10 * 23; i++) expect(shape(t.entries[i])).toEqual(shape(reference.entries[i]));
+  });
+
+  it('reads back a run holding an event the page cannot show, as it was shown', async () => {
+    const history = new History();
+    const t = new Transcript();
+    t.source = history.source;
+    const reference = new Transcript();
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
+    for (let r = 0; r < 20; r++) {
+      const events = runEvents(`r${r}`, 20);
+      events.splice(3, 0, { type: 'something_new', run_id: `r${r}` } as unknown as AgentEvent);
+      for (const event of events) {
+        const sequenced = history.add(event);
+        t.receive(sequenced);
+        reference.receive(sequenced);
+      }
+    }
+    expect(t.entries[0]?.kind).toBe('unloaded');
+    t.view(0, 5);
+    await settle();
+    for (let i = 0; i < 23; i++) expect(shape(t.entries[i])).toEqual(shape(reference.entries[i]));
+    errors.mockRestore();
+  });
+
   it('keeps the runs near the view held while newer runs come', async () => {
     const { t, history } = fed(20);
     t.view(0, 10);

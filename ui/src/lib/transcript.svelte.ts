@@ -73,6 +73,11 @@ export const KEEP_ENTRIES = 300;
 const VIEW_SLACK = 50;
 /** After reading a run back failed, how long before it is asked for again, in ms. */
 const RETRY_AFTER_MS = 5000;
+/**
+ * How many runs are read back at once: a fling through a long conversation draws many runs on
+ * its way; the ones still on screen when a read ends are read next.
+ */
+const MAX_READS = 3;
 
 /**
  * Reads the backend's numbered events from `next` on: at once when there are any, at most 256
@@ -204,6 +209,8 @@ export class Transcript {
   #generation = 0;
   /** The number of the event being applied (null: one applied without a number). */
   #applying: number | null = null;
+  /** How many runs are being read back now. */
+  #reading = 0;
 
   /** Takes one numbered event (live or from history); duplicates are ignored. */
   receive(sequenced: SequencedEvent): void {
@@ -375,7 +382,9 @@ export class Transcript {
     for (const span of this.#runs) {
       if (span.start > last) break;
       if (span.end === null || span.end <= first) continue;
-      if (span.held === 'no' && now - span.failedAt >= RETRY_AFTER_MS) void this.#readBack(span);
+      if (span.held !== 'no' || now - span.failedAt < RETRY_AFTER_MS) continue;
+      if (this.#reading >= MAX_READS) break;
+      void this.#readBack(span);
     }
     this.#trim();
   }
@@ -420,6 +429,20 @@ export class Transcript {
     if (!source || fromSeq === null || toSeq === null || end === null) return;
     span.held = 'loading';
     const generation = this.#generation;
+    this.#reading++;
+    try {
+      await this.#readInto(span, source, generation);
+    } finally {
+      this.#reading--;
+    }
+    // The runs on screen that waited for a free read (a still view calls `view` no more).
+    if (generation === this.#generation) this.view(this.#view.first, this.#view.last);
+  }
+
+  /** `#readBack`'s work: reads the run's events and puts its entries (or failed stand-ins) back. */
+  async #readInto(span: RunSpan, source: EventSource, generation: number): Promise<void> {
+    const { fromSeq, toSeq, end } = span;
+    if (fromSeq === null || toSeq === null || end === null) return;
     let entries: Entry[] | null = null;
     try {
       const events: SequencedEvent[] = [];
@@ -458,7 +481,15 @@ export class Transcript {
     if (last?.seq !== span.toSeq || last.event.type !== 'run_finished') return null;
     const replay = new Transcript();
     replay.#n = span.firstKey;
-    for (const sequenced of events) replay.apply(sequenced.event);
+    for (const sequenced of events) {
+      try {
+        replay.apply(sequenced.event);
+      } catch (error) {
+        // As when it first came (`receive`): one event the page cannot show does not stop
+        // the ones after it, so the run is read back as it was shown.
+        console.error('could not apply a run event', error);
+      }
+    }
     return [...replay.entries];
   }
 }
