@@ -111,6 +111,11 @@ new MutationObserver((changes) => {
       window.__standIns++;
 }).observe(document.querySelector('.transcript'), { childList: true, subtree: true });"""
 
+# Scrolls to the end and reads the last task shown.
+LAST_TASK = """document.querySelector('main').scrollTop = 1e9;
+const t = [...document.querySelectorAll('.transcript .bubble.user')].pop();
+return t ? t.innerText + '\\n' : '';"""
+
 TOP_TEXTS = """return [...document.querySelectorAll('.transcript .row')].slice(0, 8).map(r => r.innerText.trim());"""
 
 
@@ -126,7 +131,11 @@ def test_a_long_conversation_lets_old_runs_go_and_reads_them_back():
         with App("long-conversation", path) as app:
             for r in range(1, RUNS + 1):
                 app.start_task(f"Look around, round {r}")
-                assert app.wait_finished() == "completed"
+                # The status of this run, not the one before (still shown right after Start).
+                status = wait_for(f"round {r} to finish", lambda: (lambda task, status: status if
+                                  f"round {r}\n" in task and status in ("completed", "failed", "cancelled")
+                                  else None)(app.wd.execute(LAST_TASK), app.run_status()))
+                assert status == "completed", (r, status)
             rows = lambda: app.wd.execute("return document.querySelectorAll('.transcript .row').length")
             assert rows() < 200, f"{rows()} entries drawn: a conversation over 300 is virtualised"
             app.wd.execute("document.querySelector('main').scrollTop = 1e9;")
