@@ -119,7 +119,7 @@ function pollRunEvents(): Promise<void> {
     void (async () => {
       while (mine === pollGeneration) {
         try {
-          const page: RunEventsPage = await call('wait_run_events', { request: { next } });
+          const page = await runEventsFrom(next);
           if (mine !== pollGeneration) return;
           for (const sequenced of page.events) {
             for (const subscriber of runEventSubscribers) {
@@ -251,10 +251,11 @@ export function listRunEvents(): Promise<SequencedEvent[]> {
 
 /**
  * The backend's numbered events from `next` on, at once when there are any (at most 256 and
- * ~1 MiB; `wait_run_events`, answered from memory or the history's spool): how the window
- * reads back an earlier run of the conversation that it let go of.
+ * ~1 MiB; `wait_run_events`, answered from memory or the history's spool), else after ~20 s
+ * with none; `null`: where the history ends, at once. The event poller's long poll, and how the
+ * window reads back an earlier run of the conversation that it let go of.
  */
-export function runEventsFrom(next: number): Promise<RunEventsPage> {
+export function runEventsFrom(next: number | null): Promise<RunEventsPage> {
   return call('wait_run_events', { request: { next } });
 }
 
