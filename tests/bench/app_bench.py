@@ -71,6 +71,10 @@ START_RUNS = int(os.environ.get("ASKFIRST_BENCH_START_RUNS", "5"))
 # the samples swing by (BENCHMARKS.md, "No growth: what the page keeps per approval"), and
 # "pointer" is kept so that the question does not come back.
 SOAK_CLICK = os.environ.get("ASKFIRST_BENCH_SOAK_CLICK", "pointer")
+# The soak's tool: "run_command" (default; the command stamps when it started) or "write_file"
+# (no process is started: what a command's spawning costs the app process, side by side; the
+# tool's start is then taken from the file's mtime, when it was written).
+SOAK_TOOL = os.environ.get("ASKFIRST_BENCH_SOAK_TOOL", "run_command")
 # Memory is sampled every this many approvals (every 50 in a soak of up to 500, for a fit).
 SOAK_SAMPLE_EVERY = 50 if SOAK <= 500 else 100
 STREAM_RATE = int(os.environ.get("ASKFIRST_BENCH_STREAM_RATE", "2000"))
@@ -501,7 +505,9 @@ def part_soak(results):
                 # The tool notes when it started (ns; a file's mtime is too coarse for this).
                 write_scenario(scenario, [
                     {"tool_calls": [{"name": "run_command",
-                                     "arguments": {"command": f"date +%s%N > t{task}-f{k}.txt"}}]}
+                                     "arguments": {"command": f"date +%s%N > t{task}-f{k}.txt"}}]
+                     if SOAK_TOOL == "run_command" else
+                     [{"name": "write_file", "arguments": {"path": f"t{task}-f{k}.txt", "content": "written\n"}}]}
                     for k in range(PER_RUN)] + [{"say": "done"}])
                 app.start_task(f"Write many files ({task + 1})")
             if SOAK_CLICK == "element":
@@ -535,8 +541,11 @@ def part_soak(results):
         written = len([n for n in listing if n.endswith(".txt")])
         started = {}
         for _, path in order:
-            with open(path) as f:
-                started[path] = int(f.read().strip()) / 1e6
+            if SOAK_TOOL == "run_command":
+                with open(path) as f:
+                    started[path] = int(f.read().strip()) / 1e6
+            else:
+                started[path] = os.stat(path).st_mtime_ns / 1e6
 
     painted, received, armed, usable, click_decided, click_tool, decided_tool = [], [], [], [], [], [], []
     for approval_id, path in order:
@@ -552,6 +561,7 @@ def part_soak(results):
     results["soak"] = {
         "approvals": SOAK,
         "click": SOAK_CLICK,
+        "tool": SOAK_TOOL,
         "files_written": written,
         "elapsed_s": round(elapsed, 1),
         "round_trip_ms": {
