@@ -483,6 +483,15 @@ def part_floor(results):
     results["floor"] = out
 
 
+def soak_call(name):
+    """The soak's tool call that writes the file `name`: a command that writes when it started
+    (ns; a file's mtime is too coarse for the command's start), or with SOAK_TOOL=write_file a
+    write (its start is then the file's mtime)."""
+    if SOAK_TOOL == "run_command":
+        return {"name": "run_command", "arguments": {"command": f"date +%s%N > {name}"}}
+    return {"name": "write_file", "arguments": {"path": name, "content": "written\n"}}
+
+
 def part_soak(results):
     scenario = os.path.join(e2e.ARTIFACTS, "bench-soak.json")
     write_scenario(scenario, [{"say": "done"}])
@@ -502,13 +511,8 @@ def part_soak(results):
                 if i:
                     assert app.wait_finished() == "completed"
                 # The scenario is read when a run starts: each task writes its own files.
-                # The tool notes when it started (ns; a file's mtime is too coarse for this).
-                write_scenario(scenario, [
-                    {"tool_calls": [{"name": "run_command",
-                                     "arguments": {"command": f"date +%s%N > t{task}-f{k}.txt"}}]
-                     if SOAK_TOOL == "run_command" else
-                     [{"name": "write_file", "arguments": {"path": f"t{task}-f{k}.txt", "content": "written\n"}}]}
-                    for k in range(PER_RUN)] + [{"say": "done"}])
+                write_scenario(scenario, [{"tool_calls": [soak_call(f"t{task}-f{k}.txt")]}
+                                          for k in range(PER_RUN)] + [{"say": "done"}])
                 app.start_task(f"Write many files ({task + 1})")
             if SOAK_CLICK == "element":
                 card = app.card()

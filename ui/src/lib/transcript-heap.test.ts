@@ -9,7 +9,6 @@
 // The page itself runs JavaScriptCore, whose objects are of about the same size; what this
 // leaves out is WebKit's (the DOM, the JIT, the heap's blocks), which the soak measures.
 import { describe, it } from 'vitest';
-import { flushSync } from 'svelte';
 import { Transcript } from './transcript.svelte';
 import type { AgentEvent } from './bindings/AgentEvent';
 
@@ -84,7 +83,6 @@ describe.skipIf(!process.env.ASKFIRST_HEAP_BENCH)('transcript heap per approval'
         // The list draws the newest entries, as the soak's window does.
         const n = transcript.entries.length;
         transcript.view(n - 20, n - 1);
-        flushSync();
         await settle();
       }
       // A straight line through the samples after the first (the heap's warm-up).
