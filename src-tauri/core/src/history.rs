@@ -23,6 +23,7 @@ use crate::sync::MutexExt;
 use crate::EventSink;
 use askfirst_protocol::{AgentEvent, RunEventsPage, SequencedEvent};
 use serde_json::value::RawValue;
+use std::collections::{BTreeMap, VecDeque};
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -56,29 +57,99 @@ pub struct EventHistory {
     end: watch::Sender<u64>,
 }
 
-/// The events kept: those from the latest `SessionOpened` on (or all, before the first).
+/// The events kept: those from the latest `SessionOpened` on (or all, before the first). The
+/// oldest are `evicted` (in the spool only, at ~4 bytes of index each), the newest `held`.
 struct Kept {
-    /// The number of `entries[0]`.
+    /// The number of the first event kept.
     first_seq: u64,
-    entries: Vec<Entry>,
-    /// Bytes of JSON in [`Entry::Held`] entries.
-    held: usize,
-    /// How many bytes may be held before the oldest held entries go to the spool only.
+    /// Events `0..evicted.count` (counted from `first_seq`): no longer held, but for those the
+    /// spool could not take.
+    evicted: Evicted,
+    /// The events after the evicted ones, newest last, in memory.
+    held: VecDeque<Held>,
+    /// Bytes of JSON in `held`.
+    held_bytes: usize,
+    /// How many bytes may be held before the oldest held events go to the spool only.
     held_limit: usize,
-    /// Entries before this index are spooled only, or could not be spooled and stay held.
-    evict_from: usize,
     spool: Option<Spool>,
 }
 
-/// One event's JSON, in memory or in the spool.
-enum Entry {
-    /// In memory; `spooled` says where it also is in the spool (`None`: it is not there).
-    Held {
-        json: Box<RawValue>,
-        spooled: Option<Span>,
-    },
-    /// Only in the spool.
-    Spooled(Span),
+/// One event's JSON in memory; `spooled` says where it also is in the spool (`None`: it is not
+/// there, the spool could not take it).
+struct Held {
+    json: Box<RawValue>,
+    spooled: Option<Span>,
+}
+
+/// How often [`Evicted`] notes a spool offset: every this many spooled events.
+const CHECKPOINT_EVERY: usize = 64;
+
+/// Where the evicted events are. Events are spooled one after another in the order they are
+/// recorded, and evicted in that order, so the evicted events the spool took are the start of
+/// the spool: `lengths` gives each one's length and `checkpoints` every
+/// [`CHECKPOINT_EVERY`]th one's offset, and an offset is a checkpoint plus the lengths after it.
+/// That is 4 bytes per event (the session's whole history otherwise grew the app's memory by
+/// ~40 bytes per event, ~0.2 kB per approval: BENCHMARKS.md, "The app process").
+#[derive(Default)]
+struct Evicted {
+    /// How many events are evicted.
+    count: usize,
+    /// The length of each evicted event in the spool, in spool order.
+    lengths: Vec<u32>,
+    /// The spool offset of `lengths[k * CHECKPOINT_EVERY]`, for each `k`.
+    checkpoints: Vec<u64>,
+    /// The spool offset after the last of `lengths`.
+    end: u64,
+    /// The evicted events the spool could not take (a full disk), by index: they stay in
+    /// memory, so nothing is lost. Usually empty.
+    stuck: BTreeMap<usize, Box<RawValue>>,
+    /// Bytes of JSON in `stuck`.
+    stuck_bytes: usize,
+}
+
+impl Evicted {
+    /// Adds the next evicted event.
+    fn push(&mut self, held: Held) {
+        match held.spooled {
+            Some(span) => {
+                debug_assert_eq!(span.offset, self.end, "the spool is written in order");
+                if self.lengths.len().is_multiple_of(CHECKPOINT_EVERY) {
+                    self.checkpoints.push(span.offset);
+                }
+                self.lengths.push(span.len);
+                self.end = span.offset + u64::from(span.len);
+            }
+            None => {
+                self.stuck_bytes += held.json.get().len();
+                self.stuck.insert(self.count, held.json);
+            }
+        }
+        self.count += 1;
+    }
+
+    /// Where evicted event `index` (below `count`) is.
+    fn place(&self, index: usize) -> Place<'_> {
+        if let Some(json) = self.stuck.get(&index) {
+            return Place::Memory(json);
+        }
+        let ordinal = index - self.stuck.range(..index).count();
+        let from = ordinal - ordinal % CHECKPOINT_EVERY;
+        let offset = self.checkpoints[ordinal / CHECKPOINT_EVERY]
+            + self.lengths[from..ordinal]
+                .iter()
+                .map(|&len| u64::from(len))
+                .sum::<u64>();
+        Place::Spool(Span {
+            offset,
+            len: self.lengths[ordinal],
+        })
+    }
+}
+
+/// Where an evicted event is: in memory (the spool could not take it) or in the spool.
+enum Place<'a> {
+    Memory(&'a RawValue),
+    Spool(Span),
 }
 
 /// Where an event's JSON is in the spool: `len` bytes from byte `offset`.
@@ -140,17 +211,21 @@ impl Spool {
 }
 
 impl Kept {
+    fn len(&self) -> usize {
+        self.evicted.count + self.held.len()
+    }
+
     fn end(&self) -> u64 {
-        self.first_seq + self.entries.len() as u64
+        self.first_seq + self.len() as u64
     }
 
     /// Drops every event (a session was opened); numbers go on from `first_seq`.
     fn restart(&mut self, first_seq: u64) {
         self.first_seq = first_seq;
-        // A fresh vector, so the old session's capacity goes back too.
-        self.entries = Vec::new();
-        self.held = 0;
-        self.evict_from = 0;
+        // Fresh collections, so the old session's capacity goes back too.
+        self.evicted = Evicted::default();
+        self.held = VecDeque::new();
+        self.held_bytes = 0;
         if let Some(spool) = &mut self.spool {
             spool.clear();
         }
@@ -161,27 +236,29 @@ impl Kept {
             .spool
             .as_mut()
             .and_then(|spool| spool.append(json.get()));
-        self.held += json.get().len();
-        self.entries.push(Entry::Held { json, spooled });
-        // The newest event stays held, whatever its size.
-        while self.held > self.held_limit && self.evict_from + 1 < self.entries.len() {
-            let entry = &mut self.entries[self.evict_from];
-            self.evict_from += 1;
-            if let Entry::Held {
-                json,
-                spooled: Some(span),
-            } = entry
-            {
-                self.held -= json.get().len();
-                *entry = Entry::Spooled(*span);
-            }
+        self.held_bytes += json.get().len();
+        self.held.push_back(Held { json, spooled });
+        // The newest event stays held, whatever its size. Without a spool nothing is evicted
+        // (it would only move into `stuck`).
+        while self.spool.is_some() && self.held_bytes > self.held_limit && self.held.len() > 1 {
+            let Some(oldest) = self.held.pop_front() else {
+                break;
+            };
+            self.held_bytes -= oldest.json.get().len();
+            self.evicted.push(oldest);
         }
     }
 
     fn json(&mut self, index: usize) -> Result<Box<RawValue>, HistoryError> {
-        match &self.entries[index] {
-            Entry::Held { json, .. } => Ok(json.clone()),
-            &Entry::Spooled(span) => match &mut self.spool {
+        if let Some(held) = index
+            .checked_sub(self.evicted.count)
+            .and_then(|at| self.held.get(at))
+        {
+            return Ok(held.json.clone());
+        }
+        match self.evicted.place(index) {
+            Place::Memory(json) => Ok(json.to_owned()),
+            Place::Spool(span) => match &mut self.spool {
                 Some(spool) => spool.read(span),
                 None => Err(HistoryError::Unreadable("there is no spool".into())),
             },
@@ -217,10 +294,10 @@ impl EventHistory {
         Arc::new(Self {
             kept: Mutex::new(Kept {
                 first_seq: 0,
-                entries: Vec::new(),
-                held: 0,
+                evicted: Evicted::default(),
+                held: VecDeque::new(),
+                held_bytes: 0,
                 held_limit,
-                evict_from: 0,
                 spool,
             }),
             end: watch::Sender::new(0),
@@ -276,7 +353,8 @@ impl EventHistory {
     /// Bytes of event JSON held in memory now (the rest is in the spool): about
     /// [`HELD_BYTES`] at most with a spool, unless the spool could not take some events.
     pub fn held_bytes(&self) -> usize {
-        self.lock().held
+        let kept = self.lock();
+        kept.held_bytes + kept.evicted.stuck_bytes
     }
 
     /// The events numbered `next` and after, in order, each as its [`SequencedEvent`] JSON, at
@@ -309,7 +387,7 @@ impl EventHistory {
         let start = usize::try_from(from - kept.first_seq).unwrap_or(usize::MAX);
         let mut events = Vec::new();
         let mut bytes = 0;
-        for index in start..kept.entries.len() {
+        for index in start..kept.len() {
             if events.len() == MAX_EVENTS_PER_ANSWER {
                 break;
             }
@@ -332,8 +410,48 @@ impl EventHistory {
     /// [`HistoryError::Unreadable`] when an event has to be read back from the spool and cannot.
     pub fn snapshot(&self) -> Result<Vec<Box<RawValue>>, HistoryError> {
         let mut kept = self.lock();
-        (0..kept.entries.len())
-            .map(|index| kept.json(index))
-            .collect()
+        (0..kept.len()).map(|index| kept.json(index)).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    /// Evicted events, some the spool took and some it could not, across several checkpoints:
+    /// each is found where it was put.
+    #[test]
+    fn evicted_events_are_found_across_checkpoints_and_stuck_ones() {
+        let mut evicted = Evicted::default();
+        let mut offset = 0;
+        let mut expected = Vec::new();
+        for index in 0..500usize {
+            let json =
+                RawValue::from_string(format!("[{index}{}]", " ".repeat(index % 7))).unwrap();
+            if index % 37 == 5 {
+                expected.push(Ok(json.get().to_owned()));
+                evicted.push(Held {
+                    json,
+                    spooled: None,
+                });
+            } else {
+                let len = u32::try_from(json.get().len()).unwrap();
+                expected.push(Err((offset, len)));
+                evicted.push(Held {
+                    json,
+                    spooled: Some(Span { offset, len }),
+                });
+                offset += u64::from(len);
+            }
+        }
+        assert_eq!(evicted.count, 500);
+        for (index, expected) in expected.into_iter().enumerate() {
+            let found = match evicted.place(index) {
+                Place::Memory(json) => Ok(json.get().to_owned()),
+                Place::Spool(span) => Err((span.offset, span.len)),
+            };
+            assert_eq!(found, expected, "event {index}");
+        }
     }
 }
