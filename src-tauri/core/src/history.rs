@@ -9,10 +9,10 @@
 //! Each event is kept as its [`SequencedEvent`] JSON, encoded once when it is recorded, so an
 //! answer is a copy. Only the newest events (about [`HELD_BYTES`] of JSON) stay in memory; the
 //! older ones are in a spool, an unnamed temporary file in the data folder, and are read back
-//! only when a window (re)loads or falls behind. So the app's memory stays flat however long
-//! the session: held in memory, the events were ~5 kB per approval (BENCHMARKS.md, "No
-//! growth"). An event the spool cannot take (a full disk) stays in memory: it costs memory,
-//! and nothing is lost.
+//! only when a window (re)loads or falls behind; what stays in memory of an older event is 4
+//! bytes of index (`Evicted`). Held in memory, the events were ~5 kB per approval
+//! (BENCHMARKS.md, "No growth"). An event the spool cannot take (a full disk) stays in memory:
+//! it costs memory, and nothing is lost.
 //!
 //! The window takes the events from here ([`EventHistory::wait_from`], a long poll) rather than
 //! having each delivery evaluated as a script in its page: WebKit kept ~4–6 kB of the page's
