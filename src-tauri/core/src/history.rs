@@ -23,7 +23,7 @@ use crate::sync::MutexExt;
 use crate::EventSink;
 use askfirst_protocol::{AgentEvent, RunEventsPage, SequencedEvent};
 use serde_json::value::RawValue;
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::VecDeque;
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -100,9 +100,10 @@ struct Evicted {
     checkpoints: Vec<u64>,
     /// The spool offset after the last of `lengths`.
     end: u64,
-    /// The evicted events the spool could not take (a full disk), by index: they stay in
-    /// memory, so nothing is lost. Usually empty.
-    stuck: BTreeMap<usize, Box<RawValue>>,
+    /// The evicted events the spool could not take (a full disk), with their indexes, in
+    /// order: they stay in memory, so nothing is lost. Usually empty; found by binary search,
+    /// so a long stretch of full disk does not slow every later lookup.
+    stuck: Vec<(usize, Box<RawValue>)>,
     /// Bytes of JSON in `stuck`.
     stuck_bytes: usize,
 }
@@ -121,7 +122,7 @@ impl Evicted {
             }
             None => {
                 self.stuck_bytes += held.json.get().len();
-                self.stuck.insert(self.count, held.json);
+                self.stuck.push((self.count, held.json));
             }
         }
         self.count += 1;
@@ -129,10 +130,14 @@ impl Evicted {
 
     /// Where evicted event `index` (below `count`) is.
     fn place(&self, index: usize) -> Place<'_> {
-        if let Some(json) = self.stuck.get(&index) {
-            return Place::Memory(json);
+        // How many stuck events come before `index`; then whether `index` is the next one.
+        let stuck_before = self.stuck.partition_point(|(stuck, _)| *stuck < index);
+        if let Some((stuck, json)) = self.stuck.get(stuck_before) {
+            if *stuck == index {
+                return Place::Memory(json);
+            }
         }
-        let ordinal = index - self.stuck.range(..index).count();
+        let ordinal = index - stuck_before;
         let from = ordinal - ordinal % CHECKPOINT_EVERY;
         let offset = self.checkpoints[ordinal / CHECKPOINT_EVERY]
             + self.lengths[from..ordinal]
@@ -306,7 +311,7 @@ impl EventHistory {
 
     fn lock(&self) -> MutexGuard<'_, Kept> {
         // Each critical section is one push (with its spool write and evictions, each leaving
-        // the entries whole) or reads: a panic cannot leave it half-done.
+        // the events whole) or reads: a panic cannot leave it half-done.
         self.kept.lock_or_recover()
     }
 
@@ -429,7 +434,7 @@ mod tests {
         for index in 0..500usize {
             let json =
                 RawValue::from_string(format!("[{index}{}]", " ".repeat(index % 7))).unwrap();
-            if index % 37 == 5 {
+            if index % 37 == 5 || (100..104).contains(&index) {
                 expected.push(Ok(json.get().to_owned()));
                 evicted.push(Held {
                     json,

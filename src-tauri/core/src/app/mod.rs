@@ -247,7 +247,7 @@ impl Backend {
             (!mcp_servers.is_empty()).then(|| Arc::new(crate::mcp::McpClients::new(mcp_servers)));
         let (tx, rx) = unbounded_channel();
         // The events beyond the newest ~256 KiB wait in an unnamed file in the data folder,
-        // so the app's memory stays flat however long the session (history.rs).
+        // and cost the app's memory 4 bytes each however long the session (history.rs).
         let history = match tempfile::tempfile_in(&data_dir) {
             Ok(spool) => EventHistory::spooled(spool, crate::history::HELD_BYTES),
             Err(error) => {
