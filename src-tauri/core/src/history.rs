@@ -98,8 +98,6 @@ struct Evicted {
     lengths: Vec<u32>,
     /// The spool offset of `lengths[k * CHECKPOINT_EVERY]`, for each `k`.
     checkpoints: Vec<u64>,
-    /// The spool offset after the last of `lengths`.
-    end: u64,
     /// The evicted events the spool could not take (a full disk), with their indexes, in
     /// order: they stay in memory, so nothing is lost. Usually empty; found by binary search,
     /// so a long stretch of full disk does not slow every later lookup.
@@ -113,12 +111,10 @@ impl Evicted {
     fn push(&mut self, held: Held) {
         match held.spooled {
             Some(span) => {
-                debug_assert_eq!(span.offset, self.end, "the spool is written in order");
                 if self.lengths.len().is_multiple_of(CHECKPOINT_EVERY) {
                     self.checkpoints.push(span.offset);
                 }
                 self.lengths.push(span.len);
-                self.end = span.offset + u64::from(span.len);
             }
             None => {
                 self.stuck_bytes += held.json.get().len();
