@@ -108,8 +108,9 @@ lint: setup ui
 # The app part takes about 13 minutes (up to 23 since cards under a still pointer arm after
 # 1.2 s), most of it the soak (BENCH_SOAK approvals answered one by one, each waiting out the
 # card's arming delay). Shorter: make bench BENCH_SOAK=200, or only some parts:
-# make bench BENCH_PARTS=start,thousand (start, floor, soak, thousand, window1000, long, big, stream; also sessions,
-# not run by default: rounds of approvals with a new session between them).
+# make bench BENCH_PARTS=start,thousand (start, floor, soak, thousand, window1000, long, big, stream; also,
+# not run by default: sessions, rounds of approvals with a new session between them; mapped, exec to
+# the window's first text beside the minimal app; fonts, the fontconfig lookups and CPU of a start).
 BENCH_SOAK ?= 1000
 BENCH_PARTS ?= start,floor,soak,thousand,window1000,long,big,stream
 bench: setup-test-system ui

@@ -21,6 +21,11 @@ Parts (ASKFIRST_BENCH_PARTS, comma-separated; default all, in this order):
             ASKFIRST_BENCH_START_RUNS starts each of the minimal Tauri 2 app and of Ask First,
             alternately, launched directly (no WebDriver): exec -> its window mapped and viewable
             on the X server, and -> its top left showing text (python-xlib, polled every ~2 ms)
+  fonts     (not in the default list, runs in a minute) what a start costs in font lookups:
+            ASKFIRST_BENCH_START_RUNS starts each of the minimal Tauri 2 app and of Ask First,
+            launched directly: fontconfig's matches in the first 4 s (FC_DEBUG=1, which WebKit's
+            processes inherit; every FcFontMatch prints "Match Pattern"), and, in starts without
+            FC_DEBUG, the CPU seconds each process used in its first 3 s
   window1000, long  the window fed 1,000 cards / a 10,000-entry conversation through its own
             event path (tests/bench/window_parts.py says how, and what that does not measure)
   sessions  (not in the default list) ASKFIRST_BENCH_ROUNDS rounds (3) of ASKFIRST_BENCH_ROUND
@@ -339,17 +344,29 @@ def process_started_ms(pid):
 def page_start(app):
     """The start as the page saw it: the app process's start (10 ms resolution) to the page's
     navigation start, its first contentful paint and when the task box was found enabled (the
-    harness polls for it, so this is an upper bound)."""
+    harness polls for it, so this is an upper bound); and, from the navigation's start, when
+    the HTML was received, every module evaluated, the first screen mounted, the document
+    loaded and the first contentful paint."""
     started = process_started_ms(app.pid)
     e2e.wait_for("the task box enabled", lambda: app.wd.execute(
         "const b = document.querySelector('[data-testid=\"task-input\"]'); return !!b && !b.disabled;"),
         timeout=30, interval=0.02)
-    origin, fcp, now = app.wd.execute(
+    origin, fcp, now, page = app.wd.execute(
         "const p = performance.getEntriesByName('first-contentful-paint')[0];"
-        "return [performance.timeOrigin, p ? p.startTime : null, Date.now()];")
+        "const n = performance.getEntriesByType('navigation')[0];"
+        "const mark = (name) => { const m = performance.getEntriesByName(name)[0];"
+        "  return m ? Math.round(m.startTime) : null; };"
+        "return [performance.timeOrigin, p ? p.startTime : null, Date.now(), {"
+        "  html_received: n ? Math.round(n.responseEnd) : null,"
+        "  modules_evaluated: mark('askfirst-modules-evaluated'),"
+        "  mounted: mark('askfirst-mounted'),"
+        "  dom_content_loaded: n ? Math.round(n.domContentLoadedEventEnd) : null,"
+        "  first_contentful_paint: p ? Math.round(p.startTime) : null}];")
     return {"process_start_to_page_navigation_ms": round(origin - started, 1),
             "process_start_to_first_contentful_paint_ms": round(origin + fcp - started, 1) if fcp is not None else None,
-            "process_start_to_task_box_enabled_ms": round(now - started, 1)}
+            "process_start_to_task_box_enabled_ms": round(now - started, 1),
+            # ms after the page's navigation started (main.ts sets the two marks).
+            "in_the_page_ms": page}
 
 
 def end_group(proc):
@@ -451,6 +468,60 @@ def part_mapped(results):
                      "viewable_median_s": statistics.median(m for m, _ in pairs),
                      "text_median_s": statistics.median(t for _, t in pairs)}
     results["mapped"] = out
+
+
+def start_cost(argv, env, seconds):
+    """Starts `argv` directly (its own process group), waits `seconds` and ends the group;
+    returns (the CPU seconds each of its processes used, by name; what they printed)."""
+    import tempfile
+    with tempfile.TemporaryFile() as out:
+        proc = subprocess.Popen(argv, env=env, stdout=out, stderr=subprocess.STDOUT,
+                                start_new_session=True)
+        try:
+            time.sleep(seconds)
+            used = cpu_seconds(proc.pid)
+        finally:
+            end_group(proc)
+        out.seek(0)
+        return used, out.read().decode(errors="replace")
+
+
+def part_fonts(results):
+    import tempfile
+    scenario = os.path.join(e2e.ARTIFACTS, "bench-fonts.json")
+    write_scenario(scenario, [{"say": "done"}])
+    runs = {"floor": {"matches": [], "cpu_s": []}, "askfirst": {"matches": [], "cpu_s": []}}
+    for _ in range(START_RUNS):
+        for name in runs:
+            for debug in (True, False):
+                tmp = tempfile.mkdtemp(prefix="askfirst-bench-fonts-")
+                env = dict(os.environ)
+                if debug:
+                    env["FC_DEBUG"] = "1"
+                argv = [FLOOR]
+                if name == "askfirst":
+                    argv = [e2e.APP]
+                    env.update(ASKFIRST_DATA_DIR=os.path.join(tmp, "data"),
+                               ASKFIRST_WORKSPACE=os.path.join(tmp, "workspace"),
+                               ASKFIRST_PROVIDER=f"scripted:{scenario}", ASKFIRST_NOTIFY="never")
+                    os.makedirs(env["ASKFIRST_WORKSPACE"])
+                try:
+                    used, printed = start_cost(argv, env, 4 if debug else 3)
+                finally:
+                    shutil.rmtree(tmp, ignore_errors=True)
+                if debug:
+                    runs[name]["matches"].append(printed.count("Match Pattern"))
+                else:
+                    runs[name]["cpu_s"].append({n: round(v, 2) for n, v in used.items()})
+                time.sleep(0.5)
+    out = {"note": "fontconfig matches in the first 4 s (FC_DEBUG=1), and CPU seconds by process "
+                   "in the first 3 s of starts without it; the minimal app and Ask First alternately"}
+    for name, got in runs.items():
+        names = sorted({n for row in got["cpu_s"] for n in row})
+        out[name] = {**got, "matches_median": statistics.median(got["matches"]),
+                     "cpu_s_median": {n: round(statistics.median(row.get(n, 0) for row in got["cpu_s"]), 2)
+                                      for n in names}}
+    results["fonts"] = out
 
 
 def part_floor(results):

@@ -32,7 +32,20 @@ function bundle(tag: Language): FluentBundle {
   return b;
 }
 
-const bundles = new Map<Language, FluentBundle>(LANGUAGES.map((tag) => [tag, bundle(tag)]));
+const bundles = new Map<Language, FluentBundle>();
+
+/**
+ * The bundle of `tag`, its catalogue parsed the first time it is needed: a start parses only
+ * the language in force (and English once a key is missing from it), not all three.
+ */
+function bundleOf(tag: Language): FluentBundle {
+  let b = bundles.get(tag);
+  if (!b) {
+    b = bundle(tag);
+    bundles.set(tag, b);
+  }
+  return b;
+}
 
 /**
  * The language the backend named before the page loaded (`window.__ASKFIRST_LANGUAGE__`, set
@@ -58,7 +71,7 @@ const changeListeners = new Set<() => void>();
 /** Shows the window in `language` from now on (every `t` in a template follows at once). */
 export function setLanguage(language: Language): void {
   const before = locale.language;
-  if (bundles.has(language)) locale.language = language;
+  if (LANGUAGES.includes(language)) locale.language = language;
   document.documentElement.lang = locale.language;
   if (locale.language !== before) for (const listener of changeListeners) listener();
 }
@@ -82,9 +95,9 @@ export type Args = Record<string, FluentVariable>;
  */
 export function t(key: string, args?: Args): string {
   for (const tag of [locale.language, 'en'] as Language[]) {
-    const b = bundles.get(tag);
-    const message = b?.getMessage(key);
-    if (b && message?.value) {
+    const b = bundleOf(tag);
+    const message = b.getMessage(key);
+    if (message?.value) {
       const errors: Error[] = [];
       const text = b.formatPattern(message.value, args ?? null, errors);
       for (const e of errors) console.error(`window.ftl ${tag} ${key}:`, e);

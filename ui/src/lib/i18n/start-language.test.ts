@@ -33,3 +33,33 @@ describe('the language at start', () => {
     }
   });
 });
+
+describe('the catalogues a start reads', () => {
+  afterEach(() => {
+    vi.doUnmock('@fluent/bundle');
+  });
+
+  it('are the language in force only; English once a key is missing, another once chosen', async () => {
+    const parsed: string[] = [];
+    vi.doMock('@fluent/bundle', async (original) => {
+      const fluent = await original<typeof import('@fluent/bundle')>();
+      class CountedResource extends fluent.FluentResource {
+        constructor(source: string) {
+          super(source);
+          parsed.push(source.includes('Começar') ? 'pt-BR' : source.includes('开始') ? 'zh-CN' : 'en');
+        }
+      }
+      return { ...fluent, FluentResource: CountedResource };
+    });
+    global.__ASKFIRST_LANGUAGE__ = 'pt-BR';
+    const i18n = await fresh();
+    expect(i18n.t('composer-start')).toBe('Começar');
+    expect(parsed).toEqual(['pt-BR']);
+    // A key no catalogue has: looked up in pt-BR, then English (read now), and shown as is.
+    expect(i18n.t('no-such-key')).toBe('no-such-key');
+    expect(parsed).toEqual(['pt-BR', 'en']);
+    i18n.setLanguage('zh-CN');
+    expect(i18n.t('composer-start')).toBe('开始');
+    expect(parsed).toEqual(['pt-BR', 'en', 'zh-CN']);
+  });
+});
