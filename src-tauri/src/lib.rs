@@ -200,7 +200,7 @@ fn try_run() -> anyhow::Result<()> {
     }
     let handle = tauri::async_runtime::block_on(async { tokio::runtime::Handle::current() });
     let autostart = config.autostart_task.clone();
-    let backend = build_backend_beside_the_display(config, handle, lock)?;
+    let backend = Backend::build_with(config, handle, lock).map_err(StartupError::from)?;
     let for_exit = Arc::clone(&backend.runtime);
     let log_for_exit = Arc::clone(&backend.log);
     let builder = tauri::Builder::default()
@@ -258,33 +258,6 @@ fn try_run() -> anyhow::Result<()> {
         }
     });
     Ok(())
-}
-
-/// Builds the backend ([`Backend::build_with`]) on a thread of its own while this (the GUI)
-/// thread opens the display, so that the two overlap at start: the backend waits on the disk
-/// (a session log and its folder synced), on the command sandbox's check (it runs `bwrap`) and
-/// on the desktop's keyring (a D-Bus call, or a service started for it), GTK on the X server
-/// and on loading its GL driver. Tauri's own GTK start is then a no-op (`gtk::init` is once per
-/// process). When the display cannot be opened here, nothing changes: Tauri tries again and
-/// reports it as before.
-///
-/// # Errors
-/// The backend's [`StartupError`]; or, when its thread could not start or panicked, an error
-/// [`run`] words as an internal failure, with what happened as the detail.
-fn build_backend_beside_the_display(
-    config: AppConfig,
-    handle: tokio::runtime::Handle,
-    lock: std::io::Result<Option<askfirst_core::audit::DataDirLock>>,
-) -> anyhow::Result<Backend> {
-    let building = std::thread::Builder::new()
-        .name("askfirst-backend".into())
-        .spawn(move || Backend::build_with(config, handle, lock))?;
-    #[cfg(target_os = "linux")]
-    let _ = gtk::init();
-    match building.join() {
-        Ok(built) => Ok(built.map_err(StartupError::from)?),
-        Err(_) => Err(anyhow::anyhow!("the backend's start panicked")),
-    }
 }
 
 /// Closing the main window hides it (or minimises it without a tray), and the first time a
