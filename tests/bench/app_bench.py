@@ -21,7 +21,7 @@ Parts (ASKFIRST_BENCH_PARTS, comma-separated; default all, in this order):
             ASKFIRST_BENCH_START_RUNS starts each of the minimal Tauri 2 app and of Ask First,
             alternately, launched directly (no WebDriver): exec -> its window mapped and viewable
             on the X server, and -> its top left showing text (python-xlib, polled every ~2 ms)
-  fonts     (not in the default list, runs in a minute) what a start costs in font lookups:
+  fonts     (not in the default list, runs in ~1.5 minutes) what a start costs in font lookups:
             ASKFIRST_BENCH_START_RUNS starts each of the minimal Tauri 2 app and of Ask First,
             launched directly: fontconfig's matches in the first 4 s (FC_DEBUG=1, which WebKit's
             processes inherit; every FcFontMatch prints "Match Pattern"), and, in starts without
@@ -472,13 +472,17 @@ def part_mapped(results):
 
 def start_cost(argv, env, seconds):
     """Starts `argv` directly (its own process group), waits `seconds` and ends the group;
-    returns (the CPU seconds each of its processes used, by name; what they printed)."""
+    returns (the CPU seconds each of its processes used, by name; what they printed, short of
+    what each process still held in its output buffer when it was ended: fontconfig's matches
+    print ~8 KB each, so at most one a process). Raises when the app did not live that long."""
     import tempfile
     with tempfile.TemporaryFile() as out:
         proc = subprocess.Popen(argv, env=env, stdout=out, stderr=subprocess.STDOUT,
                                 start_new_session=True)
         try:
             time.sleep(seconds)
+            if not alive(proc.pid):
+                raise AssertionError(f"{argv[0]} ended within {seconds} s of its start")
             used = cpu_seconds(proc.pid)
         finally:
             end_group(proc)
