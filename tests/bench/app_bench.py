@@ -380,6 +380,17 @@ def end_group(proc):
         proc.wait()
 
 
+def direct_env(tmp, scenario, base=None):
+    """The environment of Ask First launched directly (no WebDriver): `base` (the bench's own
+    environment) with a data folder and a workspace (made) in the folder `tmp`, the scripted
+    provider playing `scenario`, and no notifications."""
+    env = dict(os.environ if base is None else base, ASKFIRST_DATA_DIR=os.path.join(tmp, "data"),
+               ASKFIRST_WORKSPACE=os.path.join(tmp, "workspace"),
+               ASKFIRST_PROVIDER=f"scripted:{scenario}", ASKFIRST_NOTIFY="never")
+    os.makedirs(env["ASKFIRST_WORKSPACE"])
+    return env
+
+
 def idle_memory(argv, env, seconds=12):
     """Starts `argv` directly (its own process group), waits `seconds`, measures memory and
     the processes it runs, ends the group; returns the figures."""
@@ -452,10 +463,7 @@ def part_mapped(results):
     for _ in range(START_RUNS):
         runs["floor"].append(mapped_after([FLOOR], dict(os.environ), "Floor"))
         tmp = tempfile.mkdtemp(prefix="askfirst-bench-mapped-")
-        env = dict(os.environ, ASKFIRST_DATA_DIR=os.path.join(tmp, "data"),
-                   ASKFIRST_WORKSPACE=os.path.join(tmp, "workspace"),
-                   ASKFIRST_PROVIDER=f"scripted:{scenario}", ASKFIRST_NOTIFY="never")
-        os.makedirs(env["ASKFIRST_WORKSPACE"])
+        env = direct_env(tmp, scenario)
         try:
             runs["askfirst"].append(mapped_after([e2e.APP], env, "Ask First"))
         finally:
@@ -505,10 +513,7 @@ def part_fonts(results):
                 argv = [FLOOR]
                 if name == "askfirst":
                     argv = [e2e.APP]
-                    env.update(ASKFIRST_DATA_DIR=os.path.join(tmp, "data"),
-                               ASKFIRST_WORKSPACE=os.path.join(tmp, "workspace"),
-                               ASKFIRST_PROVIDER=f"scripted:{scenario}", ASKFIRST_NOTIFY="never")
-                    os.makedirs(env["ASKFIRST_WORKSPACE"])
+                    env = direct_env(tmp, scenario, env)
                 try:
                     used, printed = start_cost(argv, env, 4 if debug else 3)
                 finally:
@@ -538,10 +543,7 @@ def part_floor(results):
         row = {"floor": idle_memory([FLOOR], dict(os.environ))}
         for variant in WEBKIT_VARIANTS:
             tmp = tempfile.mkdtemp(prefix="askfirst-bench-floor-")
-            env = dict(os.environ, ASKFIRST_DATA_DIR=os.path.join(tmp, "data"),
-                       ASKFIRST_WORKSPACE=os.path.join(tmp, "workspace"),
-                       ASKFIRST_PROVIDER=f"scripted:{scenario}", ASKFIRST_NOTIFY="never")
-            os.makedirs(env["ASKFIRST_WORKSPACE"])
+            env = direct_env(tmp, scenario)
             if variant != "default":
                 env["ASKFIRST_WEBKIT"] = variant.replace("+", ",")
             try:
