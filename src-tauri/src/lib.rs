@@ -203,6 +203,7 @@ fn try_run() -> anyhow::Result<()> {
     let backend = Backend::build_with(config, handle, lock).map_err(StartupError::from)?;
     let for_exit = Arc::clone(&backend.runtime);
     let log_for_exit = Arc::clone(&backend.log);
+    let settings = Arc::clone(&backend.settings);
     let builder = tauri::Builder::default()
         // A second launch brings the running window forward instead of starting another app
         // (the data folder lock above already kept it from touching the folder).
@@ -246,6 +247,7 @@ fn try_run() -> anyhow::Result<()> {
     let tauri_app = build_app(builder, backend, context)
         .map_err(|error| StartupError::Window(error.to_string()))?;
     window::before_webviews();
+    find_key_store(settings);
     tauri_app.run(move |_app, event| {
         if let RunEvent::Exit = event {
             for_exit.shutdown();
@@ -258,6 +260,23 @@ fn try_run() -> anyhow::Result<()> {
         }
     });
     Ok(())
+}
+
+/// Finds where API keys are kept ([`askfirst_core::app::KeyStore::find`]: a `bwrap` run and a
+/// D-Bus call that may start the keyring's service) on a thread of its own while the window
+/// opens, instead of before it; whatever needs the answer first waits for it. Called once GTK
+/// has started (the app is built): GTK's start unsets variables of the environment, which the
+/// keyring's client reads, and nothing changes the environment after it.
+fn find_key_store(settings: Arc<askfirst_core::app::SettingsScreen>) {
+    let started = std::thread::Builder::new()
+        .name("askfirst-keys".into())
+        .spawn(move || {
+            settings.keys().find();
+        });
+    if let Err(error) = started {
+        // Found on first need instead.
+        eprintln!("askfirst: no thread to find where API keys are kept: {error}");
+    }
 }
 
 /// Closing the main window hides it (or minimises it without a tray), and the first time a

@@ -111,12 +111,15 @@ impl AppConfig {
             let choice = self.provider.clone();
             return Ok(Arc::new(move || {
                 // The environment fixes the provider; a key may still be saved for its address.
+                // The file's keys have moved to the keyring (if they do) before it is read.
+                keys.find();
                 let file = SettingsFile::load(&settings_path).unwrap_or_default();
                 make_provider(&keys.with_saved_key(choice.clone(), &file))
             }));
         }
         let env = self.env.clone();
         Ok(Arc::new(move || {
+            keys.find();
             let file = SettingsFile::load(&settings_path).map_err(ProviderError::Config)?;
             let choice =
                 provider_choice(&env, &file).map_err(|e| ProviderError::Config(e.to_string()))?;
@@ -124,27 +127,10 @@ impl AppConfig {
         }))
     }
 
-    /// Finds where API keys are kept ([`KeyStore::for_environment`]) and moves the keys the
-    /// settings file holds there ([`KeyStore::move_saved_keys`]); a file with a mistake is
-    /// left alone.
+    /// Where API keys are kept, found when first needed ([`KeyStore::find`]), and the keys
+    /// this configuration's settings file holds then moved there ([`KeyStore::for_settings`]).
     pub fn key_store(&self) -> KeyStore {
-        let keys = KeyStore::for_environment(&self.env);
-        let path = self.settings_path();
-        if let Ok(mut file) = SettingsFile::load(&path) {
-            let address = catalog::key_address_in_force(&self.env, &file);
-            if keys.move_saved_keys(&mut file, address.as_deref()) {
-                if let Err(error) = file.save(&path) {
-                    eprintln!(
-                        "askfirst: the settings file {} could not be saved: {error}",
-                        path.display()
-                    );
-                }
-            }
-        }
-        if let Some(why) = keys.why_no_keyring() {
-            eprintln!("askfirst: API keys are kept in the settings file, not the desktop's keyring ({why})");
-        }
-        keys
+        KeyStore::for_settings(&self.env, self.settings_path())
     }
 }
 

@@ -130,6 +130,8 @@ impl SettingsScreen {
     /// The settings for the settings screen (never the API key itself). Reads `settings.json`.
     pub fn view(&self, runtime: &AgentRuntime) -> SettingsView {
         let env = &self.config.env;
+        // The file's keys have moved to the keyring (if they do) before it is read.
+        self.keys.find();
         let loaded = SettingsFile::load(&self.config.settings_path());
         let settings_error = loaded.as_ref().err().cloned();
         let file = loaded.unwrap_or_default();
@@ -168,7 +170,10 @@ impl SettingsScreen {
         }
     }
 
+    /// Loads `settings.json` once where keys are kept has been found, so that moving the
+    /// file's keys there ([`KeyStore::find`]) and a change of the settings never overlap.
     fn load_file(&self) -> Result<SettingsFile, SettingsError> {
+        self.keys.find();
         SettingsFile::load(&self.config.settings_path()).map_err(SettingsError::FileUnreadable)
     }
 

@@ -18,7 +18,7 @@
 //! Every keyring call is bounded by [`KEYRING_TIMEOUT`] (a locked keyring asks the person for
 //! their password, and may wait for an answer that never comes).
 
-use super::catalog::{ApiFamily, ProviderChoice};
+use super::catalog::{key_address_in_force, ApiFamily, ProviderChoice};
 use super::settings::{Environment, Setting, ENVIRONMENT};
 use crate::config::SettingsFile;
 use crate::i18n::{tr, Arg};
@@ -26,6 +26,8 @@ use crate::providers::ApiKey;
 use crate::tools::sandbox::{scopes_enforced, Confinement};
 use crate::tools::session_bus::SessionBus;
 use askfirst_protocol::{KeyPlace, KeyStorage};
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 use std::time::Duration;
 
 /// The keyring's service name for Ask First's keys (the `service` attribute of its items).
@@ -61,56 +63,112 @@ pub fn key_address(base_url: &str) -> String {
 }
 
 /// Where this app keeps API keys: the desktop's keyring, or (with the reason) the settings
-/// file. Found once, when the backend is built ([`KeyStore::for_environment`]).
-#[derive(Debug, Clone)]
+/// file. Found once, the first time it is needed ([`KeyStore::find`]): finding it asks the
+/// machine (a `bwrap` run and a D-Bus call that may start the keyring's service, ~0.1 s on a
+/// fresh session), which the app does beside its window opening rather than before it
+/// (BENCHMARKS.md, "Start: where the floor's time goes").
+#[derive(Debug)]
 pub struct KeyStore {
-    /// Why the keyring is not used; `None` when it is.
-    no_keyring: Option<String>,
+    /// The environment whose session bus the keyring would be reached on.
+    env: Environment,
+    /// The settings file whose keys move to the keyring when the store is found; `None` for a
+    /// store that moves none (tests, the connection check's own).
+    settings_path: Option<PathBuf>,
+    /// Why the keyring is not used (`None` when it is), once found.
+    no_keyring: OnceLock<Option<String>>,
 }
 
 impl KeyStore {
-    /// The store for `env`: the keyring when `env` names a session bus (no bus is ever
-    /// started for it), the command sandbox keeps commands off that bus, and the Secret
-    /// Service answers; else the settings file. The keyring client connects to the bus of the
-    /// process's environment, so `env` is the process's in the app; a fixed environment
-    /// without `DBUS_SESSION_BUS_ADDRESS` (tests) always gets the settings file.
+    /// The store for `env`, found when first needed: the keyring when `env` names a session
+    /// bus (no bus is ever started for it), the command sandbox keeps commands off that bus,
+    /// and the Secret Service answers; else the settings file. The keyring client connects to
+    /// the bus of the process's environment, so `env` is the process's in the app; a fixed
+    /// environment without `DBUS_SESSION_BUS_ADDRESS` (tests) always gets the settings file.
     pub fn for_environment(env: &Environment) -> Self {
-        let bus = SessionBus::from_vars(
-            env.var("DBUS_SESSION_BUS_ADDRESS").as_deref(),
-            env.var("XDG_RUNTIME_DIR").as_deref(),
-        );
-        if !bus.is_present() {
-            return Self::settings_file_only(
-                "no D-Bus session bus: DBUS_SESSION_BUS_ADDRESS is not set and there is no \
-                 $XDG_RUNTIME_DIR/bus",
-            );
+        Self {
+            env: env.clone(),
+            settings_path: None,
+            no_keyring: OnceLock::new(),
         }
-        if let Some(why) = bus.open_to_commands(Confinement::detected(), scopes_enforced()) {
-            return Self::settings_file_only(&format!(
-                "the commands the agent runs could reach the keyring: {why}"
-            ));
-        }
-        match keyring::probe() {
-            Ok(()) => Self { no_keyring: None },
-            Err(why) => Self::settings_file_only(&format!("the Secret Service: {why}")),
+    }
+
+    /// As [`KeyStore::for_environment`], and when found, the keys `settings_path` holds move
+    /// to the keyring (a key of an earlier version bound to the address in force first:
+    /// [`KeyStore::move_saved_keys`]); a file with a mistake is left alone.
+    pub fn for_settings(env: &Environment, settings_path: PathBuf) -> Self {
+        Self {
+            settings_path: Some(settings_path),
+            ..Self::for_environment(env)
         }
     }
 
     /// A store that keeps keys in the settings file only; `why` is the technical reason.
     pub fn settings_file_only(why: &str) -> Self {
-        Self {
-            no_keyring: Some(why.to_owned()),
+        let store = Self::for_environment(&Environment::fixed(Default::default()));
+        let _ = store.no_keyring.set(Some(why.to_owned()));
+        store
+    }
+
+    /// Finds where keys are kept, the first time it is called (later calls return at once,
+    /// and a call made while another thread finds it waits for that one): every method that
+    /// needs the answer calls it, and so does whoever reads or writes the settings file's keys
+    /// (the settings screen, the provider factory), so that the file's keys have moved before
+    /// they read it and no two writers of the file overlap.
+    pub fn find(&self) -> &Self {
+        let _ = self.why();
+        self
+    }
+
+    fn why(&self) -> Option<&str> {
+        self.no_keyring
+            .get_or_init(|| {
+                let why = Self::decide(&self.env);
+                if let Some(why) = &why {
+                    eprintln!(
+                        "askfirst: API keys are kept in the settings file, not the desktop's \
+                         keyring ({why})"
+                    );
+                }
+                if let Some(path) = &self.settings_path {
+                    move_file_keys(&self.env, path, why.is_none());
+                }
+                why
+            })
+            .as_deref()
+    }
+
+    /// Why `env`'s keyring cannot be used, or `None` when it can (see
+    /// [`KeyStore::for_environment`]).
+    fn decide(env: &Environment) -> Option<String> {
+        let bus = SessionBus::from_vars(
+            env.var("DBUS_SESSION_BUS_ADDRESS").as_deref(),
+            env.var("XDG_RUNTIME_DIR").as_deref(),
+        );
+        if !bus.is_present() {
+            return Some(
+                "no D-Bus session bus: DBUS_SESSION_BUS_ADDRESS is not set and there is no \
+                 $XDG_RUNTIME_DIR/bus"
+                    .to_owned(),
+            );
         }
+        if let Some(why) = bus.open_to_commands(Confinement::detected(), scopes_enforced()) {
+            return Some(format!(
+                "the commands the agent runs could reach the keyring: {why}"
+            ));
+        }
+        keyring::probe()
+            .err()
+            .map(|why| format!("the Secret Service: {why}"))
     }
 
     /// Whether keys go to the desktop's keyring.
     pub fn uses_keyring(&self) -> bool {
-        self.no_keyring.is_none()
+        self.why().is_none()
     }
 
     /// Why the keyring is not used, in technical words; `None` when it is.
     pub fn why_no_keyring(&self) -> Option<&str> {
-        self.no_keyring.as_deref()
+        self.why()
     }
 
     /// The key saved for `address` and where it is: the settings file first (a key lands
@@ -199,27 +257,7 @@ impl KeyStore {
     /// file only once the keyring gives it back. Returns whether `file` changed (for the caller
     /// to save).
     pub fn move_saved_keys(&self, file: &mut SettingsFile, address_in_force: Option<&str>) -> bool {
-        let mut changed = false;
-        if let (Some(key), Some(address)) = (file.api_key.clone(), address_in_force) {
-            file.api_keys.entry(address.to_owned()).or_insert(key);
-            file.api_key = None;
-            changed = true;
-        }
-        if self.uses_keyring() {
-            for (address, key) in file.api_keys.clone() {
-                match keyring::set_and_check(&address, &key) {
-                    Ok(()) => {
-                        file.api_keys.remove(&address);
-                        changed = true;
-                    }
-                    Err(why) => eprintln!(
-                        "askfirst: the key for {address} stays in the settings file: the \
-                         desktop's keyring did not take it ({why})"
-                    ),
-                }
-            }
-        }
-        changed
+        move_keys(file, address_in_force, self.uses_keyring())
     }
 
     /// Whether a key is set for the service in force (`address`, `None` for none; `family`
@@ -258,7 +296,49 @@ impl KeyStore {
         KeyStorage {
             place,
             sentence,
-            detail: problem.or_else(|| self.no_keyring.clone()),
+            detail: problem.or_else(|| self.why().map(str::to_owned)),
+        }
+    }
+}
+
+/// [`KeyStore::move_saved_keys`] with the keyring's use already found (`keyring_used`).
+fn move_keys(file: &mut SettingsFile, address_in_force: Option<&str>, keyring_used: bool) -> bool {
+    let mut changed = false;
+    if let (Some(key), Some(address)) = (file.api_key.clone(), address_in_force) {
+        file.api_keys.entry(address.to_owned()).or_insert(key);
+        file.api_key = None;
+        changed = true;
+    }
+    if keyring_used {
+        for (address, key) in file.api_keys.clone() {
+            match keyring::set_and_check(&address, &key) {
+                Ok(()) => {
+                    file.api_keys.remove(&address);
+                    changed = true;
+                }
+                Err(why) => eprintln!(
+                    "askfirst: the key for {address} stays in the settings file: the \
+                     desktop's keyring did not take it ({why})"
+                ),
+            }
+        }
+    }
+    changed
+}
+
+/// [`move_keys`] for the settings file at `path`, saved when it changed (a file that cannot
+/// be read, or has a mistake, is left alone; one that cannot be saved is said on stderr).
+fn move_file_keys(env: &Environment, path: &Path, keyring_used: bool) {
+    let Ok(mut file) = SettingsFile::load(path) else {
+        return;
+    };
+    let address = key_address_in_force(env, &file);
+    if move_keys(&mut file, address.as_deref(), keyring_used) {
+        if let Err(error) = file.save(path) {
+            eprintln!(
+                "askfirst: the settings file {} could not be saved: {error}",
+                path.display()
+            );
         }
     }
 }

@@ -147,6 +147,11 @@ async fn a_key_of_an_earlier_version_is_bound_to_the_address_in_force() {
     let e = env(&[("ASKFIRST_DATA_DIR", data.to_str().unwrap())]);
     let config = AppConfig::resolve(e.clone(), None).unwrap();
     let backend = Backend::build(config, tokio::runtime::Handle::current()).unwrap();
+    // Building the backend does not look for the keyring (a `bwrap` run and a D-Bus call):
+    // the app finds where keys are kept while its window opens, and the key is bound then.
+    let before = SettingsFile::load(&data.join("settings.json")).unwrap();
+    assert_eq!(before.api_key.as_deref(), Some("sk-old"));
+    backend.settings.keys().find();
     let file = SettingsFile::load(&data.join("settings.json")).unwrap();
     assert_eq!(file.api_key, None);
     assert_eq!(

@@ -45,7 +45,11 @@ pub fn probe_target(
         .unwrap_or_else(|| e.default_model.to_owned());
     let saved_key = || {
         (!request.clear_api_key)
-            .then(|| SettingsFile::load(&config.settings_path()).ok())
+            .then(|| {
+                // The file's keys have moved to the keyring (if they do) before it is read.
+                keys.find();
+                SettingsFile::load(&config.settings_path()).ok()
+            })
             .flatten()
             .and_then(|file| keys.saved_key(&file, &key_address(base_url.trim())))
             .map(|(key, _place)| key)
