@@ -25,7 +25,7 @@ pub struct SettingsFile {
     pub model: Option<String>,
     /// The API key of earlier versions, for whichever service was chosen (never logged: `Debug`
     /// redacts it). Read, never written again: at start it moves to the desktop's keyring, or
-    /// into `api_keys` for the address in force (`crate::app::secrets::KeyStore::move_saved_keys`).
+    /// into `api_keys` for the address in force (`crate::app::secrets::KeyStore::find`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub api_key: Option<String>,
     /// API keys kept here because no desktop keyring could take them: the service's address

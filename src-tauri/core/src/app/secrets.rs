@@ -9,7 +9,9 @@
 //!   owner-only `settings.json` ([`SettingsFile::api_keys`], by address), as before.
 //! - A key of an earlier version (`api_key`, for whichever service was chosen) is bound to the
 //!   address in force, and every key in the file moves to the keyring once one is available,
-//!   leaving the file only after the keyring gives it back ([`KeyStore::move_saved_keys`]).
+//!   leaving the file only after the keyring gives it back: when the app has found where keys
+//!   are kept, just after its window starts to open ([`KeyStore::find`]), and at every save of
+//!   the settings ([`KeyStore::move_saved_keys`]).
 //! - The environment (`OPENAI_API_KEY`, `ANTHROPIC_API_KEY`: `super::settings::ENVIRONMENT`)
 //!   still wins over both.
 //!
@@ -72,7 +74,7 @@ pub struct KeyStore {
     /// The environment whose session bus the keyring would be reached on.
     env: Environment,
     /// The settings file whose keys move to the keyring when the store is found; `None` for a
-    /// store that moves none (tests, the connection check's own).
+    /// store that moves none ([`KeyStore::for_environment`], [`KeyStore::settings_file_only`]).
     settings_path: Option<PathBuf>,
     /// Why the keyring is not used (`None` when it is), once found.
     no_keyring: OnceLock<Option<String>>,

@@ -37,6 +37,8 @@ pub fn save_openai(base_url: &str, api_key: Option<&str>, clear: bool) -> SaveSe
 
 /// The key the provider in force gets, from the saved settings (`None`: no key).
 pub fn key_sent(env: &Environment, keys: &KeyStore, data: &Path) -> Option<String> {
+    // As the provider factory does: the file's keys have moved before it is read.
+    keys.find();
     let file = SettingsFile::load(&data.join("settings.json")).unwrap();
     match keys.with_saved_key(provider_choice(env, &file).unwrap(), &file) {
         ProviderChoice::Http { http, .. } => http.api_key.map(|k| k.expose().to_owned()),
