@@ -105,7 +105,7 @@ lint: setup ui
 	cargo clippy --locked --workspace --all-targets -- -D warnings
 	cd ui && npm run check
 
-# The app part takes about 13 minutes (up to 23 since cards under a still pointer arm after
+# The app part takes about 15 minutes (up to 25 since cards under a still pointer arm after
 # 1.2 s), most of it the soak (BENCH_SOAK approvals answered one by one, each waiting out the
 # card's arming delay). Shorter: make bench BENCH_SOAK=200, or only some parts:
 # make bench BENCH_PARTS=start,thousand (start, floor, soak, thousand, window1000, long, big, stream; also,

@@ -7,7 +7,10 @@ Parts (ASKFIRST_BENCH_PARTS, comma-separated; default all, in this order):
             another in one app instance, 20 per task (`run_command "date +%s%N > file"`, so the
             tool itself stamps when it started): the approval round trip inside the app
             (core -> card painted -> armed; click -> decision recorded -> tool started) and the
-            resident set before, during, after, and after a new session
+            resident set before, during, after, and after a new session; each sample is taken
+            twice, at once and again after ASKFIRST_BENCH_SOAK_SETTLE seconds (default 10) with
+            nothing happening (a card waits), so what was only not yet collected or given back
+            can be told from what stays
   thousand  one model turn with ASKFIRST_BENCH_PARALLEL (64, the most a turn may ask) tool
             calls: all cards shown, scrolling, webview memory, approving them all
   big       a 5 MB argument: core -> card usable (3 tasks)
@@ -82,6 +85,8 @@ SOAK_CLICK = os.environ.get("ASKFIRST_BENCH_SOAK_CLICK", "pointer")
 SOAK_TOOL = os.environ.get("ASKFIRST_BENCH_SOAK_TOOL", "run_command")
 # Memory is sampled every this many approvals (every 50 in a soak of up to 500, for a fit).
 SOAK_SAMPLE_EVERY = 50 if SOAK <= 500 else 100
+# Seconds the soak waits, idle, before a sample's second reading (0: no second reading).
+SOAK_SETTLE = float(os.environ.get("ASKFIRST_BENCH_SOAK_SETTLE", "10"))
 STREAM_RATE = int(os.environ.get("ASKFIRST_BENCH_STREAM_RATE", "2000"))
 STREAM_SECONDS = float(os.environ.get("ASKFIRST_BENCH_STREAM_SECONDS", "20"))
 PER_RUN = 20  # a run may take 25 model steps, so the soak is many tasks of PER_RUN approvals
@@ -106,6 +111,36 @@ def process_tree(pid):
         except OSError:
             pass
     return found
+
+
+def page_mappings(pid):
+    """The web process's resident set (MiB) by kind of mapping, from /proc/<pid>/smaps:
+    executable anonymous memory (JavaScriptCore's JIT code), other anonymous memory (the
+    JavaScript heap, WebKit's allocator, malloc), shared memory and files."""
+    kinds = {"jit": 0, "anonymous": 0, "shared": 0, "files": 0}
+    for p, name in process_tree(pid):
+        if not name.startswith("WebKitWebProces"):
+            continue
+        try:
+            with open(f"/proc/{p}/smaps") as f:
+                kind = None
+                for line in f:
+                    fields = line.split()
+                    if "-" in fields[0] and len(fields) >= 5 and ":" in fields[3]:
+                        perms, path = fields[1], " ".join(fields[5:])
+                        if path.startswith("/") and not path.startswith("/memfd:"):
+                            kind = "files"
+                        elif path.startswith(("/memfd:", "/dev/shm", "/SYSV")) or perms[3] == "s":
+                            kind = "shared"
+                        elif "x" in perms:
+                            kind = "jit"
+                        else:
+                            kind = "anonymous"
+                    elif fields[0] == "Rss:" and kind:
+                        kinds[kind] += int(fields[1])
+        except OSError:
+            continue
+    return {k: round(v / 1024, 1) for k, v in kinds.items()}
 
 
 def memory(pid):
@@ -604,8 +639,16 @@ def part_soak(results):
             if (i + 1) % SOAK_SAMPLE_EVERY == 0 or i + 1 == 10:
                 merge_bench_cards(cards, app.take_bench_cards())
                 samples.append({"approvals": i + 1, **memory(pid), "dom_nodes": app.dom_nodes()})
+                if SOAK_SETTLE:
+                    # Nothing is asked meanwhile: the task ends, or its next card waits (the
+                    # bench's approvals time out after an hour).
+                    time.sleep(SOAK_SETTLE)
+                    samples[-1]["settled"] = {**memory(pid), "page_mappings": page_mappings(pid)}
                 print(f"  soak: {i + 1} approvals, {samples[-1]['rss_mib']} MiB RSS, PSS by process "
-                      f"{ {n: v['pss_mib'] for n, v in samples[-1]['by_process'].items()} }", flush=True)
+                      f"{ {n: v['pss_mib'] for n, v in samples[-1]['by_process'].items()} }"
+                      + (f", RSS by process after {SOAK_SETTLE:g} s "
+                         f"{ {n: v['rss_mib'] for n, v in samples[-1]['settled']['by_process'].items()} }"
+                         if SOAK_SETTLE else ""), flush=True)
         assert app.wait_finished() == "completed"
         elapsed = time.monotonic() - t_start
         time.sleep(3)
@@ -655,6 +698,7 @@ def part_soak(results):
             "decision_recorded_to_tool_started": stats(decided_tool),
         },
         "memory": samples + [after],
+        "settle_s": SOAK_SETTLE,
         "after_new_session": new_session,
     }
 
