@@ -111,16 +111,13 @@ impl AppConfig {
             let choice = self.provider.clone();
             return Ok(Arc::new(move || {
                 // The environment fixes the provider; a key may still be saved for its address.
-                // The file's keys have moved to the keyring (if they do) before it is read.
-                keys.find();
-                let file = SettingsFile::load(&settings_path).unwrap_or_default();
+                let file = keys.load(&settings_path).unwrap_or_default();
                 make_provider(&keys.with_saved_key(choice.clone(), &file))
             }));
         }
         let env = self.env.clone();
         Ok(Arc::new(move || {
-            keys.find();
-            let file = SettingsFile::load(&settings_path).map_err(ProviderError::Config)?;
+            let file = keys.load(&settings_path).map_err(ProviderError::Config)?;
             let choice =
                 provider_choice(&env, &file).map_err(|e| ProviderError::Config(e.to_string()))?;
             make_provider(&keys.with_saved_key(choice, &file))

@@ -4,7 +4,7 @@
 //! a front end calls them off its GUI thread.
 
 use super::catalog::{entry, key_address_in_force, provider_infos, provider_setting};
-use super::secrets::KeyStore;
+use super::secrets::{KeyStore, KeyedSettings};
 use super::settings::{
     effective_language, language_tag, parse_language_tag, AppConfig, Setting, APPROVAL_TIMEOUT_SECS,
 };
@@ -130,9 +130,7 @@ impl SettingsScreen {
     /// The settings for the settings screen (never the API key itself). Reads `settings.json`.
     pub fn view(&self, runtime: &AgentRuntime) -> SettingsView {
         let env = &self.config.env;
-        // The file's keys have moved to the keyring (if they do) before it is read.
-        self.keys.find();
-        let loaded = SettingsFile::load(&self.config.settings_path());
+        let loaded = self.keys.load(&self.config.settings_path());
         let settings_error = loaded.as_ref().err().cloned();
         let file = loaded.unwrap_or_default();
         let family = self.family(&file);
@@ -142,6 +140,7 @@ impl SettingsScreen {
             provider_setting(env, &file).unwrap_or(ProviderSetting::Kind(ProviderKind::Demo));
         let address = key_address_in_force(env, &file);
         let (has_api_key, key_storage) = self.keys.storage(env, family, &file, address.as_deref());
+        let file = file.into_inner();
         SettingsView {
             provider,
             providers: provider_infos(),
@@ -170,11 +169,12 @@ impl SettingsScreen {
         }
     }
 
-    /// Loads `settings.json` once where keys are kept has been found, so that moving the
-    /// file's keys there ([`KeyStore::find`]) and a change of the settings never overlap.
-    fn load_file(&self) -> Result<SettingsFile, SettingsError> {
-        self.keys.find();
-        SettingsFile::load(&self.config.settings_path()).map_err(SettingsError::FileUnreadable)
+    /// Loads `settings.json` once where keys are kept has been found ([`KeyStore::load`]), so
+    /// that moving the file's keys there and a change of the settings never overlap.
+    fn load_file(&self) -> Result<KeyedSettings, SettingsError> {
+        self.keys
+            .load(&self.config.settings_path())
+            .map_err(SettingsError::FileUnreadable)
     }
 
     /// Loads `settings.json`, lets `change` edit it and saves it (owner-only, atomically).
@@ -285,7 +285,7 @@ impl SettingsScreen {
         let mut file = self.load_file()?;
         change(&mut file.mcp_servers).map_err(SettingsError::McpServer)?;
         self.save_file(&file)?;
-        runtime.set_mcp_servers(file.mcp_servers);
+        runtime.set_mcp_servers(file.into_inner().mcp_servers);
         Ok(self.view(runtime))
     }
 

@@ -28,6 +28,7 @@ use crate::providers::ApiKey;
 use crate::tools::sandbox::{scopes_enforced, Confinement};
 use crate::tools::session_bus::SessionBus;
 use askfirst_protocol::{KeyPlace, KeyStorage};
+use std::ops::{Deref, DerefMut};
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 use std::time::Duration;
@@ -112,13 +113,25 @@ impl KeyStore {
     }
 
     /// Finds where keys are kept, the first time it is called (later calls return at once,
-    /// and a call made while another thread finds it waits for that one): every method that
-    /// needs the answer calls it, and so does whoever reads or writes the settings file's keys
-    /// (the settings screen, the provider factory), so that the file's keys have moved before
-    /// they read it and no two writers of the file overlap.
+    /// and a call made while another thread finds it waits for that one). Every method that
+    /// needs the answer calls it, and [`KeyStore::load`] calls it before reading the settings
+    /// file, so the file's keys have moved before anyone reads them and no two writers of the
+    /// file overlap. The app calls it on a thread of its own once its window starts to open.
     pub fn find(&self) -> &Self {
         let _ = self.why();
         self
+    }
+
+    /// Reads the settings file at `path` once where keys are kept has been found (and the
+    /// store's own file's keys moved there): the only way to get the [`KeyedSettings`] that
+    /// the methods reading or changing keys take, so none of them can see a file read before
+    /// its keys moved (and write keys back that have left it).
+    ///
+    /// # Errors
+    /// [`SettingsFile::load`]'s sentence: a file that cannot be read, or has a mistake.
+    pub fn load(&self, path: &Path) -> Result<KeyedSettings, String> {
+        self.find();
+        SettingsFile::load(path).map(KeyedSettings)
     }
 
     fn why(&self) -> Option<&str> {
@@ -176,14 +189,14 @@ impl KeyStore {
     /// The key saved for `address` and where it is: the settings file first (a key lands
     /// there only when the keyring could not take it, so it is the newer one), then the
     /// keyring; a key of an earlier version not yet bound to an address counts for any.
-    pub fn saved_key(&self, file: &SettingsFile, address: &str) -> Option<(ApiKey, KeyPlace)> {
+    pub fn saved_key(&self, file: &KeyedSettings, address: &str) -> Option<(ApiKey, KeyPlace)> {
         self.lookup(file, address).ok().flatten()
     }
 
     /// As [`KeyStore::saved_key`], with the keyring's failure (a message without the key).
     fn lookup(
         &self,
-        file: &SettingsFile,
+        file: &KeyedSettings,
         address: &str,
     ) -> Result<Option<(ApiKey, KeyPlace)>, String> {
         let in_file = file.api_keys.get(address).or(file.api_key.as_ref());
@@ -206,7 +219,7 @@ impl KeyStore {
 
     /// `choice` with the key saved for its address ([`KeyStore::saved_key`]) when the
     /// environment gave it none.
-    pub fn with_saved_key(&self, choice: ProviderChoice, file: &SettingsFile) -> ProviderChoice {
+    pub fn with_saved_key(&self, choice: ProviderChoice, file: &KeyedSettings) -> ProviderChoice {
         match choice {
             ProviderChoice::Http { kind, mut http } => {
                 if http.api_key.is_none() {
@@ -222,7 +235,7 @@ impl KeyStore {
 
     /// Saves `key` for `address`: into the keyring, checked by reading it back, and then out
     /// of `file`; where that fails, into `file` (for the caller to save). Returns where it is.
-    pub fn save_key(&self, file: &mut SettingsFile, address: &str, key: &str) -> KeyPlace {
+    pub fn save_key(&self, file: &mut KeyedSettings, address: &str, key: &str) -> KeyPlace {
         let key = key.trim();
         if self.uses_keyring() {
             match keyring::set_and_check(address, key) {
@@ -245,7 +258,7 @@ impl KeyStore {
     ///
     /// # Errors
     /// The keyring's failure, a message without the key; `file` is changed even then.
-    pub fn remove_key(&self, file: &mut SettingsFile, address: &str) -> Result<(), String> {
+    pub fn remove_key(&self, file: &mut KeyedSettings, address: &str) -> Result<(), String> {
         file.api_keys.remove(address);
         file.api_key = None;
         if self.uses_keyring() {
@@ -258,8 +271,12 @@ impl KeyStore {
     /// to), and moves every key of `file` into the keyring when one is used: a key leaves the
     /// file only once the keyring gives it back. Returns whether `file` changed (for the caller
     /// to save).
-    pub fn move_saved_keys(&self, file: &mut SettingsFile, address_in_force: Option<&str>) -> bool {
-        move_keys(file, address_in_force, self.uses_keyring())
+    pub fn move_saved_keys(
+        &self,
+        file: &mut KeyedSettings,
+        address_in_force: Option<&str>,
+    ) -> bool {
+        move_keys(&mut file.0, address_in_force, self.uses_keyring())
     }
 
     /// Whether a key is set for the service in force (`address`, `None` for none; `family`
@@ -268,7 +285,7 @@ impl KeyStore {
         &self,
         env: &Environment,
         family: Option<ApiFamily>,
-        file: &SettingsFile,
+        file: &KeyedSettings,
         address: Option<&str>,
     ) -> (bool, KeyStorage) {
         let from_env = ENVIRONMENT
@@ -300,6 +317,32 @@ impl KeyStore {
             sentence,
             detail: problem.or_else(|| self.why().map(str::to_owned)),
         }
+    }
+}
+
+/// The settings file as read by [`KeyStore::load`], after its keys moved to where keys are
+/// kept; it reads and changes as a [`SettingsFile`] (and is saved as one). The default is an
+/// empty file, which holds no key to be stale.
+#[derive(Debug, Default)]
+pub struct KeyedSettings(SettingsFile);
+
+impl KeyedSettings {
+    /// The file itself.
+    pub fn into_inner(self) -> SettingsFile {
+        self.0
+    }
+}
+
+impl Deref for KeyedSettings {
+    type Target = SettingsFile;
+    fn deref(&self) -> &SettingsFile {
+        &self.0
+    }
+}
+
+impl DerefMut for KeyedSettings {
+    fn deref_mut(&mut self) -> &mut SettingsFile {
+        &mut self.0
     }
 }
 

@@ -38,8 +38,7 @@ pub fn save_openai(base_url: &str, api_key: Option<&str>, clear: bool) -> SaveSe
 /// The key the provider in force gets, from the saved settings (`None`: no key).
 pub fn key_sent(env: &Environment, keys: &KeyStore, data: &Path) -> Option<String> {
     // As the provider factory does: the file's keys have moved before it is read.
-    keys.find();
-    let file = SettingsFile::load(&data.join("settings.json")).unwrap();
+    let file = keys.load(&data.join("settings.json")).unwrap();
     match keys.with_saved_key(provider_choice(env, &file).unwrap(), &file) {
         ProviderChoice::Http { http, .. } => http.api_key.map(|k| k.expose().to_owned()),
         other => panic!("not an HTTP provider: {other:?}"),
@@ -199,7 +198,7 @@ fn the_environment_s_key_still_wins_and_the_screen_says_so() {
     let (has_key, storage) = keys.storage(
         &e,
         Some(askfirst_core::app::catalog::ApiFamily::OpenAi),
-        &file,
+        &keys.load(&data.join("settings.json")).unwrap(),
         Some("https://api.openai.com"),
     );
     assert!(has_key);

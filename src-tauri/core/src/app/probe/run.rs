@@ -6,7 +6,6 @@ use super::{is_this_computer, ConnectionTest, MAX_DETAIL_CHARS};
 use crate::app::catalog::{entry, missing_key};
 use crate::app::secrets::{key_address, KeyStore};
 use crate::app::settings::{AppConfig, Setting};
-use crate::config::SettingsFile;
 use crate::i18n::{tr, Arg};
 use crate::provider::ProviderError;
 use crate::providers::probe::{ask_tiny, list_models, ollama_root, ProbeFailure, Wire};
@@ -45,11 +44,7 @@ pub fn probe_target(
         .unwrap_or_else(|| e.default_model.to_owned());
     let saved_key = || {
         (!request.clear_api_key)
-            .then(|| {
-                // The file's keys have moved to the keyring (if they do) before it is read.
-                keys.find();
-                SettingsFile::load(&config.settings_path()).ok()
-            })
+            .then(|| keys.load(&config.settings_path()).ok())
             .flatten()
             .and_then(|file| keys.saved_key(&file, &key_address(base_url.trim())))
             .map(|(key, _place)| key)
