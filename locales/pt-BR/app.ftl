@@ -258,6 +258,7 @@ provider-auth = A chave de API foi recusada por { $host }. Confira a chave nas c
 provider-model_not_found = O modelo "{ $model }" não foi encontrado em { $host }. Confira o nome do modelo nas configurações.
 provider-rate_limited = O serviço de modelo em { $host } diz que está recebendo pedidos demais e continuou recusando depois de { $tries } tentativas. Espere um minuto e tente de novo, ou confira os limites do seu plano.
 provider-server_error = O serviço de modelo em { $host } está com problemas (erro { $status }) e continuou falhando depois de { $tries } tentativas. Tente de novo mais tarde.
+provider-context_too_long = Esta conversa ficou mais longa do que o modelo em { $host } consegue ler de uma vez, então ela não pode continuar aqui. Para continuar, comece uma nova conversa: Conversas, depois “Começar uma nova conversa”. Esta continua na lista.
 provider-refused = O serviço de modelo em { $host } recusou o pedido (erro { $status }). Confira o endereço e o nome do modelo nas configurações.
 provider-service_error = O serviço de modelo em { $host } parou com um erro enquanto respondia. Tente de novo.
 provider-malformed = O serviço de modelo em { $host } mandou uma resposta que o Ask First não consegue ler. Tente de novo; se continuar acontecendo, confira o endereço nas configurações.

@@ -6,6 +6,10 @@ chunk format (without `stream`, one JSON reply, as "Test the connection" asks; G
 lists `e2e-model`). The reply depends on how far the conversation is: no tool result yet -> a
 sentence streamed in pieces plus a `write_file` tool call; otherwise -> a final answer that
 quotes the tool result. Prints its port on stdout, then serves until killed.
+
+`--context-turns N`: a model whose context window holds N tasks; a conversation with more
+of the person's messages is refused as OpenAI refuses one over the window (HTTP 400,
+`context_length_exceeded`).
 """
 import json
 import sys
@@ -31,6 +35,14 @@ class Handler(BaseHTTPRequestHandler):
             return
         if not body.get("stream"):
             return self.whole_reply(body)
+        asked = [m for m in body["messages"] if m["role"] == "user"]
+        if CONTEXT_TURNS is not None and len(asked) > CONTEXT_TURNS:
+            self.send_json(400, {"error": {
+                "message": "This model's maximum context length is 8192 tokens. However, your "
+                           "messages resulted in 9001 tokens. Please reduce the length of the messages.",
+                "type": "invalid_request_error", "param": "messages",
+                "code": "context_length_exceeded"}})
+            return
         results = [m for m in body["messages"] if m["role"] == "tool"]
         if not results:
             args = json.dumps({"path": "notes.txt", "content": "Buy milk\n"})
@@ -84,7 +96,13 @@ class Handler(BaseHTTPRequestHandler):
         self.wfile.write(data)
 
 
+CONTEXT_TURNS = None
+
+
 def main():
+    global CONTEXT_TURNS
+    if "--context-turns" in sys.argv:
+        CONTEXT_TURNS = int(sys.argv[sys.argv.index("--context-turns") + 1])
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     print(server.server_address[1], flush=True)
     server.serve_forever()

@@ -4,9 +4,10 @@ it: a sentence saying what happened and what to do, with the technical side only
 on "Details". Screenshots of each go to the artefacts folder (errors-*.png) for docs/."""
 import json
 import os
+import subprocess
 
 from harness.app import App
-from harness.env import ARTIFACTS
+from harness.env import ARTIFACTS, HERE, PYTHON
 from harness.errors import assert_plain, open_details
 from harness.wait import wait_for
 
@@ -31,6 +32,46 @@ def test_error_a_model_service_that_does_not_answer():
         detail = open_details(app, line)
         assert "Connection refused" in detail or "error sending request" in detail, detail
         shot(app, "model-service-refused-details")
+
+
+def test_error_a_conversation_too_long_for_the_model():
+    # A model whose window holds one task: the second task of the same conversation is refused
+    # as OpenAI refuses one that is too long. The window says to start a new conversation, and
+    # the new one works.
+    server = subprocess.Popen([PYTHON, os.path.join(HERE, "fake_openai.py"), "--context-turns", "1"],
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        port = server.stdout.readline().strip()
+        env = {"ASKFIRST_PROVIDER": "openai", "OPENAI_BASE_URL": f"http://127.0.0.1:{port}/v1",
+               "OPENAI_API_KEY": "sk-e2e", "ASKFIRST_MODEL": "e2e-model"}
+        with App("errors-context", None, env) as app:
+            app.start_task("Write down that I need milk")
+            app.press(app.card(), "approve")
+            assert app.wait_finished() == "completed"
+            app.start_task("And eggs too")
+            assert app.wait_finished() == "failed"
+            line = wait_for("why the task stopped", lambda: app.wd.find_all('[data-testid="run-failed"]'))[0]
+            said = app.wd.text(line)
+            assert said.startswith(f"The agent stopped: This conversation has grown longer than the "
+                                   f"model at 127.0.0.1:{port} can read at once"), said
+            assert "start a new conversation: Conversations, then \u201cStart a new conversation\u201d" in said, said
+            assert_plain(said)
+            shot(app, "context-too-long")
+            detail = open_details(app, line)
+            assert "HTTP 400" in detail and "maximum context length" in detail, detail
+            # What the sentence says to do works: a new conversation, and the task goes on there.
+            app.wd.click(app.wd.find_all('[data-testid="sessions"]')[0])
+            new = wait_for("new conversation", lambda: app.wd.find_all('[data-testid="new-session"]'))[0]
+            assert app.wd.text(new) == "Start a new conversation", app.wd.text(new)
+            app.wd.click(new)
+            wait_for("an empty transcript and the panel closed",
+                     lambda: not app.wd.find_all('[data-testid="assistant-message"]')
+                     and not app.wd.find_all('[data-testid="sessions-panel"]'))
+            app.start_task("Write down that I need eggs")
+            app.press(app.card(), "approve")
+            assert app.wait_finished() == "completed"
+    finally:
+        server.kill()
 
 
 def test_error_an_mcp_server_that_crashes():
@@ -85,5 +126,6 @@ def test_error_a_settings_file_that_cannot_be_read():
 
 
 TESTS = [test_error_a_model_service_that_does_not_answer,
+         test_error_a_conversation_too_long_for_the_model,
          test_error_an_mcp_server_that_crashes,
          test_error_a_settings_file_that_cannot_be_read]

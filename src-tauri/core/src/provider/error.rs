@@ -85,6 +85,19 @@ pub enum ProviderError {
         /// The service's last message.
         detail: String,
     },
+    /// The conversation is longer than the model can read at once (its context window): the
+    /// service refused the request with HTTP 413, or with 400/422 and a reply that says so
+    /// (`crate::providers::http::looks_like_context_overflow`). Every next step of the same
+    /// conversation would be refused alike, so the sentence says to start a new one.
+    #[error("{}", tr("provider-context_too_long", &[("host", Arg::from(host))]))]
+    ContextTooLong {
+        /// The service's host name.
+        host: String,
+        /// The HTTP status.
+        status: u16,
+        /// The service's message.
+        detail: String,
+    },
     /// The service refused the request for another reason (another 4xx status).
     #[error("{}", tr("provider-refused", &[("host", Arg::from(host)), ("status", Arg::from(*status))]))]
     Refused {
@@ -231,6 +244,8 @@ pub enum ProviderErrorCode {
     RateLimited,
     /// [`ProviderError::ServerError`].
     ServerError,
+    /// [`ProviderError::ContextTooLong`].
+    ContextTooLong,
     /// [`ProviderError::Refused`].
     Refused,
     /// [`ProviderError::ServiceError`].
@@ -263,6 +278,7 @@ impl ProviderErrorCode {
             Self::ModelNotFound => "model_not_found",
             Self::RateLimited => "rate_limited",
             Self::ServerError => "server_error",
+            Self::ContextTooLong => "context_too_long",
             Self::Refused => "refused",
             Self::ServiceError => "service_error",
             Self::CannotConnect => "cannot_connect",
@@ -288,6 +304,7 @@ impl ProviderError {
             Self::ModelNotFound { .. } => ProviderErrorCode::ModelNotFound,
             Self::RateLimited { .. } => ProviderErrorCode::RateLimited,
             Self::ServerError { .. } => ProviderErrorCode::ServerError,
+            Self::ContextTooLong { .. } => ProviderErrorCode::ContextTooLong,
             Self::Refused { .. } => ProviderErrorCode::Refused,
             Self::ServiceError { .. } => ProviderErrorCode::ServiceError,
             Self::CannotConnect { .. } => ProviderErrorCode::CannotConnect,
@@ -307,9 +324,9 @@ impl ProviderError {
         match self {
             Self::ScriptExhausted { .. } | Self::MissingKey { .. } => None,
             Self::Config(detail) | Self::BadScenario { detail } => Some(detail.clone()),
-            Self::Auth { status, detail, .. } | Self::Refused { status, detail, .. } => {
-                Some(format!("HTTP {status}: {detail}"))
-            }
+            Self::Auth { status, detail, .. }
+            | Self::ContextTooLong { status, detail, .. }
+            | Self::Refused { status, detail, .. } => Some(format!("HTTP {status}: {detail}")),
             Self::ServerError {
                 status,
                 detail,

@@ -185,6 +185,43 @@ fn looks_like_unknown_model(body: &str) -> bool {
                 || lower.contains("not_found_error")))
 }
 
+/// Whether an error body says the conversation is longer than the model reads at once (its
+/// context window). Read from the reply's JSON where the service names the case (OpenAI and
+/// Groq `error.code` `context_length_exceeded`; llama.cpp's server `error.type`
+/// `exceed_context_size_error`), else from the wording services use in their message
+/// (Anthropic "prompt is too long: N tokens > M maximum", "input length and `max_tokens`
+/// exceed context limit"; vLLM, OpenRouter and OpenAI "maximum context length is N tokens";
+/// OpenAI's Responses API "exceeds the context window"; Mistral "… maximum context length";
+/// Gemini's OpenAI-compatible API "exceeds the maximum number of tokens allowed"). It only
+/// chooses the sentence a person reads: the request has already been refused either way.
+pub(crate) fn looks_like_context_overflow(body: &str) -> bool {
+    const CODES: [&str; 2] = ["context_length_exceeded", "exceed_context_size_error"];
+    let named = serde_json::from_str::<serde_json::Value>(body)
+        .ok()
+        .is_some_and(|v| {
+            let error = v.get("error").unwrap_or(&v);
+            ["code", "type"].iter().any(|field| {
+                error
+                    .get(field)
+                    .and_then(|c| c.as_str())
+                    .is_some_and(|c| CODES.contains(&c))
+            })
+        });
+    let message = error_message(body).to_lowercase();
+    named
+        || [
+            "context length",
+            "context_length_exceeded",
+            "context window",
+            "context limit",
+            "context size",
+            "prompt is too long",
+            "maximum number of tokens allowed",
+        ]
+        .iter()
+        .any(|words| message.contains(words))
+}
+
 /// The media type of a response's `Content-Type`, lower case, without parameters
 /// (`text/event-stream; charset=utf-8` → `text/event-stream`); empty when there is none.
 pub(super) fn media_type(response: &reqwest::Response) -> String {
@@ -310,7 +347,9 @@ fn transport_error(host: &str, error: &reqwest::Error) -> (ProviderError, bool) 
 ///
 /// # Errors
 /// [`ProviderError::Auth`] on 401/403, [`ProviderError::ModelNotFound`] when the service says
-/// the model does not exist, [`ProviderError::NotAnAiService`] for a web page,
+/// the model does not exist, [`ProviderError::ContextTooLong`] on 413, or on 400/422 when it
+/// says the conversation is longer than the model reads ([`looks_like_context_overflow`]),
+/// [`ProviderError::NotAnAiService`] for a web page,
 /// [`ProviderError::Refused`] on other client errors, [`ProviderError::RateLimited`],
 /// [`ProviderError::ServerError`] or [`ProviderError::CannotConnect`] when the retries ran out
 /// (TLS and DNS failures are not retried), [`ProviderError::Malformed`] for an unreadable
@@ -357,6 +396,20 @@ pub async fn send(
                         tries,
                         detail,
                     },
+                    413 => {
+                        return Err(ProviderError::ContextTooLong {
+                            host,
+                            status,
+                            detail,
+                        })
+                    }
+                    400 | 422 if looks_like_context_overflow(&body) => {
+                        return Err(ProviderError::ContextTooLong {
+                            host,
+                            status,
+                            detail,
+                        })
+                    }
                     404 | 400 if looks_like_unknown_model(&body) => {
                         return Err(ProviderError::ModelNotFound {
                             model: settings.model.clone(),

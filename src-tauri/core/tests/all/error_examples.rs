@@ -49,6 +49,11 @@ pub fn provider_errors() -> Vec<ProviderError> {
             tries: 4,
             detail: "upstream connect error".into(),
         },
+        ProviderError::ContextTooLong {
+            host: host(),
+            status: 400,
+            detail: "prompt is too long: 208310 tokens > 200000 maximum".into(),
+        },
         ProviderError::Refused {
             host: host(),
             status: 400,
@@ -126,6 +131,7 @@ pub fn provider_errors() -> Vec<ProviderError> {
             | ProviderError::ModelNotFound { .. }
             | ProviderError::RateLimited { .. }
             | ProviderError::ServerError { .. }
+            | ProviderError::ContextTooLong { .. }
             | ProviderError::Refused { .. }
             | ProviderError::ServiceError { .. }
             | ProviderError::CannotConnect { .. }

@@ -448,3 +448,53 @@ fn a_settings_file_with_a_key_is_owner_only() {
         file
     );
 }
+
+#[tokio::test]
+async fn a_conversation_too_long_for_the_model_says_to_start_a_new_one_and_is_not_retried() {
+    // OpenAI names the case in `error.code`; Anthropic only in its message; 413 is a body too
+    // large for the service (or a proxy in front of it), whatever its reply says.
+    let openai = r#"{"error": {"message": "This model's maximum context length is 8192 tokens. However, your messages resulted in 9001 tokens.", "type": "invalid_request_error", "param": "messages", "code": "context_length_exceeded"}}"#;
+    let anthropic = r#"{"type": "error", "error": {"type": "invalid_request_error", "message": "prompt is too long: 208310 tokens > 200000 maximum"}}"#;
+    let llama_cpp = r#"{"error": {"code": 400, "message": "the request exceeds the available context size, try increasing it", "type": "exceed_context_size_error"}}"#;
+    for (status, body, anthropic_api) in [
+        (400, openai, false),
+        (400, llama_cpp, false),
+        (400, anthropic, true),
+        (
+            413,
+            "<html><body>413 Request Entity Too Large</body></html>",
+            false,
+        ),
+    ] {
+        let server = replay(vec![Reply::status(status, body)]).await;
+        let (turn, _) = if anthropic_api {
+            run(&AnthropicProvider::new(settings(&server.base))).await
+        } else {
+            run(&OpenAiProvider::new(settings(&server.base))).await
+        };
+        let error = turn.unwrap_err();
+        assert!(
+            matches!(error, ProviderError::ContextTooLong { status: s, .. } if s == status),
+            "{body}: {error:?}"
+        );
+        assert!(
+            error
+                .to_string()
+                .starts_with("This conversation has grown longer than the model at 127.0.0.1:")
+                && error.to_string().contains("start a new conversation"),
+            "{error}"
+        );
+        assert_eq!(server.requests.lock().unwrap().len(), 1, "{body}");
+    }
+    // Another refusal keeps its own words (the address and the model name are worth checking).
+    let server = replay(vec![Reply::status(
+        400,
+        r#"{"error": {"message": "Invalid value for 'temperature'", "code": "invalid_value"}}"#,
+    )])
+    .await;
+    let (turn, _) = run(&OpenAiProvider::new(settings(&server.base))).await;
+    assert!(
+        matches!(turn, Err(ProviderError::Refused { status: 400, .. })),
+        "{turn:?}"
+    );
+}

@@ -71,7 +71,10 @@ impl ConnectionTest {
                     detail: format!("HTTP {status}: {detail}"),
                 }
             }
-            ProviderError::Refused { status, detail, .. } => Self::Refused {
+            // The connection check sends a few words: a service that finds them too long (or a
+            // proxy that refuses any body) refuses requests, whatever it calls it.
+            ProviderError::Refused { status, detail, .. }
+            | ProviderError::ContextTooLong { status, detail, .. } => Self::Refused {
                 host,
                 status,
                 detail,
