@@ -11,6 +11,10 @@ Parts (ASKFIRST_BENCH_PARTS, comma-separated; default all, in this order):
             twice, at once and again after ASKFIRST_BENCH_SOAK_SETTLE seconds (default 10) with
             nothing happening (a card waits), so what was only not yet collected or given back
             can be told from what stays
+  soak_direct  (not in the default list) the same approvals answered without WebDriver: the app
+            started directly, driven with the X server's XTEST (pointer and keyboard), what happens
+            read from the session log; its memory, sampled as `soak` does
+            (tests/bench/direct_soak.py says how)
   thousand  one model turn with ASKFIRST_BENCH_PARALLEL (64, the most a turn may ask) tool
             calls: all cards shown, scrolling, webview memory, approving them all
   big       a 5 MB argument: core -> card usable (3 tasks)
@@ -55,6 +59,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "e2e"))
 import e2e  # noqa: E402  (the WebDriver client and App harness)
 import window_parts  # noqa: E402  (the parts that feed the window: window1000, long)
+import direct_soak  # noqa: E402  (the soak without WebDriver: soak_direct)
 
 PARTS = os.environ.get("ASKFIRST_BENCH_PARTS",
                        "start,floor,soak,thousand,window1000,long,big,stream").split(",")
@@ -1035,6 +1040,10 @@ def part_window1000(results):
 
 def part_long(results):
     window_parts.part_long(results, sys.modules[__name__])
+
+
+def part_soak_direct(results):
+    direct_soak.part_soak_direct(results, sys.modules[__name__])
 
 
 def main():

@@ -1,0 +1,245 @@
+"""The soak without WebDriver (`soak_direct` part): is what the page keeps per approval the
+app's, or the automation's?
+
+The `soak` part drives the window over WebDriver, as the e2e tests do: every approval costs the
+page several scripts run by WebKit's automation session (find the card, read its place, check it
+has gone) and a pointer action synthesised by it. A person's window runs none of that. This part
+starts Ask First directly (no WebDriver, as a person does) and answers the same
+ASKFIRST_BENCH_SOAK approvals with the X server's XTEST extension (python-xlib): the pointer
+clicks "Waiting for your OK" under the task box (which brings the first card into view and
+focuses it), Tab reaches the card's Approve button and Space presses it, as a keyboard user
+would. Tasks are typed into the task box and started with Enter. What happens is read from the
+session log (`approval_asked`, `approval_decided`, the run's end), never from the page.
+
+Where to click and how many Tabs, the window's own layout, are read once beforehand from the
+same build under WebDriver (a calibration run of one task); the direct run then checks every
+answer it gives in the session log (approved, and by the person), so a click that missed is
+seen, not assumed.
+
+Memory is sampled as the `soak` part does (every SOAK_SAMPLE_EVERY approvals, at once and again
+after SOAK_SETTLE seconds), so the two parts' figures compare side by side.
+"""
+import glob
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+import time
+
+import e2e  # noqa: E402  (app_bench.py puts tests/e2e on the path first)
+
+TAB_LIMIT = 12  # more focus stops than this between a card and its Approve button: give up
+
+
+def calibrate(bench):
+    """Under WebDriver, one task of one approval: the viewport places (x, y) of the task box
+    and of "Waiting for your OK", and how many Tabs lead from a focused card to its Approve
+    button (a Tab that lands on Deny is never followed by Space here)."""
+    scenario = os.path.join(e2e.ARTIFACTS, "bench-soak-direct-calibrate.json")
+    bench.write_scenario(scenario, [{"tool_calls": [bench.soak_call("calibrate.txt")]}, {"say": "done"}])
+    env = {"ASKFIRST_APPROVAL_TIMEOUT_SECS": str(bench.TIMEOUT_SECS)}
+    centre = ("const r = document.querySelector(arguments[0]).getBoundingClientRect();"
+              "return [Math.round(r.left + r.width / 2), Math.round(r.top + r.height / 2)];")
+    with bench.BenchApp("soak-direct-calibrate", scenario, env) as app:
+        task_box = app.wd.execute(centre, '[data-testid="task-input"]')
+        app.start_task("Write many files (calibration)")
+        card = app.card()
+        link = e2e.wait_for("Waiting for your OK", lambda: app.wd.find_all('[data-testid="show-waiting"]'))[0]
+        waiting = app.wd.execute(centre, '[data-testid="show-waiting"]')
+        e2e.wait_for("the card to be armed", lambda: app.wd.execute(
+            "const b = document.querySelector('[data-testid=\"approve\"]');"
+            "return !!b && !b.disabled && b.getAttribute('aria-disabled') !== 'true';"))
+        app.wd.click(link)
+        e2e.wait_for("the card focused", lambda: app.wd.execute(
+            "return document.activeElement && document.activeElement.getAttribute('data-testid')")
+            == "approval-card")
+        tabs = None
+        for n in range(1, TAB_LIMIT + 1):
+            app.wd.s("POST", "/actions", {"actions": [{"type": "key", "id": "kb", "actions": [
+                {"type": "keyDown", "value": e2e.TAB}, {"type": "keyUp", "value": e2e.TAB}]}]})
+            if app.wd.execute("return document.activeElement && "
+                              "document.activeElement.getAttribute('data-testid')") == "approve":
+                tabs = n
+                break
+        assert tabs is not None, f"no Approve button within {TAB_LIMIT} Tabs of the focused card"
+        app.press(card, "approve")
+        assert app.wait_finished() == "completed"
+    return {"task_box": task_box, "waiting_link": waiting, "tabs_to_approve": tabs}
+
+
+class SessionLog:
+    """Reads the records the app appends to its session logs (every `*.jsonl` under the data
+    folder's `sessions`), each once, as they come."""
+
+    def __init__(self, data):
+        self.folder = os.path.join(data, "sessions")
+        self.read = {}  # file -> bytes read (whole lines only)
+
+    def new_records(self):
+        out = []
+        for path in sorted(glob.glob(os.path.join(self.folder, "*.jsonl"))):
+            with open(path, "rb") as f:
+                f.seek(self.read.get(path, 0))
+                chunk = f.read()
+            whole = chunk[:chunk.rfind(b"\n") + 1]
+            self.read[path] = self.read.get(path, 0) + len(whole)
+            out.extend(json.loads(line) for line in whole.split(b"\n") if line.strip())
+        return out
+
+
+class Keyboard:
+    """The X server's XTEST extension: pointer clicks at root coordinates, keys by keysym."""
+
+    def __init__(self):
+        from Xlib import X, XK, display
+        from Xlib.ext import xtest
+        self.X, self.XK, self.xtest = X, XK, xtest
+        self.d = display.Display()
+
+    def click(self, x, y):
+        X, d = self.X, self.d
+        # Moved off and back: a card armed under a pointer that moved, as a hand's would.
+        self.xtest.fake_input(d, X.MotionNotify, x=x + 40, y=y - 30)
+        d.sync()
+        time.sleep(0.05)
+        self.xtest.fake_input(d, X.MotionNotify, x=x, y=y)
+        d.sync()
+        time.sleep(0.05)
+        self.xtest.fake_input(d, X.ButtonPress, 1)
+        self.xtest.fake_input(d, X.ButtonRelease, 1)
+        d.sync()
+
+    def key(self, name, shift=False):
+        X, d = self.X, self.d
+        code = d.keysym_to_keycode(self.XK.string_to_keysym(name))
+        shift_code = d.keysym_to_keycode(self.XK.string_to_keysym("Shift_L"))
+        if shift:
+            self.xtest.fake_input(d, X.KeyPress, shift_code)
+        self.xtest.fake_input(d, X.KeyPress, code)
+        self.xtest.fake_input(d, X.KeyRelease, code)
+        if shift:
+            self.xtest.fake_input(d, X.KeyRelease, shift_code)
+        d.sync()
+        time.sleep(0.01)
+
+    def type(self, text):
+        names = {" ": "space", "(": "parenleft", ")": "parenright"}
+        for ch in text:
+            if ch.isupper():
+                self.key(ch.lower(), shift=True)
+            elif ch in "()":
+                self.key(names[ch], shift=True)
+            else:
+                self.key(names.get(ch, ch))
+
+    def window_origin(self, pid, title="Ask First"):
+        """The root coordinates of the top left of `pid`'s window titled `title`."""
+        d = self.d
+        pid_atom = d.intern_atom("_NET_WM_PID")
+
+        def find(window):
+            try:
+                prop = window.get_full_property(pid_atom, 0)
+                if (window.get_wm_name() == title and prop is not None and prop.value[0] == pid
+                        and window.get_attributes().map_state == self.X.IsViewable):
+                    return window
+                children = window.query_tree().children
+            except Exception:
+                return None
+            for child in children:
+                found = find(child)
+                if found is not None:
+                    return found
+            return None
+
+        window = e2e.wait_for("the window", lambda: find(d.screen().root), timeout=30)
+        origin = window.translate_coords(d.screen().root, 0, 0)
+        return -origin.x, -origin.y
+
+    def close(self):
+        self.d.close()
+
+
+def part_soak_direct(results, bench):
+    places = calibrate(bench)
+    tmp = tempfile.mkdtemp(prefix="askfirst-bench-soak-direct-")
+    scenario = os.path.join(tmp, "scenario.json")
+    bench.write_scenario(scenario, [{"say": "done"}])
+    env = bench.direct_env(tmp, scenario)
+    env["ASKFIRST_APPROVAL_TIMEOUT_SECS"] = str(bench.TIMEOUT_SECS)
+    log = SessionLog(env["ASKFIRST_DATA_DIR"])
+    keys = Keyboard()
+    proc = subprocess.Popen([e2e.APP], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            start_new_session=True)
+    samples, retries = [], 0
+    try:
+        ox, oy = keys.window_origin(proc.pid)
+        at = lambda place: (ox + place[0], oy + place[1])  # noqa: E731
+        time.sleep(3)
+        samples.append({"approvals": 0, **bench.memory(proc.pid)})
+        asked, decided, finished = [], {}, 0
+        t_start = time.monotonic()
+
+        def absorb():
+            nonlocal finished
+            for r in log.new_records():
+                if r.get("type") == "approval_asked":
+                    asked.append(r["approval_id"])
+                elif r.get("type") == "approval_decided":
+                    decided[r["approval_id"]] = r
+                elif r.get("type") == "event" and '"run_finished"' in json.dumps(r):
+                    finished += 1
+
+        for i in range(bench.SOAK):
+            task = i // bench.PER_RUN
+            if i % bench.PER_RUN == 0:
+                if i:
+                    e2e.wait_for("the task to finish", lambda: absorb() or finished >= task, timeout=60)
+                bench.write_scenario(scenario, [{"tool_calls": [bench.soak_call(f"t{task}-f{k}.txt")]}
+                                                for k in range(bench.PER_RUN)] + [{"say": "done"}])
+                keys.click(*at(places["task_box"]))
+                keys.type(f"Write many files ({task + 1})")
+                keys.key("Return")
+            e2e.wait_for(f"approval {i + 1} to be asked", lambda: absorb() or len(asked) > i, timeout=60)
+            approval_id = asked[i]
+            # The card arms 600 ms after it is drawn (ApprovalCard.svelte): wait as a person does.
+            time.sleep(0.9)
+            for attempt in range(4):
+                keys.click(*at(places["waiting_link"]))
+                time.sleep(0.15)
+                for _ in range(places["tabs_to_approve"]):
+                    keys.key("Tab")
+                keys.key("space")
+                try:
+                    e2e.wait_for("the answer recorded", lambda: absorb() or approval_id in decided, timeout=3)
+                    break
+                except AssertionError:
+                    retries += 1
+            outcome = decided.get(approval_id, {}).get("outcome") or {}
+            assert outcome.get("kind") == "approved", f"approval {i + 1} ({approval_id}): {decided.get(approval_id)}"
+            if (i + 1) % bench.SOAK_SAMPLE_EVERY == 0 or i + 1 == 10:
+                samples.append({"approvals": i + 1, **bench.memory(proc.pid)})
+                if bench.SOAK_SETTLE:
+                    time.sleep(bench.SOAK_SETTLE)
+                    samples[-1]["settled"] = {**bench.memory(proc.pid),
+                                              "page_mappings": bench.page_mappings(proc.pid)}
+                print(f"  soak_direct: {i + 1} approvals, RSS by process "
+                      f"{ {n: v['rss_mib'] for n, v in samples[-1]['by_process'].items()} }", flush=True)
+        e2e.wait_for("the last task to finish", lambda: absorb() or finished >= bench.SOAK // bench.PER_RUN,
+                     timeout=60)
+        elapsed = time.monotonic() - t_start
+        written = len([n for n in os.listdir(env["ASKFIRST_WORKSPACE"]) if n.endswith(".txt")])
+    finally:
+        keys.close()
+        bench.end_group(proc)
+        shutil.rmtree(tmp, ignore_errors=True)
+    results["soak_direct"] = {
+        "approvals": bench.SOAK,
+        "files_written": written,
+        "elapsed_s": round(elapsed, 1),
+        "calibration": places,
+        "presses_again": retries,
+        "settle_s": bench.SOAK_SETTLE,
+        "memory": samples,
+    }
