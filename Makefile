@@ -110,7 +110,8 @@ lint: setup ui
 # card's arming delay). Shorter: make bench BENCH_SOAK=200, or only some parts:
 # make bench BENCH_PARTS=start,thousand (start, floor, soak, thousand, window1000, long, big, stream; also,
 # not run by default: sessions, rounds of approvals with a new session between them; mapped, exec to
-# the window's first text beside the minimal app; fonts, the fontconfig lookups and CPU of a start).
+# the window's first text beside the minimal app; fonts, the fontconfig lookups and CPU of a start;
+# soak_direct, the soak answered without WebDriver, with XTEST's pointer and keyboard).
 BENCH_SOAK ?= 1000
 BENCH_PARTS ?= start,floor,soak,thousand,window1000,long,big,stream
 bench: setup-test-system ui
