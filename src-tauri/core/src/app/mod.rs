@@ -31,6 +31,7 @@ pub use codes::{internal_error, Coded, StartupError, Worded};
 pub use folder::FolderError;
 pub use screen::{SettingsError, SettingsScreen};
 pub use secrets::KeyStore;
+use secrets::KeyedSettings;
 pub use settings::{AppConfig, ConfigError, Environment};
 
 use crate::agent::{AgentRuntime, ProviderFactory, RuntimeConfig, DEFAULT_MAX_STEPS};
@@ -95,9 +96,10 @@ pub enum BuildError {
 }
 
 impl AppConfig {
-    /// Makes the provider factory. Each run reads the settings file again (the environment
-    /// still wins), so a provider saved in the settings screen applies to the next task, with
-    /// the key `keys` holds for its address. The provider chosen now is checked now, so a bad
+    /// Makes the provider factory. Each run reads the settings file of `keys` again (this
+    /// configuration's store, [`AppConfig::key_store`]; the environment still wins), so a
+    /// provider saved in the settings screen applies to the next task, with the key `keys`
+    /// holds for its address. The provider chosen now is checked now, so a bad
     /// scenario file fails at start.
     ///
     /// # Errors
@@ -106,18 +108,17 @@ impl AppConfig {
         if let ProviderChoice::Scripted(path) = &self.provider {
             Scenario::load(path)?;
         }
-        let settings_path = self.settings_path();
         if self.provider_fixed {
             let choice = self.provider.clone();
             return Ok(Arc::new(move || {
                 // The environment fixes the provider; a key may still be saved for its address.
-                let file = keys.load(&settings_path).unwrap_or_default();
+                let file = keys.load().unwrap_or_else(|_| KeyedSettings::empty());
                 make_provider(&keys.with_saved_key(choice.clone(), &file))
             }));
         }
         let env = self.env.clone();
         Ok(Arc::new(move || {
-            let file = keys.load(&settings_path).map_err(ProviderError::Config)?;
+            let file = keys.load().map_err(ProviderError::Config)?;
             let choice =
                 provider_choice(&env, &file).map_err(|e| ProviderError::Config(e.to_string()))?;
             make_provider(&keys.with_saved_key(choice, &file))

@@ -18,7 +18,7 @@ use askfirst_protocol::{
     SaveSettingsRequest, SettingsView,
 };
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, MutexGuard};
 
 /// Why a change from the settings screen was refused; nothing changed then.
 #[derive(Debug, thiserror::Error)]
@@ -84,6 +84,10 @@ pub struct SettingsScreen {
     config: AppConfig,
     keys: Arc<KeyStore>,
     notify: Mutex<NotifyWhen>,
+    /// Held from reading `settings.json` to saving it ([`SettingsScreen::load_file`]): the
+    /// window's commands run side by side, and a change saved from a copy read before another
+    /// change would undo it (a key removed would come back).
+    editing: Mutex<()>,
 }
 
 impl SettingsScreen {
@@ -94,6 +98,7 @@ impl SettingsScreen {
             config,
             keys,
             notify,
+            editing: Mutex::new(()),
         }
     }
 
@@ -130,9 +135,9 @@ impl SettingsScreen {
     /// The settings for the settings screen (never the API key itself). Reads `settings.json`.
     pub fn view(&self, runtime: &AgentRuntime) -> SettingsView {
         let env = &self.config.env;
-        let loaded = self.keys.load(&self.config.settings_path());
+        let loaded = self.keys.load();
         let settings_error = loaded.as_ref().err().cloned();
-        let file = loaded.unwrap_or_default();
+        let file = loaded.unwrap_or_else(|_| KeyedSettings::empty());
         let family = self.family(&file);
         // A name the file has wrong shows as the demo (the file's mistake is reported when a
         // task starts).
@@ -169,12 +174,13 @@ impl SettingsScreen {
         }
     }
 
-    /// Loads `settings.json` once where keys are kept has been found ([`KeyStore::load`]), so
-    /// that moving the file's keys there and a change of the settings never overlap.
-    fn load_file(&self) -> Result<KeyedSettings, SettingsError> {
-        self.keys
-            .load(&self.config.settings_path())
-            .map_err(SettingsError::FileUnreadable)
+    /// Loads `settings.json` to change it, once where keys are kept has been found
+    /// ([`KeyStore::load`]), so that moving the file's keys there and a change never overlap;
+    /// and no other change starts until the guard returned with it is dropped (after the save).
+    fn load_file(&self) -> Result<(MutexGuard<'_, ()>, KeyedSettings), SettingsError> {
+        let editing = self.editing.lock_or_recover();
+        let file = self.keys.load().map_err(SettingsError::FileUnreadable)?;
+        Ok((editing, file))
     }
 
     /// Loads `settings.json`, lets `change` edit it and saves it (owner-only, atomically).
@@ -185,7 +191,7 @@ impl SettingsScreen {
         &self,
         change: impl FnOnce(&mut SettingsFile),
     ) -> Result<(), SettingsError> {
-        let mut file = self.load_file()?;
+        let (_editing, mut file) = self.load_file()?;
         change(&mut file);
         self.save_file(&file)
     }
@@ -226,7 +232,7 @@ impl SettingsScreen {
                 request.approval_timeout_secs,
             ));
         }
-        let mut file = self.load_file()?;
+        let (_editing, mut file) = self.load_file()?;
         let nonempty = |s: String| Some(s.trim().to_owned()).filter(|s| !s.is_empty());
         if let (false, Some(kind)) = (provider_fixed, provider) {
             file.provider = Some(kind.as_str().to_owned());
@@ -282,7 +288,7 @@ impl SettingsScreen {
         runtime: &AgentRuntime,
         change: impl FnOnce(&mut Vec<McpServerConfig>) -> Result<(), String>,
     ) -> Result<SettingsView, SettingsError> {
-        let mut file = self.load_file()?;
+        let (_editing, mut file) = self.load_file()?;
         change(&mut file.mcp_servers).map_err(SettingsError::McpServer)?;
         self.save_file(&file)?;
         runtime.set_mcp_servers(file.into_inner().mcp_servers);

@@ -105,9 +105,13 @@ impl KeyStore {
         }
     }
 
-    /// A store that keeps keys in the settings file only; `why` is the technical reason.
-    pub fn settings_file_only(why: &str) -> Self {
-        let store = Self::for_environment(&Environment::fixed(Default::default()));
+    /// A store that keeps keys in the settings file at `settings_path` only (none are moved);
+    /// `why` is the technical reason.
+    pub fn settings_file_only(why: &str, settings_path: PathBuf) -> Self {
+        let store = Self {
+            settings_path: Some(settings_path),
+            ..Self::for_environment(&Environment::fixed(Default::default()))
+        };
         let _ = store.no_keyring.set(Some(why.to_owned()));
         store
     }
@@ -122,16 +126,20 @@ impl KeyStore {
         self
     }
 
-    /// Reads the settings file at `path` once where keys are kept has been found (and the
-    /// store's own file's keys moved there): the only way to get the [`KeyedSettings`] that
-    /// the methods reading or changing keys take, so none of them can see a file read before
-    /// its keys moved (and write keys back that have left it).
+    /// Reads the store's settings file ([`KeyStore::for_settings`]) once where keys are kept
+    /// has been found and the file's keys moved there: the only way to get the
+    /// [`KeyedSettings`] that the methods reading or changing keys take, so none of them can
+    /// see a file read before its keys moved (and write keys back that have left it). A store
+    /// without a settings file gives an empty one.
     ///
     /// # Errors
     /// [`SettingsFile::load`]'s sentence: a file that cannot be read, or has a mistake.
-    pub fn load(&self, path: &Path) -> Result<KeyedSettings, String> {
+    pub fn load(&self) -> Result<KeyedSettings, String> {
         self.find();
-        SettingsFile::load(path).map(KeyedSettings)
+        match &self.settings_path {
+            Some(path) => SettingsFile::load(path).map(KeyedSettings),
+            None => Ok(KeyedSettings::empty()),
+        }
     }
 
     fn why(&self) -> Option<&str> {
@@ -321,12 +329,16 @@ impl KeyStore {
 }
 
 /// The settings file as read by [`KeyStore::load`], after its keys moved to where keys are
-/// kept; it reads and changes as a [`SettingsFile`] (and is saved as one). The default is an
-/// empty file, which holds no key to be stale.
-#[derive(Debug, Default)]
+/// kept; it reads and changes as a [`SettingsFile`] (and is saved as one).
+#[derive(Debug)]
 pub struct KeyedSettings(SettingsFile);
 
 impl KeyedSettings {
+    /// An empty file (no key in it to be stale), for a reader that goes on without the file.
+    pub(crate) fn empty() -> Self {
+        Self(SettingsFile::default())
+    }
+
     /// The file itself.
     pub fn into_inner(self) -> SettingsFile {
         self.0

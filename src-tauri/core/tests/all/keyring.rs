@@ -165,10 +165,7 @@ async fn inside_a_keyring_session() {
     );
     let text = std::fs::read_to_string(data.join("settings.json")).unwrap();
     assert!(!text.contains("sk-earlier"), "{text}");
-    assert_eq!(
-        key_sent(&e, screen.keys(), &data).as_deref(),
-        Some("sk-earlier")
-    );
+    assert_eq!(key_sent(&e, screen.keys()).as_deref(), Some("sk-earlier"));
 
     // A key saved in the settings screen: in the keyring, not in the file; the provider gets it.
     let view = screen
@@ -197,7 +194,7 @@ async fn inside_a_keyring_session() {
     let text = std::fs::read_to_string(data.join("settings.json")).unwrap();
     assert!(!text.contains("sk-keyring"), "{text}");
     assert_eq!(
-        key_sent(&e, screen.keys(), &data).as_deref(),
+        key_sent(&e, screen.keys()).as_deref(),
         Some("sk-keyring-5d1e")
     );
 
@@ -225,5 +222,5 @@ async fn inside_a_keyring_session() {
         .unwrap();
     assert!(!view.has_api_key);
     assert_eq!(keyring_lookup("https://keys.test"), None);
-    assert_eq!(key_sent(&e, screen.keys(), &data), None);
+    assert_eq!(key_sent(&e, screen.keys()), None);
 }

@@ -11,7 +11,6 @@ use askfirst_core::config::SettingsFile;
 use askfirst_protocol::{KeyPlace, NotifyWhen, ProviderKind, ProviderSetting, SaveSettingsRequest};
 use pretty_assertions::assert_eq;
 use std::collections::HashMap;
-use std::path::Path;
 
 fn env(vars: &[(&str, &str)]) -> Environment {
     Environment::fixed(
@@ -36,9 +35,9 @@ pub fn save_openai(base_url: &str, api_key: Option<&str>, clear: bool) -> SaveSe
 }
 
 /// The key the provider in force gets, from the saved settings (`None`: no key).
-pub fn key_sent(env: &Environment, keys: &KeyStore, data: &Path) -> Option<String> {
+pub fn key_sent(env: &Environment, keys: &KeyStore) -> Option<String> {
     // As the provider factory does: the file's keys have moved before it is read.
-    let file = keys.load(&data.join("settings.json")).unwrap();
+    let file = keys.load().unwrap();
     match keys.with_saved_key(provider_choice(env, &file).unwrap(), &file) {
         ProviderChoice::Http { http, .. } => http.api_key.map(|k| k.expose().to_owned()),
         other => panic!("not an HTTP provider: {other:?}"),
@@ -92,41 +91,32 @@ async fn without_a_session_bus_keys_stay_in_the_settings_file_for_their_address(
         !format!("{file:?}").contains("sk-one"),
         "Debug shows the key"
     );
-    assert_eq!(
-        key_sent(&e, screen.keys(), &data).as_deref(),
-        Some("sk-one")
-    );
+    assert_eq!(key_sent(&e, screen.keys()).as_deref(), Some("sk-one"));
 
     // Another address does not get it, and keeps its own.
     let view = screen
         .save(&runtime, save_openai("https://two.test/v1", None, false))
         .unwrap();
     assert!(!view.has_api_key);
-    assert_eq!(key_sent(&e, screen.keys(), &data), None);
+    assert_eq!(key_sent(&e, screen.keys()), None);
     screen
         .save(
             &runtime,
             save_openai("https://two.test", Some("sk-two"), false),
         )
         .unwrap();
-    assert_eq!(
-        key_sent(&e, screen.keys(), &data).as_deref(),
-        Some("sk-two")
-    );
+    assert_eq!(key_sent(&e, screen.keys()).as_deref(), Some("sk-two"));
     screen
         .save(&runtime, save_openai("https://one.test/v1/", None, false))
         .unwrap();
-    assert_eq!(
-        key_sent(&e, screen.keys(), &data).as_deref(),
-        Some("sk-one")
-    );
+    assert_eq!(key_sent(&e, screen.keys()).as_deref(), Some("sk-one"));
 
     // Removing it removes this address's key only.
     let view = screen
         .save(&runtime, save_openai("https://one.test/v1", None, true))
         .unwrap();
     assert!(!view.has_api_key);
-    assert_eq!(key_sent(&e, screen.keys(), &data), None);
+    assert_eq!(key_sent(&e, screen.keys()), None);
     let file = SettingsFile::load(&data.join("settings.json")).unwrap();
     assert_eq!(
         file.api_keys.keys().collect::<Vec<_>>(),
@@ -160,7 +150,7 @@ async fn a_key_of_an_earlier_version_is_bound_to_the_address_in_force() {
         [("https://api.anthropic.com".to_owned(), "sk-old".to_owned())].into()
     );
     assert_eq!(
-        key_sent(&e, backend.settings.keys(), &data).as_deref(),
+        key_sent(&e, backend.settings.keys()).as_deref(),
         Some("sk-old")
     );
     // Pointed elsewhere, the old key is not sent there.
@@ -171,7 +161,7 @@ async fn a_key_of_an_earlier_version_is_bound_to_the_address_in_force() {
             save_openai("https://elsewhere.test/v1", None, false),
         )
         .unwrap();
-    assert_eq!(key_sent(&e, backend.settings.keys(), &data), None);
+    assert_eq!(key_sent(&e, backend.settings.keys()), None);
 }
 
 #[test]
@@ -193,12 +183,12 @@ fn the_environment_s_key_still_wins_and_the_screen_says_so() {
         ("ASKFIRST_DATA_DIR", data.to_str().unwrap()),
         ("OPENAI_API_KEY", "sk-env"),
     ]);
-    let keys = KeyStore::for_environment(&e);
-    assert_eq!(key_sent(&e, &keys, &data).as_deref(), Some("sk-env"));
+    let keys = KeyStore::for_settings(&e, data.join("settings.json"));
+    assert_eq!(key_sent(&e, &keys).as_deref(), Some("sk-env"));
     let (has_key, storage) = keys.storage(
         &e,
         Some(askfirst_core::app::catalog::ApiFamily::OpenAi),
-        &keys.load(&data.join("settings.json")).unwrap(),
+        &keys.load().unwrap(),
         Some("https://api.openai.com"),
     );
     assert!(has_key);
@@ -264,5 +254,46 @@ async fn where_the_key_is_kept_is_said_in_the_persons_language() {
             KeyPlace::Environment,
             "你的密钥来自环境变量 OPENAI_API_KEY，它优先于设置中的密钥。"
         )
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn changes_saved_side_by_side_never_bring_back_a_replaced_key() {
+    // The window's commands run side by side: a key saved while the welcome is marked done
+    // (another change of the same file) must not be undone by a copy read before it.
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    std::fs::create_dir_all(&data).unwrap();
+    let e = env(&[("ASKFIRST_DATA_DIR", data.to_str().unwrap())]);
+    let config = AppConfig::resolve(e.clone(), None).unwrap();
+    let backend =
+        std::sync::Arc::new(Backend::build(config, tokio::runtime::Handle::current()).unwrap());
+    let other = {
+        let backend = backend.clone();
+        std::thread::spawn(move || {
+            for _ in 0..300 {
+                backend.settings.finish_welcome().unwrap();
+            }
+        })
+    };
+    for i in 0..300 {
+        let key = format!("sk-{i}");
+        backend
+            .settings
+            .save(
+                &backend.runtime,
+                save_openai("https://api.openai.com/v1", Some(&key), false),
+            )
+            .unwrap();
+        // Whatever the other change does meanwhile, the key just saved is the one in force.
+        assert_eq!(
+            key_sent(&e, backend.settings.keys()).as_deref(),
+            Some(key.as_str())
+        );
+    }
+    other.join().unwrap();
+    assert_eq!(
+        key_sent(&e, backend.settings.keys()).as_deref(),
+        Some("sk-299")
     );
 }

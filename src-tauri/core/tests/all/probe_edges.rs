@@ -143,7 +143,8 @@ fn the_test_uses_the_settings_on_screen_with_the_saved_key_unless_another_is_typ
     };
     file.save(&data.path().join("settings.json")).unwrap();
     let app = config(data.path(), &[]);
-    let keys = KeyStore::settings_file_only("no keyring in this test");
+    let keys =
+        KeyStore::settings_file_only("no keyring in this test", data.path().join("settings.json"));
     let key = |r: &TestConnectionRequest| {
         let (_, http) = probe_target(&app, &keys, r).unwrap();
         (

@@ -44,7 +44,7 @@ pub fn probe_target(
         .unwrap_or_else(|| e.default_model.to_owned());
     let saved_key = || {
         (!request.clear_api_key)
-            .then(|| keys.load(&config.settings_path()).ok())
+            .then(|| keys.load().ok())
             .flatten()
             .and_then(|file| keys.saved_key(&file, &key_address(base_url.trim())))
             .map(|(key, _place)| key)
