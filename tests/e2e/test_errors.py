@@ -54,7 +54,7 @@ def test_error_a_conversation_too_long_for_the_model():
             said = app.wd.text(line)
             assert said.startswith(f"The agent stopped: This conversation has grown longer than the "
                                    f"model at 127.0.0.1:{port} can read at once"), said
-            assert "start a new conversation: Conversations, then \u201cStart a new conversation\u201d" in said, said
+            assert "click Conversations at the top, then \u201cStart a new conversation\u201d" in said, said
             assert_plain(said)
             shot(app, "context-too-long")
             detail = open_details(app, line)

@@ -86,15 +86,16 @@ pub enum ProviderError {
         detail: String,
     },
     /// The conversation is longer than the model can read at once (its context window): the
-    /// service refused the request with HTTP 413, or with 400/422 and a reply that says so
+    /// service refused the request with HTTP 413, or with 400/422 and a reply that says so, or
+    /// accepted it and then said so in its streamed reply
     /// (`crate::providers::http::looks_like_context_overflow`). Every next step of the same
     /// conversation would be refused alike, so the sentence says to start a new one.
     #[error("{}", tr("provider-context_too_long", &[("host", Arg::from(host))]))]
     ContextTooLong {
         /// The service's host name.
         host: String,
-        /// The HTTP status.
-        status: u16,
+        /// The HTTP status; `None` when the reply had begun (an error in the stream).
+        status: Option<u16>,
         /// The service's message.
         detail: String,
     },
@@ -293,6 +294,22 @@ impl ProviderErrorCode {
 }
 
 impl ProviderError {
+    /// The error for a service that accepted the request and then reported `detail` (its
+    /// message) in its reply: [`ProviderError::ContextTooLong`] when the message says the
+    /// conversation is longer than the model reads (LM Studio says so only in the stream),
+    /// else [`ProviderError::ServiceError`].
+    pub fn in_reply(host: String, detail: String) -> Self {
+        if crate::providers::http::looks_like_context_overflow(&detail) {
+            Self::ContextTooLong {
+                host,
+                status: None,
+                detail,
+            }
+        } else {
+            Self::ServiceError { host, detail }
+        }
+    }
+
     /// Which kind of failure this is.
     pub fn code(&self) -> ProviderErrorCode {
         match self {
@@ -324,8 +341,12 @@ impl ProviderError {
         match self {
             Self::ScriptExhausted { .. } | Self::MissingKey { .. } => None,
             Self::Config(detail) | Self::BadScenario { detail } => Some(detail.clone()),
-            Self::Auth { status, detail, .. }
-            | Self::ContextTooLong { status, detail, .. }
+            Self::ContextTooLong {
+                status: Some(status),
+                detail,
+                ..
+            }
+            | Self::Auth { status, detail, .. }
             | Self::Refused { status, detail, .. } => Some(format!("HTTP {status}: {detail}")),
             Self::ServerError {
                 status,
@@ -337,6 +358,11 @@ impl ProviderError {
                 Some(format!("HTTP 429 ({tries} tries): {detail}"))
             }
             Self::ModelNotFound { detail, .. }
+            | Self::ContextTooLong {
+                status: None,
+                detail,
+                ..
+            }
             | Self::ServiceError { detail, .. }
             | Self::Malformed { detail, .. }
             | Self::EndedEarly { detail, .. } => Some(detail.clone()),

@@ -207,10 +207,10 @@ impl Provider for AnthropicProvider {
                     break;
                 }
                 "error" => {
-                    return Err(ProviderError::ServiceError {
+                    return Err(ProviderError::in_reply(
                         host,
-                        detail: http::error_message(&data.to_string()),
-                    })
+                        http::error_message(&data.to_string()),
+                    ))
                 }
                 _ => {} // message_start, content_block_stop, message_delta, ping
             }

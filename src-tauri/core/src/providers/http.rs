@@ -138,12 +138,14 @@ pub const MAX_EVENT_BYTES: usize = 2 * MAX_LINE_BYTES;
 pub const MAX_ERROR_BODY_BYTES: usize = 64 * 1024;
 
 /// The service's error message from a JSON error body (`{"error": {"message": …}}`,
-/// `{"error": "…"}`, `{"message": …}`), or the start of the body (at most 300 characters).
+/// `{"error": "…"}`, `{"message": …}`, or one of these in an array of one), or the start of the body (at most 300 characters).
 pub fn error_message(body: &str) -> String {
     let from_json = serde_json::from_str::<serde_json::Value>(body)
         .ok()
         .and_then(|v| {
-            let error = v.get("error").unwrap_or(&v);
+            // Google's APIs send their error object in an array of one.
+            let v = v.get(0).filter(|_| v.is_array()).unwrap_or(&v);
+            let error = v.get("error").unwrap_or(v);
             error
                 .get("message")
                 .and_then(|m| m.as_str())
@@ -192,8 +194,10 @@ fn looks_like_unknown_model(body: &str) -> bool {
 /// (Anthropic "prompt is too long: N tokens > M maximum", "input length and `max_tokens`
 /// exceed context limit"; vLLM, OpenRouter and OpenAI "maximum context length is N tokens";
 /// OpenAI's Responses API "exceeds the context window"; Mistral "… maximum context length";
-/// Gemini's OpenAI-compatible API "exceeds the maximum number of tokens allowed"). It only
-/// chooses the sentence a person reads: the request has already been refused either way.
+/// Gemini's OpenAI-compatible API "exceeds the maximum number of tokens allowed"; vLLM's
+/// engine "longer than the maximum model length"; LM Studio, in its stream, "does not fit in
+/// context length"). It only chooses the sentence a person reads: the request has already
+/// been refused either way.
 pub(crate) fn looks_like_context_overflow(body: &str) -> bool {
     const CODES: [&str; 2] = ["context_length_exceeded", "exceed_context_size_error"];
     let named = serde_json::from_str::<serde_json::Value>(body)
@@ -215,11 +219,19 @@ pub(crate) fn looks_like_context_overflow(body: &str) -> bool {
             "context window",
             "context limit",
             "context size",
+            "maximum model length",
             "prompt is too long",
             "maximum number of tokens allowed",
         ]
         .iter()
         .any(|words| message.contains(words))
+}
+
+/// Whether an error body is a rate limit's (Groq's 413 for a request over the plan's tokens a
+/// minute: `error.code` `rate_limit_exceeded`, "… on tokens per minute (TPM) …").
+fn looks_like_rate_limit(body: &str) -> bool {
+    let lower = body.to_lowercase();
+    lower.contains("rate_limit_exceeded") || lower.contains("per minute")
 }
 
 /// The media type of a response's `Content-Type`, lower case, without parameters
@@ -396,17 +408,24 @@ pub async fn send(
                         tries,
                         detail,
                     },
+                    // Groq answers 413 for a request over the plan's tokens a minute: a rate
+                    // limit, as 429 is.
+                    413 if looks_like_rate_limit(&body) => ProviderError::RateLimited {
+                        host,
+                        tries,
+                        detail,
+                    },
                     413 => {
                         return Err(ProviderError::ContextTooLong {
                             host,
-                            status,
+                            status: Some(status),
                             detail,
                         })
                     }
                     400 | 422 if looks_like_context_overflow(&body) => {
                         return Err(ProviderError::ContextTooLong {
                             host,
-                            status,
+                            status: Some(status),
                             detail,
                         })
                     }

@@ -247,10 +247,7 @@ impl Provider for OpenAiProvider {
                 })?;
             let text = assembler
                 .chunk(&chunk)
-                .map_err(|detail| ProviderError::ServiceError {
-                    host: host.clone(),
-                    detail,
-                })?;
+                .map_err(|detail| ProviderError::in_reply(host.clone(), detail))?;
             if !text.is_empty() {
                 deltas(&text);
             }

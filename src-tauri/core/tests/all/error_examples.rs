@@ -51,8 +51,13 @@ pub fn provider_errors() -> Vec<ProviderError> {
         },
         ProviderError::ContextTooLong {
             host: host(),
-            status: 400,
+            status: Some(400),
             detail: "prompt is too long: 208310 tokens > 200000 maximum".into(),
+        },
+        ProviderError::ContextTooLong {
+            host: host(),
+            status: None,
+            detail: "Input does not fit in context length.".into(),
         },
         ProviderError::Refused {
             host: host(),

@@ -415,3 +415,39 @@ fn the_rarer_tool_failures_are_said_in_the_person_s_language() {
         ]
     );
 }
+
+#[test]
+fn a_conversation_too_long_names_the_window_s_own_buttons_in_each_language() {
+    // The sentence tells the person what to click; the window's labels are its own words
+    // (locales/*/window.ftl), which must be the ones named.
+    use askfirst_core::provider::ProviderError;
+    let label = |folder: &str, key: &str| {
+        let text = std::fs::read_to_string(
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("../../locales")
+                .join(folder)
+                .join("window.ftl"),
+        )
+        .unwrap();
+        text.lines()
+            .find_map(|line| line.strip_prefix(&format!("{key} = ")))
+            .unwrap_or_else(|| panic!("{folder}: no {key}"))
+            .to_owned()
+    };
+    let error = ProviderError::ContextTooLong {
+        host: "api.example.com".into(),
+        status: Some(400),
+        detail: "prompt is too long".into(),
+    };
+    for (language, folder) in [
+        (Language::En, "en"),
+        (Language::ZhCn, "zh-CN"),
+        (Language::PtBr, "pt-BR"),
+    ] {
+        let said = with_language(language, || error.to_string());
+        for key in ["app-conversations", "sessions-new", "app-settings"] {
+            let words = label(folder, key);
+            assert!(said.contains(&words), "{folder}: {words:?} not in {said:?}");
+        }
+    }
+}

@@ -474,18 +474,66 @@ async fn a_conversation_too_long_for_the_model_says_to_start_a_new_one_and_is_no
         };
         let error = turn.unwrap_err();
         assert!(
-            matches!(error, ProviderError::ContextTooLong { status: s, .. } if s == status),
+            matches!(error, ProviderError::ContextTooLong { status: Some(s), .. } if s == status),
             "{body}: {error:?}"
         );
         assert!(
             error
                 .to_string()
                 .starts_with("This conversation has grown longer than the model at 127.0.0.1:")
-                && error.to_string().contains("start a new conversation"),
+                && error
+                    .to_string()
+                    .contains("then “Start a new conversation”"),
             "{error}"
         );
         assert_eq!(server.requests.lock().unwrap().len(), 1, "{body}");
     }
+    // Gemini's OpenAI-compatible API sends its error in an array of one; vLLM's engine says
+    // "maximum model length".
+    for body in [
+        r#"[{"error": {"code": 400, "message": "The input token count (1200000) exceeds the maximum number of tokens allowed (1048576).", "status": "INVALID_ARGUMENT"}}]"#,
+        r#"{"object": "error", "message": "The decoder prompt (length 9000) is longer than the maximum model length of 8192.", "type": "BadRequestError", "code": 400}"#,
+    ] {
+        let server = replay(vec![Reply::status(400, body)]).await;
+        let (turn, _) = run(&OpenAiProvider::new(settings(&server.base))).await;
+        assert!(
+            matches!(
+                turn,
+                Err(ProviderError::ContextTooLong {
+                    status: Some(400),
+                    ..
+                })
+            ),
+            "{body}: {turn:?}"
+        );
+    }
+    // LM Studio accepts the request and says so in the stream: the same sentence, no status.
+    let server = replay(vec![Reply::sse(
+        "data: {\"error\": {\"message\": \"The number of tokens to keep from the initial prompt is greater than the context length. Input does not fit in context length.\"}}\n\n",
+        1000,
+    )])
+    .await;
+    let (turn, _) = run(&OpenAiProvider::new(settings(&server.base))).await;
+    let error = turn.unwrap_err();
+    assert!(
+        matches!(error, ProviderError::ContextTooLong { status: None, .. }),
+        "{error:?}"
+    );
+    assert!(error.detail().unwrap().starts_with("The number of tokens"));
+    // Groq's 413 for a request over the plan's tokens a minute is a rate limit, retried as one.
+    let groq = r#"{"error": {"message": "Request too large for model `llama-3.3-70b-versatile` in organization `org_x` service tier `on_demand` on tokens per minute (TPM): Limit 6000, Requested 7310, please reduce your message size and try again.", "type": "tokens", "code": "rate_limit_exceeded"}}"#;
+    let server = replay(vec![
+        Reply::status(413, groq),
+        Reply::status(413, groq),
+        Reply::status(413, groq),
+        Reply::status(413, groq),
+    ])
+    .await;
+    let (turn, _) = run(&OpenAiProvider::new(settings(&server.base))).await;
+    assert!(
+        matches!(turn, Err(ProviderError::RateLimited { .. })),
+        "{turn:?}"
+    );
     // Another refusal keeps its own words (the address and the model name are worth checking).
     let server = replay(vec![Reply::status(
         400,

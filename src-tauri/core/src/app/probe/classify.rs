@@ -74,7 +74,11 @@ impl ConnectionTest {
             // The connection check sends a few words: a service that finds them too long (or a
             // proxy that refuses any body) refuses requests, whatever it calls it.
             ProviderError::Refused { status, detail, .. }
-            | ProviderError::ContextTooLong { status, detail, .. } => Self::Refused {
+            | ProviderError::ContextTooLong {
+                status: Some(status),
+                detail,
+                ..
+            } => Self::Refused {
                 host,
                 status,
                 detail,
@@ -87,6 +91,11 @@ impl ConnectionTest {
                 }
             }
             ProviderError::ServiceError { detail, .. }
+            | ProviderError::ContextTooLong {
+                status: None,
+                detail,
+                ..
+            }
             | ProviderError::EndedEarly { detail, .. } => Self::ServiceTrouble {
                 host,
                 status: None,
