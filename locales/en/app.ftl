@@ -263,6 +263,7 @@ provider-model_not_found = The model "{ $model }" was not found at { $host }. Ch
 provider-rate_limited = The model service at { $host } says it is getting too many requests and kept refusing after { $tries } tries. Wait a minute and try again, or check the plan's limits.
 provider-server_error = The model service at { $host } is having trouble (error { $status }) and kept failing after { $tries } tries. Try again later.
 provider-context_too_long = This conversation has grown longer than the model at { $host } can read at once, so it cannot go on here. To go on, click Conversations at the top, then “Start a new conversation”; this one stays in the list. If a new conversation stops the same way, this model reads too little at once for the task: choose another in Settings.
+provider-over_plan_limit = This conversation has grown larger than your plan at { $host } accepts in one request, so it cannot go on here, and waiting will not help. To go on, click Conversations at the top, then “Start a new conversation”; this one stays in the list. Or raise the plan's limit with the service.
 provider-refused = The model service at { $host } refused the request (error { $status }). Check the address and the model name in the settings.
 provider-service_error = The model service at { $host } stopped with an error while answering. Try again.
 provider-malformed = The model service at { $host } sent a reply Ask First cannot read. Try again; if it keeps happening, check the address in the settings.

@@ -222,6 +222,7 @@ provider-model_not_found = 在 { $host } 找不到模型“{ $model }”。请�
 provider-rate_limited = { $host } 的模型服务表示请求太多，试了 { $tries } 次仍被拒绝。请等一分钟再试，或检查套餐的限额。
 provider-server_error = { $host } 的模型服务出了问题（错误 { $status }），试了 { $tries } 次仍然失败。请稍后再试。
 provider-context_too_long = 这段对话已经超过了 { $host } 的模型一次能读的长度，所以无法在这里继续。要继续，请点顶部的“对话”，再点“开始新对话”；这段对话仍保留在列表中。如果新对话也这样停下，说明这个模型一次能读的内容对这个任务来说太少：请在设置中换一个模型。
+provider-over_plan_limit = 这段对话已经超过了你在 { $host } 的套餐一次请求所能接受的大小，所以无法在这里继续，等待也没有用。要继续，请点顶部的“对话”，再点“开始新对话”；这段对话仍保留在列表中。或者在该服务上提高套餐的限额。
 provider-refused = { $host } 的模型服务拒绝了请求（错误 { $status }）。请检查设置中的地址和模型名称。
 provider-service_error = { $host } 的模型服务在回答时出错停止了。请再试一次。
 provider-malformed = { $host } 的模型服务发来了 Ask First 读不懂的回复。请再试一次；如果一直这样，请检查设置中的地址。

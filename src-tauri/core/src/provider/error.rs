@@ -99,6 +99,19 @@ pub enum ProviderError {
         /// The service's message.
         detail: String,
     },
+    /// The service refused one request as larger than the plan lets through in a minute
+    /// (OpenAI's 429 and Groq's 413 "Request too large … tokens per min"): waiting cannot
+    /// help, and the conversation only grows, so the sentence says to start a new one or
+    /// raise the plan's limit. Not retried.
+    #[error("{}", tr("provider-over_plan_limit", &[("host", Arg::from(host))]))]
+    OverPlanLimit {
+        /// The service's host name.
+        host: String,
+        /// The HTTP status: 413 or 429.
+        status: u16,
+        /// The service's message.
+        detail: String,
+    },
     /// The service refused the request for another reason (another 4xx status).
     #[error("{}", tr("provider-refused", &[("host", Arg::from(host)), ("status", Arg::from(*status))]))]
     Refused {
@@ -247,6 +260,8 @@ pub enum ProviderErrorCode {
     ServerError,
     /// [`ProviderError::ContextTooLong`].
     ContextTooLong,
+    /// [`ProviderError::OverPlanLimit`].
+    OverPlanLimit,
     /// [`ProviderError::Refused`].
     Refused,
     /// [`ProviderError::ServiceError`].
@@ -280,6 +295,7 @@ impl ProviderErrorCode {
             Self::RateLimited => "rate_limited",
             Self::ServerError => "server_error",
             Self::ContextTooLong => "context_too_long",
+            Self::OverPlanLimit => "over_plan_limit",
             Self::Refused => "refused",
             Self::ServiceError => "service_error",
             Self::CannotConnect => "cannot_connect",
@@ -322,6 +338,7 @@ impl ProviderError {
             Self::RateLimited { .. } => ProviderErrorCode::RateLimited,
             Self::ServerError { .. } => ProviderErrorCode::ServerError,
             Self::ContextTooLong { .. } => ProviderErrorCode::ContextTooLong,
+            Self::OverPlanLimit { .. } => ProviderErrorCode::OverPlanLimit,
             Self::Refused { .. } => ProviderErrorCode::Refused,
             Self::ServiceError { .. } => ProviderErrorCode::ServiceError,
             Self::CannotConnect { .. } => ProviderErrorCode::CannotConnect,
@@ -347,6 +364,7 @@ impl ProviderError {
                 ..
             }
             | Self::Auth { status, detail, .. }
+            | Self::OverPlanLimit { status, detail, .. }
             | Self::Refused { status, detail, .. } => Some(format!("HTTP {status}: {detail}")),
             Self::ServerError {
                 status,

@@ -227,11 +227,19 @@ pub(crate) fn looks_like_context_overflow(body: &str) -> bool {
         .any(|words| message.contains(words))
 }
 
-/// Whether an error body is a rate limit's (Groq's 413 for a request over the plan's tokens a
-/// minute: `error.code` `rate_limit_exceeded`, "… on tokens per minute (TPM) …").
+/// Whether an error body is a rate limit's (`error.code` `rate_limit_exceeded`, "… per
+/// minute …"), for a 413 that is one.
 fn looks_like_rate_limit(body: &str) -> bool {
     let lower = body.to_lowercase();
     lower.contains("rate_limit_exceeded") || lower.contains("per minute")
+}
+
+/// Whether a service's message says that this one request is larger than the plan lets
+/// through in a minute, so that waiting cannot help: OpenAI's 429 "Request too large for
+/// gpt-4o in organization … on tokens per min (TPM): Limit 30000, Requested 45000", Groq's 413
+/// "Request too large for model … on tokens per minute (TPM): Limit 6000, Requested 7310".
+fn looks_like_request_over_plan(message: &str) -> bool {
+    message.to_lowercase().contains("request too large")
 }
 
 /// The media type of a response's `Content-Type`, lower case, without parameters
@@ -397,6 +405,14 @@ pub async fn send(
                             detail,
                         })
                     }
+                    // One request over the plan's tokens a minute: no wait lets it through.
+                    413 | 429 if looks_like_request_over_plan(&detail) => {
+                        return Err(ProviderError::OverPlanLimit {
+                            host,
+                            status,
+                            detail,
+                        })
+                    }
                     429 => ProviderError::RateLimited {
                         host,
                         tries,
@@ -408,8 +424,7 @@ pub async fn send(
                         tries,
                         detail,
                     },
-                    // Groq answers 413 for a request over the plan's tokens a minute: a rate
-                    // limit, as 429 is.
+                    // Another rate limit answered with 413: as 429.
                     413 if looks_like_rate_limit(&body) => ProviderError::RateLimited {
                         host,
                         tries,

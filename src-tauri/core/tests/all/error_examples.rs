@@ -59,6 +59,13 @@ pub fn provider_errors() -> Vec<ProviderError> {
             status: None,
             detail: "Input does not fit in context length.".into(),
         },
+        ProviderError::OverPlanLimit {
+            host: host(),
+            status: 429,
+            detail: "Request too large for gpt-4o in organization org-x on tokens per min (TPM): \
+                     Limit 30000, Requested 45000."
+                .into(),
+        },
         ProviderError::Refused {
             host: host(),
             status: 400,
@@ -137,6 +144,7 @@ pub fn provider_errors() -> Vec<ProviderError> {
             | ProviderError::RateLimited { .. }
             | ProviderError::ServerError { .. }
             | ProviderError::ContextTooLong { .. }
+            | ProviderError::OverPlanLimit { .. }
             | ProviderError::Refused { .. }
             | ProviderError::ServiceError { .. }
             | ProviderError::CannotConnect { .. }

@@ -417,7 +417,7 @@ fn the_rarer_tool_failures_are_said_in_the_person_s_language() {
 }
 
 #[test]
-fn a_conversation_too_long_names_the_window_s_own_buttons_in_each_language() {
+fn a_conversation_too_long_or_over_the_plan_names_the_window_s_own_buttons_in_each_language() {
     // The sentence tells the person what to click; the window's labels are its own words
     // (locales/*/window.ftl), which must be the ones named.
     use askfirst_core::provider::ProviderError;
@@ -434,20 +434,33 @@ fn a_conversation_too_long_names_the_window_s_own_buttons_in_each_language() {
             .unwrap_or_else(|| panic!("{folder}: no {key}"))
             .to_owned()
     };
-    let error = ProviderError::ContextTooLong {
+    let too_long = ProviderError::ContextTooLong {
         host: "api.example.com".into(),
         status: Some(400),
         detail: "prompt is too long".into(),
     };
-    for (language, folder) in [
-        (Language::En, "en"),
-        (Language::ZhCn, "zh-CN"),
-        (Language::PtBr, "pt-BR"),
+    let over_plan = ProviderError::OverPlanLimit {
+        host: "api.example.com".into(),
+        status: 429,
+        detail: "Request too large".into(),
+    };
+    for (error, keys) in [
+        (
+            too_long,
+            &["app-conversations", "sessions-new", "app-settings"][..],
+        ),
+        (over_plan, &["app-conversations", "sessions-new"][..]),
     ] {
-        let said = with_language(language, || error.to_string());
-        for key in ["app-conversations", "sessions-new", "app-settings"] {
-            let words = label(folder, key);
-            assert!(said.contains(&words), "{folder}: {words:?} not in {said:?}");
+        for (language, folder) in [
+            (Language::En, "en"),
+            (Language::ZhCn, "zh-CN"),
+            (Language::PtBr, "pt-BR"),
+        ] {
+            let said = with_language(language, || error.to_string());
+            for key in keys {
+                let words = label(folder, key);
+                assert!(said.contains(&words), "{folder}: {words:?} not in {said:?}");
+            }
         }
     }
 }

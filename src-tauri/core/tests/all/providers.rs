@@ -520,13 +520,31 @@ async fn a_conversation_too_long_for_the_model_says_to_start_a_new_one_and_is_no
         "{error:?}"
     );
     assert!(error.detail().unwrap().starts_with("The number of tokens"));
-    // Groq's 413 for a request over the plan's tokens a minute is a rate limit, retried as one.
+    // One request over the plan's tokens a minute (Groq's 413, OpenAI's 429) is not a
+    // conversation over the model's window, nor a rate limit that waiting cures: not retried.
     let groq = r#"{"error": {"message": "Request too large for model `llama-3.3-70b-versatile` in organization `org_x` service tier `on_demand` on tokens per minute (TPM): Limit 6000, Requested 7310, please reduce your message size and try again.", "type": "tokens", "code": "rate_limit_exceeded"}}"#;
+    let openai = r#"{"error": {"message": "Request too large for gpt-4o in organization org-x on tokens per min (TPM): Limit 30000, Requested 45000. The input or output tokens must be reduced in order to run successfully.", "type": "tokens", "param": null, "code": "rate_limit_exceeded"}}"#;
+    for (status, body) in [(413, groq), (429, openai)] {
+        let server = replay(vec![Reply::status(status, body)]).await;
+        let (turn, _) = run(&OpenAiProvider::new(settings(&server.base))).await;
+        let error = turn.unwrap_err();
+        assert!(
+            matches!(error, ProviderError::OverPlanLimit { status: s, .. } if s == status),
+            "{error:?}"
+        );
+        assert!(
+            error.to_string().contains("waiting will not help"),
+            "{error}"
+        );
+        assert_eq!(server.requests.lock().unwrap().len(), 1, "{body}");
+    }
+    // Another 413 rate limit is retried as 429 is.
+    let limited = r#"{"error": {"message": "Rate limit reached", "code": "rate_limit_exceeded"}}"#;
     let server = replay(vec![
-        Reply::status(413, groq),
-        Reply::status(413, groq),
-        Reply::status(413, groq),
-        Reply::status(413, groq),
+        Reply::status(413, limited),
+        Reply::status(413, limited),
+        Reply::status(413, limited),
+        Reply::status(413, limited),
     ])
     .await;
     let (turn, _) = run(&OpenAiProvider::new(settings(&server.base))).await;
@@ -534,6 +552,7 @@ async fn a_conversation_too_long_for_the_model_says_to_start_a_new_one_and_is_no
         matches!(turn, Err(ProviderError::RateLimited { .. })),
         "{turn:?}"
     );
+    assert!(server.requests.lock().unwrap().len() > 1);
     // Another refusal keeps its own words (the address and the model name are worth checking).
     let server = replay(vec![Reply::status(
         400,

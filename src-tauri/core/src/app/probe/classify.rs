@@ -46,7 +46,8 @@ impl ConnectionTest {
                     detail,
                 }
             }
-            ProviderError::RateLimited { detail, .. } => Self::RateLimited { host, detail },
+            ProviderError::RateLimited { detail, .. }
+            | ProviderError::OverPlanLimit { detail, .. } => Self::RateLimited { host, detail },
             ProviderError::ServerError { status, detail, .. } => Self::ServiceTrouble {
                 host,
                 status: Some(status),
