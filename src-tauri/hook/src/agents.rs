@@ -107,17 +107,23 @@ pub fn session_rule(request: &InboxRequest) -> Option<SessionRule> {
     let input: serde_json::Value = serde_json::from_str(&request.tool_input_json).ok()?;
     let text = |name: &str| input.get(name).and_then(serde_json::Value::as_str);
     match request.tool_name.as_str() {
+        // Claude Code reads `*` in a rule as "anything" (spaces included) and a rule ending in
+        // `:*` as a prefix, so a line with a `*` (`rm -f *.log`) would also allow other
+        // commands (`rm -f thesis.docx b.log`): such a line is approved once only.
         "Bash" => text("command")
             .filter(|c| {
                 !c.trim().is_empty()
                     && c.chars().count() <= SESSION_RULE_MAX_CHARS
                     && !c.chars().any(char::is_control)
+                    && !c.contains('*')
             })
             .map(|c| SessionRule::Command(c.to_owned())),
+        // The same for a host with a `*` in it (the URL standard lets one through).
         "WebFetch" => text("url")
             .and_then(|u| url::Url::parse(u).ok())
             .filter(|u| matches!(u.scheme(), "http" | "https"))
             .and_then(|u| u.host_str().map(str::to_owned))
+            .filter(|host| !host.contains('*'))
             .map(SessionRule::Site),
         _ => None,
     }
@@ -395,6 +401,15 @@ mod tests {
                 r#"{"file_path":"/a","content":""}"#,
             ),
             claude("PermissionRequest", "Bash", r#"{"command":"a\nrm -rf x"}"#),
+            // Claude Code reads `*` in a rule as a wildcard: `Bash(rm -f *.log)` would allow
+            // `rm -f thesis.docx b.log` too, and `Bash(git:*)` every git command.
+            claude("PermissionRequest", "Bash", r#"{"command":"rm -f *.log"}"#),
+            claude("PermissionRequest", "Bash", r#"{"command":"git:*"}"#),
+            claude(
+                "PermissionRequest",
+                "WebFetch",
+                r#"{"url":"https://*.example.org/","prompt":"p"}"#,
+            ),
         ] {
             assert_eq!(session_rule(&request), None, "{request:?}");
         }

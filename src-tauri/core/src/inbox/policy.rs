@@ -141,12 +141,14 @@ fn path_arguments(
                 text: p.display().to_string(),
                 alias: None,
                 resolved: Some(resolved_on_disk(p)),
+                contents: false,
             })
             .chain(too_many.then(|| MainArgument {
                 kind: ArgumentKind::MentionedPath,
                 text: String::new(),
                 alias: None,
                 resolved: None,
+                contents: false,
             }))
             .collect(),
     }
@@ -213,6 +215,7 @@ fn facts_of(
                     text: line,
                     alias: None,
                     resolved: None,
+                    contents: false,
                 });
                 arguments.extend(path_arguments(&paths, too_many, workspace));
             }
@@ -225,6 +228,7 @@ fn facts_of(
                     text,
                     alias: None,
                     resolved: None,
+                    contents: false,
                 });
             }
         }

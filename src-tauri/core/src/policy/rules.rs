@@ -10,6 +10,12 @@ use globset::{GlobBuilder, GlobMatcher};
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
 
+/// How deep [`Rule`]s look inside a folder that is moved or trashed for what they are about.
+pub const CONTENTS_DEPTH: usize = 32;
+/// How many entries [`Rule`]s look at inside a folder that is moved or trashed; a folder with
+/// more counts as holding what the rule is about.
+pub const CONTENTS_CAP: usize = 50_000;
+
 pub use super::template::RULES_TEMPLATE;
 
 /// Errors of the rules file. The message names the file and what is wrong.
@@ -270,6 +276,7 @@ impl Rule {
                 .as_deref()
                 .is_some_and(|alias| self.matches_text_any(argument.kind, alias))
             || self.inside_named_folder(argument)
+            || (argument.contents && self.about_contents(argument))
     }
 
     /// Whether every spelling of the argument matches (for allow rules).
@@ -281,6 +288,82 @@ impl Rule {
                 .is_none_or(|alias| self.matches_text_all(argument.kind, alias))
     }
 
+    /// The workspace folder of a path argument inside it: `resolved` less as many parts as
+    /// `text` has (`None` for an argument that is not a relative path resolved on disk).
+    fn workspace_root(argument: &MainArgument) -> Option<&Path> {
+        let resolved = argument.resolved.as_deref()?;
+        if !matches!(
+            argument.kind,
+            ArgumentKind::Path | ArgumentKind::MentionedPath
+        ) || Path::new(&argument.text).is_absolute()
+        {
+            return None;
+        }
+        let depth = if argument.text == "." {
+            0
+        } else {
+            argument.text.split('/').count()
+        };
+        resolved.ancestors().nth(depth)
+    }
+
+    /// For an argument whose contents go with it ([`MainArgument::contents`], a folder moved
+    /// or trashed): whether anything inside it is what the rule is about. A rule on a plain
+    /// folder or file (`Taxes/**`) is about the call when that folder lies inside the
+    /// argument's, compared by identity on disk; another pattern (`**/*.pdf`), when a path
+    /// inside matches it, looked through up to [`CONTENTS_DEPTH`] levels and
+    /// [`CONTENTS_CAP`] entries (more than that counts as a match: refusing or asking is the
+    /// safe side). Links inside are not followed: they move as links.
+    fn about_contents(&self, argument: &MainArgument) -> bool {
+        let Some(resolved) = argument.resolved.as_deref() else {
+            return false;
+        };
+        if argument.kind != ArgumentKind::Path
+            || !std::fs::symlink_metadata(resolved).is_ok_and(|m| m.is_dir())
+        {
+            return false;
+        }
+        if let Some(literal) = &self.literal_folder {
+            let Some(root) = Self::workspace_root(argument) else {
+                return false;
+            };
+            return crate::identity::FileId::of(resolved)
+                .is_some_and(|folder| crate::identity::is_within(&root.join(literal), folder));
+        }
+        if self.pattern.is_none() || self.about_everything() {
+            return false; // already decided by the argument itself
+        }
+        let mut seen = 0;
+        let mut stack = vec![(resolved.to_path_buf(), argument.text.clone(), 0)];
+        while let Some((path, text, level)) = stack.pop() {
+            let Ok(entries) = std::fs::read_dir(&path) else {
+                continue;
+            };
+            for entry in entries.flatten() {
+                seen += 1;
+                if seen > CONTENTS_CAP {
+                    return true;
+                }
+                let name = entry.file_name().to_string_lossy().into_owned();
+                let inside = if text == "." {
+                    name
+                } else {
+                    format!("{text}/{name}")
+                };
+                if self.matches_text_any(ArgumentKind::Path, &inside) {
+                    return true;
+                }
+                if entry.file_type().is_ok_and(|t| t.is_dir()) {
+                    if level + 1 >= CONTENTS_DEPTH {
+                        return true;
+                    }
+                    stack.push((entry.path(), inside, level + 1));
+                }
+            }
+        }
+        false
+    }
+
     /// For a rule whose pattern is a plain folder or file (`Taxes`, `Taxes/**`, no glob
     /// characters before): whether the argument's file is that folder or file or lies inside
     /// it, compared by identity on disk.
@@ -288,20 +371,7 @@ impl Rule {
         let (Some(literal), Some(resolved)) = (&self.literal_folder, &argument.resolved) else {
             return false;
         };
-        if !matches!(
-            argument.kind,
-            ArgumentKind::Path | ArgumentKind::MentionedPath
-        ) || Path::new(&argument.text).is_absolute()
-        {
-            return false;
-        }
-        // The workspace folder: `resolved` less as many parts as `text` has.
-        let depth = if argument.text == "." {
-            0
-        } else {
-            argument.text.split('/').count()
-        };
-        let Some(root) = resolved.ancestors().nth(depth) else {
+        let Some(root) = Self::workspace_root(argument) else {
             return false;
         };
         let named = root.join(literal);

@@ -153,6 +153,7 @@ impl Tool for RunCommand {
                         text: a.command,
                         alias: None,
                         resolved: None,
+                        contents: false,
                     },
                 );
                 arguments

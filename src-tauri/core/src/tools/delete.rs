@@ -263,10 +263,14 @@ impl Tool for DeletePath {
                 if target.resolved != target.entry {
                     paths.push(target.resolved);
                 }
-                paths
+                let mut arguments: Vec<MainArgument> = paths
                     .into_iter()
                     .map(|p| resolved_path_argument(p, ws))
-                    .collect()
+                    .collect();
+                // What is trashed goes with everything inside it, so rules about any of that
+                // apply (a shortcut goes alone: its entry is the link, not a folder).
+                arguments[0].contents = true;
+                arguments
             }
             Err(_) => vec![path_argument(&args.path, ws)],
         }

@@ -179,6 +179,7 @@ impl Tool for FetchUrl {
                     text,
                     alias: None,
                     resolved: None,
+                    contents: false,
                 }]
             })
             .unwrap_or_default()

@@ -84,6 +84,7 @@ pub(crate) fn mentioned_paths_in<'a>(
             text: String::new(),
             alias: None,
             resolved: None,
+            contents: false,
         });
     }
     found
@@ -169,6 +170,7 @@ fn mentioned_path(text: &str, ws: &Workspace) -> Vec<MainArgument> {
                 text: crate::identity::real_spelling(ws.root(), relative),
                 alias: None,
                 resolved: Some(resolved),
+                contents: false,
             },
             // Outside the workspace (`../data/rules.toml`): no rule is about it, but the
             // own-files denial still compares it.
@@ -177,6 +179,7 @@ fn mentioned_path(text: &str, ws: &Workspace) -> Vec<MainArgument> {
                 text: resolved.display().to_string(),
                 alias: None,
                 resolved: Some(resolved),
+                contents: false,
             },
         };
         if argument.text.len() <= MENTIONED_MAX_LEN && !found.contains(&argument) {

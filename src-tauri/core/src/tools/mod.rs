@@ -373,6 +373,7 @@ pub(crate) fn path_argument(given: &str, workspace: &Workspace) -> MainArgument 
             text: given.to_owned(),
             alias: None,
             resolved: None,
+            contents: false,
         },
     }
 }
@@ -388,6 +389,7 @@ pub(crate) fn resolved_path_argument(resolved: PathBuf, workspace: &Workspace) -
         alias: (as_given != text).then_some(as_given),
         text,
         resolved: Some(resolved),
+        contents: false,
     }
 }
 

@@ -122,14 +122,17 @@ impl Tool for MovePath {
         let Ok(args) = parse_args::<MovePathArgs>(self.name(), raw) else {
             return Vec::new();
         };
-        // The real target (`to/<name>` when `to` is a folder), so rules see where it lands.
-        match self.targets(&args, ws) {
-            Ok((from, to)) => [from, to]
-                .into_iter()
-                .map(|p| resolved_path_argument(p, ws))
-                .collect(),
+        // The real target (`to/<name>` when `to` is a folder), so rules see where it lands;
+        // what is moved goes with everything inside it, so rules about any of that apply.
+        let mut arguments = match self.targets(&args, ws) {
+            Ok((from, to)) => vec![
+                resolved_path_argument(from, ws),
+                resolved_path_argument(to, ws),
+            ],
             Err(_) => vec![path_argument(&args.from, ws), path_argument(&args.to, ws)],
-        }
+        };
+        arguments[0].contents = true;
+        arguments
     }
     fn planned_change(&self, raw: &str, ws: &Workspace) -> Option<crate::undo::Planned> {
         let args: MovePathArgs = parse_args(self.name(), raw).ok()?;

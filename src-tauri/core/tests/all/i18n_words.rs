@@ -66,6 +66,7 @@ fn a_rule_s_reason_on_a_card_is_in_the_language_and_a_refusal_for_the_model_stay
             text: text.into(),
             alias: None,
             resolved: Some(text.into()),
+            contents: false,
         }]
     };
     let (private, drafts) = (arg("Private/a.txt"), arg("Drafts/a.txt"));
@@ -300,6 +301,7 @@ fn a_refusal_is_told_to_the_model_in_english_and_to_the_person_in_their_language
         text: "sudo reboot".into(),
         alias: None,
         resolved: None,
+        contents: false,
     }];
     let mut facts = facts(&args);
     facts.tool_name = "run_command";

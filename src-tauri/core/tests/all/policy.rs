@@ -20,6 +20,7 @@ fn path(text: &str) -> MainArgument {
         kind: ArgumentKind::Path,
         text: text.into(),
         resolved: Some(text.into()),
+        contents: false,
     }
 }
 
@@ -161,6 +162,7 @@ fn hard_denials_beat_rules_and_session_never_turns_asks_into_denials() {
         kind: ArgumentKind::Path,
         text: "../rules.toml".into(),
         resolved: Some(std::fs::canonicalize(&data).unwrap().join("rules.toml")),
+        contents: false,
     };
     assert!(matches!(
         decide(&policy, "write_file", false, &[rules_file]),
@@ -171,6 +173,7 @@ fn hard_denials_beat_rules_and_session_never_turns_asks_into_denials() {
         kind: ArgumentKind::Path,
         text: "../x".into(),
         resolved: None,
+        contents: false,
     };
     assert!(matches!(
         decide(&policy, "write_file", false, &[outside]),
@@ -189,6 +192,7 @@ fn hard_denials_beat_rules_and_session_never_turns_asks_into_denials() {
             kind: ArgumentKind::Command,
             text: line.into(),
             resolved: None,
+            contents: false,
         };
         assert!(
             matches!(
@@ -203,6 +207,7 @@ fn hard_denials_beat_rules_and_session_never_turns_asks_into_denials() {
         kind: ArgumentKind::Command,
         text: "rm -rf build/".into(),
         resolved: None,
+        contents: false,
     };
     assert!(matches!(
         decide(&policy, "run_command", false, &[fine]),
@@ -263,6 +268,7 @@ fn the_data_folder_inside_the_workspace_is_still_protected() {
         kind: ArgumentKind::Path,
         text: "x".into(),
         resolved: Some(p.to_owned()),
+        contents: false,
     };
     assert!(matches!(
         decide(

@@ -183,6 +183,7 @@ fn the_reasons_quote_the_rule_s_sentence() {
         text: "Private/a.txt".into(),
         alias: None,
         resolved: Some("Private/a.txt".into()),
+        contents: false,
     }];
     let verdict = policy.decide(&facts(&args));
     assert!(

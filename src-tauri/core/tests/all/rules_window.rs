@@ -60,6 +60,7 @@ async fn a_rule_added_in_the_window_applies_to_the_next_call_and_is_logged() {
         text: "Private/a.txt".into(),
         alias: None,
         resolved: Some(real),
+        contents: false,
     }];
     let verdict = runtime.policy().decide(&facts(&args));
     assert_eq!(verdict.layer, PolicyLayer::UserRule);

@@ -31,7 +31,8 @@ async fn run_command_runs_in_the_workspace_and_reports_how_it_ended() {
             alias: None,
             kind: ArgumentKind::Command,
             text: "git status".into(),
-            resolved: None
+            resolved: None,
+            contents: false,
         }]
     );
     assert_eq!(

@@ -107,7 +107,8 @@ async fn fetch_url_returns_text_and_follows_redirects_only_on_the_same_site() {
             alias: None,
             kind: ArgumentKind::Url,
             text: format!("http://127.0.0.1:{port}/hello"),
-            resolved: None
+            resolved: None,
+            contents: false,
         }]
     );
     assert_eq!(

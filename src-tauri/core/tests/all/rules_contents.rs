@@ -1,0 +1,90 @@
+//! Rules about what is inside a folder hold when the folder itself is moved or trashed: a
+//! folder moved takes everything inside it along, so "never touch `Docs/Taxes`" forbids moving
+//! `Docs` (and an ask rule asks), whatever an allow rule says about moving; the same for glob
+//! rules (`**/*.pdf`). A folder moved that holds nothing the rules name moves as before.
+
+use super::policy::{rules, TIMEOUT};
+use super::support::{finished_outputs, harness_with};
+use askfirst_core::approvals::AnswerMode;
+use askfirst_protocol::{AgentEvent, Decision, ToolCallStatus};
+use serde_json::json;
+
+fn cards(events: &[AgentEvent]) -> usize {
+    events
+        .iter()
+        .filter(|e| matches!(e, AgentEvent::ApprovalRequired(_)))
+        .count()
+}
+
+#[tokio::test]
+async fn a_folder_that_holds_a_forbidden_one_is_not_moved_even_where_moves_are_allowed() {
+    let scenario = json!({"turns": [
+        {"tool_calls": [{"name": "move_path", "arguments": {"from": "Docs", "to": "Old"}}]},
+        {"tool_calls": [{"name": "read_file", "arguments": {"path": "Old/Taxes/2024.txt"}}]},
+        {"tool_calls": [{"name": "move_path", "arguments": {"from": "Photos", "to": "Pictures"}}]},
+        {"say": "done"}
+    ]});
+    let mut h = harness_with(
+        scenario,
+        TIMEOUT,
+        rules(
+            "[[deny]]\ntool = \"*\"\nmatch = \"Docs/Taxes/**\"\n\
+             [[allow]]\ntool = \"move_path\"\n",
+        ),
+        AnswerMode::Interactive,
+    );
+    let root = h.dir.path().to_owned();
+    std::fs::create_dir_all(root.join("Docs/Taxes")).unwrap();
+    std::fs::write(root.join("Docs/Taxes/2024.txt"), "IBAN DE00 1234\n").unwrap();
+    std::fs::create_dir_all(root.join("Photos")).unwrap();
+    std::fs::write(root.join("Photos/cat.jpg"), "jpg").unwrap();
+    h.runtime.start_run("tidy").unwrap();
+    h.events.run_finished().await;
+    let events = h.events.all();
+    assert_eq!(cards(&events), 0);
+    let outputs = finished_outputs(&events);
+    assert_eq!(outputs[0].0, ToolCallStatus::Denied, "{outputs:?}");
+    assert!(outputs[0].1.contains("Docs/Taxes"), "{outputs:?}");
+    assert!(root.join("Docs/Taxes/2024.txt").exists());
+    assert!(!root.join("Old").exists());
+    assert!(!outputs[1].1.contains("IBAN"), "{outputs:?}");
+    // A folder that holds nothing the rules name moves as the allow rule says.
+    assert_eq!(outputs[2].0, ToolCallStatus::Succeeded, "{outputs:?}");
+    assert!(root.join("Pictures/cat.jpg").exists());
+}
+
+#[tokio::test]
+async fn a_folder_that_holds_a_forbidden_one_is_not_trashed_and_an_ask_rule_asks() {
+    let scenario = json!({"turns": [
+        {"tool_calls": [{"name": "delete_path", "arguments": {"path": "Docs"}}]},
+        {"tool_calls": [{"name": "move_path", "arguments": {"from": "Work", "to": "Archive"}}]},
+        {"say": "done"}
+    ]});
+    let mut h = harness_with(
+        scenario,
+        TIMEOUT,
+        rules(
+            "[[deny]]\ntool = \"*\"\nmatch = \"Docs/Private\"\n\
+             [[ask]]\ntool = \"*\"\nmatch = \"**/*.pdf\"\n\
+             [[allow]]\ntool = \"*\"\n",
+        ),
+        AnswerMode::Interactive,
+    );
+    let root = h.dir.path().to_owned();
+    std::fs::create_dir_all(root.join("Docs/Private")).unwrap();
+    std::fs::write(root.join("Docs/Private/secret.txt"), "PIN 4711\n").unwrap();
+    std::fs::create_dir_all(root.join("Work/2024/q1")).unwrap();
+    std::fs::write(root.join("Work/2024/q1/contract.pdf"), "%PDF").unwrap();
+    h.runtime.start_run("tidy").unwrap();
+    // The trash is refused without a card; the move of a folder holding a PDF asks.
+    let card = h.events.approval_required().await;
+    assert_eq!(card.tool_name, "move_path");
+    h.runtime
+        .resolve_approval(card.approval_id, Decision::Deny { note: None })
+        .unwrap();
+    h.events.run_finished().await;
+    let outputs = finished_outputs(&h.events.all());
+    assert_eq!(outputs[0].0, ToolCallStatus::Denied, "{outputs:?}");
+    assert!(root.join("Docs/Private/secret.txt").exists());
+    assert!(root.join("Work/2024/q1/contract.pdf").exists());
+}
