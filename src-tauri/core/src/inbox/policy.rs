@@ -274,6 +274,17 @@ fn facts_of(
             }
         }
     }
+    // Another agent's commands and tools run outside our sandbox and may act on everything
+    // inside a folder they name (`rm -r`, `mv`, a search): rules about anything inside it
+    // are about the request too.
+    for argument in &mut arguments {
+        if matches!(
+            argument.kind,
+            ArgumentKind::Path | ArgumentKind::MentionedPath
+        ) {
+            argument.contents = true;
+        }
+    }
     let name = ours.map_or_else(|| request.tool_name.clone(), str::to_owned);
     (name, arguments)
 }

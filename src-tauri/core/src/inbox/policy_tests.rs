@@ -410,3 +410,41 @@ fn a_command_padded_past_the_words_looked_at_is_refused_not_let_past_a_deny_rule
         Some(PolicyLayer::UserRule)
     );
 }
+
+#[test]
+fn another_agent_s_command_on_a_folder_that_holds_a_forbidden_one_is_refused() {
+    // Claude Code runs its commands outside our sandbox: `rm -rf`, `mv` or a search of a
+    // folder act on everything inside it, the never-touch folder too.
+    let p = place();
+    std::fs::create_dir_all(p.person.join("sub/keep")).expect("dir");
+    std::fs::write(p.person.join("sub/keep/pin.txt"), "4711").expect("pin");
+    let policy = policy(&p, "[[deny]]\ntool = \"*\"\nmatch = \"sub/keep/**\"\n");
+    for (tool, input) in [
+        ("Bash", serde_json::json!({"command": "rm -rf sub"})),
+        ("Bash", serde_json::json!({"command": "mv sub /tmp/out"})),
+        ("Bash", serde_json::json!({"command": "grep -r 4711 sub"})),
+        (
+            "Grep",
+            serde_json::json!({"pattern": "4711", "path": "sub"}),
+        ),
+    ] {
+        let judged = judged(
+            &policy,
+            &p,
+            &request(ExternalAgent::ClaudeCode, &p.person, tool, input.clone()),
+        );
+        assert_eq!(refused_by(&judged), Some(PolicyLayer::UserRule), "{input}");
+    }
+    // A folder that holds nothing the rule names is left to the agent's own flow.
+    let judged = judged(
+        &policy,
+        &p,
+        &request(
+            ExternalAgent::ClaudeCode,
+            &p.person,
+            "Bash",
+            serde_json::json!({"command": "ls notes"}),
+        ),
+    );
+    assert_eq!(refused_by(&judged), None);
+}

@@ -66,9 +66,10 @@ pub struct MainArgument {
     pub alias: Option<String>,
     /// For paths: where it resolves on disk.
     pub resolved: Option<PathBuf>,
-    /// For paths: the call moves or removes this entry with everything inside it (a folder
-    /// moved or trashed), so deny and ask rules about anything inside it are about the call
-    /// too (a "never touch `Docs/Taxes`" rule forbids moving `Docs`).
+    /// For paths: the call may act on this entry with everything inside it (a folder moved
+    /// or trashed; any folder another agent's command or tool names, as it runs outside our
+    /// sandbox), so deny and ask rules about anything inside it are about the call too (a
+    /// "never touch `Docs/Taxes`" rule forbids moving `Docs`).
     pub contents: bool,
 }
 

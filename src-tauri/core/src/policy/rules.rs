@@ -318,7 +318,12 @@ impl Rule {
         let Some(resolved) = argument.resolved.as_deref() else {
             return false;
         };
-        if argument.kind != ArgumentKind::Path
+        // Rules name places in the person's folder: a folder outside it (given absolute) holds
+        // nothing they are about.
+        if !matches!(
+            argument.kind,
+            ArgumentKind::Path | ArgumentKind::MentionedPath
+        ) || Path::new(&argument.text).is_absolute()
             || !std::fs::symlink_metadata(resolved).is_ok_and(|m| m.is_dir())
         {
             return false;
