@@ -36,7 +36,9 @@
 
 use super::card::ExternalCard;
 use super::words;
-use crate::policy::{ArgumentKind, CallFacts, MainArgument, Policy, PolicyDecision, Verdict};
+use crate::policy::{
+    ArgumentKind, CallFacts, Contents, MainArgument, Policy, PolicyDecision, Verdict,
+};
 use crate::tools::Workspace;
 use askfirst_protocol::{ExternalAgent, InboxRequest, PolicyLayer};
 use serde_json::Value;
@@ -141,14 +143,14 @@ fn path_arguments(
                 text: p.display().to_string(),
                 alias: None,
                 resolved: Some(resolved_on_disk(p)),
-                contents: false,
+                contents: Contents::No,
             })
             .chain(too_many.then(|| MainArgument {
                 kind: ArgumentKind::MentionedPath,
                 text: String::new(),
                 alias: None,
                 resolved: None,
-                contents: false,
+                contents: Contents::No,
             }))
             .collect(),
     }
@@ -215,7 +217,7 @@ fn facts_of(
                     text: line,
                     alias: None,
                     resolved: None,
-                    contents: false,
+                    contents: Contents::No,
                 });
                 arguments.extend(path_arguments(&paths, too_many, workspace));
             }
@@ -228,7 +230,7 @@ fn facts_of(
                     text,
                     alias: None,
                     resolved: None,
-                    contents: false,
+                    contents: Contents::No,
                 });
             }
         }
@@ -282,7 +284,7 @@ fn facts_of(
             argument.kind,
             ArgumentKind::Path | ArgumentKind::MentionedPath
         ) {
-            argument.contents = true;
+            argument.contents = Contents::Yes;
         }
     }
     let name = ours.map_or_else(|| request.tool_name.clone(), str::to_owned);

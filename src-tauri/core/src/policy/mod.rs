@@ -66,11 +66,26 @@ pub struct MainArgument {
     pub alias: Option<String>,
     /// For paths: where it resolves on disk.
     pub resolved: Option<PathBuf>,
-    /// For paths: the call may act on this entry with everything inside it (a folder moved
-    /// or trashed; any folder another agent's command or tool names, as it runs outside our
-    /// sandbox), so deny and ask rules about anything inside it are about the call too (a
-    /// "never touch `Docs/Taxes`" rule forbids moving `Docs`).
-    pub contents: bool,
+    /// For paths: whether the call may act on everything inside this entry too, so that
+    /// rules about anything inside it are about the call ([`Contents`]).
+    pub contents: Contents,
+}
+
+/// Whether a call may act on everything inside a folder it names, as well as on the folder.
+/// A folder moved takes what is in it along: a "never touch `Docs/Taxes`" rule forbids moving
+/// `Docs`, and an "always ask" rule about it asks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Contents {
+    /// The call acts on the entry itself only (a file written, a web address).
+    No,
+    /// The call acts on what is inside too: a folder moved or trashed, any folder another
+    /// agent's command or tool names (it runs outside our sandbox). Deny and ask rules about
+    /// anything inside apply.
+    Yes,
+    /// A folder our own command names: the command may act on what is inside, but it runs in
+    /// the sandbox, which hides every folder a deny rule names (the kernel holds those, and a
+    /// command that only lists the folder still runs); ask rules about anything inside apply.
+    AskRules,
 }
 
 /// The facts about one call that the policy decides on.
@@ -318,7 +333,7 @@ impl Policy {
                 )
             }
             Rules::Loaded(rules) => {
-                if let Some(rule) = rules.deny.iter().find(|r| r.matches_any(facts)) {
+                if let Some(rule) = rules.deny.iter().find(|r| r.matches_any(facts, false)) {
                     // The model is told the rule in English, the person in their language.
                     let in_english = with_language(Language::En, || rule.sentence(RuleKind::Deny));
                     return Verdict::deny_as(
@@ -333,7 +348,7 @@ impl Policy {
                         ),
                     );
                 }
-                if let Some(rule) = rules.ask.iter().find(|r| r.matches_any(facts)) {
+                if let Some(rule) = rules.ask.iter().find(|r| r.matches_any(facts, true)) {
                     return Verdict::ask(
                         PolicyLayer::UserRule,
                         tr(

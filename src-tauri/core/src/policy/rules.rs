@@ -3,7 +3,7 @@
 //! its one-line form ([`remove_rule`]; adding and changing are in [`super::editor`]). How a
 //! rule matches a call's arguments is here too.
 
-use super::{ArgumentKind, CallFacts, MainArgument};
+use super::{ArgumentKind, CallFacts, Contents, MainArgument};
 use crate::command_line::CommandPattern;
 use crate::url_pattern::{Destination, UrlPattern};
 use globset::{GlobBuilder, GlobMatcher};
@@ -269,14 +269,18 @@ impl Rule {
     /// Whether the rule is about this argument: its spelling on disk or as given matches, or
     /// (for a rule on a folder, `Taxes/**` or `Taxes`) the argument lies in that very folder,
     /// however it is reached (another case, a bind mount).
-    fn matches_argument_any(&self, argument: &MainArgument) -> bool {
+    fn matches_argument_any(&self, argument: &MainArgument, asking: bool) -> bool {
         self.matches_text_any(argument.kind, &argument.text)
             || argument
                 .alias
                 .as_deref()
                 .is_some_and(|alias| self.matches_text_any(argument.kind, alias))
             || self.inside_named_folder(argument)
-            || (argument.contents && self.about_contents(argument))
+            || (match argument.contents {
+                Contents::No => false,
+                Contents::Yes => true,
+                Contents::AskRules => asking,
+            } && self.about_contents(argument))
     }
 
     /// Whether every spelling of the argument matches (for allow rules).
@@ -395,14 +399,15 @@ impl Rule {
         self.tool == "*" || self.tool == tool
     }
 
-    /// Deny and ask rules: any main argument matches (or the rule has no pattern).
-    pub(super) fn matches_any(&self, facts: &CallFacts<'_>) -> bool {
+    /// Deny and ask rules (`asking` for an ask rule): any main argument matches (or the rule
+    /// has no pattern).
+    pub(super) fn matches_any(&self, facts: &CallFacts<'_>, asking: bool) -> bool {
         self.names(facts.tool_name)
             && (self.pattern.is_none()
                 || facts
                     .main_arguments
                     .iter()
-                    .any(|a| self.matches_argument_any(a)))
+                    .any(|a| self.matches_argument_any(a, asking)))
     }
 
     /// Allow rules: every main argument matches, and there is at least one when the rule has

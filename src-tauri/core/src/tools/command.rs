@@ -8,7 +8,7 @@ use super::sandbox::Confinement;
 use super::{parse_args, CallDescription, CallDetail, Tool, ToolError, Workspace};
 use crate::command_line::{effect_words, Place};
 use crate::i18n::{tr, Arg};
-use crate::policy::{ArgumentKind, MainArgument};
+use crate::policy::{ArgumentKind, Contents, MainArgument};
 use crate::text::plural;
 use askfirst_protocol::Risk;
 use async_trait::async_trait;
@@ -146,6 +146,11 @@ impl Tool for RunCommand {
                 let commands = crate::command_line::all_simple_commands(&a.command);
                 let words = commands.iter().flatten().map(String::as_str);
                 let mut arguments = super::mentioned_paths_in(words, false, ws);
+                // A folder it names may be acted on with all that is inside (`mv`, `rm -r`):
+                // the sandbox hides what deny rules name; ask rules about the inside ask.
+                for argument in &mut arguments {
+                    argument.contents = Contents::AskRules;
+                }
                 arguments.insert(
                     0,
                     MainArgument {
@@ -153,7 +158,7 @@ impl Tool for RunCommand {
                         text: a.command,
                         alias: None,
                         resolved: None,
-                        contents: false,
+                        contents: Contents::No,
                     },
                 );
                 arguments

@@ -7,7 +7,7 @@ use super::{
     Workspace,
 };
 use crate::i18n::{tr, Arg};
-use crate::policy::MainArgument;
+use crate::policy::{Contents, MainArgument};
 use askfirst_protocol::Risk;
 use async_trait::async_trait;
 use serde::Deserialize;
@@ -269,7 +269,7 @@ impl Tool for DeletePath {
                     .collect();
                 // What is trashed goes with everything inside it, so rules about any of that
                 // apply (a shortcut goes alone: its entry is the link, not a folder).
-                arguments[0].contents = true;
+                arguments[0].contents = Contents::Yes;
                 arguments
             }
             Err(_) => vec![path_argument(&args.path, ws)],

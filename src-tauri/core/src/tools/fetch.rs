@@ -6,7 +6,7 @@
 use super::OUTPUT_CAP_BYTES;
 use super::{error_chain, parse_args, CallDescription, HeadTail, Tool, ToolError, Workspace};
 use crate::i18n::{tr, Arg};
-use crate::policy::{ArgumentKind, MainArgument};
+use crate::policy::{ArgumentKind, Contents, MainArgument};
 use crate::url_pattern::{destination, Destination};
 use askfirst_protocol::Risk;
 use async_trait::async_trait;
@@ -179,7 +179,7 @@ impl Tool for FetchUrl {
                     text,
                     alias: None,
                     resolved: None,
-                    contents: false,
+                    contents: Contents::No,
                 }]
             })
             .unwrap_or_default()

@@ -3,7 +3,7 @@
 //! spelling). Bounded in count and length (§7.4).
 
 use super::Workspace;
-use crate::policy::{ArgumentKind, MainArgument};
+use crate::policy::{ArgumentKind, Contents, MainArgument};
 use std::path::PathBuf;
 
 /// The most texts of one call's arguments that [`mentioned_paths`] looks at.
@@ -84,7 +84,7 @@ pub(crate) fn mentioned_paths_in<'a>(
             text: String::new(),
             alias: None,
             resolved: None,
-            contents: false,
+            contents: Contents::No,
         });
     }
     found
@@ -170,7 +170,7 @@ fn mentioned_path(text: &str, ws: &Workspace) -> Vec<MainArgument> {
                 text: crate::identity::real_spelling(ws.root(), relative),
                 alias: None,
                 resolved: Some(resolved),
-                contents: false,
+                contents: Contents::No,
             },
             // Outside the workspace (`../data/rules.toml`): no rule is about it, but the
             // own-files denial still compares it.
@@ -179,7 +179,7 @@ fn mentioned_path(text: &str, ws: &Workspace) -> Vec<MainArgument> {
                 text: resolved.display().to_string(),
                 alias: None,
                 resolved: Some(resolved),
-                contents: false,
+                contents: Contents::No,
             },
         };
         if argument.text.len() <= MENTIONED_MAX_LEN && !found.contains(&argument) {

@@ -43,7 +43,7 @@ pub(crate) use mentioned::{mentioned_paths, mentioned_paths_in};
 pub use write::WriteFile;
 
 use crate::i18n::{tr, Arg};
-use crate::policy::{ArgumentKind, MainArgument};
+use crate::policy::{ArgumentKind, Contents, MainArgument};
 pub use askfirst_protocol::CallDetail;
 use askfirst_protocol::Risk;
 use async_trait::async_trait;
@@ -373,7 +373,7 @@ pub(crate) fn path_argument(given: &str, workspace: &Workspace) -> MainArgument 
             text: given.to_owned(),
             alias: None,
             resolved: None,
-            contents: false,
+            contents: Contents::No,
         },
     }
 }
@@ -389,7 +389,7 @@ pub(crate) fn resolved_path_argument(resolved: PathBuf, workspace: &Workspace) -
         alias: (as_given != text).then_some(as_given),
         text,
         resolved: Some(resolved),
-        contents: false,
+        contents: Contents::No,
     }
 }
 

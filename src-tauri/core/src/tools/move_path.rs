@@ -7,7 +7,7 @@ use super::{
     Workspace,
 };
 use crate::i18n::{tr, Arg};
-use crate::policy::MainArgument;
+use crate::policy::{Contents, MainArgument};
 use askfirst_protocol::Risk;
 use async_trait::async_trait;
 use serde::Deserialize;
@@ -131,7 +131,7 @@ impl Tool for MovePath {
             ],
             Err(_) => vec![path_argument(&args.from, ws), path_argument(&args.to, ws)],
         };
-        arguments[0].contents = true;
+        arguments[0].contents = Contents::Yes;
         arguments
     }
     fn planned_change(&self, raw: &str, ws: &Workspace) -> Option<crate::undo::Planned> {

@@ -8,6 +8,7 @@ use askfirst_core::app::Worded;
 use askfirst_core::i18n::{join_list, join_separated, with_language, Language, LANGUAGES};
 use askfirst_core::mcp::McpConfigError;
 use askfirst_core::policy::editor::RuleEditError;
+use askfirst_core::policy::Contents;
 use askfirst_core::policy::{ArgumentKind, MainArgument, Policy, PolicyDecision, Rules};
 use askfirst_core::sessions::SessionError;
 use pretty_assertions::assert_eq;
@@ -66,7 +67,7 @@ fn a_rule_s_reason_on_a_card_is_in_the_language_and_a_refusal_for_the_model_stay
             text: text.into(),
             alias: None,
             resolved: Some(text.into()),
-            contents: false,
+            contents: Contents::No,
         }]
     };
     let (private, drafts) = (arg("Private/a.txt"), arg("Drafts/a.txt"));
@@ -301,7 +302,7 @@ fn a_refusal_is_told_to_the_model_in_english_and_to_the_person_in_their_language
         text: "sudo reboot".into(),
         alias: None,
         resolved: None,
-        contents: false,
+        contents: Contents::No,
     }];
     let mut facts = facts(&args);
     facts.tool_name = "run_command";

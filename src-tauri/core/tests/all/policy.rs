@@ -2,6 +2,7 @@
 //! the agent loop).
 
 use askfirst_core::canonical::canonical_json;
+use askfirst_core::policy::Contents;
 use askfirst_core::policy::{ArgumentKind, CallFacts, MainArgument, Policy, PolicyDecision, Rules};
 use askfirst_protocol::{PolicyLayer, Risk, SessionPolicy};
 use pretty_assertions::assert_eq;
@@ -20,7 +21,7 @@ fn path(text: &str) -> MainArgument {
         kind: ArgumentKind::Path,
         text: text.into(),
         resolved: Some(text.into()),
-        contents: false,
+        contents: Contents::No,
     }
 }
 
@@ -162,7 +163,7 @@ fn hard_denials_beat_rules_and_session_never_turns_asks_into_denials() {
         kind: ArgumentKind::Path,
         text: "../rules.toml".into(),
         resolved: Some(std::fs::canonicalize(&data).unwrap().join("rules.toml")),
-        contents: false,
+        contents: Contents::No,
     };
     assert!(matches!(
         decide(&policy, "write_file", false, &[rules_file]),
@@ -173,7 +174,7 @@ fn hard_denials_beat_rules_and_session_never_turns_asks_into_denials() {
         kind: ArgumentKind::Path,
         text: "../x".into(),
         resolved: None,
-        contents: false,
+        contents: Contents::No,
     };
     assert!(matches!(
         decide(&policy, "write_file", false, &[outside]),
@@ -192,7 +193,7 @@ fn hard_denials_beat_rules_and_session_never_turns_asks_into_denials() {
             kind: ArgumentKind::Command,
             text: line.into(),
             resolved: None,
-            contents: false,
+            contents: Contents::No,
         };
         assert!(
             matches!(
@@ -207,7 +208,7 @@ fn hard_denials_beat_rules_and_session_never_turns_asks_into_denials() {
         kind: ArgumentKind::Command,
         text: "rm -rf build/".into(),
         resolved: None,
-        contents: false,
+        contents: Contents::No,
     };
     assert!(matches!(
         decide(&policy, "run_command", false, &[fine]),
@@ -268,7 +269,7 @@ fn the_data_folder_inside_the_workspace_is_still_protected() {
         kind: ArgumentKind::Path,
         text: "x".into(),
         resolved: Some(p.to_owned()),
-        contents: false,
+        contents: Contents::No,
     };
     assert!(matches!(
         decide(

@@ -88,3 +88,54 @@ async fn a_folder_that_holds_a_forbidden_one_is_not_trashed_and_an_ask_rule_asks
     assert!(root.join("Docs/Private/secret.txt").exists());
     assert!(root.join("Work/2024/q1/contract.pdf").exists());
 }
+
+#[tokio::test]
+async fn our_command_on_a_folder_holding_an_ask_folder_asks_and_one_holding_a_never_folder_runs_shut_in(
+) {
+    // Our commands run in the sandbox, which hides every folder a deny rule names: listing
+    // its parent still runs (the kernel keeps the folder out). An ask rule has no such
+    // keeper, so a command naming a folder that holds the ask folder asks, even where an
+    // allow rule would let it run.
+    if !askfirst_core::tools::sandbox::scopes_enforced() {
+        eprintln!("skipped: commands are not confined on this machine");
+        return;
+    }
+    let scenario = json!({"turns": [
+        {"tool_calls": [{"name": "run_command", "arguments": {"command": "ls Docs"}}]},
+        {"tool_calls": [{"name": "run_command", "arguments": {"command": "ls Work"}}]},
+        {"say": "done"}
+    ]});
+    let mut h = harness_with(
+        scenario,
+        TIMEOUT,
+        rules(
+            "[[deny]]\ntool = \"*\"\nmatch = \"Docs/Taxes/**\"\n\
+             [[ask]]\ntool = \"*\"\nmatch = \"Work/Contracts/**\"\n\
+             [[allow]]\ntool = \"run_command\"\nmatch = \"ls*\"\n",
+        ),
+        AnswerMode::Interactive,
+    );
+    let root = h.dir.path().to_owned();
+    std::fs::create_dir_all(root.join("Docs/Taxes")).unwrap();
+    std::fs::write(root.join("Docs/Taxes/2024.txt"), "IBAN DE00 1234\n").unwrap();
+    std::fs::write(root.join("Docs/list.txt"), "milk\n").unwrap();
+    std::fs::create_dir_all(root.join("Work/Contracts")).unwrap();
+    h.runtime.start_run("look").unwrap();
+    let card = h.events.approval_required().await;
+    assert_eq!(card.tool_name, "run_command");
+    assert!(
+        card.arguments_json.contains("ls Work"),
+        "{}",
+        card.arguments_json
+    );
+    h.runtime
+        .resolve_approval(card.approval_id, Decision::Approve)
+        .unwrap();
+    h.events.run_finished().await;
+    let events = h.events.all();
+    assert_eq!(cards(&events), 1);
+    let outputs = finished_outputs(&events);
+    assert_eq!(outputs[0].0, ToolCallStatus::Succeeded, "{outputs:?}");
+    assert!(outputs[0].1.contains("list.txt"), "{outputs:?}");
+    assert_eq!(outputs[1].0, ToolCallStatus::Succeeded, "{outputs:?}");
+}

@@ -4,6 +4,7 @@
 
 use askfirst_core::i18n::{with_language, Language};
 use askfirst_core::policy::editor::{self, checked_rule, choice_of, rule_actions, RuleEditError};
+use askfirst_core::policy::Contents;
 use askfirst_core::policy::{
     ArgumentKind, CallFacts, MainArgument, Policy, PolicyDecision, Rule, RuleKind, Rules,
 };
@@ -183,7 +184,7 @@ fn the_reasons_quote_the_rule_s_sentence() {
         text: "Private/a.txt".into(),
         alias: None,
         resolved: Some("Private/a.txt".into()),
-        contents: false,
+        contents: Contents::No,
     }];
     let verdict = policy.decide(&facts(&args));
     assert!(

@@ -4,6 +4,7 @@
 use super::rules_editor::facts;
 use askfirst_core::app::{AppConfig, Backend, Environment};
 use askfirst_core::policy::editor::RuleEditError;
+use askfirst_core::policy::Contents;
 use askfirst_core::policy::{ArgumentKind, MainArgument, PolicyDecision};
 use askfirst_protocol::{PolicyLayer, RuleChoice, RuleEffect, RuleScope};
 use pretty_assertions::assert_eq;
@@ -60,7 +61,7 @@ async fn a_rule_added_in_the_window_applies_to_the_next_call_and_is_logged() {
         text: "Private/a.txt".into(),
         alias: None,
         resolved: Some(real),
-        contents: false,
+        contents: Contents::No,
     }];
     let verdict = runtime.policy().decide(&facts(&args));
     assert_eq!(verdict.layer, PolicyLayer::UserRule);

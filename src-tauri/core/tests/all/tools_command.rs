@@ -1,6 +1,7 @@
 //! The built-in tool run_command: where it runs, how it ends (timeout, Stop), its output's
 //! cap, and that it never gets the API keys.
 
+use askfirst_core::policy::Contents;
 use askfirst_core::policy::{ArgumentKind, MainArgument, Policy, Rules};
 use askfirst_core::tools::{ToolError, Workspace, OUTPUT_CAP_BYTES};
 use askfirst_protocol::Risk;
@@ -32,7 +33,7 @@ async fn run_command_runs_in_the_workspace_and_reports_how_it_ended() {
             kind: ArgumentKind::Command,
             text: "git status".into(),
             resolved: None,
-            contents: false,
+            contents: Contents::No,
         }]
     );
     assert_eq!(

@@ -1,6 +1,7 @@
 //! The built-in tool fetch_url: redirects only on the same site, what its cards say about an
 //! address, size caps and failures.
 
+use askfirst_core::policy::Contents;
 use askfirst_core::policy::{ArgumentKind, MainArgument};
 use askfirst_core::tools::{CallDescription, ToolError, OUTPUT_CAP_BYTES};
 use askfirst_protocol::Risk;
@@ -108,7 +109,7 @@ async fn fetch_url_returns_text_and_follows_redirects_only_on_the_same_site() {
             kind: ArgumentKind::Url,
             text: format!("http://127.0.0.1:{port}/hello"),
             resolved: None,
-            contents: false,
+            contents: Contents::No,
         }]
     );
     assert_eq!(
