@@ -129,6 +129,22 @@ pub(super) fn split(line: &str) -> Split {
             continue;
         }
         match c {
+            '$' if chars.peek() == Some(&'\'') => {
+                // ANSI-C quoting: `$'\x63url'` is the word `curl` to bash, so it is to rules.
+                chars.next();
+                for decoded in ansi_c_quoted(&mut chars).chars() {
+                    s.push(decoded);
+                }
+                s.in_word = true;
+                s.quoted = true;
+            }
+            '$' if chars.peek() == Some(&'"') => {
+                // `$"…"` (a string for translation) reads as `"…"`.
+                chars.next();
+                double = true;
+                s.in_word = true;
+                s.quoted = true;
+            }
             '\'' => {
                 single = true;
                 s.in_word = true;
@@ -221,4 +237,87 @@ pub(super) fn split(line: &str) -> Split {
         writes: s.writes,
         here_strings: s.here_strings,
     }
+}
+
+/// The text of an ANSI-C quoted string (`$'…'`, after its `$'`) up to its closing quote,
+/// decoded as bash decodes it (bash(1), "QUOTING"): `\a \b \e \E \f \n \r \t \v \\ \' \" \?`,
+/// `\nnn` (octal, 1–3 digits), `\xHH` (1–2), `\uHHHH` (1–4), `\UHHHHHHHH` (1–8), `\cx` (the
+/// control character). A NUL ends the text, as it ends a string in bash; the rest up to the
+/// quote is dropped. An unknown escape stays as written, backslash included.
+fn ansi_c_quoted(chars: &mut std::iter::Peekable<std::str::Chars<'_>>) -> String {
+    let mut out = String::new();
+    let mut ended = false;
+    let mut push = |out: &mut String, c: char| {
+        if c == '\0' {
+            ended = true;
+        }
+        if !ended {
+            out.push(c);
+        }
+    };
+    let number = |chars: &mut std::iter::Peekable<std::str::Chars<'_>>, radix: u32, most: usize| {
+        let mut value = 0u32;
+        let mut digits = 0;
+        while digits < most {
+            let Some(d) = chars.peek().and_then(|c| c.to_digit(radix)) else {
+                break;
+            };
+            chars.next();
+            value = value.saturating_mul(radix).saturating_add(d);
+            digits += 1;
+        }
+        (digits > 0).then_some(value)
+    };
+    while let Some(c) = chars.next() {
+        match c {
+            '\'' => break,
+            '\\' => {
+                let Some(e) = chars.next() else {
+                    push(&mut out, '\\');
+                    break;
+                };
+                let decoded = match e {
+                    'a' => Some('\u{7}'),
+                    'b' => Some('\u{8}'),
+                    'e' | 'E' => Some('\u{1b}'),
+                    'f' => Some('\u{c}'),
+                    'n' => Some('\n'),
+                    'r' => Some('\r'),
+                    't' => Some('\t'),
+                    'v' => Some('\u{b}'),
+                    '\\' | '\'' | '"' | '?' => Some(e),
+                    '0'..='7' => {
+                        // `e` is the first digit; up to two more follow.
+                        let mut value = e.to_digit(8).unwrap_or(0);
+                        for _ in 0..2 {
+                            match chars.peek().and_then(|c| c.to_digit(8)) {
+                                Some(d) => {
+                                    chars.next();
+                                    value = value * 8 + d;
+                                }
+                                None => break,
+                            }
+                        }
+                        char::from_u32(value & 0xff)
+                    }
+                    'x' => number(chars, 16, 2).and_then(char::from_u32),
+                    'u' => number(chars, 16, 4).map(|v| char::from_u32(v).unwrap_or('\u{fffd}')),
+                    'U' => number(chars, 16, 8).map(|v| char::from_u32(v).unwrap_or('\u{fffd}')),
+                    'c' => chars
+                        .next()
+                        .map(|x| char::from_u32(u32::from(x) & 0x1f).unwrap_or('\u{fffd}')),
+                    _ => None,
+                };
+                match decoded {
+                    Some(d) => push(&mut out, d),
+                    None => {
+                        push(&mut out, '\\');
+                        push(&mut out, e);
+                    }
+                }
+            }
+            other => push(&mut out, other),
+        }
+    }
+    out
 }
