@@ -6,7 +6,7 @@ use super::naming::{ListedTool, McpToolInfo};
 use super::server::SupervisedServer;
 use crate::canonical::{canonical_json, oversized_integer};
 use crate::i18n::{tr, Arg};
-use crate::policy::MainArgument;
+use crate::policy::{Contents, MainArgument};
 use crate::text::display_label;
 use crate::tools::{
     CallDescription, HeadTail, OnStop, Tool, ToolError, Workspace, OUTPUT_CAP_BYTES,
@@ -86,11 +86,17 @@ impl Tool for McpTool {
     }
 
     /// Every text of the arguments that names a path: path rules (deny and ask) and the
-    /// own-files denial hold for MCP tools too, whatever the argument is called.
+    /// own-files denial hold for MCP tools too, whatever the argument is called. An MCP server
+    /// runs outside our sandbox and may act on everything inside a folder it is given (a
+    /// move, a search), so rules about anything inside it apply too ([`Contents::Yes`]).
     fn main_arguments(&self, arguments_json: &str, workspace: &Workspace) -> Vec<MainArgument> {
-        serde_json::from_str::<serde_json::Value>(arguments_json)
+        let mut arguments = serde_json::from_str::<serde_json::Value>(arguments_json)
             .map(|value| crate::tools::mentioned_paths(&value, workspace))
-            .unwrap_or_default()
+            .unwrap_or_default();
+        for argument in &mut arguments {
+            argument.contents = Contents::Yes;
+        }
+        arguments
     }
 
     fn describe(

@@ -411,3 +411,55 @@ async fn path_rules_and_own_files_hold_for_mcp_tools_whatever_the_argument_is_ca
     );
     clients.shutdown().await;
 }
+
+#[tokio::test]
+async fn an_mcp_tool_given_a_folder_that_holds_a_forbidden_one_is_refused() {
+    // An MCP server runs outside our sandbox: moving `Box` moves `Box/Keep` along.
+    if !npm_servers_ready("an_mcp_tool_given_a_folder_that_holds_a_forbidden_one_is_refused") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    let ws_dir = root.join("ws");
+    let data = root.join("data");
+    std::fs::create_dir_all(ws_dir.join("Box/Keep")).unwrap();
+    std::fs::create_dir_all(ws_dir.join("Other")).unwrap();
+    std::fs::create_dir_all(&data).unwrap();
+    std::fs::write(ws_dir.join("Box/Keep/pin.txt"), "4711").unwrap();
+    let clients = McpClients::new(vec![filesystem("files", &ws_dir, false)]);
+    let tools = clients.tools().await;
+    let ws = Workspace::open(&ws_dir).unwrap().with_own_data(&data);
+    let policy = Policy::new(
+        Rules::parse(
+            "[[deny]]\ntool = \"*\"\nmatch = \"Box/Keep/**\"\n",
+            Path::new("rules.toml"),
+        ),
+        Some((data.as_path(), ws_dir.as_path())),
+    );
+    let decide = |name: &str, args: serde_json::Value| {
+        let t = tool(&tools, name);
+        let raw = args.to_string();
+        let described = t.describe(&raw, &ws).unwrap();
+        policy
+            .decide(&CallFacts {
+                fingerprint: None,
+                tool_name: name,
+                read_only: t.read_only(),
+                risk: described.risk,
+                main_arguments: &t.main_arguments(&raw, &ws),
+                canonical_arguments: None,
+                mcp_server: t.mcp_server(),
+            })
+            .layer
+    };
+    let moved = decide(
+        "files__move_file",
+        json!({"source": ws_dir.join("Box"), "destination": ws_dir.join("Old")}),
+    );
+    assert_eq!(moved, PolicyLayer::UserRule);
+    let moved_other = decide(
+        "files__move_file",
+        json!({"source": ws_dir.join("Other"), "destination": ws_dir.join("Old")}),
+    );
+    assert_ne!(moved_other, PolicyLayer::UserRule);
+}
