@@ -244,7 +244,25 @@ pub(super) fn split(line: &str) -> Split {
 /// `\nnn` (octal, 1–3 digits), `\xHH` (1–2), `\uHHHH` (1–4), `\UHHHHHHHH` (1–8), `\cx` (the
 /// control character). A NUL ends the text, as it ends a string in bash; the rest up to the
 /// quote is dropped. An unknown escape stays as written, backslash included.
-fn ansi_c_quoted(chars: &mut std::iter::Peekable<std::str::Chars<'_>>) -> String {
+fn ansi_c_quoted(line: &mut std::iter::Peekable<std::str::Chars<'_>>) -> String {
+    // Where the string ends is found first, as bash finds it: at the first quote that no
+    // backslash escapes (a backslash takes the character after it along, whatever it is), so
+    // no escape can read past the end and put the rest of the line out of step.
+    let mut raw = String::new();
+    while let Some(c) = line.next() {
+        match c {
+            '\'' => break,
+            '\\' => {
+                raw.push(c);
+                if let Some(next) = line.next() {
+                    raw.push(next);
+                }
+            }
+            other => raw.push(other),
+        }
+    }
+    let mut chars = raw.chars().peekable();
+    let chars = &mut chars;
     let mut out = String::new();
     let mut ended = false;
     let mut push = |out: &mut String, c: char| {
@@ -270,7 +288,6 @@ fn ansi_c_quoted(chars: &mut std::iter::Peekable<std::str::Chars<'_>>) -> String
     };
     while let Some(c) = chars.next() {
         match c {
-            '\'' => break,
             '\\' => {
                 let Some(e) = chars.next() else {
                     push(&mut out, '\\');

@@ -284,7 +284,7 @@ fn facts_of(
             argument.kind,
             ArgumentKind::Path | ArgumentKind::MentionedPath
         ) {
-            argument.contents = Contents::Yes;
+            argument.contents = Contents::Outside;
         }
     }
     let name = ours.map_or_else(|| request.tool_name.clone(), str::to_owned);

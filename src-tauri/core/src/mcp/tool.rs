@@ -88,13 +88,13 @@ impl Tool for McpTool {
     /// Every text of the arguments that names a path: path rules (deny and ask) and the
     /// own-files denial hold for MCP tools too, whatever the argument is called. An MCP server
     /// runs outside our sandbox and may act on everything inside a folder it is given (a
-    /// move, a search), so rules about anything inside it apply too ([`Contents::Yes`]).
+    /// move, a search), so rules about anything inside it apply too ([`Contents::Outside`]).
     fn main_arguments(&self, arguments_json: &str, workspace: &Workspace) -> Vec<MainArgument> {
         let mut arguments = serde_json::from_str::<serde_json::Value>(arguments_json)
             .map(|value| crate::tools::mentioned_paths(&value, workspace))
             .unwrap_or_default();
         for argument in &mut arguments {
-            argument.contents = Contents::Yes;
+            argument.contents = Contents::Outside;
         }
         arguments
     }

@@ -73,19 +73,21 @@ pub struct MainArgument {
 
 /// Whether a call may act on everything inside a folder it names, as well as on the folder.
 /// A folder moved takes what is in it along: a "never touch `Docs/Taxes`" rule forbids moving
-/// `Docs`, and an "always ask" rule about it asks.
+/// `Docs`, and an "always ask" rule about it asks (see `Rule::about_contents` for how far a
+/// folder is looked through).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Contents {
     /// The call acts on the entry itself only (a file written, a web address).
     No,
-    /// The call acts on what is inside too: a folder moved or trashed, any folder another
-    /// agent's command or tool names (it runs outside our sandbox). Deny and ask rules about
-    /// anything inside apply.
+    /// Our own tool moves or trashes the folder with everything inside.
     Yes,
-    /// A folder our own command names: the command may act on what is inside, but it runs in
-    /// the sandbox, which hides every folder a deny rule names (the kernel holds those, and a
-    /// command that only lists the folder still runs); ask rules about anything inside apply.
-    AskRules,
+    /// Our own command names the folder: it may act on what is inside (`mv`, `rm -r`), but
+    /// it runs in the sandbox, which hides every folder a deny rule names where commands are
+    /// confined.
+    OurCommand,
+    /// Another program names the folder (another agent's command or tool, an MCP server's
+    /// tool): it runs outside our sandbox and may act on anything inside.
+    Outside,
 }
 
 /// The facts about one call that the policy decides on.

@@ -276,11 +276,7 @@ impl Rule {
                 .as_deref()
                 .is_some_and(|alias| self.matches_text_any(argument.kind, alias))
             || self.inside_named_folder(argument)
-            || (match argument.contents {
-                Contents::No => false,
-                Contents::Yes => true,
-                Contents::AskRules => asking,
-            } && self.about_contents(argument))
+            || (argument.contents != Contents::No && self.about_contents(argument, asking))
     }
 
     /// Whether every spelling of the argument matches (for allow rules).
@@ -311,14 +307,20 @@ impl Rule {
         resolved.ancestors().nth(depth)
     }
 
-    /// For an argument whose contents go with it ([`MainArgument::contents`], a folder moved
-    /// or trashed): whether anything inside it is what the rule is about. A rule on a plain
-    /// folder or file (`Taxes/**`) is about the call when that folder lies inside the
-    /// argument's, compared by identity on disk; another pattern (`**/*.pdf`), when a path
-    /// inside matches it, looked through up to [`CONTENTS_DEPTH`] levels and
-    /// [`CONTENTS_CAP`] entries (more than that counts as a match: refusing or asking is the
-    /// safe side). Links inside are not followed: they move as links.
-    fn about_contents(&self, argument: &MainArgument) -> bool {
+    /// For an argument whose contents may go with the call ([`MainArgument::contents`]):
+    /// whether anything inside it is what the rule (`asking`: an ask rule) is about.
+    /// - A rule on a plain folder or file (`Taxes/**`): when that place lies inside the
+    ///   argument's folder, compared by identity on disk, through links too. For our own
+    ///   command ([`Contents::OurCommand`]) a deny rule's place is left to the sandbox, which
+    ///   hides it from every command, where commands are confined.
+    /// - Another pattern (`**/*.pdf`): when a path inside matches, looked through up to
+    ///   [`CONTENTS_DEPTH`] levels and [`CONTENTS_CAP`] entries. Past those, a folder moved or
+    ///   trashed by our own tools counts as a match (refusing or asking is the safe side, and
+    ///   moving so big a folder is rare); a folder a command or another program only names
+    ///   does not (a photo library or a project's dependencies would otherwise have every
+    ///   command on them refused).
+    /// - Links inside are not followed: they move as links.
+    fn about_contents(&self, argument: &MainArgument, asking: bool) -> bool {
         let Some(resolved) = argument.resolved.as_deref() else {
             return false;
         };
@@ -333,12 +335,24 @@ impl Rule {
             return false;
         }
         if let Some(literal) = &self.literal_folder {
+            if argument.contents == Contents::OurCommand
+                && !asking
+                && crate::tools::sandbox::scopes_enforced()
+            {
+                return false;
+            }
             let Some(root) = Self::workspace_root(argument) else {
                 return false;
             };
-            return crate::identity::FileId::of(resolved)
-                .is_some_and(|folder| crate::identity::is_within(&root.join(literal), folder));
+            let named = root.join(literal);
+            // Its own folders, and where links along the way lead.
+            return crate::identity::FileId::of(resolved).is_some_and(|folder| {
+                crate::identity::is_within(&named, folder)
+                    || std::fs::canonicalize(&named)
+                        .is_ok_and(|real| crate::identity::is_within(&real, folder))
+            });
         }
+        let past_bounds = argument.contents == Contents::Yes;
         if self.pattern.is_none() || self.about_everything() {
             return false; // already decided by the argument itself
         }
@@ -351,7 +365,7 @@ impl Rule {
             for entry in entries.flatten() {
                 seen += 1;
                 if seen > CONTENTS_CAP {
-                    return true;
+                    return past_bounds;
                 }
                 let name = entry.file_name().to_string_lossy().into_owned();
                 let inside = if text == "." {
@@ -364,7 +378,10 @@ impl Rule {
                 }
                 if entry.file_type().is_ok_and(|t| t.is_dir()) {
                     if level + 1 >= CONTENTS_DEPTH {
-                        return true;
+                        if past_bounds {
+                            return true;
+                        }
+                        continue;
                     }
                     stack.push((entry.path(), inside, level + 1));
                 }

@@ -146,10 +146,9 @@ impl Tool for RunCommand {
                 let commands = crate::command_line::all_simple_commands(&a.command);
                 let words = commands.iter().flatten().map(String::as_str);
                 let mut arguments = super::mentioned_paths_in(words, false, ws);
-                // A folder it names may be acted on with all that is inside (`mv`, `rm -r`):
-                // the sandbox hides what deny rules name; ask rules about the inside ask.
+                // A folder it names may be acted on with all that is inside (`mv`, `rm -r`).
                 for argument in &mut arguments {
-                    argument.contents = Contents::AskRules;
+                    argument.contents = Contents::OurCommand;
                 }
                 arguments.insert(
                     0,

@@ -139,3 +139,43 @@ async fn our_command_on_a_folder_holding_an_ask_folder_asks_and_one_holding_a_ne
     assert!(outputs[0].1.contains("list.txt"), "{outputs:?}");
     assert_eq!(outputs[1].0, ToolCallStatus::Succeeded, "{outputs:?}");
 }
+
+#[tokio::test]
+async fn a_never_glob_holds_against_our_command_on_a_folder_and_a_link_leads_to_the_folder() {
+    // The sandbox hides the folders deny rules name, not the files a glob names: a command
+    // given a folder that holds a PDF is refused under "never touch PDFs", even where an
+    // allow rule lets `find` run. And a rule on a folder reached through a link holds for
+    // the folder the link leads to.
+    let scenario = json!({"turns": [
+        {"tool_calls": [{"name": "run_command", "arguments": {"command": "find Work -name '*.pdf' -delete"}}]},
+        {"tool_calls": [{"name": "move_path", "arguments": {"from": "Vault", "to": "Old"}}]},
+        {"say": "done"}
+    ]});
+    let mut h = harness_with(
+        scenario,
+        TIMEOUT,
+        rules(
+            "[[deny]]\ntool = \"*\"\nmatch = \"**/*.pdf\"\n\
+             [[deny]]\ntool = \"*\"\nmatch = \"Docs/Taxes/**\"\n\
+             [[allow]]\ntool = \"run_command\"\nmatch = \"find *\"\n\
+             [[allow]]\ntool = \"move_path\"\n",
+        ),
+        AnswerMode::Interactive,
+    );
+    let root = h.dir.path().to_owned();
+    std::fs::create_dir_all(root.join("Work/2024")).unwrap();
+    std::fs::write(root.join("Work/2024/contract.pdf"), "%PDF").unwrap();
+    std::fs::create_dir_all(root.join("Vault/T")).unwrap();
+    std::fs::write(root.join("Vault/T/2024.txt"), "IBAN DE00 1234\n").unwrap();
+    std::fs::create_dir_all(root.join("Docs")).unwrap();
+    std::os::unix::fs::symlink(root.join("Vault/T"), root.join("Docs/Taxes")).unwrap();
+    h.runtime.start_run("tidy").unwrap();
+    h.events.run_finished().await;
+    let events = h.events.all();
+    assert_eq!(cards(&events), 0);
+    let outputs = finished_outputs(&events);
+    assert_eq!(outputs[0].0, ToolCallStatus::Denied, "{outputs:?}");
+    assert_eq!(outputs[1].0, ToolCallStatus::Denied, "{outputs:?}");
+    assert!(root.join("Work/2024/contract.pdf").exists());
+    assert!(root.join("Vault/T/2024.txt").exists());
+}
