@@ -445,6 +445,25 @@ def idle_memory(argv, env, seconds=12):
         end_group(proc)
 
 
+def viewable_window(d, window, pid, title):
+    """The viewable window titled `title` of process `pid` (its `_NET_WM_PID`) at or under
+    `window` on the X display `d` (python-xlib), or None."""
+    from Xlib import X
+    try:
+        prop = window.get_full_property(d.intern_atom("_NET_WM_PID"), 0)
+        if (window.get_wm_name() == title and prop is not None and prop.value[0] == pid
+                and window.get_attributes().map_state == X.IsViewable):
+            return window
+        children = window.query_tree().children
+    except Exception:  # a window that went away meanwhile
+        return None
+    for child in children:
+        found = viewable_window(d, child, pid, title)
+        if found is not None:
+            return found
+    return None
+
+
 def mapped_after(argv, env, title):
     """Starts `argv` directly (its own process group) and returns (seconds from exec until a
     window titled `title` of that process is viewable on the X server, seconds until its top
@@ -452,22 +471,9 @@ def mapped_after(argv, env, title):
     ends the group. Both polled every ~2 ms (the pixels read with XGetImage)."""
     from Xlib import X, display
     d = display.Display()
-    pid_atom = d.intern_atom("_NET_WM_PID")
 
     def find(window):
-        try:
-            prop = window.get_full_property(pid_atom, 0)
-            if (window.get_wm_name() == title and prop is not None and prop.value[0] == proc.pid
-                    and window.get_attributes().map_state == X.IsViewable):
-                return window
-            children = window.query_tree().children
-        except Exception:  # a window that went away meanwhile
-            return None
-        for child in children:
-            found = find(child)
-            if found is not None:
-                return found
-        return None
+        return viewable_window(d, window, proc.pid, title)
 
     t0 = time.monotonic()
     proc = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,

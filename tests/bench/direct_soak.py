@@ -133,28 +133,12 @@ class Keyboard:
             else:
                 self.key(names.get(ch, ch))
 
-    def window_origin(self, pid, title="Ask First"):
+    def window_origin(self, bench, pid, title="Ask First"):
         """The root coordinates of the top left of `pid`'s window titled `title`."""
-        d = self.d
-        pid_atom = d.intern_atom("_NET_WM_PID")
-
-        def find(window):
-            try:
-                prop = window.get_full_property(pid_atom, 0)
-                if (window.get_wm_name() == title and prop is not None and prop.value[0] == pid
-                        and window.get_attributes().map_state == self.X.IsViewable):
-                    return window
-                children = window.query_tree().children
-            except Exception:
-                return None
-            for child in children:
-                found = find(child)
-                if found is not None:
-                    return found
-            return None
-
-        window = e2e.wait_for("the window", lambda: find(d.screen().root), timeout=30)
-        origin = window.translate_coords(d.screen().root, 0, 0)
+        root = self.d.screen().root
+        window = e2e.wait_for("the window", lambda: bench.viewable_window(self.d, root, pid, title),
+                              timeout=30)
+        origin = window.translate_coords(root, 0, 0)
         return -origin.x, -origin.y
 
     def close(self):
@@ -174,7 +158,7 @@ def part_soak_direct(results, bench):
                             start_new_session=True)
     samples, retries = [], 0
     try:
-        ox, oy = keys.window_origin(proc.pid)
+        ox, oy = keys.window_origin(bench, proc.pid)
         at = lambda place: (ox + place[0], oy + place[1])  # noqa: E731
         time.sleep(3)
         samples.append({"approvals": 0, **bench.memory(proc.pid)})

@@ -7,7 +7,7 @@ use super::mcp::*;
 use super::support::{self, harness_in, Harness};
 use askfirst_core::approvals::AnswerMode;
 use askfirst_core::mcp::{McpClients, McpServerConfig, McpServerStatus};
-use askfirst_core::policy::{CallFacts, Policy, PolicyDecision, Rules};
+use askfirst_core::policy::{CallFacts, Policy, PolicyDecision, Rules, Verdict};
 use askfirst_core::tools::Workspace;
 use askfirst_protocol::{AgentEvent, Decision, PolicyLayer, Risk, RunStatus, ToolCallStatus};
 use pretty_assertions::assert_eq;
@@ -291,6 +291,28 @@ async fn a_call_to_a_server_that_is_not_working_says_why() {
     );
 }
 
+/// What `policy` decides on the MCP tool `name` of `tools` called with `args` in `ws`.
+fn policy_on(
+    policy: &Policy,
+    tools: &[Arc<dyn askfirst_core::tools::Tool>],
+    ws: &Workspace,
+    name: &str,
+    args: &serde_json::Value,
+) -> Verdict {
+    let t = tool(tools, name);
+    let raw = args.to_string();
+    let described = t.describe(&raw, ws).unwrap();
+    policy.decide(&CallFacts {
+        fingerprint: None,
+        tool_name: name,
+        read_only: t.read_only(),
+        risk: described.risk,
+        main_arguments: &t.main_arguments(&raw, ws),
+        canonical_arguments: None,
+        mcp_server: t.mcp_server(),
+    })
+}
+
 #[tokio::test]
 async fn path_rules_and_own_files_hold_for_mcp_tools_whatever_the_argument_is_called() {
     if !npm_servers_ready(
@@ -319,18 +341,7 @@ async fn path_rules_and_own_files_hold_for_mcp_tools_whatever_the_argument_is_ca
         Some((data.as_path(), ws_dir.as_path())),
     );
     let decide = |name: &str, args: serde_json::Value| {
-        let t = tool(&tools, name);
-        let raw = args.to_string();
-        let described = t.describe(&raw, &ws).unwrap();
-        let v = policy.decide(&CallFacts {
-            fingerprint: None,
-            tool_name: name,
-            read_only: t.read_only(),
-            risk: described.risk,
-            main_arguments: &t.main_arguments(&raw, &ws),
-            canonical_arguments: None,
-            mcp_server: t.mcp_server(),
-        });
+        let v = policy_on(&policy, &tools, &ws, name, &args);
         (v.decision, v.layer)
     };
     let diary = ws_dir.join("Private/diary.txt");
@@ -436,22 +447,8 @@ async fn an_mcp_tool_given_a_folder_that_holds_a_forbidden_one_is_refused() {
         ),
         Some((data.as_path(), ws_dir.as_path())),
     );
-    let decide = |name: &str, args: serde_json::Value| {
-        let t = tool(&tools, name);
-        let raw = args.to_string();
-        let described = t.describe(&raw, &ws).unwrap();
-        policy
-            .decide(&CallFacts {
-                fingerprint: None,
-                tool_name: name,
-                read_only: t.read_only(),
-                risk: described.risk,
-                main_arguments: &t.main_arguments(&raw, &ws),
-                canonical_arguments: None,
-                mcp_server: t.mcp_server(),
-            })
-            .layer
-    };
+    let decide =
+        |name: &str, args: serde_json::Value| policy_on(&policy, &tools, &ws, name, &args).layer;
     let moved = decide(
         "files__move_file",
         json!({"source": ws_dir.join("Box"), "destination": ws_dir.join("Old")}),
