@@ -10,10 +10,11 @@ use globset::{GlobBuilder, GlobMatcher};
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
 
-/// How deep [`Rule`]s look inside a folder that is moved or trashed for what they are about.
+/// How deep a glob rule looks inside a folder whose contents may go with a call
+/// ([`super::Contents`]) for what it is about.
 pub const CONTENTS_DEPTH: usize = 32;
-/// How many entries [`Rule`]s look at inside a folder that is moved or trashed; a folder with
-/// more counts as holding what the rule is about.
+/// How many entries a glob rule looks at inside such a folder; past them, a folder our own
+/// tools move or trash counts as holding what the rule is about, one only named does not.
 pub const CONTENTS_CAP: usize = 50_000;
 
 pub use super::template::RULES_TEMPLATE;
@@ -321,17 +322,14 @@ impl Rule {
     ///   command on them refused).
     /// - Links inside are not followed: they move as links.
     fn about_contents(&self, argument: &MainArgument, asking: bool) -> bool {
-        let Some(resolved) = argument.resolved.as_deref() else {
-            return false;
-        };
         // Rules name places in the person's folder: a folder outside it (given absolute) holds
         // nothing they are about.
-        if !matches!(
-            argument.kind,
-            ArgumentKind::Path | ArgumentKind::MentionedPath
-        ) || Path::new(&argument.text).is_absolute()
-            || !std::fs::symlink_metadata(resolved).is_ok_and(|m| m.is_dir())
-        {
+        let (Some(root), Some(resolved)) =
+            (Self::workspace_root(argument), argument.resolved.as_deref())
+        else {
+            return false;
+        };
+        if !std::fs::symlink_metadata(resolved).is_ok_and(|m| m.is_dir()) {
             return false;
         }
         if let Some(literal) = &self.literal_folder {
@@ -341,9 +339,6 @@ impl Rule {
             {
                 return false;
             }
-            let Some(root) = Self::workspace_root(argument) else {
-                return false;
-            };
             let named = root.join(literal);
             // Its own folders, and where links along the way lead.
             return crate::identity::FileId::of(resolved).is_some_and(|folder| {
