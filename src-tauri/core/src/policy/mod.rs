@@ -335,7 +335,17 @@ impl Policy {
                 )
             }
             Rules::Loaded(rules) => {
-                if let Some(rule) = rules.deny.iter().find(|r| r.matches_any(facts, false)) {
+                // What is inside each argument is looked through once, for all the rules.
+                let inside: Vec<std::cell::OnceCell<rules::Inside>> = facts
+                    .main_arguments
+                    .iter()
+                    .map(|_| std::cell::OnceCell::new())
+                    .collect();
+                if let Some(rule) = rules
+                    .deny
+                    .iter()
+                    .find(|r| r.matches_any(facts, false, &inside))
+                {
                     // The model is told the rule in English, the person in their language.
                     let in_english = with_language(Language::En, || rule.sentence(RuleKind::Deny));
                     return Verdict::deny_as(
@@ -350,7 +360,11 @@ impl Policy {
                         ),
                     );
                 }
-                if let Some(rule) = rules.ask.iter().find(|r| r.matches_any(facts, true)) {
+                if let Some(rule) = rules
+                    .ask
+                    .iter()
+                    .find(|r| r.matches_any(facts, true, &inside))
+                {
                     return Verdict::ask(
                         PolicyLayer::UserRule,
                         tr(

@@ -8,6 +8,7 @@ use crate::command_line::CommandPattern;
 use crate::url_pattern::{Destination, UrlPattern};
 use globset::{GlobBuilder, GlobMatcher};
 use serde::Deserialize;
+use std::cell::OnceCell;
 use std::path::{Path, PathBuf};
 
 /// How deep a glob rule looks inside a folder whose contents may go with a call
@@ -192,15 +193,16 @@ impl Rule {
     }
 
     fn matches_path(&self, text: &str) -> bool {
-        self.matches_path_spelled(text) || {
-            // The same name in the other Unicode form (`é` as one character or as `e` and an
-            // accent), which a normalising file system or server treats as the same.
-            use unicode_normalization::UnicodeNormalization;
-            let composed: String = text.nfc().collect();
-            let decomposed: String = text.nfd().collect();
-            (composed != text && self.matches_path_spelled(&composed))
-                || (decomposed != text && self.matches_path_spelled(&decomposed))
-        }
+        self.matches_path_spelled(text)
+            || !text.is_ascii() && {
+                // The same name in the other Unicode form (`é` as one character or as `e` and an
+                // accent), which a normalising file system or server treats as the same.
+                use unicode_normalization::UnicodeNormalization;
+                let composed: String = text.nfc().collect();
+                let decomposed: String = text.nfd().collect();
+                (composed != text && self.matches_path_spelled(&composed))
+                    || (decomposed != text && self.matches_path_spelled(&decomposed))
+            }
     }
 
     fn matches_path_spelled(&self, text: &str) -> bool {
@@ -270,14 +272,19 @@ impl Rule {
     /// Whether the rule is about this argument: its spelling on disk or as given matches, or
     /// (for a rule on a folder, `Taxes/**` or `Taxes`) the argument lies in that very folder,
     /// however it is reached (another case, a bind mount).
-    fn matches_argument_any(&self, argument: &MainArgument, asking: bool) -> bool {
+    fn matches_argument_any(
+        &self,
+        argument: &MainArgument,
+        asking: bool,
+        inside: &OnceCell<Inside>,
+    ) -> bool {
         self.matches_text_any(argument.kind, &argument.text)
             || argument
                 .alias
                 .as_deref()
                 .is_some_and(|alias| self.matches_text_any(argument.kind, alias))
             || self.inside_named_folder(argument)
-            || (argument.contents != Contents::No && self.about_contents(argument, asking))
+            || (argument.contents != Contents::No && self.about_contents(argument, asking, inside))
     }
 
     /// Whether every spelling of the argument matches (for allow rules).
@@ -314,14 +321,18 @@ impl Rule {
     ///   argument's folder, compared by identity on disk, through links too. For our own
     ///   command ([`Contents::OurCommand`]) a deny rule's place is left to the sandbox, which
     ///   hides it from every command, where commands are confined.
-    /// - Another pattern (`**/*.pdf`): when a path inside matches, looked through up to
-    ///   [`CONTENTS_DEPTH`] levels and [`CONTENTS_CAP`] entries. Past those, a folder moved or
-    ///   trashed by our own tools counts as a match (refusing or asking is the safe side, and
-    ///   moving so big a folder is rare); a folder a command or another program only names
-    ///   does not (a photo library or a project's dependencies would otherwise have every
-    ///   command on them refused).
-    /// - Links inside are not followed: they move as links.
-    fn about_contents(&self, argument: &MainArgument, asking: bool) -> bool {
+    /// - Another pattern (`**/*.pdf`): when a path inside matches, looked through once for
+    ///   all rules (`inside`, see [`Inside`]). Past its bounds, a folder moved or trashed by
+    ///   our own tools counts as a match (refusing or asking is the safe side, and moving so
+    ///   big a folder is rare); a folder a command or another program only names does not (a
+    ///   photo library or a project's dependencies would otherwise have every command on them
+    ///   refused).
+    fn about_contents(
+        &self,
+        argument: &MainArgument,
+        asking: bool,
+        inside: &OnceCell<Inside>,
+    ) -> bool {
         // Rules name places in the person's folder: a folder outside it (given absolute) holds
         // nothing they are about.
         let (Some(root), Some(resolved)) =
@@ -347,42 +358,14 @@ impl Rule {
                         .is_ok_and(|real| crate::identity::is_within(&real, folder))
             });
         }
-        let past_bounds = argument.contents == Contents::Yes;
         if self.pattern.is_none() || self.about_everything() {
             return false; // already decided by the argument itself
         }
-        let mut seen = 0;
-        let mut stack = vec![(resolved.to_path_buf(), argument.text.clone(), 0)];
-        while let Some((path, text, level)) = stack.pop() {
-            let Ok(entries) = std::fs::read_dir(&path) else {
-                continue;
-            };
-            for entry in entries.flatten() {
-                seen += 1;
-                if seen > CONTENTS_CAP {
-                    return past_bounds;
-                }
-                let name = entry.file_name().to_string_lossy().into_owned();
-                let inside = if text == "." {
-                    name
-                } else {
-                    format!("{text}/{name}")
-                };
-                if self.matches_text_any(ArgumentKind::Path, &inside) {
-                    return true;
-                }
-                if entry.file_type().is_ok_and(|t| t.is_dir()) {
-                    if level + 1 >= CONTENTS_DEPTH {
-                        if past_bounds {
-                            return true;
-                        }
-                        continue;
-                    }
-                    stack.push((entry.path(), inside, level + 1));
-                }
-            }
-        }
-        false
+        let inside = inside.get_or_init(|| Inside::look_through(resolved, &argument.text));
+        inside
+            .paths()
+            .any(|path| self.matches_text_any(ArgumentKind::Path, path))
+            || (inside.past_bounds && argument.contents == Contents::Yes)
     }
 
     /// For a rule whose pattern is a plain folder or file (`Taxes`, `Taxes/**`, no glob
@@ -412,14 +395,21 @@ impl Rule {
     }
 
     /// Deny and ask rules (`asking` for an ask rule): any main argument matches (or the rule
-    /// has no pattern).
-    pub(super) fn matches_any(&self, facts: &CallFacts<'_>, asking: bool) -> bool {
+    /// has no pattern). `inside` has one cell for each main argument, in order: what is
+    /// inside it once a rule has looked, for the next rules of the same decision.
+    pub(super) fn matches_any(
+        &self,
+        facts: &CallFacts<'_>,
+        asking: bool,
+        inside: &[OnceCell<Inside>],
+    ) -> bool {
         self.names(facts.tool_name)
             && (self.pattern.is_none()
                 || facts
                     .main_arguments
                     .iter()
-                    .any(|a| self.matches_argument_any(a, asking)))
+                    .zip(inside)
+                    .any(|(a, inside)| self.matches_argument_any(a, asking, inside)))
     }
 
     /// Allow rules: every main argument matches, and there is at least one when the rule has
@@ -451,6 +441,67 @@ impl Rule {
         let pattern = self.pattern.as_deref();
         let choice = super::editor::choice_of(kind, &self.tool, pattern);
         super::words::sentence(kind, &self.tool, pattern, choice.map(|c| c.scope).as_ref())
+    }
+}
+
+/// What is inside one folder argument, as glob rules read it: looked through once per
+/// decision, up to [`CONTENTS_DEPTH`] levels and [`CONTENTS_CAP`] entries, and shared by every
+/// rule that asks (N glob rules used to mean N walks of the same folder under the policy's
+/// lock). Links inside are not followed: they move as links.
+#[derive(Debug, Default)]
+pub(super) struct Inside {
+    /// Each entry's path as rules read it (`Docs/2024/a.pdf`), one after another, each ended
+    /// by a NUL (which no path holds): one allocation for up to [`CONTENTS_CAP`] paths.
+    paths: String,
+    /// Whether the walk stopped at a bound (more entries than [`CONTENTS_CAP`], or a folder
+    /// [`CONTENTS_DEPTH`] levels down), so that something past it went unseen.
+    past_bounds: bool,
+}
+
+impl Inside {
+    /// Looks through the folder `resolved`, whose path as rules read it is `text` (`.` for
+    /// the workspace). Unreadable folders inside are passed over.
+    fn look_through(resolved: &Path, text: &str) -> Self {
+        let mut inside = Self::default();
+        let mut seen = 0;
+        let top = if text == "." {
+            String::new()
+        } else {
+            text.to_owned()
+        };
+        let mut stack = vec![(resolved.to_path_buf(), top, 0)];
+        while let Some((path, folder_text, level)) = stack.pop() {
+            let Ok(entries) = std::fs::read_dir(&path) else {
+                continue;
+            };
+            for entry in entries.flatten() {
+                seen += 1;
+                if seen > CONTENTS_CAP {
+                    inside.past_bounds = true;
+                    return inside;
+                }
+                let start = inside.paths.len();
+                if !folder_text.is_empty() {
+                    inside.paths.push_str(&folder_text);
+                    inside.paths.push('/');
+                }
+                inside.paths.push_str(&entry.file_name().to_string_lossy());
+                if entry.file_type().is_ok_and(|t| t.is_dir()) {
+                    if level + 1 >= CONTENTS_DEPTH {
+                        inside.past_bounds = true;
+                    } else {
+                        stack.push((entry.path(), inside.paths[start..].to_owned(), level + 1));
+                    }
+                }
+                inside.paths.push('\0');
+            }
+        }
+        inside
+    }
+
+    /// Each entry's path, as rules read it.
+    fn paths(&self) -> impl Iterator<Item = &str> {
+        self.paths.split_terminator('\0')
     }
 }
 

@@ -6,6 +6,7 @@
 use super::policy::{rules, TIMEOUT};
 use super::support::{finished_outputs, harness_with};
 use askfirst_core::approvals::AnswerMode;
+use askfirst_core::policy::PolicyDecision;
 use askfirst_protocol::{AgentEvent, Decision, ToolCallStatus};
 use serde_json::json;
 
@@ -178,4 +179,86 @@ async fn a_never_glob_holds_against_our_command_on_a_folder_and_a_link_leads_to_
     assert_eq!(outputs[1].0, ToolCallStatus::Denied, "{outputs:?}");
     assert!(root.join("Work/2024/contract.pdf").exists());
     assert!(root.join("Vault/T/2024.txt").exists());
+}
+
+/// What the policy decides about a `move_path` of `from` and about `ls <folder>` (our own
+/// command), with the tools' own facts.
+fn move_and_list(
+    place: &super::identity::Place,
+    policy: &askfirst_core::policy::Policy,
+    folder: &str,
+) -> (PolicyDecision, PolicyDecision) {
+    use super::identity::{builtin, verdict};
+    let ws = place.workspace();
+    let moved = verdict(
+        policy,
+        &ws,
+        &*builtin("move_path"),
+        &json!({"from": folder, "to": "Old"}),
+    );
+    let listed = verdict(
+        policy,
+        &ws,
+        &*builtin("run_command"),
+        &json!({"command": format!("ls {folder}")}),
+    );
+    (moved.0, listed.0)
+}
+
+#[test]
+fn past_the_bounds_a_folder_moved_counts_as_holding_it_and_one_a_command_names_does_not() {
+    use askfirst_core::policy::rules::CONTENTS_DEPTH;
+    let place = super::identity::Place::new(false);
+    // One level deeper than glob rules look.
+    let mut deep = place.ws.join("Deep");
+    for level in 0..=CONTENTS_DEPTH {
+        deep = deep.join(format!("l{level}"));
+    }
+    std::fs::create_dir_all(&deep).unwrap();
+    std::fs::write(deep.join("note.txt"), "").unwrap();
+    std::fs::create_dir_all(place.ws.join("Shallow/a")).unwrap();
+    std::fs::write(place.ws.join("Shallow/a/note.txt"), "").unwrap();
+    let policy = place.policy(
+        "[[deny]]\ntool = \"*\"\nmatch = \"**/*.pdf\"\n\
+         [[allow]]\ntool = \"move_path\"\n\
+         [[allow]]\ntool = \"run_command\"\nmatch = \"ls *\"\n",
+    );
+    let (moved, listed) = move_and_list(&place, &policy, "Deep");
+    assert!(matches!(moved, PolicyDecision::Deny { .. }), "{moved:?}");
+    assert_eq!(listed, PolicyDecision::Allow);
+    // Looked through to the end, a folder without a PDF moves.
+    assert_eq!(
+        move_and_list(&place, &policy, "Shallow"),
+        (PolicyDecision::Allow, PolicyDecision::Allow)
+    );
+}
+
+#[test]
+fn every_glob_rule_of_a_decision_reads_the_one_look_through_the_folder() {
+    let place = super::identity::Place::new(false);
+    std::fs::create_dir_all(place.ws.join("Docs/2024/q1")).unwrap();
+    std::fs::write(place.ws.join("Docs/2024/q1/contract.pdf"), "%PDF").unwrap();
+    std::fs::create_dir_all(place.ws.join("Keys/old")).unwrap();
+    std::fs::write(place.ws.join("Keys/old/bank.key"), "k").unwrap();
+    std::fs::write(place.ws.join("Keys/contract.pdf"), "%PDF").unwrap();
+    // The first rules find nothing in Docs; the ask rule after them finds the PDF in what
+    // they looked through.
+    let policy = place.policy(
+        "[[deny]]\ntool = \"*\"\nmatch = \"**/*.key\"\n\
+         [[deny]]\ntool = \"*\"\nmatch = \"**/.ssh/**\"\n\
+         [[ask]]\ntool = \"*\"\nmatch = \"**/*.mp4\"\n\
+         [[ask]]\ntool = \"*\"\nmatch = \"**/*.pdf\"\n\
+         [[allow]]\ntool = \"*\"\n",
+    );
+    let (moved, _) = move_and_list(&place, &policy, "Docs");
+    let PolicyDecision::Ask { reason } = moved else {
+        panic!("{moved:?}");
+    };
+    assert!(reason.contains("*.pdf"), "{reason}");
+    // The deny rule first, where both are inside.
+    let (moved, _) = move_and_list(&place, &policy, "Keys");
+    let PolicyDecision::Deny { reason, .. } = moved else {
+        panic!("{moved:?}");
+    };
+    assert!(reason.contains("*.key"), "{reason}");
 }
