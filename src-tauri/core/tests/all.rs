@@ -33,6 +33,7 @@ mod all {
     pub mod providers;
     pub mod race;
     pub mod reword;
+    pub mod rules_commands;
     pub mod rules_contents;
     pub mod rules_editor;
     pub mod rules_meaning;

@@ -11,8 +11,9 @@ use super::{wording, MAX_DENIED_REPEATS};
 use crate::approvals::{ApprovalError, CardWords, NewApproval, PendingApproval, Reword};
 use crate::audit::{AuditRecord, AuditSink};
 use crate::canonical::canonical_json;
+use crate::i18n::{tr, with_language, Arg, Language};
 use crate::policy::MainArgument;
-use crate::policy::{CallFacts, PolicyDecision};
+use crate::policy::{CallFacts, HiddenError, PolicyDecision};
 use crate::provider::ToolCall;
 use crate::tools::{CallDescription, OnStop, Tool, ToolError, ToolSet, Workspace};
 use crate::undo::{Change, UndoStore};
@@ -588,6 +589,41 @@ impl Run {
                 Some(layer),
             );
         }
+        // A command is shut in without what the person's rules keep (read now: the rules in
+        // force for this run): what a deny rule is about, and what an ask rule is about unless
+        // the person approved this very command on its card.
+        let for_commands;
+        let ws = if call.name == "run_command" {
+            // Looking through the workspace for glob rules reads the disk: off the workers.
+            let (policy, root) = (Arc::clone(&config.policy), ws.root().to_owned());
+            let hidden = off_worker(move || policy.hidden_from_command(&root, approved))
+                .await
+                .unwrap_or(Err(HiddenError::TooBig));
+            match hidden {
+                Ok(hidden) => {
+                    for_commands = ws.clone().hiding_from_commands(hidden);
+                    &for_commands
+                }
+                Err(error) => {
+                    let words = || match error {
+                        HiddenError::TooMany { cap } => tr(
+                            "tool_failed-command-too_many_kept",
+                            &[("cap", Arg::from(cap))],
+                        ),
+                        HiddenError::TooBig => tr(
+                            "tool_failed-command-folder_too_big",
+                            &[
+                                ("entries", Arg::from(crate::policy::rules::CONTENTS_CAP)),
+                                ("depth", Arg::from(crate::policy::rules::CONTENTS_DEPTH)),
+                            ],
+                        ),
+                    };
+                    return CallResult::failed(with_language(Language::En, words), words());
+                }
+            }
+        } else {
+            ws
+        };
         // What the call will change is kept, and recorded, before it takes effect; a change
         // whose before-copy cannot be kept is not made.
         let kept = match self.keep_for_undo(&tool, call).await {
@@ -598,17 +634,6 @@ impl Run {
             run_id: self.id,
             tool_call_id: call.id.clone(),
         });
-        // A command is shut in without what the person's deny rules name (read now: the rules
-        // in force for this run).
-        let for_commands;
-        let ws = if call.name == "run_command" {
-            for_commands = ws
-                .clone()
-                .hiding_from_commands(config.policy.denied_for_commands(ws.root()));
-            &for_commands
-        } else {
-            ws
-        };
         // Stop while a tool runs: what happens, and what is said, depends on the tool
         // (`OnStop`): a command's whole process group is killed; a file write is let finish
         // and reported as it ended; an MCP server's answer is no longer waited for.

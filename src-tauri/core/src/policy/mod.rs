@@ -88,6 +88,11 @@ pub enum Contents {
     /// Another program names the folder (another agent's command or tool, an MCP server's
     /// tool): it runs outside our sandbox and may act on anything inside.
     Outside,
+    /// The folder our own command works in (the workspace, `.`), which it may act on all of
+    /// without naming anything (`find -delete`, `grep -r`). Shut in, the command runs without
+    /// what the rules keep ([`Policy::hidden_from_command`]; where that cannot be done it is
+    /// not run), so this does not count. Not shut in, it counts with everything inside.
+    Working,
 }
 
 /// The facts about one call that the policy decides on.
@@ -108,6 +113,21 @@ pub struct CallFacts<'a> {
     /// What the call's target looked like when it was described
     /// ([`crate::tools::CallDescription::fingerprint`]): a grant covers only this state.
     pub fingerprint: Option<&'a str>,
+}
+
+/// Why a command cannot be shut in without what the rules keep
+/// ([`Policy::hidden_from_command`]).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum HiddenError {
+    /// More places match the rules than can be hidden.
+    #[error("more than {cap} places in the workspace are kept by the rules")]
+    TooMany {
+        /// [`rules::HIDDEN_CAP`].
+        cap: usize,
+    },
+    /// The workspace has more entries or levels than a glob rule can look through.
+    #[error("the workspace is too big to look through for the rules")]
+    TooBig,
 }
 
 /// The policy's answer.
@@ -265,22 +285,36 @@ impl Policy {
         }
     }
 
-    /// The folders and files inside `workspace` that a deny rule for every tool (`*`) or for
-    /// `run_command` names plainly (`Private/**`, `Taxes`), as they are on disk: a command is
-    /// shut in without them (the kernel's line; a command whose words name them is refused
-    /// before that). Rules with glob characters before the end cannot be listed and are not.
-    pub fn denied_for_commands(&self, workspace: &Path) -> Vec<PathBuf> {
+    /// The folders and files inside `workspace` (canonical paths) that a command shut in runs
+    /// without, as its own copy of the workspace has them hidden: what a deny rule for every
+    /// tool (`*`) or for `run_command` is about, and, for a command that runs without the
+    /// person having approved its card (`approved` false: an allow rule or a grant let it),
+    /// what an ask rule for them is about. A rule on a plain folder or file (`Private/**`,
+    /// `Taxes`) names its place; a glob (`**/*.pdf`) names what matches inside the workspace,
+    /// looked through once ([`rules::CONTENTS_CAP`] entries, [`rules::CONTENTS_DEPTH`]
+    /// levels). A folder hidden hides what is inside it, which is then not listed.
+    ///
+    /// # Errors
+    /// [`HiddenError`] when more than [`rules::HIDDEN_CAP`] places would have to be hidden, or
+    /// the workspace is too big to look through for a glob rule: the command cannot be shut
+    /// in without them, so it must not run.
+    pub fn hidden_from_command(
+        &self,
+        workspace: &Path,
+        approved: bool,
+    ) -> Result<Vec<PathBuf>, HiddenError> {
         let state = self.lock();
         let Rules::Loaded(set) = &state.rules else {
-            return Vec::new();
+            return Ok(Vec::new());
         };
-        set.deny
+        let for_commands = |rule: &&Rule| rule.tool == "*" || rule.tool == "run_command";
+        let kept: Vec<&Rule> = set
+            .deny
             .iter()
-            .filter(|rule| rule.tool == "*" || rule.tool == "run_command")
-            .filter_map(|rule| rule.literal_folder.as_ref())
-            .filter_map(|literal| std::fs::canonicalize(workspace.join(literal)).ok())
-            .filter(|real| real.starts_with(workspace) && real != workspace)
-            .collect()
+            .filter(for_commands)
+            .chain(set.ask.iter().filter(for_commands).filter(|_| !approved))
+            .collect();
+        rules::hidden_places(&kept, workspace)
     }
 
     /// The rules file's problem, if it has one.

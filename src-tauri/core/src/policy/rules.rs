@@ -3,7 +3,7 @@
 //! its one-line form ([`remove_rule`]; adding and changing are in [`super::editor`]). How a
 //! rule matches a call's arguments is here too.
 
-use super::{ArgumentKind, CallFacts, Contents, MainArgument};
+use super::{ArgumentKind, CallFacts, Contents, HiddenError, MainArgument};
 use crate::command_line::CommandPattern;
 use crate::url_pattern::{Destination, UrlPattern};
 use globset::{GlobBuilder, GlobMatcher};
@@ -17,6 +17,9 @@ pub const CONTENTS_DEPTH: usize = 32;
 /// How many entries a glob rule looks at inside such a folder; past them, a folder our own
 /// tools move or trash counts as holding what the rule is about, one only named does not.
 pub const CONTENTS_CAP: usize = 50_000;
+/// How many places inside the workspace a command can be shut in without
+/// ([`super::Policy::hidden_from_command`]): each is a mount of its own in the sandbox.
+pub const HIDDEN_CAP: usize = 1_000;
 
 pub use super::template::RULES_TEMPLATE;
 
@@ -318,15 +321,17 @@ impl Rule {
     /// For an argument whose contents may go with the call ([`MainArgument::contents`]):
     /// whether anything inside it is what the rule (`asking`: an ask rule) is about.
     /// - A rule on a plain folder or file (`Taxes/**`): when that place lies inside the
-    ///   argument's folder, compared by identity on disk, through links too. For our own
-    ///   command ([`Contents::OurCommand`]) a deny rule's place is left to the sandbox, which
-    ///   hides it from every command, where commands are confined.
+    ///   argument's folder, compared by identity on disk, through links too. Where commands
+    ///   are shut in, a deny rule's place is left to the sandbox for a folder our own command
+    ///   names ([`Contents::OurCommand`]), and every rule's place for the folder it works in
+    ///   ([`Contents::Working`]): the command runs without them.
     /// - Another pattern (`**/*.pdf`): when a path inside matches, looked through once for
     ///   all rules (`inside`, see [`Inside`]). Past its bounds, a folder moved or trashed by
     ///   our own tools counts as a match (refusing or asking is the safe side, and moving so
     ///   big a folder is rare); a folder a command or another program only names does not (a
     ///   photo library or a project's dependencies would otherwise have every command on them
-    ///   refused).
+    ///   refused). The folder our command works in counts past its bounds too, where
+    ///   commands are not shut in (shut in, it does not count: see [`Contents::Working`]).
     fn about_contents(
         &self,
         argument: &MainArgument,
@@ -343,11 +348,14 @@ impl Rule {
         if !std::fs::symlink_metadata(resolved).is_ok_and(|m| m.is_dir()) {
             return false;
         }
+        let confined = crate::tools::sandbox::Confinement::detected().is_confined();
+        // Shut in, the command runs without what the rules keep in the folder it works in
+        // (or is not run where that cannot be done: `agent::call`).
+        if argument.contents == Contents::Working && confined {
+            return false;
+        }
         if let Some(literal) = &self.literal_folder {
-            if argument.contents == Contents::OurCommand
-                && !asking
-                && crate::tools::sandbox::scopes_enforced()
-            {
+            if argument.contents == Contents::OurCommand && !asking && confined {
                 return false;
             }
             let named = root.join(literal);
@@ -362,10 +370,13 @@ impl Rule {
             return false; // already decided by the argument itself
         }
         let inside = inside.get_or_init(|| Inside::look_through(resolved, &argument.text));
-        inside
+        let mut matching = inside
             .paths()
-            .any(|path| self.matches_text_any(ArgumentKind::Path, path))
-            || (inside.past_bounds && argument.contents == Contents::Yes)
+            .filter(|path| self.matches_text_any(ArgumentKind::Path, path));
+        match argument.contents {
+            Contents::Working | Contents::Yes => inside.past_bounds || matching.next().is_some(),
+            Contents::No | Contents::OurCommand | Contents::Outside => matching.next().is_some(),
+        }
     }
 
     /// For a rule whose pattern is a plain folder or file (`Taxes`, `Taxes/**`, no glob
@@ -503,6 +514,76 @@ impl Inside {
     fn paths(&self) -> impl Iterator<Item = &str> {
         self.paths.split_terminator('\0')
     }
+}
+
+/// The places inside `workspace` (canonical) that `rules` are about, for
+/// [`super::Policy::hidden_from_command`]: each plain folder or file a rule names, and what a
+/// glob rule matches there (looked through once, [`Inside`]), outermost first, none inside
+/// another. Links are not listed (a link is not what it leads to; that is listed where it is).
+///
+/// # Errors
+/// [`HiddenError`] past [`HIDDEN_CAP`] places, or where a glob rule could not look through the
+/// whole workspace.
+pub(super) fn hidden_places(
+    rules: &[&Rule],
+    workspace: &Path,
+) -> Result<Vec<PathBuf>, HiddenError> {
+    let mut places: Vec<PathBuf> = rules
+        .iter()
+        .filter_map(|rule| rule.literal_folder.as_ref())
+        .filter_map(|literal| std::fs::canonicalize(workspace.join(literal)).ok())
+        .filter(|real| real.starts_with(workspace) && real != workspace)
+        .collect();
+    let globs: Vec<&&Rule> = rules
+        .iter()
+        .filter(|rule| {
+            rule.literal_folder.is_none() && rule.pattern.is_some() && !rule.about_everything()
+        })
+        .collect();
+    if !globs.is_empty() {
+        let inside = Inside::look_through(workspace, ".");
+        if inside.past_bounds {
+            return Err(HiddenError::TooBig);
+        }
+        // Folders listed come before what is inside them.
+        let mut hidden_folders: std::collections::HashSet<&str> = Default::default();
+        for path in inside.paths() {
+            let within_hidden =
+                std::iter::successors(path.rfind('/'), |&end| path[..end].rfind('/'))
+                    .any(|end| hidden_folders.contains(&path[..end]));
+            if within_hidden
+                || !globs
+                    .iter()
+                    .any(|rule| rule.matches_text_any(ArgumentKind::Path, path))
+            {
+                continue;
+            }
+            let place = workspace.join(path);
+            match std::fs::symlink_metadata(&place) {
+                Ok(meta) if meta.file_type().is_symlink() => continue,
+                Ok(meta) if meta.is_dir() => {
+                    hidden_folders.insert(path);
+                }
+                _ => {}
+            }
+            places.push(place);
+            if places.len() > HIDDEN_CAP {
+                return Err(HiddenError::TooMany { cap: HIDDEN_CAP });
+            }
+        }
+    }
+    // Outermost first; a place inside one already hidden is hidden with it.
+    places.sort_by_key(|place| place.components().count());
+    let mut kept: Vec<PathBuf> = Vec::new();
+    for place in places {
+        if !kept.iter().any(|outer| place.starts_with(outer)) {
+            kept.push(place);
+        }
+    }
+    if kept.len() > HIDDEN_CAP {
+        return Err(HiddenError::TooMany { cap: HIDDEN_CAP });
+    }
+    Ok(kept)
 }
 
 /// The user's rules.

@@ -150,6 +150,15 @@ impl Tool for RunCommand {
                 for argument in &mut arguments {
                     argument.contents = Contents::OurCommand;
                 }
+                // And it works in the workspace, which it may act on without naming anything
+                // (`find -delete`, `grep -r`).
+                arguments.push(MainArgument {
+                    kind: ArgumentKind::MentionedPath,
+                    text: ".".to_owned(),
+                    alias: None,
+                    resolved: Some(ws.root().to_path_buf()),
+                    contents: Contents::Working,
+                });
                 arguments.insert(
                     0,
                     MainArgument {

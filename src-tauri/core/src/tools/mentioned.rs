@@ -73,7 +73,13 @@ pub(crate) fn mentioned_paths_in<'a>(
             break;
         }
         if text.len() <= MENTIONED_MAX_SCANNED {
-            found.extend(mentioned_path(text, ws));
+            for part in with_glued_values(text) {
+                for argument in mentioned_path(part, ws) {
+                    if !found.contains(&argument) {
+                        found.push(argument);
+                    }
+                }
+            }
         } else if !text.contains('\n') {
             too_many = true;
         }
@@ -88,6 +94,37 @@ pub(crate) fn mentioned_paths_in<'a>(
         });
     }
     found
+}
+
+/// `text`, and the values glued to it that a program may read as a path: what follows the
+/// first `=` (`--output=Work/a.txt`, `of=Work/a.txt`) and what follows a one-letter option
+/// (`-oWork/a.txt`). Each is judged as a path of its own; one that names nothing is passed
+/// over as any other word is.
+fn with_glued_values(text: &str) -> impl Iterator<Item = &str> {
+    let after_equals = text.split_once('=').map(|(_, value)| value);
+    let after_option = text
+        .strip_prefix('-')
+        .filter(|rest| !rest.starts_with('-'))
+        .and_then(|rest| rest.char_indices().nth(1))
+        .map(|(at, _)| &text[1 + at..]);
+    std::iter::once(text)
+        .chain(after_equals)
+        .chain(after_option)
+        .filter(|part| !part.is_empty())
+}
+
+/// Where `/proc/…/cwd/rest` and `/proc/…/root/rest` lead for a program working in the
+/// workspace (as our commands do): the workspace and `/`. Read in Ask First's own process
+/// they would lead to its own folders instead.
+fn through_proc(spelled: &str, root: &std::path::Path) -> Option<std::path::PathBuf> {
+    let rest = spelled.strip_prefix("/proc/")?;
+    let (_process, rest) = rest.split_once('/')?;
+    let (link, rest) = rest.split_once('/').unwrap_or((rest, ""));
+    match link {
+        "cwd" => Some(root.join(rest)),
+        "root" => Some(std::path::Path::new("/").join(rest)),
+        _ => None,
+    }
 }
 
 /// One text as a path, if it can be one (see [`mentioned_paths`]): where it leads when `..`
@@ -119,6 +156,11 @@ fn mentioned_path(text: &str, ws: &Workspace) -> Vec<MainArgument> {
         },
         None => spelled,
     };
+    let through = through_proc(spelled, ws.root());
+    let spelled = through
+        .as_deref()
+        .and_then(std::path::Path::to_str)
+        .unwrap_or(spelled);
     let given = std::path::Path::new(spelled);
     // A bare word (`status`, `-la`) names a path only if something by that name exists.
     if !given.is_absolute()

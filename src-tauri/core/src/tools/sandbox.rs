@@ -289,7 +289,13 @@ fn find_on_path(name: &str) -> Option<PathBuf> {
 /// onto itself and still writable: a mount point cannot be renamed or removed, so `mv .local
 /// elsewhere` cannot carry what is hidden out from under its hiding place (and let a later
 /// command read it, or plant a file where it was). Outermost first, as bwrap mounts in order.
-fn pin_folders_above(bwrap: &mut Command, hidden: &Path, root: &Path) {
+/// `pinned` holds the folders pinned so far, each pinned once.
+fn pin_folders_above<'a>(
+    bwrap: &mut Command,
+    hidden: &'a Path,
+    root: &Path,
+    pinned: &mut std::collections::HashSet<&'a Path>,
+) {
     let mut between: Vec<&Path> = hidden
         .ancestors()
         .skip(1)
@@ -297,7 +303,9 @@ fn pin_folders_above(bwrap: &mut Command, hidden: &Path, root: &Path) {
         .collect();
     between.reverse();
     for folder in between {
-        bwrap.arg("--bind").arg(folder).arg(folder);
+        if pinned.insert(folder) {
+            bwrap.arg("--bind").arg(folder).arg(folder);
+        }
     }
 }
 
@@ -423,20 +431,28 @@ pub(crate) fn confined_command(
         hide(&mut bwrap, data);
     }
     bwrap.arg("--bind").arg(root).arg(root);
-    if let Some(data) = own_data.filter(|data| data.starts_with(root) && *data != root) {
-        pin_folders_above(&mut bwrap, data, root);
+    // Inside the workspace, Ask First's data folder and what the person's rules keep are
+    // hidden the same way, after every folder above each of them is pinned: a pin made later
+    // would bind its folder from outside again, over what was hidden in it.
+    let data_inside = own_data.filter(|data| data.starts_with(root) && *data != root);
+    let kept: Vec<&Path> = ws
+        .hidden_from_commands()
+        .iter()
+        .map(PathBuf::as_path)
+        .filter(|kept| kept.starts_with(root) && *kept != root)
+        .collect();
+    let mut pinned = std::collections::HashSet::new();
+    for place in data_inside.iter().chain(&kept) {
+        pin_folders_above(&mut bwrap, place, root, &mut pinned);
+    }
+    if let Some(data) = data_inside {
         hide(&mut bwrap, data);
     }
-    // What the person's deny rules name inside the workspace: hidden the same way.
-    for denied in ws.hidden_from_commands() {
-        if !denied.starts_with(root) || denied == root {
-            continue;
-        }
-        pin_folders_above(&mut bwrap, denied, root);
-        if denied.is_dir() {
-            bwrap.arg("--tmpfs").arg(denied);
-        } else if denied.exists() {
-            bwrap.arg("--ro-bind").arg("/dev/null").arg(denied);
+    for place in kept {
+        if place.is_dir() {
+            bwrap.arg("--tmpfs").arg(place);
+        } else if place.exists() {
+            bwrap.arg("--ro-bind").arg("/dev/null").arg(place);
         }
     }
     hide_session_bus(

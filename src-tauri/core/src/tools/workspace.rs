@@ -44,8 +44,8 @@ impl Workspace {
     }
 
     /// The same workspace, with folders or files inside it (canonical paths) that a command
-    /// shut in must not see: what the person's deny rules name
-    /// ([`crate::policy::Policy::denied_for_commands`]).
+    /// shut in must not see: what the person's rules keep
+    /// ([`crate::policy::Policy::hidden_from_command`]).
     pub fn hiding_from_commands(mut self, paths: Vec<PathBuf>) -> Self {
         self.hidden_from_commands = paths;
         self

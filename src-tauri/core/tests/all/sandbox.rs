@@ -241,6 +241,42 @@ async fn ask_first_data_folder_deep_inside_the_workspace_cannot_be_carried_away(
     assert!(ws.root().join(".local/note.txt").exists());
 }
 
+/// Places the rules keep beside the data folder (under the same folders above it): pinning
+/// their folders must not bind the data folder's folders from outside again over where it is
+/// hidden, nor one kept place's over another's.
+#[tokio::test]
+async fn places_kept_beside_the_data_folder_leave_it_and_each_other_hidden() {
+    confined();
+    let (_dir, ws) = workspace();
+    let data = ws.root().join(".local/share/askfirst");
+    fill_data(&data);
+    std::fs::create_dir_all(ws.root().join(".local/share/keys")).unwrap();
+    std::fs::write(
+        ws.root().join(".local/share/keys/bank.key"),
+        "key-secret-91b2",
+    )
+    .unwrap();
+    std::fs::create_dir_all(ws.root().join(".local/state/Private")).unwrap();
+    std::fs::write(
+        ws.root().join(".local/state/Private/diary.txt"),
+        "diary-secret-91b2",
+    )
+    .unwrap();
+    let root = ws.root().to_path_buf();
+    let ws = ws.with_own_data(&data).hiding_from_commands(vec![
+        root.join(".local/state/Private"),
+        root.join(".local/share/keys/bank.key"),
+    ]);
+    let out = attack_data(".local/share/askfirst", &ws).await;
+    assert_data_untouched(&data, &out);
+    let read = run(
+        "cat .local/state/Private/diary.txt .local/share/keys/bank.key; ls .local/state/Private",
+        &ws,
+    )
+    .await;
+    assert!(!read.contains("secret-91b2"), "{read}");
+}
+
 #[tokio::test]
 async fn ask_first_data_folder_not_yet_made_inside_the_workspace_cannot_be_planted() {
     confined();

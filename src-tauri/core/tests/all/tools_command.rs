@@ -28,13 +28,23 @@ async fn run_command_runs_in_the_workspace_and_reports_how_it_ended() {
     );
     assert_eq!(
         run.main_arguments(raw, &ws),
-        vec![MainArgument {
-            alias: None,
-            kind: ArgumentKind::Command,
-            text: "git status".into(),
-            resolved: None,
-            contents: Contents::No,
-        }]
+        vec![
+            MainArgument {
+                alias: None,
+                kind: ArgumentKind::Command,
+                text: "git status".into(),
+                resolved: None,
+                contents: Contents::No,
+            },
+            // It works in the workspace, and may act on all of it.
+            MainArgument {
+                alias: None,
+                kind: ArgumentKind::MentionedPath,
+                text: ".".into(),
+                resolved: Some(ws.root().to_path_buf()),
+                contents: Contents::Working,
+            }
+        ]
     );
     assert_eq!(
         run.describe(r#"{"command": "make", "timeout_secs": 120}"#, &ws)
