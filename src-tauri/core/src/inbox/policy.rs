@@ -78,6 +78,16 @@ pub fn our_tool(tool: &str) -> Option<&'static str> {
     })
 }
 
+/// Whether another agent's tool `tool` searches or lists the folder the agent works in when
+/// its input names none (Claude Code's `Grep`, `Glob` and `LS`; Gemini CLI's
+/// `search_file_content`, `glob` and `list_directory`).
+fn searches_where_it_works(tool: &str) -> bool {
+    matches!(
+        tool,
+        "Grep" | "Glob" | "LS" | "search_file_content" | "glob" | "list_directory"
+    )
+}
+
 /// The command line of a shell tool's input: a text, or (Codex) a list of words quoted back
 /// into one line as a shell would read it.
 pub fn command_line(input: &Value) -> Option<String> {
@@ -248,6 +258,11 @@ fn facts_of(
             .filter_map(|n| input.get(*n).and_then(Value::as_str))
             .map(|p| absolute(p, cwd, home))
             .collect();
+            // A search or listing given no folder works in the agent's own (Claude Code's
+            // Grep, Glob; Gemini CLI's search_file_content, glob).
+            if paths.is_empty() && searches_where_it_works(&request.tool_name) {
+                paths.push(cwd.to_path_buf());
+            }
             let mut too_many = false;
             if let Some(list) = input.get("paths").and_then(Value::as_array) {
                 too_many = list.len() > MAX_WORDS;

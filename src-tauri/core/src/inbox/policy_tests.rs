@@ -448,3 +448,45 @@ fn another_agent_s_command_on_a_folder_that_holds_a_forbidden_one_is_refused() {
     );
     assert_eq!(refused_by(&judged), None);
 }
+
+#[test]
+fn another_agent_s_search_given_no_folder_searches_where_it_works() {
+    // Claude Code's Grep and Glob, Gemini CLI's search_file_content, with no path: they search
+    // the agent's own folder, which holds the never-touch one (found by a hostile review).
+    let p = place();
+    std::fs::create_dir_all(p.person.join("sub/keep")).expect("dir");
+    std::fs::write(p.person.join("sub/keep/pin.txt"), "4711").expect("pin");
+    let policy = policy(&p, "[[deny]]\ntool = \"*\"\nmatch = \"sub/keep/**\"\n");
+    for (agent, tool, input) in [
+        (
+            ExternalAgent::ClaudeCode,
+            "Grep",
+            serde_json::json!({"pattern": "4711"}),
+        ),
+        (
+            ExternalAgent::ClaudeCode,
+            "Glob",
+            serde_json::json!({"pattern": "**/*.txt"}),
+        ),
+        (
+            ExternalAgent::Gemini,
+            "search_file_content",
+            serde_json::json!({"pattern": "4711"}),
+        ),
+    ] {
+        let judged = judged(&policy, &p, &request(agent, &p.person, tool, input.clone()));
+        assert_eq!(refused_by(&judged), Some(PolicyLayer::UserRule), "{input}");
+    }
+    // Working in a folder that holds nothing the rule names, it is the agent's own business.
+    let judged = judged(
+        &policy,
+        &p,
+        &request(
+            ExternalAgent::ClaudeCode,
+            &p.person.join("notes"),
+            "Grep",
+            serde_json::json!({"pattern": "4711"}),
+        ),
+    );
+    assert!(matches!(judged, Judged::LeaveToAgent), "{judged:?}");
+}
