@@ -140,7 +140,51 @@ def test_a_flood_of_calls_in_one_turn_is_bounded():
         assert "64" in page, "the limit is not stated"
 
 
+def test_a_command_that_names_nothing_runs_without_what_the_rules_keep():
+    # An allow rule for commands, "never touch PDFs" and "always ask about Work/Contracts":
+    # find -delete, grep -r and ls -R name no folder, and sort --output= hides its path in an
+    # option. The first runs without a card but without the PDF and the contracts; the second
+    # asks, with the rule on its card.
+    path = scenario_file([
+        {"say": "Tidying up.", "tool_calls": [{"name": "run_command", "arguments": {
+            "command": "find -name '*.pdf' -delete; grep -r IBAN; ls -R"}}]},
+        {"tool_calls": [{"name": "run_command", "arguments": {
+            "command": "sort --output=Work/Contracts/salary.txt notes.txt"}}]},
+        {"say": "Done."},
+    ])
+    app = App("kept-from-commands", path)
+    os.makedirs(os.path.join(app.workspace, "Work", "2024"))
+    os.makedirs(os.path.join(app.workspace, "Work", "Contracts"))
+    pdf = os.path.join(app.workspace, "Work", "2024", "contract.pdf")
+    salary = os.path.join(app.workspace, "Work", "Contracts", "salary.txt")
+    for name, text in [(pdf, "%PDF"), (salary, "IBAN DE00 1234\n"),
+                       (os.path.join(app.workspace, "notes.txt"), "notes\n")]:
+        with open(name, "w", encoding="utf-8") as f:
+            f.write(text)
+    os.makedirs(app.data)
+    with open(os.path.join(app.data, "rules.toml"), "w", encoding="utf-8") as f:
+        f.write('[[deny]]\ntool = "*"\nmatch = "**/*.pdf"\n'
+                '[[ask]]\ntool = "*"\nmatch = "Work/Contracts/**"\n'
+                '[[allow]]\ntool = "run_command"\n')
+    with app:
+        app.start_task("Tidy my folder")
+        card = app.card()
+        text = card_text(app, card)
+        assert "Work/Contracts" in text, text
+        app.wd.screenshot(os.path.join(ARTIFACTS, "kept-from-commands.png"))
+        app.press(card, "deny")
+        assert app.wait_finished() == "completed"
+        page = app.wd.execute("return document.body.innerText")
+        assert "DE00 1234" not in page, page
+        assert page.count("Not done: denied") == 1, page
+        with open(pdf, encoding="utf-8") as f:
+            assert f.read() == "%PDF"
+        with open(salary, encoding="utf-8") as f:
+            assert f.read() == "IBAN DE00 1234\n"
+
+
 TESTS = [test_stop_ends_everything_a_command_started_setsid_included,
          test_a_redirect_to_another_host_is_not_followed_and_the_card_names_this_computer,
          test_a_diff_line_starting_with_plus_or_minus_is_on_the_card,
-         test_a_flood_of_calls_in_one_turn_is_bounded]
+         test_a_flood_of_calls_in_one_turn_is_bounded,
+         test_a_command_that_names_nothing_runs_without_what_the_rules_keep]
