@@ -591,12 +591,14 @@ impl Run {
         }
         // A command is shut in without what the person's rules keep (read now: the rules in
         // force for this run): what a deny rule is about, and what an ask rule is about unless
-        // the person approved this very command on its card.
+        // the person approved this very command on a card that an ask rule made (its card
+        // named the rule; an ordinary command card did not say the command could reach it).
         let for_commands;
         let ws = if call.name == "run_command" {
+            let asked_by_rule = approved && layer == PolicyLayer::UserRule;
             // Looking through the workspace for glob rules reads the disk: off the workers.
             let (policy, root) = (Arc::clone(&config.policy), ws.root().to_owned());
-            let hidden = off_worker(move || policy.hidden_from_command(&root, approved))
+            let hidden = off_worker(move || policy.hidden_from_command(&root, asked_by_rule))
                 .await
                 .unwrap_or(Err(HiddenError::TooBig));
             match hidden {

@@ -21,11 +21,13 @@ mod choice;
 pub mod editor;
 mod grants;
 mod hard;
+pub mod kept;
 pub mod rules;
 mod template;
 pub mod words;
 
 pub use hard::HARD_DENIALS;
+pub use kept::HiddenError;
 pub use rules::{remove_rule, Rule, RuleKind, RuleSet, Rules, RulesError, RULES_TEMPLATE};
 
 use crate::i18n::{self, tr, with_language, Arg, Language};
@@ -113,21 +115,6 @@ pub struct CallFacts<'a> {
     /// What the call's target looked like when it was described
     /// ([`crate::tools::CallDescription::fingerprint`]): a grant covers only this state.
     pub fingerprint: Option<&'a str>,
-}
-
-/// Why a command cannot be shut in without what the rules keep
-/// ([`Policy::hidden_from_command`]).
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum HiddenError {
-    /// More places match the rules than can be hidden.
-    #[error("more than {cap} places in the workspace are kept by the rules")]
-    TooMany {
-        /// [`rules::HIDDEN_CAP`].
-        cap: usize,
-    },
-    /// The workspace has more entries or levels than a glob rule can look through.
-    #[error("the workspace is too big to look through for the rules")]
-    TooBig,
 }
 
 /// The policy's answer.
@@ -285,36 +272,38 @@ impl Policy {
         }
     }
 
-    /// The folders and files inside `workspace` (canonical paths) that a command shut in runs
-    /// without, as its own copy of the workspace has them hidden: what a deny rule for every
-    /// tool (`*`) or for `run_command` is about, and, for a command that runs without the
-    /// person having approved its card (`approved` false: an allow rule or a grant let it),
-    /// what an ask rule for them is about. A rule on a plain folder or file (`Private/**`,
-    /// `Taxes`) names its place; a glob (`**/*.pdf`) names what matches inside the workspace,
-    /// looked through once ([`rules::CONTENTS_CAP`] entries, [`rules::CONTENTS_DEPTH`]
-    /// levels). A folder hidden hides what is inside it, which is then not listed.
+    /// The places (canonical paths) that a command shut in in `workspace` runs without, as its
+    /// own view of the system has them hidden ([`kept::hidden_places`]): what a deny rule about
+    /// paths is about (every rule for all tools, a path rule for `run_command`), and, unless the
+    /// person approved this very command on a card an ask rule made (`asked_by_rule`: the card
+    /// named the rule), what such an ask rule is about. A command an allow rule or a grant let
+    /// run, or one approved on an ordinary card, runs without it.
     ///
     /// # Errors
-    /// [`HiddenError`] when more than [`rules::HIDDEN_CAP`] places would have to be hidden, or
+    /// [`HiddenError`] when more than [`kept::HIDDEN_CAP`] places would have to be hidden, or
     /// the workspace is too big to look through for a glob rule: the command cannot be shut
     /// in without them, so it must not run.
     pub fn hidden_from_command(
         &self,
         workspace: &Path,
-        approved: bool,
+        asked_by_rule: bool,
     ) -> Result<Vec<PathBuf>, HiddenError> {
         let state = self.lock();
         let Rules::Loaded(set) = &state.rules else {
             return Ok(Vec::new());
         };
-        let for_commands = |rule: &&Rule| rule.tool == "*" || rule.tool == "run_command";
         let kept: Vec<&Rule> = set
             .deny
             .iter()
-            .filter(for_commands)
-            .chain(set.ask.iter().filter(for_commands).filter(|_| !approved))
+            .filter(|rule| kept::about_paths(rule))
+            .chain(
+                set.ask
+                    .iter()
+                    .filter(|rule| kept::about_paths(rule))
+                    .filter(|_| !asked_by_rule),
+            )
             .collect();
-        rules::hidden_places(&kept, workspace)
+        kept::hidden_places(&kept, workspace)
     }
 
     /// The rules file's problem, if it has one.

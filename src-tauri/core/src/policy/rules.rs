@@ -3,7 +3,7 @@
 //! its one-line form ([`remove_rule`]; adding and changing are in [`super::editor`]). How a
 //! rule matches a call's arguments is here too.
 
-use super::{ArgumentKind, CallFacts, Contents, HiddenError, MainArgument};
+use super::{ArgumentKind, CallFacts, Contents, MainArgument};
 use crate::command_line::CommandPattern;
 use crate::url_pattern::{Destination, UrlPattern};
 use globset::{GlobBuilder, GlobMatcher};
@@ -17,9 +17,6 @@ pub const CONTENTS_DEPTH: usize = 32;
 /// How many entries a glob rule looks at inside such a folder; past them, a folder our own
 /// tools move or trash counts as holding what the rule is about, one only named does not.
 pub const CONTENTS_CAP: usize = 50_000;
-/// How many places inside the workspace a command can be shut in without
-/// ([`super::Policy::hidden_from_command`]): each is a mount of its own in the sandbox.
-pub const HIDDEN_CAP: usize = 1_000;
 
 pub use super::template::RULES_TEMPLATE;
 
@@ -217,7 +214,7 @@ impl Rule {
     }
 
     /// Whether a pattern of `*` alone (or none) makes the rule about every argument.
-    fn about_everything(&self) -> bool {
+    pub(super) fn about_everything(&self) -> bool {
         self.pattern
             .as_deref()
             .is_none_or(|p| matches!(p.trim(), "*" | "**"))
@@ -225,7 +222,7 @@ impl Rule {
 
     /// Deny and ask rules on a command: any simple command of the line matches (also inside
     /// `sh -c`, after `sudo`, …). On a web address: its scheme, host and path match as parts.
-    fn matches_text_any(&self, kind: ArgumentKind, text: &str) -> bool {
+    pub(super) fn matches_text_any(&self, kind: ArgumentKind, text: &str) -> bool {
         match kind {
             ArgumentKind::Path | ArgumentKind::MentionedPath => self.matches_path(text),
             ArgumentKind::Command => {
@@ -514,76 +511,6 @@ impl Inside {
     fn paths(&self) -> impl Iterator<Item = &str> {
         self.paths.split_terminator('\0')
     }
-}
-
-/// The places inside `workspace` (canonical) that `rules` are about, for
-/// [`super::Policy::hidden_from_command`]: each plain folder or file a rule names, and what a
-/// glob rule matches there (looked through once, [`Inside`]), outermost first, none inside
-/// another. Links are not listed (a link is not what it leads to; that is listed where it is).
-///
-/// # Errors
-/// [`HiddenError`] past [`HIDDEN_CAP`] places, or where a glob rule could not look through the
-/// whole workspace.
-pub(super) fn hidden_places(
-    rules: &[&Rule],
-    workspace: &Path,
-) -> Result<Vec<PathBuf>, HiddenError> {
-    let mut places: Vec<PathBuf> = rules
-        .iter()
-        .filter_map(|rule| rule.literal_folder.as_ref())
-        .filter_map(|literal| std::fs::canonicalize(workspace.join(literal)).ok())
-        .filter(|real| real.starts_with(workspace) && real != workspace)
-        .collect();
-    let globs: Vec<&&Rule> = rules
-        .iter()
-        .filter(|rule| {
-            rule.literal_folder.is_none() && rule.pattern.is_some() && !rule.about_everything()
-        })
-        .collect();
-    if !globs.is_empty() {
-        let inside = Inside::look_through(workspace, ".");
-        if inside.past_bounds {
-            return Err(HiddenError::TooBig);
-        }
-        // Folders listed come before what is inside them.
-        let mut hidden_folders: std::collections::HashSet<&str> = Default::default();
-        for path in inside.paths() {
-            let within_hidden =
-                std::iter::successors(path.rfind('/'), |&end| path[..end].rfind('/'))
-                    .any(|end| hidden_folders.contains(&path[..end]));
-            if within_hidden
-                || !globs
-                    .iter()
-                    .any(|rule| rule.matches_text_any(ArgumentKind::Path, path))
-            {
-                continue;
-            }
-            let place = workspace.join(path);
-            match std::fs::symlink_metadata(&place) {
-                Ok(meta) if meta.file_type().is_symlink() => continue,
-                Ok(meta) if meta.is_dir() => {
-                    hidden_folders.insert(path);
-                }
-                _ => {}
-            }
-            places.push(place);
-            if places.len() > HIDDEN_CAP {
-                return Err(HiddenError::TooMany { cap: HIDDEN_CAP });
-            }
-        }
-    }
-    // Outermost first; a place inside one already hidden is hidden with it.
-    places.sort_by_key(|place| place.components().count());
-    let mut kept: Vec<PathBuf> = Vec::new();
-    for place in places {
-        if !kept.iter().any(|outer| place.starts_with(outer)) {
-            kept.push(place);
-        }
-    }
-    if kept.len() > HIDDEN_CAP {
-        return Err(HiddenError::TooMany { cap: HIDDEN_CAP });
-    }
-    Ok(kept)
 }
 
 /// The user's rules.

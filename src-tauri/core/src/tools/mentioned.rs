@@ -115,7 +115,7 @@ fn with_glued_values(text: &str) -> impl Iterator<Item = &str> {
 
 /// Where `/proc/…/cwd/rest` and `/proc/…/root/rest` lead for a program working in the
 /// workspace (as our commands do): the workspace and `/`. Read in Ask First's own process
-/// they would lead to its own folders instead.
+/// they lead to its own folders instead; [`mentioned_path`] judges both.
 fn through_proc(spelled: &str, root: &std::path::Path) -> Option<std::path::PathBuf> {
     let rest = spelled.strip_prefix("/proc/")?;
     let (_process, rest) = rest.split_once('/')?;
@@ -156,11 +156,23 @@ fn mentioned_path(text: &str, ws: &Workspace) -> Vec<MainArgument> {
         },
         None => spelled,
     };
-    let through = through_proc(spelled, ws.root());
-    let spelled = through
-        .as_deref()
-        .and_then(std::path::Path::to_str)
-        .unwrap_or(spelled);
+    let mut found = spelled_path(spelled, ws);
+    // Where it leads for a program working in the workspace, as well as for Ask First (an MCP
+    // server or another agent works in a folder of its own: both are judged).
+    if let Some(through) = through_proc(spelled, ws.root()) {
+        if let Some(through) = through.to_str() {
+            for argument in spelled_path(through, ws) {
+                if !found.contains(&argument) {
+                    found.push(argument);
+                }
+            }
+        }
+    }
+    found
+}
+
+/// [`mentioned_path`] of a text once `file://`, `~` and `$HOME` are read.
+fn spelled_path(spelled: &str, ws: &Workspace) -> Vec<MainArgument> {
     let given = std::path::Path::new(spelled);
     // A bare word (`status`, `-la`) names a path only if something by that name exists.
     if !given.is_absolute()
@@ -313,4 +325,75 @@ fn percent_decoded(text: &str) -> String {
         }
     }
     String::from_utf8_lossy(&out).into_owned()
+}
+
+#[cfg(test)]
+#[allow(clippy::expect_used)]
+mod tests {
+    use crate::policy::{CallFacts, Policy, PolicyDecision, Rules};
+    use crate::tools::Workspace;
+    use askfirst_protocol::PolicyLayer;
+
+    /// Found by a hostile review: `/proc/self/cwd/…` read only as a command would (the
+    /// workspace) let an MCP tool, which works in Ask First's own folder, name Ask First's
+    /// data folder past the own-files refusal. Both readings are judged. The check runs in a
+    /// test process of its own working in the folder that holds the data folder (as Ask First
+    /// works in the home folder above `~/.local/share/askfirst`).
+    #[test]
+    fn proc_self_cwd_is_judged_as_ask_first_and_a_command_would_read_it() {
+        let dir = tempfile::tempdir().expect("dir");
+        let root = dir.path().canonicalize().expect("canonical");
+        std::fs::create_dir_all(root.join("ws")).expect("ws");
+        std::fs::create_dir_all(root.join("data")).expect("data");
+        std::fs::write(root.join("data/settings.json"), "{}").expect("settings");
+        let out = std::process::Command::new(std::env::current_exe().expect("exe"))
+            .args([
+                "--exact",
+                "tools::mentioned::tests::proc_self_cwd_child",
+                "--ignored",
+                "--test-threads=1",
+            ])
+            .current_dir(&root)
+            .output()
+            .expect("child");
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success(),
+            "{text}{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(text.contains("1 passed"), "{text}");
+    }
+
+    #[test]
+    #[ignore = "run by proc_self_cwd_is_judged_as_ask_first_and_a_command_would_read_it"]
+    fn proc_self_cwd_child() {
+        let root = std::env::current_dir().expect("cwd");
+        let (ws_dir, data) = (root.join("ws"), root.join("data"));
+        let ws = Workspace::open(&ws_dir)
+            .expect("workspace")
+            .with_own_data(&data);
+        let policy = Policy::new(
+            Rules::parse("", std::path::Path::new("rules.toml")),
+            Some((data.as_path(), ws_dir.as_path())),
+        );
+        let arguments = super::mentioned_paths(
+            &serde_json::json!({ "path": "/proc/self/cwd/data/settings.json" }),
+            &ws,
+        );
+        let verdict = policy.decide(&CallFacts {
+            tool_name: "files__read_text_file",
+            read_only: true,
+            risk: askfirst_protocol::Risk::Low,
+            main_arguments: &arguments,
+            canonical_arguments: None,
+            mcp_server: Some("files"),
+            fingerprint: None,
+        });
+        assert!(
+            matches!(verdict.decision, PolicyDecision::Deny { .. }),
+            "{verdict:?}"
+        );
+        assert_eq!(verdict.layer, PolicyLayer::HardDenial);
+    }
 }

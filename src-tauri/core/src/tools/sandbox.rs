@@ -435,11 +435,12 @@ pub(crate) fn confined_command(
     // hidden the same way, after every folder above each of them is pinned: a pin made later
     // would bind its folder from outside again, over what was hidden in it.
     let data_inside = own_data.filter(|data| data.starts_with(root) && *data != root);
+    // (A kept place outside the workspace, where a link in it leads, is read-only already.)
     let kept: Vec<&Path> = ws
         .hidden_from_commands()
         .iter()
         .map(PathBuf::as_path)
-        .filter(|kept| kept.starts_with(root) && *kept != root)
+        .filter(|kept| !root.starts_with(kept))
         .collect();
     let mut pinned = std::collections::HashSet::new();
     for place in data_inside.iter().chain(&kept) {
@@ -448,9 +449,15 @@ pub(crate) fn confined_command(
     if let Some(data) = data_inside {
         hide(&mut bwrap, data);
     }
+    // A folder kept is an empty folder that cannot be written (a write into it fails, rather
+    // than seem to work and vanish with the command); a file is `/dev/null`, read-only.
     for place in kept {
         if place.is_dir() {
-            bwrap.arg("--tmpfs").arg(place);
+            bwrap
+                .arg("--tmpfs")
+                .arg(place)
+                .arg("--remount-ro")
+                .arg(place);
         } else if place.exists() {
             bwrap.arg("--ro-bind").arg("/dev/null").arg(place);
         }

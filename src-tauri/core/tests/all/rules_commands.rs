@@ -68,12 +68,15 @@ async fn a_command_that_names_no_folder_runs_without_what_the_rules_keep() {
     assert_eq!(cards(&events), 0);
     let outputs = finished_outputs(&events);
     assert!(
-        outputs
+        outputs[..3]
             .iter()
             .all(|(status, _)| *status == ToolCallStatus::Succeeded),
         "{outputs:?}"
     );
-    // The PDF was not there for find, the contracts not for grep, ls or sh.
+    // The PDF was not there for find, the contracts not for grep, ls or sh (whose write there
+    // fails, rather than seem to work).
+    assert_eq!(outputs[3].0, ToolCallStatus::Failed, "{outputs:?}");
+    assert!(outputs[3].1.contains("Read-only"), "{outputs:?}");
     assert_eq!(
         std::fs::read(root.join("Work/2024/contract.pdf")).unwrap(),
         b"%PDF"
@@ -89,8 +92,31 @@ async fn a_command_that_names_no_folder_runs_without_what_the_rules_keep() {
     );
 }
 
+/// Runs `line` with the deny rule on PDFs and the ask rule on `Work/Contracts` (no allow
+/// rule), approving its card; returns the card's reason and the command's output.
+async fn approved(line: &str) -> (String, (ToolCallStatus, String)) {
+    let mut h = harness_with(
+        commands(&[line]),
+        TIMEOUT,
+        rules(
+            "[[deny]]\ntool = \"*\"\nmatch = \"**/*.pdf\"\n\
+             [[ask]]\ntool = \"*\"\nmatch = \"Work/Contracts/**\"\n",
+        ),
+        AnswerMode::Interactive,
+    );
+    plant(h.dir.path());
+    h.runtime.start_run("look").unwrap();
+    let card = h.events.approval_required().await;
+    h.runtime
+        .resolve_approval(card.approval_id, Decision::Approve)
+        .unwrap();
+    h.events.run_finished().await;
+    let outputs = finished_outputs(&h.events.all());
+    (card.reason, outputs[0].clone())
+}
+
 #[tokio::test]
-async fn a_command_approved_on_its_card_sees_what_an_ask_rule_keeps_but_never_a_denied_file() {
+async fn only_a_card_that_named_the_ask_rule_opens_its_place_and_a_denied_file_never() {
     if !Confinement::detected().is_confined() {
         eprintln!("skipped: commands cannot be shut in here");
         return;
@@ -108,27 +134,21 @@ async fn a_command_approved_on_its_card_sees_what_an_ask_rule_keeps_but_never_a_
     let outputs = finished_outputs(&h.events.all());
     assert_eq!(outputs[0].0, ToolCallStatus::Denied, "{outputs:?}");
 
-    // No allow rule for cat: its card is shown, and the person approves it.
-    let mut h = harness_with(
-        commands(&["cat Work/*/*.p?f; grep -r IBAN"]),
-        TIMEOUT,
-        rules(
-            "[[deny]]\ntool = \"*\"\nmatch = \"**/*.pdf\"\n\
-             [[ask]]\ntool = \"*\"\nmatch = \"Work/Contracts/**\"\n",
-        ),
-        AnswerMode::Interactive,
-    );
-    plant(h.dir.path());
-    h.runtime.start_run("look").unwrap();
-    let card = h.events.approval_required().await;
-    h.runtime
-        .resolve_approval(card.approval_id, Decision::Approve)
-        .unwrap();
-    h.events.run_finished().await;
-    let outputs = finished_outputs(&h.events.all());
-    // Approved: the contracts are there for it; the PDF never is.
-    assert!(outputs[0].1.contains("IBAN DE00 1234"), "{outputs:?}");
-    assert!(!outputs[0].1.contains("%PDF"), "{outputs:?}");
+    // An ordinary card (the command names nothing a rule is about), approved: the contracts
+    // stay hidden, since the card did not say the command could reach them.
+    let (reason, (status, output)) = approved("cat Work/*/*.p?f; grep -r IBAN; echo ended").await;
+    assert!(!reason.contains("Work/Contracts"), "{reason}");
+    assert_eq!(status, ToolCallStatus::Succeeded, "{output}");
+    assert!(output.contains("ended"), "{output}");
+    assert!(!output.contains("IBAN DE00"), "{output}");
+    assert!(!output.contains("%PDF"), "{output}");
+
+    // A card the ask rule made, approved: the contracts are there for it; the PDF never is.
+    let (reason, (_, output)) =
+        approved("cat Work/Contracts/salary.txt; cat Work/*/*.p?f; echo ended").await;
+    assert!(reason.contains("Work/Contracts"), "{reason}");
+    assert!(output.contains("IBAN DE00 1234"), "{output}");
+    assert!(!output.contains("%PDF"), "{output}");
 }
 
 #[tokio::test]
@@ -170,7 +190,7 @@ async fn more_files_kept_than_can_be_hidden_and_the_command_is_not_run() {
         eprintln!("skipped: commands cannot be shut in here");
         return;
     }
-    let cap = askfirst_core::policy::rules::HIDDEN_CAP;
+    let cap = askfirst_core::policy::kept::HIDDEN_CAP;
     let mut h = harness_with(
         commands(&["touch ran.txt"]),
         TIMEOUT,
@@ -247,4 +267,166 @@ async fn where_commands_cannot_be_shut_in_child() {
     );
     assert!(root.join("Docs/Taxes/2024.txt").exists());
     assert!(root.join("Work/2024/contract.pdf").exists());
+}
+
+/// Runs `scenario` with `rules_text` in a workspace `plant` fills, answering every card No
+/// (so a card would show as a refusal); the workspace and the outputs.
+async fn played(
+    scenario: serde_json::Value,
+    rules_text: &str,
+    plant: impl FnOnce(&std::path::Path),
+) -> (tempfile::TempDir, Vec<(ToolCallStatus, String)>) {
+    let mut h = harness_with(scenario, TIMEOUT, rules(rules_text), AnswerMode::FailClosed);
+    plant(h.dir.path());
+    h.runtime.start_run("tidy").unwrap();
+    h.events.run_finished().await;
+    let events = h.events.all();
+    assert_eq!(cards(&events), 0);
+    let outputs = finished_outputs(&events);
+    let dir = std::mem::replace(&mut h.dir, tempfile::tempdir().unwrap());
+    (dir, outputs)
+}
+
+/// Found by a hostile review: the rule typed with its accents joined (NFC), the folder on disk
+/// with them apart (NFD, as copied from a Mac); ext4 keeps the two apart.
+#[tokio::test]
+async fn a_folder_spelled_in_the_other_unicode_form_is_kept_from_commands() {
+    if !Confinement::detected().is_confined() {
+        eprintln!("skipped: commands cannot be shut in here");
+        return;
+    }
+    let nfd = "Docs/Re\u{301}sume\u{301}s";
+    let (dir, outputs) = played(
+        commands(&[
+            "grep -r SECRET; echo ended",
+            "find . -path '*cv.txt' -delete",
+        ]),
+        "[[deny]]\ntool = \"*\"\nmatch = \"Docs/R\u{e9}sum\u{e9}s/**\"\n\
+         [[allow]]\ntool = \"run_command\"\n",
+        |root| {
+            std::fs::create_dir_all(root.join(nfd)).unwrap();
+            std::fs::write(root.join(nfd).join("cv.txt"), "SECRET salary\n").unwrap();
+        },
+    )
+    .await;
+    assert!(outputs[0].1.contains("ended"), "{outputs:?}");
+    assert!(!outputs[0].1.contains("SECRET salary"), "{outputs:?}");
+    assert!(dir.path().join(nfd).join("cv.txt").exists());
+}
+
+/// Found by a hostile review: names that are not UTF-8 (a Latin-1 byte, as in old zip files)
+/// were matched by a stand-in spelling and hidden by a path that does not exist, and a folder
+/// so named broke every command.
+#[cfg(unix)]
+#[tokio::test]
+async fn names_that_are_not_utf8_are_kept_by_their_real_names() {
+    use std::os::unix::ffi::OsStrExt;
+    if !Confinement::detected().is_confined() {
+        eprintln!("skipped: commands cannot be shut in here");
+        return;
+    }
+    let odd_file = std::ffi::OsStr::from_bytes(b"relev\xe9.pdf");
+    let odd_folder = std::ffi::OsStr::from_bytes(b"Scans-\xe9t\xe9");
+    let (dir, outputs) = played(
+        commands(&[
+            "grep -ra SECRET; echo ended",
+            "sh -c 'rm -f -- rel* Sc*/sub/*'",
+            "true",
+        ]),
+        "[[deny]]\ntool = \"*\"\nmatch = \"**/*.pdf\"\n[[allow]]\ntool = \"run_command\"\n",
+        |root| {
+            std::fs::write(root.join(odd_file), "%PDF SECRET one\n").unwrap();
+            std::fs::create_dir_all(root.join(odd_folder).join("sub")).unwrap();
+            std::fs::write(root.join(odd_folder).join("sub/tax.pdf"), "%PDF SECRET two").unwrap();
+        },
+    )
+    .await;
+    assert!(outputs[0].1.contains("ended"), "{outputs:?}");
+    assert!(!outputs[0].1.contains("SECRET"), "{outputs:?}");
+    assert!(dir.path().join(odd_file).exists());
+    assert!(dir.path().join(odd_folder).join("sub/tax.pdf").exists());
+    assert_eq!(outputs[2].0, ToolCallStatus::Succeeded, "{outputs:?}");
+}
+
+/// A folder outside the workspace that the sandbox shows (`/srv`, as `/tmp` and the home
+/// folder are hidden anyway), made for one test and removed after it; `None` where it cannot
+/// be made.
+struct Outside(std::path::PathBuf);
+
+impl Outside {
+    fn new(name: &str) -> Option<Outside> {
+        let path = std::path::Path::new("/srv").join(format!("{name}-{}", std::process::id()));
+        std::fs::create_dir_all(&path).ok().map(|()| Outside(path))
+    }
+}
+
+impl Drop for Outside {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Found by a hostile review: a kept folder that is a link leading out of the workspace, and
+/// a PDF in a folder reached through such a link.
+#[tokio::test]
+async fn what_a_link_leads_to_outside_the_workspace_is_kept_too() {
+    if !Confinement::detected().is_confined() {
+        eprintln!("skipped: commands cannot be shut in here");
+        return;
+    }
+    let (Some(taxes), Some(scans)) = (
+        Outside::new("askfirst-taxes"),
+        Outside::new("askfirst-scans"),
+    ) else {
+        eprintln!("skipped: /srv cannot be written here");
+        return;
+    };
+    std::fs::write(taxes.0.join("2024.txt"), "TAXSECRET\n").unwrap();
+    std::fs::write(scans.0.join("a.pdf"), "%PDF PDFSECRET\n").unwrap();
+    std::fs::write(scans.0.join("b.txt"), "plain text\n").unwrap();
+    let (_dir, outputs) = played(
+        commands(&["grep -rR SECRET; sh -c 'cat Docs/*/* Scans/*'; echo ended"]),
+        "[[deny]]\ntool = \"*\"\nmatch = \"Docs/Taxes/**\"\n\
+         [[deny]]\ntool = \"*\"\nmatch = \"**/*.pdf\"\n\
+         [[allow]]\ntool = \"run_command\"\n",
+        |root| {
+            std::fs::create_dir_all(root.join("Docs")).unwrap();
+            std::os::unix::fs::symlink(&taxes.0, root.join("Docs/Taxes")).unwrap();
+            std::os::unix::fs::symlink(&scans.0, root.join("Scans")).unwrap();
+        },
+    )
+    .await;
+    assert!(outputs[0].1.contains("plain text"), "{outputs:?}");
+    assert!(!outputs[0].1.contains("SECRET"), "{outputs:?}");
+}
+
+/// Found by a hostile review: "ask before any docker command" (`docker*` for run_command) is
+/// about commands, not about `docker-compose.yml`; and a write into a kept folder fails rather
+/// than seem to work and vanish.
+#[tokio::test]
+async fn a_command_rule_keeps_no_files_and_a_write_into_a_kept_folder_fails() {
+    if !Confinement::detected().is_confined() {
+        eprintln!("skipped: commands cannot be shut in here");
+        return;
+    }
+    let (dir, outputs) = played(
+        commands(&[
+            "sh -c 'cat *.yml; cd dock*; echo generated > out.txt'",
+            "sh -c 'cd Priv*; echo planted > new.txt'",
+        ]),
+        "[[ask]]\ntool = \"run_command\"\nmatch = \"docker*\"\n\
+         [[deny]]\ntool = \"*\"\nmatch = \"Private/**\"\n\
+         [[allow]]\ntool = \"run_command\"\n",
+        |root| {
+            std::fs::write(root.join("docker-compose.yml"), "services: {}\n").unwrap();
+            std::fs::create_dir_all(root.join("docker")).unwrap();
+            std::fs::create_dir_all(root.join("Private")).unwrap();
+        },
+    )
+    .await;
+    assert!(outputs[0].1.contains("services: {}"), "{outputs:?}");
+    assert!(dir.path().join("docker/out.txt").exists());
+    assert_eq!(outputs[1].0, ToolCallStatus::Failed, "{outputs:?}");
+    assert!(outputs[1].1.contains("Read-only"), "{outputs:?}");
+    assert!(!dir.path().join("Private/new.txt").exists());
 }

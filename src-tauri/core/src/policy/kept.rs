@@ -1,0 +1,231 @@
+//! What a command is shut in without ([`super::Policy::hidden_from_command`]): the places on
+//! disk that the person's deny and ask rules are about, found when the command starts, so that
+//! the sandbox can hide them whatever the command's words name (`find -delete`, `grep -r`).
+//! Identity, not spelling: a folder named in the other Unicode form, a name that is not UTF-8
+//! and a link that leads out of the workspace are found as what they are on disk.
+
+use super::rules::{Rule, CONTENTS_CAP, CONTENTS_DEPTH};
+use super::ArgumentKind;
+use std::collections::HashSet;
+use std::ffi::OsStr;
+use std::path::{Component, Path, PathBuf};
+
+/// How many places a command can be shut in without: each is a mount of its own in the
+/// sandbox.
+pub const HIDDEN_CAP: usize = 1_000;
+
+/// How many entries of one folder are compared when a part of a rule's path is looked for in
+/// its other Unicode form.
+const NAMES_COMPARED: usize = 10_000;
+
+/// Why a command cannot be shut in without what the rules keep.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum HiddenError {
+    /// More places match the rules than can be hidden.
+    #[error("more than {cap} places in the workspace are kept by the rules")]
+    TooMany {
+        /// [`HIDDEN_CAP`].
+        cap: usize,
+    },
+    /// The workspace (with the folders its links lead to) has more entries or levels than a
+    /// glob rule can look through.
+    #[error("the workspace is too big to look through for the rules")]
+    TooBig,
+}
+
+/// Whether `rule` is about paths a command may touch: every rule for all tools (`*`), and a
+/// rule for `run_command` whose pattern names a path (`Private/**`, `**/*.pdf`: it has a `/`).
+/// `docker*` for `run_command` is about commands named so, not about `docker-compose.yml`.
+pub(super) fn about_paths(rule: &Rule) -> bool {
+    match rule.tool.as_str() {
+        "*" => true,
+        "run_command" => rule.pattern.as_deref().is_some_and(|p| p.contains('/')),
+        _ => false,
+    }
+}
+
+/// The places that `rules` are about for a command working in `workspace` (canonical),
+/// outermost first and none inside another:
+/// - for a rule on a plain folder or file (`Taxes/**`), that place, its parts matched as the
+///   disk spells them and in either Unicode form, and where a link leads (also outside the
+///   workspace);
+/// - for a glob rule (`**/*.pdf`), what matches in the workspace and in the folders its links
+///   lead to outside it (a link that matches: what it leads to, when that is outside; inside,
+///   it is found where it is), looked through once, up to [`CONTENTS_CAP`] entries and
+///   [`CONTENTS_DEPTH`] levels. Names are matched as text (a name that is not UTF-8 with `�`
+///   for its odd bytes) and hidden by their real path.
+///
+/// Never the workspace itself nor a folder that holds it, nor the system's own folders (a link
+/// to `/usr`: hiding them would leave commands without a shell; anyone may read them).
+///
+/// # Errors
+/// [`HiddenError`] past [`HIDDEN_CAP`] places or the bounds of the look.
+pub(super) fn hidden_places(
+    rules: &[&Rule],
+    workspace: &Path,
+) -> Result<Vec<PathBuf>, HiddenError> {
+    let mut places: Vec<PathBuf> = Vec::new();
+    for literal in rules.iter().filter_map(|rule| rule.literal_folder.as_ref()) {
+        for named in places_named(workspace, literal) {
+            if let Ok(real) = std::fs::canonicalize(&named) {
+                places.push(real);
+            }
+        }
+    }
+    let globs: Vec<&Rule> = rules
+        .iter()
+        .copied()
+        .filter(|rule| {
+            rule.literal_folder.is_none() && rule.pattern.is_some() && !rule.about_everything()
+        })
+        .collect();
+    if !globs.is_empty() {
+        places.extend(glob_matches(&globs, workspace)?);
+    }
+    places.retain(|place| !workspace.starts_with(place) && !is_system(place));
+    // Outermost first; a place inside one already hidden is hidden with it.
+    places.sort_by_key(|place| place.components().count());
+    let mut kept: Vec<PathBuf> = Vec::new();
+    for place in places {
+        if !kept.iter().any(|outer| place.starts_with(outer)) {
+            kept.push(place);
+        }
+    }
+    if kept.len() > HIDDEN_CAP {
+        return Err(HiddenError::TooMany { cap: HIDDEN_CAP });
+    }
+    Ok(kept)
+}
+
+/// Whether `place` is in one of the system's own folders, which the sandbox shows read-only to
+/// every command and a command needs to run at all.
+fn is_system(place: &Path) -> bool {
+    [
+        "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/proc", "/sys",
+        "/dev",
+    ]
+    .iter()
+    .any(|system| place.starts_with(system))
+}
+
+/// Every entry under `root` that `relative` (plain parts, no `.` or `..`) names: each part as
+/// given, and each entry of the folder whose name is the same in Unicode's composed form (a
+/// folder copied from a Mac is `Résumés` with its accents apart, where the rule was typed with
+/// them joined; ext4 keeps the two apart, so both are found). At most [`NAMES_COMPARED`]
+/// entries of a folder are compared.
+fn places_named(root: &Path, relative: &Path) -> Vec<PathBuf> {
+    use unicode_normalization::UnicodeNormalization;
+    let mut found = vec![root.to_path_buf()];
+    for component in relative.components() {
+        let Component::Normal(name) = component else {
+            return Vec::new();
+        };
+        let composed: Option<String> = name.to_str().map(|n| n.nfc().collect());
+        let mut next = Vec::new();
+        for folder in &found {
+            let exact = folder.join(name);
+            if std::fs::symlink_metadata(&exact).is_ok() {
+                next.push(exact);
+            }
+            let (Some(composed), Ok(entries)) = (&composed, std::fs::read_dir(folder)) else {
+                continue;
+            };
+            for entry in entries.take(NAMES_COMPARED).flatten() {
+                let entry_name = entry.file_name();
+                let same = entry_name.as_os_str() != name
+                    && entry_name
+                        .to_str()
+                        .is_some_and(|n| !n.is_ascii() && n.nfc().eq(composed.chars()));
+                if same {
+                    next.push(entry.path());
+                }
+            }
+        }
+        if next.is_empty() {
+            return next;
+        }
+        found = next;
+    }
+    found
+}
+
+/// What the glob rules `globs` match in `workspace` and in the folders its links lead to
+/// outside it (see [`hidden_places`]), each by its real path; a folder that matches is listed
+/// and not looked into.
+fn glob_matches(globs: &[&Rule], workspace: &Path) -> Result<Vec<PathBuf>, HiddenError> {
+    let mut places = Vec::new();
+    let mut seen = 0;
+    // Folders outside the workspace already looked through (links may lead to one twice).
+    let mut outside: HashSet<PathBuf> = HashSet::new();
+    let mut stack: Vec<(PathBuf, String, usize)> =
+        vec![(workspace.to_path_buf(), String::new(), 0)];
+    while let Some((folder, text, level)) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&folder) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            seen += 1;
+            if seen > CONTENTS_CAP {
+                return Err(HiddenError::TooBig);
+            }
+            let name = entry.file_name();
+            let entry_text = text_of(&text, &name);
+            let is_link = entry.file_type().is_ok_and(|t| t.is_symlink());
+            // Where a link leads, when that is outside the workspace (inside, what it leads to
+            // is looked at where it is).
+            let leads_out = if is_link {
+                std::fs::canonicalize(entry.path())
+                    .ok()
+                    .filter(|target| !target.starts_with(workspace))
+            } else {
+                None
+            };
+            if globs
+                .iter()
+                .any(|rule| rule.matches_text_any(ArgumentKind::Path, &entry_text))
+            {
+                match (is_link, leads_out) {
+                    (false, _) => places.push(entry.path()),
+                    (true, Some(target)) => places.push(target),
+                    (true, None) => {}
+                }
+                if places.len() > HIDDEN_CAP {
+                    return Err(HiddenError::TooMany { cap: HIDDEN_CAP });
+                }
+                continue;
+            }
+            let into = match leads_out {
+                Some(target)
+                    if target.is_dir()
+                        && !workspace.starts_with(&target)
+                        && outside.insert(target.clone()) =>
+                {
+                    Some(target)
+                }
+                Some(_) => None,
+                None if !is_link && entry.file_type().is_ok_and(|t| t.is_dir()) => {
+                    Some(entry.path())
+                }
+                None => None,
+            };
+            if let Some(into) = into {
+                if level + 1 >= CONTENTS_DEPTH {
+                    return Err(HiddenError::TooBig);
+                }
+                stack.push((into, entry_text, level + 1));
+            }
+        }
+    }
+    Ok(places)
+}
+
+/// The path as rules read it of the entry `name` in the folder read as `folder` (`""` for the
+/// workspace).
+fn text_of(folder: &str, name: &OsStr) -> String {
+    let name = name.to_string_lossy();
+    if folder.is_empty() {
+        name.into_owned()
+    } else {
+        format!("{folder}/{name}")
+    }
+}
