@@ -262,3 +262,20 @@ fn every_glob_rule_of_a_decision_reads_the_one_look_through_the_folder() {
     };
     assert!(reason.contains("*.key"), "{reason}");
 }
+
+#[test]
+fn a_folder_holding_the_kept_one_in_the_other_unicode_form_is_not_moved() {
+    // The rule typed with its accents joined (NFC), the folder on disk with them apart (NFD,
+    // as copied from a Mac; ext4 keeps the two apart): the rule's place lies in Docs by its
+    // path, whichever form the disk has.
+    let place = super::identity::Place::new(false);
+    let nfd = place.ws.join("Docs/Re\u{301}sume\u{301}s");
+    std::fs::create_dir_all(&nfd).unwrap();
+    std::fs::write(nfd.join("cv.txt"), "salary").unwrap();
+    let policy = place.policy(
+        "[[deny]]\ntool = \"*\"\nmatch = \"Docs/R\u{e9}sum\u{e9}s/**\"\n\
+         [[allow]]\ntool = \"move_path\"\n",
+    );
+    let (moved, _) = move_and_list(&place, &policy, "Docs");
+    assert!(matches!(moved, PolicyDecision::Deny { .. }), "{moved:?}");
+}
