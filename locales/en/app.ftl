@@ -104,6 +104,10 @@ command-more = …and { $count } more.
 
 confinement-shut_in = It runs shut in: it can change only files in your workspace folder, cannot see the rest of your home folder or Ask First's files, and everything it starts is stopped when it ends. It can use the internet.
 confinement-not_shut_in = It is not shut in on this computer: it can read and change any of your files, including Ask First's own, and anything it starts in the background may keep running. Approve it only if you trust this command.
+# $rules: the rules' sentences, as Settings lists them, joined by "; ".
+confinement-kept = What your rules keep is hidden from it: { $rules }.
+# $rules: as above; $more: how many further rules keep places too (1 or more).
+confinement-kept_more = What your rules keep is hidden from it: { $rules }; and { $more } more.
 
 ## Errors the window shows (src-tauri/core/src/app/codes.rs). Each says what happened and what to do.
 

@@ -92,6 +92,10 @@ command-more = …e mais { $count }.
 
 confinement-shut_in = Ele roda isolado: só pode alterar arquivos da sua pasta de trabalho, não vê o resto da sua pasta pessoal nem os arquivos do Ask First, e tudo o que ele inicia é encerrado quando ele termina. Ele pode usar a internet.
 confinement-not_shut_in = Neste computador ele não roda isolado: pode ler e alterar qualquer arquivo seu, inclusive os do próprio Ask First, e o que ele iniciar em segundo plano pode continuar rodando. Aprove só se você confia neste comando.
+# $rules: the rules' sentences, as Settings lists them, joined by "; ".
+confinement-kept = O que suas regras protegem fica escondido dele: { $rules }.
+# $rules: as above; $more: how many further rules keep places too (1 or more).
+confinement-kept_more = O que suas regras protegem fica escondido dele: { $rules }; e mais { $more }.
 
 ## Erros que a janela mostra: o que aconteceu e o que fazer.
 

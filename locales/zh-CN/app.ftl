@@ -92,6 +92,10 @@ command-more = ……还有 { $count } 项。
 
 confinement-shut_in = 它在隔离中运行：只能改动你的工作文件夹里的文件，看不到你主文件夹的其余部分和 Ask First 自己的文件，它启动的一切都会在它结束时被停止。它可以使用互联网。
 confinement-not_shut_in = 在这台电脑上它没有被隔离：它可以读取和改动你的任何文件，包括 Ask First 自己的文件，它在后台启动的程序可能会一直运行下去。只有在你信任这个命令时才批准它。
+# $rules: the rules' sentences, as Settings lists them, joined by "; ".
+confinement-kept = 你的规则保护的内容对它隐藏：{ $rules }。
+# $rules: as above; $more: how many further rules keep places too (1 or more).
+confinement-kept_more = 你的规则保护的内容对它隐藏：{ $rules }；另外还有 { $more } 条。
 
 ## 窗口中显示的错误：说明发生了什么、该怎么做。
 

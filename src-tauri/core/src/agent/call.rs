@@ -241,6 +241,37 @@ fn describe_now(
     (description, main)
 }
 
+/// The card's effects: the tool's, and, for a command shut in, a sentence naming the rules
+/// whose places are hidden from it (up to three, then how many more). `layer`: the layer
+/// that asks; a card an ask rule made opens what ask rules keep once approved, so they are not
+/// named then (see [`crate::policy::Policy::hidden_from_command`]).
+fn card_effects(
+    policy: &crate::policy::Policy,
+    tool: &dyn Tool,
+    mut effects: Vec<String>,
+    layer: PolicyLayer,
+) -> Vec<String> {
+    const NAMED: usize = 3;
+    if tool.name() != "run_command" || !crate::tools::sandbox::Confinement::detected().is_confined()
+    {
+        return effects;
+    }
+    let rules = policy.kept_from_command(layer == PolicyLayer::UserRule);
+    if rules.is_empty() {
+        return effects;
+    }
+    let named = Arg::from(rules[..rules.len().min(NAMED)].join("; "));
+    effects.push(if rules.len() > NAMED {
+        tr(
+            "confinement-kept_more",
+            &[("rules", named), ("more", Arg::from(rules.len() - NAMED))],
+        )
+    } else {
+        tr("confinement-kept", &[("rules", named)])
+    });
+    effects
+}
+
 /// What the policy decides about a described call: the one place its facts are gathered,
 /// for the call's first look ([`Run::prepare_call`]) and for its card's words made again
 /// ([`Shown::reword`]). `canonical`: the arguments' canonical JSON, if they have one.
@@ -311,7 +342,12 @@ impl Shown {
         (verdict.layer == self.layer).then(|| CardWords {
             summary: description.summary,
             reason,
-            effects: description.effects,
+            effects: card_effects(
+                &self.policy,
+                self.tool.as_ref(),
+                description.effects,
+                self.layer,
+            ),
             grant_scope: self.grantable.then(wording::grant_scope),
             detail: description.detail,
         })
@@ -449,7 +485,12 @@ impl Run {
                     policy_layer: layer,
                     grant_scope: grantable.then(wording::grant_scope),
                     preview: description.preview.clone(),
-                    effects: description.effects.clone(),
+                    effects: card_effects(
+                        &self.rt.config.policy,
+                        tool.as_ref(),
+                        description.effects.clone(),
+                        layer,
+                    ),
                     detail: description.detail.clone(),
                     reword: Some(Reword::new(move || shown.reword())),
                 }) {

@@ -306,6 +306,32 @@ impl Policy {
         kept::hidden_places(&kept, workspace)
     }
 
+    /// The sentences of the rules that keep places from a command shut in
+    /// ([`Self::hidden_from_command`], `asked_by_rule` as there), deny rules first, as the
+    /// settings screen lists them ("Never touch anything in Private"); empty while the rules
+    /// file is broken.
+    pub fn kept_from_command(&self, asked_by_rule: bool) -> Vec<String> {
+        let state = self.lock();
+        let Rules::Loaded(set) = &state.rules else {
+            return Vec::new();
+        };
+        let about = |rule: &&Rule| {
+            kept::about_paths(rule) && rule.pattern.is_some() && !rule.about_everything()
+        };
+        set.deny
+            .iter()
+            .filter(about)
+            .map(|rule| rule.sentence(RuleKind::Deny))
+            .chain(
+                set.ask
+                    .iter()
+                    .filter(about)
+                    .filter(|_| !asked_by_rule)
+                    .map(|rule| rule.sentence(RuleKind::Ask)),
+            )
+            .collect()
+    }
+
     /// The rules file's problem, if it has one.
     pub fn rules_error(&self) -> Option<RulesError> {
         match &self.lock().rules {

@@ -430,3 +430,46 @@ async fn a_command_rule_keeps_no_files_and_a_write_into_a_kept_folder_fails() {
     assert!(outputs[1].1.contains("Read-only"), "{outputs:?}");
     assert!(!dir.path().join("Private/new.txt").exists());
 }
+
+#[tokio::test]
+async fn a_command_card_names_the_rules_whose_places_are_hidden_from_it() {
+    if !Confinement::detected().is_confined() {
+        eprintln!("skipped: commands cannot be shut in here");
+        return;
+    }
+    let keeping = "[[deny]]\ntool = \"*\"\nmatch = \"**/*.pdf\"\n\
+         [[deny]]\ntool = \"*\"\nmatch = \"Private/**\"\n\
+         [[ask]]\ntool = \"*\"\nmatch = \"Work/Contracts/**\"\n\
+         [[ask]]\ntool = \"run_command\"\nmatch = \"docker*\"\n";
+    // An ordinary command card: every rule that keeps places, deny first (docker* is about
+    // commands, not places).
+    let mut h = harness_with(
+        commands(&["grep -r IBAN", "cat Work/Contracts/salary.txt"]),
+        TIMEOUT,
+        rules(keeping),
+        AnswerMode::Interactive,
+    );
+    plant(h.dir.path());
+    h.runtime.start_run("look").unwrap();
+    let card = h.events.approval_required().await;
+    assert_eq!(
+        card.effects.last().map(String::as_str),
+        Some(
+            "What your rules keep is hidden from it: Never touch anything matching “**/*.pdf”; \
+             Never touch anything in Private; Ask before anything in Work/Contracts."
+        ),
+        "{:?}",
+        card.effects
+    );
+    h.runtime
+        .resolve_approval(card.approval_id, Decision::Deny { note: None })
+        .unwrap();
+    // A card the ask rule made opens its place once approved: only the never rules are named.
+    let card = h.events.approval_required().await;
+    let last = card.effects.last().cloned().unwrap_or_default();
+    assert!(last.contains("Private") && !last.contains("Work/Contracts"), "{last}");
+    h.runtime
+        .resolve_approval(card.approval_id, Decision::Deny { note: None })
+        .unwrap();
+    h.events.run_finished().await;
+}
