@@ -801,6 +801,8 @@ tool_failed-command-lost = Ask First lost track of the command ({ $why }), so ev
 tool_failed-command-too_many_kept = The command was not run: your rules keep more than { $cap } files and folders in your folder away from commands, too many to hide from it. A rule that names a folder keeps everything in it with one.
 # $entries: a number (50000); $depth: a number (32).
 tool_failed-command-folder_too_big = The command was not run: your folder is too big to find everything your rules keep away from commands (more than { $entries } files, or folders { $depth } levels deep). Choose a smaller folder for this task, or make the rule name a folder.
+# $name: a folder's full path.
+tool_failed-command-unreadable = The command was not run: Ask First cannot look into { $name } to find what your rules keep from commands, because its permissions were changed. Make the folder readable for you again, then try again.
 tool_failed-edit_too_large = { $name } is too large to edit: the limit is { $limit } MB.
 tool_failed-interrupted-read = Reading { $name } stopped unexpectedly, so it was not read.
 tool_failed-interrupted-edit = The edit of { $name } stopped unexpectedly, so nothing was changed.

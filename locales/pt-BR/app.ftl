@@ -775,6 +775,8 @@ tool_failed-command-lost = O Ask First perdeu o controle do comando ({ $why }), 
 tool_failed-command-too_many_kept = O comando não foi executado: suas regras mantêm mais de { $cap } arquivos e pastas da sua pasta longe dos comandos, demais para escondê-los dele. Uma regra que nomeia uma pasta protege tudo o que está nela de uma vez.
 # $entries: a number (50000); $depth: a number (32).
 tool_failed-command-folder_too_big = O comando não foi executado: sua pasta é grande demais para encontrar tudo o que suas regras mantêm longe dos comandos (mais de { $entries } arquivos, ou pastas com { $depth } níveis de profundidade). Escolha uma pasta menor para esta tarefa, ou faça a regra nomear uma pasta.
+# $name: a folder's full path.
+tool_failed-command-unreadable = O comando não foi executado: o Ask First não consegue olhar dentro de { $name } para encontrar o que suas regras mantêm longe dos comandos, porque as permissões dela foram alteradas. Torne a pasta legível para você de novo e tente outra vez.
 tool_failed-edit_too_large = { $name } é grande demais para ser editado: o limite é { $limit } MB.
 tool_failed-interrupted-read = A leitura de { $name } parou de repente, então ele não foi lido.
 tool_failed-interrupted-edit = A edição de { $name } parou de repente, então nada foi alterado.

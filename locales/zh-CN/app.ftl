@@ -712,6 +712,8 @@ tool_failed-command-lost = Ask First 失去了对命令的跟踪（{ $why }）�
 tool_failed-command-too_many_kept = 命令没有运行：你的规则让文件夹里超过 { $cap } 个文件和文件夹远离命令，数量太多，无法对它隐藏。一条指定文件夹的规则可以一次保护其中的所有内容。
 # $entries: a number (50000); $depth: a number (32).
 tool_failed-command-folder_too_big = 命令没有运行：你的文件夹太大，无法找出规则要让命令远离的所有内容（超过 { $entries } 个文件，或文件夹深达 { $depth } 层）。请为这个任务选择一个更小的文件夹，或让规则指定一个文件夹。
+# $name: a folder's full path.
+tool_failed-command-unreadable = 命令没有运行：Ask First 无法查看 { $name } 的内容来找出你的规则要让命令远离的东西，因为它的权限被改动了。请让这个文件夹重新对你可读，然后再试一次。
 tool_failed-edit_too_large = { $name } 太大，无法编辑：上限是 { $limit } MB。
 tool_failed-interrupted-read = 读取 { $name } 时意外中断，所以没有读到它。
 tool_failed-interrupted-edit = 编辑 { $name } 时意外中断，所以什么都没有改。

@@ -177,6 +177,8 @@ pub(super) struct ReadyCall {
     /// Where the call's paths led when it was described and decided on
     /// ([`MainArgument::resolved`]).
     leads_to: Vec<Option<std::path::PathBuf>>,
+    /// The ask rule whose card this is ([`crate::policy::Verdict::asking_rule`]).
+    asking_rule: Option<String>,
 }
 
 /// Where each path argument of a call leads on disk ([`MainArgument::resolved`]), in order.
@@ -242,21 +244,21 @@ fn describe_now(
 }
 
 /// The card's effects: the tool's, and, for a command shut in, a sentence naming the rules
-/// whose places are hidden from it (up to three, then how many more). `layer`: the layer
-/// that asks; a card an ask rule made opens what ask rules keep once approved, so they are not
-/// named then (see [`crate::policy::Policy::hidden_from_command`]).
+/// whose places are hidden from it (up to three, then how many more). `asking_rule`: the ask
+/// rule whose card this is, which opens what it keeps once approved, so it is not named (see
+/// [`crate::policy::Policy::hidden_from_command`]).
 fn card_effects(
     policy: &crate::policy::Policy,
     tool: &dyn Tool,
     mut effects: Vec<String>,
-    layer: PolicyLayer,
+    asking_rule: Option<&str>,
 ) -> Vec<String> {
     const NAMED: usize = 3;
     if tool.name() != "run_command" || !crate::tools::sandbox::Confinement::detected().is_confined()
     {
         return effects;
     }
-    let rules = policy.kept_from_command(layer == PolicyLayer::UserRule);
+    let rules = policy.kept_from_command(asking_rule);
     if rules.is_empty() {
         return effects;
     }
@@ -307,6 +309,8 @@ struct Shown {
     risk: askfirst_protocol::Risk,
     layer: PolicyLayer,
     grantable: bool,
+    /// The ask rule whose card this is ([`crate::policy::Verdict::asking_rule`]).
+    asking_rule: Option<String>,
 }
 
 impl Shown {
@@ -346,7 +350,7 @@ impl Shown {
                 &self.policy,
                 self.tool.as_ref(),
                 description.effects,
-                self.layer,
+                self.asking_rule.as_deref(),
             ),
             grant_scope: self.grantable.then(wording::grant_scope),
             detail: description.detail,
@@ -440,6 +444,7 @@ impl Run {
             reason: reason.to_owned(),
             at: crate::unix_millis_now(),
         };
+        let asking_rule = verdict.asking_rule.clone();
         let pending = match verdict.decision {
             PolicyDecision::Allow => {
                 self.audit(decided_without_asking(true, &verdict.note));
@@ -473,6 +478,7 @@ impl Run {
                     risk: description.risk,
                     layer,
                     grantable,
+                    asking_rule: asking_rule.clone(),
                 };
                 match self.rt.registry.request(NewApproval {
                     run_id,
@@ -489,7 +495,7 @@ impl Run {
                         &self.rt.config.policy,
                         tool.as_ref(),
                         description.effects.clone(),
-                        layer,
+                        asking_rule.as_deref(),
                     ),
                     detail: description.detail.clone(),
                     reword: Some(Reword::new(move || shown.reword())),
@@ -533,6 +539,7 @@ impl Run {
             key,
             fingerprint: description.fingerprint,
             leads_to: leads_to(&main_arguments),
+            asking_rule,
         }))
     }
 
@@ -555,6 +562,7 @@ impl Run {
             key,
             fingerprint: shown,
             leads_to: led_to,
+            asking_rule,
         } = ready;
         let config = &self.rt.config;
         let ws = &self.workspace;
@@ -631,15 +639,15 @@ impl Run {
             );
         }
         // A command is shut in without what the person's rules keep (read now: the rules in
-        // force for this run): what a deny rule is about, and what an ask rule is about unless
-        // the person approved this very command on a card that an ask rule made (its card
+        // force for this run): what a deny rule is about, and what an ask rule is about, except
+        // the one ask rule whose card the person approved for this very command (its card
         // named the rule; an ordinary command card did not say the command could reach it).
         let for_commands;
         let ws = if call.name == "run_command" {
-            let asked_by_rule = approved && layer == PolicyLayer::UserRule;
+            let opened = asking_rule.filter(|_| approved);
             // Looking through the workspace for glob rules reads the disk: off the workers.
             let (policy, root) = (Arc::clone(&config.policy), ws.root().to_owned());
-            let hidden = off_worker(move || policy.hidden_from_command(&root, asked_by_rule))
+            let hidden = off_worker(move || policy.hidden_from_command(&root, opened.as_deref()))
                 .await
                 .unwrap_or(Err(HiddenError::TooBig));
             match hidden {
@@ -659,6 +667,10 @@ impl Run {
                                 ("entries", Arg::from(crate::policy::rules::CONTENTS_CAP)),
                                 ("depth", Arg::from(crate::policy::rules::CONTENTS_DEPTH)),
                             ],
+                        ),
+                        HiddenError::Unreadable { ref path } => tr(
+                            "tool_failed-command-unreadable",
+                            &[("name", Arg::from(path.display().to_string()))],
                         ),
                     };
                     return CallResult::failed(with_language(Language::En, words), words());

@@ -14,10 +14,6 @@ use std::path::{Component, Path, PathBuf};
 /// sandbox.
 pub const HIDDEN_CAP: usize = 1_000;
 
-/// How many entries of one folder are compared when a part of a rule's path is looked for in
-/// its other Unicode form.
-const NAMES_COMPARED: usize = 10_000;
-
 /// Why a command cannot be shut in without what the rules keep.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum HiddenError {
@@ -31,6 +27,25 @@ pub enum HiddenError {
     /// glob rule can look through.
     #[error("the workspace is too big to look through for the rules")]
     TooBig,
+    /// A folder on the way to what the rules keep cannot be read (its permissions were taken
+    /// away), so what is inside it cannot be found, nor hidden.
+    #[error("{path} cannot be read to find what the rules keep")]
+    Unreadable {
+        /// The folder, as the person knows it (absolute).
+        path: PathBuf,
+    },
+}
+
+/// `Err(Unreadable)` for an error reading `path` other than its being gone (which a command
+/// running at the same time may have caused: nothing there to hide).
+fn unless_gone(error: &std::io::Error, path: &Path) -> Result<(), HiddenError> {
+    if error.kind() == std::io::ErrorKind::NotFound {
+        Ok(())
+    } else {
+        Err(HiddenError::Unreadable {
+            path: path.to_path_buf(),
+        })
+    }
 }
 
 /// Whether `rule` is about paths a command may touch: every rule for all tools (`*`), and a
@@ -55,7 +70,8 @@ pub(super) fn about_paths(rule: &Rule) -> bool {
 ///   [`CONTENTS_DEPTH`] levels. Names are matched as text (a name that is not UTF-8 with `�`
 ///   for its odd bytes) and hidden by their real path.
 ///
-/// Never the workspace itself nor a folder that holds it, nor the system's own folders (a link
+/// A file kept that has other names (hard links) elsewhere in the workspace is kept by those
+/// names too. Never the workspace itself nor a folder that holds it, nor the system's own folders (a link
 /// to `/usr`: hiding them would leave commands without a shell; anyone may read them).
 ///
 /// # Errors
@@ -66,9 +82,11 @@ pub(super) fn hidden_places(
 ) -> Result<Vec<PathBuf>, HiddenError> {
     let mut places: Vec<PathBuf> = Vec::new();
     for literal in rules.iter().filter_map(|rule| rule.literal_folder.as_ref()) {
-        for named in places_named(workspace, literal) {
-            if let Ok(real) = std::fs::canonicalize(&named) {
-                places.push(real);
+        for named in places_named(workspace, literal)? {
+            match std::fs::canonicalize(&named) {
+                Ok(real) => places.push(real),
+                // A link that leads nowhere: nothing there to hide.
+                Err(error) => unless_gone(&error, &named)?,
             }
         }
     }
@@ -83,6 +101,8 @@ pub(super) fn hidden_places(
         places.extend(glob_matches(&globs, workspace)?);
     }
     places.retain(|place| !workspace.starts_with(place) && !is_system(place));
+    let others = second_names(&places, workspace)?;
+    places.extend(others);
     // Outermost first; a place inside one already hidden is hidden with it.
     places.sort_by_key(|place| place.components().count());
     let mut kept: Vec<PathBuf> = Vec::new();
@@ -111,26 +131,44 @@ fn is_system(place: &Path) -> bool {
 /// Every entry under `root` that `relative` (plain parts, no `.` or `..`) names: each part as
 /// given, and each entry of the folder whose name is the same in Unicode's composed form (a
 /// folder copied from a Mac is `Résumés` with its accents apart, where the rule was typed with
-/// them joined; ext4 keeps the two apart, so both are found). At most [`NAMES_COMPARED`]
-/// entries of a folder are compared.
-fn places_named(root: &Path, relative: &Path) -> Vec<PathBuf> {
+/// them joined; ext4 keeps the two apart, so both are found).
+///
+/// # Errors
+/// [`HiddenError::Unreadable`] for a folder on the way that cannot be read, and
+/// [`HiddenError::TooBig`] for one with more than [`CONTENTS_CAP`] entries: what the rule is
+/// about could be in it unseen.
+fn places_named(root: &Path, relative: &Path) -> Result<Vec<PathBuf>, HiddenError> {
     use unicode_normalization::UnicodeNormalization;
     let mut found = vec![root.to_path_buf()];
     for component in relative.components() {
         let Component::Normal(name) = component else {
-            return Vec::new();
+            return Ok(Vec::new());
         };
         let composed: Option<String> = name.to_str().map(|n| n.nfc().collect());
         let mut next = Vec::new();
         for folder in &found {
             let exact = folder.join(name);
-            if std::fs::symlink_metadata(&exact).is_ok() {
-                next.push(exact);
+            match std::fs::symlink_metadata(&exact) {
+                Ok(_) => next.push(exact),
+                Err(error) => unless_gone(&error, folder)?,
             }
-            let (Some(composed), Ok(entries)) = (&composed, std::fs::read_dir(folder)) else {
+            let Some(composed) = &composed else {
                 continue;
             };
-            for entry in entries.take(NAMES_COMPARED).flatten() {
+            let entries = match std::fs::read_dir(folder) {
+                Ok(entries) => entries,
+                Err(error) => {
+                    unless_gone(&error, folder)?;
+                    continue;
+                }
+            };
+            for (n, entry) in entries.enumerate() {
+                if n >= CONTENTS_CAP {
+                    return Err(HiddenError::TooBig);
+                }
+                let entry = entry.map_err(|_| HiddenError::Unreadable {
+                    path: folder.clone(),
+                })?;
                 let entry_name = entry.file_name();
                 let same = entry_name.as_os_str() != name
                     && entry_name
@@ -142,11 +180,95 @@ fn places_named(root: &Path, relative: &Path) -> Vec<PathBuf> {
             }
         }
         if next.is_empty() {
-            return next;
+            return Ok(next);
         }
         found = next;
     }
-    found
+    Ok(found)
+}
+
+/// The other names (hard links), elsewhere in `workspace`, of the files in or under `places`
+/// that have more than one: the same file by another name is what the rules keep too. Looks
+/// through the kept places, and then the workspace only if such a file is there.
+///
+/// # Errors
+/// As [`hidden_places`]: past [`CONTENTS_CAP`] entries, or a folder that cannot be read.
+#[cfg(unix)]
+fn second_names(places: &[PathBuf], workspace: &Path) -> Result<Vec<PathBuf>, HiddenError> {
+    use std::os::unix::fs::MetadataExt;
+    let mut seen = 0;
+    let mut listed = |folder: &Path| -> Result<Vec<PathBuf>, HiddenError> {
+        let entries = match std::fs::read_dir(folder) {
+            Ok(entries) => entries,
+            Err(error) => return unless_gone(&error, folder).map(|()| Vec::new()),
+        };
+        let mut paths = Vec::new();
+        for entry in entries {
+            let entry = entry.map_err(|_| HiddenError::Unreadable {
+                path: folder.to_path_buf(),
+            })?;
+            seen += 1;
+            if seen > CONTENTS_CAP {
+                return Err(HiddenError::TooBig);
+            }
+            paths.push(entry.path());
+        }
+        Ok(paths)
+    };
+    let mut wanted: HashSet<(u64, u64)> = HashSet::new();
+    let mut stack: Vec<PathBuf> = places
+        .iter()
+        .filter(|place| place.starts_with(workspace))
+        .cloned()
+        .collect();
+    while let Some(path) = stack.pop() {
+        let Ok(meta) = std::fs::symlink_metadata(&path) else {
+            continue;
+        };
+        if meta.is_dir() {
+            stack.extend(listed(&path)?);
+        } else if meta.is_file() && meta.nlink() > 1 {
+            wanted.insert((meta.dev(), meta.ino()));
+        }
+    }
+    if wanted.is_empty() {
+        return Ok(Vec::new());
+    }
+    let kept: HashSet<&Path> = places.iter().map(PathBuf::as_path).collect();
+    let mut others = Vec::new();
+    let mut stack = vec![workspace.to_path_buf()];
+    while let Some(folder) = stack.pop() {
+        for path in listed(&folder)? {
+            if kept.contains(path.as_path()) {
+                continue;
+            }
+            let Ok(meta) = std::fs::symlink_metadata(&path) else {
+                continue;
+            };
+            if meta.is_dir() {
+                stack.push(path);
+            } else if meta.is_file() && wanted.contains(&(meta.dev(), meta.ino())) {
+                others.push(path);
+            }
+        }
+    }
+    Ok(others)
+}
+
+#[cfg(not(unix))]
+fn second_names(_places: &[PathBuf], _workspace: &Path) -> Result<Vec<PathBuf>, HiddenError> {
+    Ok(Vec::new())
+}
+
+/// Folders a link may lead to that are not looked through for glob rules: the system's own
+/// ([`is_system`]), and those the sandbox shows every command empty anyway.
+fn not_looked_through(target: &Path) -> bool {
+    is_system(target)
+        || [
+            "/home", "/root", "/media", "/mnt", "/tmp", "/var/tmp", "/run",
+        ]
+        .iter()
+        .any(|hidden| target.starts_with(hidden))
 }
 
 /// What the glob rules `globs` match in `workspace` and in the folders its links lead to
@@ -160,10 +282,17 @@ fn glob_matches(globs: &[&Rule], workspace: &Path) -> Result<Vec<PathBuf>, Hidde
     let mut stack: Vec<(PathBuf, String, usize)> =
         vec![(workspace.to_path_buf(), String::new(), 0)];
     while let Some((folder, text, level)) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&folder) else {
-            continue;
+        let entries = match std::fs::read_dir(&folder) {
+            Ok(entries) => entries,
+            Err(error) => {
+                unless_gone(&error, &folder)?;
+                continue;
+            }
         };
-        for entry in entries.flatten() {
+        for entry in entries {
+            let entry = entry.map_err(|_| HiddenError::Unreadable {
+                path: folder.clone(),
+            })?;
             seen += 1;
             if seen > CONTENTS_CAP {
                 return Err(HiddenError::TooBig);
@@ -198,6 +327,7 @@ fn glob_matches(globs: &[&Rule], workspace: &Path) -> Result<Vec<PathBuf>, Hidde
                 Some(target)
                     if target.is_dir()
                         && !workspace.starts_with(&target)
+                        && !not_looked_through(&target)
                         && outside.insert(target.clone()) =>
                 {
                     Some(target)

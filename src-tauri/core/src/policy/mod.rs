@@ -157,6 +157,10 @@ pub struct Verdict {
     pub layer: PolicyLayer,
     /// For allows: why, in plain words (for the audit log).
     pub note: String,
+    /// For an ask rule's "ask": that rule in its one-line form (`ask * "Work/Contracts/**"`),
+    /// whose card, once approved, opens what it keeps to the command
+    /// ([`Policy::hidden_from_command`]).
+    pub asking_rule: Option<String>,
 }
 
 impl Verdict {
@@ -165,6 +169,7 @@ impl Verdict {
             decision: PolicyDecision::Allow,
             layer,
             note: note.into(),
+            asking_rule: None,
         }
     }
     fn ask(layer: PolicyLayer, reason: impl Into<String>) -> Self {
@@ -175,6 +180,7 @@ impl Verdict {
             },
             layer,
             note: reason,
+            asking_rule: None,
         }
     }
     /// A refusal worded by `wording`; the model is told its English.
@@ -191,6 +197,7 @@ impl Verdict {
             },
             layer,
             note: reason,
+            asking_rule: None,
         }
     }
 }
@@ -274,61 +281,62 @@ impl Policy {
 
     /// The places (canonical paths) that a command shut in in `workspace` runs without, as its
     /// own view of the system has them hidden ([`kept::hidden_places`]): what a deny rule about
-    /// paths is about (every rule for all tools, a path rule for `run_command`), and, unless the
-    /// person approved this very command on a card an ask rule made (`asked_by_rule`: the card
-    /// named the rule), what such an ask rule is about. A command an allow rule or a grant let
-    /// run, or one approved on an ordinary card, runs without it.
+    /// paths is about (every rule for all tools, a path rule for `run_command`), and what such
+    /// an ask rule is about, except the ask rule `opened` (its one-line form,
+    /// [`Verdict::asking_rule`]) when the person approved this very command on the card it
+    /// made. A command an allow rule or a grant let run, or one approved on an ordinary card,
+    /// runs without all of them.
     ///
     /// # Errors
-    /// [`HiddenError`] when more than [`kept::HIDDEN_CAP`] places would have to be hidden, or
-    /// the workspace is too big to look through for a glob rule: the command cannot be shut
-    /// in without them, so it must not run.
+    /// [`HiddenError`] when more than [`kept::HIDDEN_CAP`] places would have to be hidden, the
+    /// workspace is too big to look through for a glob rule, or a folder on the way cannot be
+    /// read: the command cannot be shut in without them, so it must not run.
     pub fn hidden_from_command(
         &self,
         workspace: &Path,
-        asked_by_rule: bool,
+        opened: Option<&str>,
     ) -> Result<Vec<PathBuf>, HiddenError> {
         let state = self.lock();
         let Rules::Loaded(set) = &state.rules else {
             return Ok(Vec::new());
         };
-        let kept: Vec<&Rule> = set
-            .deny
-            .iter()
-            .filter(|rule| kept::about_paths(rule))
-            .chain(
-                set.ask
-                    .iter()
-                    .filter(|rule| kept::about_paths(rule))
-                    .filter(|_| !asked_by_rule),
-            )
-            .collect();
+        let kept: Vec<&Rule> = Self::keeping(set, opened).map(|(_, rule)| rule).collect();
         kept::hidden_places(&kept, workspace)
     }
 
-    /// The sentences of the rules that keep places from a command shut in
-    /// ([`Self::hidden_from_command`], `asked_by_rule` as there), deny rules first, as the
-    /// settings screen lists them ("Never touch anything in Private"); empty while the rules
-    /// file is broken.
-    pub fn kept_from_command(&self, asked_by_rule: bool) -> Vec<String> {
-        let state = self.lock();
-        let Rules::Loaded(set) = &state.rules else {
-            return Vec::new();
-        };
+    /// The rules that keep places from a command ([`Self::hidden_from_command`]), each with
+    /// its kind, deny first.
+    fn keeping<'a>(
+        set: &'a RuleSet,
+        opened: Option<&'a str>,
+    ) -> impl Iterator<Item = (RuleKind, &'a Rule)> {
         let about = |rule: &&Rule| {
             kept::about_paths(rule) && rule.pattern.is_some() && !rule.about_everything()
         };
         set.deny
             .iter()
             .filter(about)
-            .map(|rule| rule.sentence(RuleKind::Deny))
+            .map(|rule| (RuleKind::Deny, rule))
             .chain(
                 set.ask
                     .iter()
                     .filter(about)
-                    .filter(|_| !asked_by_rule)
-                    .map(|rule| rule.sentence(RuleKind::Ask)),
+                    .filter(move |rule| opened != Some(rule.line(RuleKind::Ask).as_str()))
+                    .map(|rule| (RuleKind::Ask, rule)),
             )
+    }
+
+    /// The sentences of the rules that keep places from a command shut in
+    /// ([`Self::hidden_from_command`], `opened` as there), deny rules first, as the settings
+    /// screen lists them ("Never touch anything in Private"); empty while the rules file is
+    /// broken.
+    pub fn kept_from_command(&self, opened: Option<&str>) -> Vec<String> {
+        let state = self.lock();
+        let Rules::Loaded(set) = &state.rules else {
+            return Vec::new();
+        };
+        Self::keeping(set, opened)
+            .map(|(kind, rule)| rule.sentence(kind))
             .collect()
     }
 
@@ -414,13 +422,16 @@ impl Policy {
                     .iter()
                     .find(|r| r.matches_any(facts, true, &inside))
                 {
-                    return Verdict::ask(
-                        PolicyLayer::UserRule,
-                        tr(
-                            "reason-rule-asks",
-                            &[("rule", Arg::from(rule.sentence(RuleKind::Ask)))],
-                        ),
-                    );
+                    return Verdict {
+                        asking_rule: Some(rule.line(RuleKind::Ask)),
+                        ..Verdict::ask(
+                            PolicyLayer::UserRule,
+                            tr(
+                                "reason-rule-asks",
+                                &[("rule", Arg::from(rule.sentence(RuleKind::Ask)))],
+                            ),
+                        )
+                    };
                 }
                 if let Some(rule) = rules.allow.iter().find(|r| r.matches_all(facts)) {
                     return Verdict::allow(

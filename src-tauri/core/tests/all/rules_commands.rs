@@ -467,9 +467,121 @@ async fn a_command_card_names_the_rules_whose_places_are_hidden_from_it() {
     // A card the ask rule made opens its place once approved: only the never rules are named.
     let card = h.events.approval_required().await;
     let last = card.effects.last().cloned().unwrap_or_default();
-    assert!(last.contains("Private") && !last.contains("Work/Contracts"), "{last}");
+    assert!(
+        last.contains("Private") && !last.contains("Work/Contracts"),
+        "{last}"
+    );
     h.runtime
         .resolve_approval(card.approval_id, Decision::Deny { note: None })
         .unwrap();
     h.events.run_finished().await;
+}
+
+/// Found by a third hostile review: approving the card that one ask rule made opened what
+/// every ask rule keeps.
+#[tokio::test]
+async fn approving_one_ask_rules_card_opens_only_what_that_rule_keeps() {
+    if !Confinement::detected().is_confined() {
+        eprintln!("skipped: commands cannot be shut in here");
+        return;
+    }
+    let mut h = harness_with(
+        commands(&["echo hi; grep -r IBAN; echo ended"]),
+        TIMEOUT,
+        rules(
+            "[[ask]]\ntool = \"*\"\nmatch = \"Work/Contracts/**\"\n\
+             [[ask]]\ntool = \"run_command\"\nmatch = \"echo*\"\n",
+        ),
+        AnswerMode::Interactive,
+    );
+    plant(h.dir.path());
+    h.runtime.start_run("look").unwrap();
+    let card = h.events.approval_required().await;
+    assert!(card.reason.contains("echo*"), "{}", card.reason);
+    assert!(
+        card.effects.iter().any(|e| e.contains("Work/Contracts")),
+        "{:?}",
+        card.effects
+    );
+    h.runtime
+        .resolve_approval(card.approval_id, Decision::Approve)
+        .unwrap();
+    h.events.run_finished().await;
+    let outputs = finished_outputs(&h.events.all());
+    assert!(outputs[0].1.contains("ended"), "{outputs:?}");
+    assert!(!outputs[0].1.contains("IBAN DE00"), "{outputs:?}");
+}
+
+/// Found by a third hostile review: a folder above a kept one filled past what is compared
+/// let the kept one (spelled in the other Unicode form) go unfound, and unhidden.
+#[tokio::test]
+async fn a_folder_too_full_to_look_through_for_a_kept_one_stops_the_command() {
+    if !Confinement::detected().is_confined() {
+        eprintln!("skipped: commands cannot be shut in here");
+        return;
+    }
+    let cap = askfirst_core::policy::rules::CONTENTS_CAP;
+    let nfd = "Docs/Re\u{301}sume\u{301}s";
+    let (_dir, outputs) = played(
+        commands(&["grep -r SECRET; echo ended"]),
+        "[[deny]]\ntool = \"*\"\nmatch = \"Docs/R\u{e9}sum\u{e9}s/**\"\n\
+         [[allow]]\ntool = \"run_command\"\n",
+        |root| {
+            std::fs::create_dir_all(root.join(nfd)).unwrap();
+            std::fs::write(root.join(nfd).join("cv.txt"), "SECRET salary\n").unwrap();
+            for n in 0..cap {
+                std::fs::File::create(root.join("Docs").join(n.to_string())).unwrap();
+            }
+        },
+    )
+    .await;
+    assert_eq!(outputs[0].0, ToolCallStatus::Failed, "{:?}", outputs[0].0);
+    assert!(outputs[0].1.contains("too big"), "{}", outputs[0].1);
+    assert!(!outputs[0].1.contains("SECRET salary"));
+}
+
+/// Found by a third hostile review: a link to a system folder made the glob walk look
+/// through it, and every later command was refused as looking through too much.
+#[tokio::test]
+async fn a_link_to_a_system_folder_is_not_looked_through() {
+    if !Confinement::detected().is_confined() {
+        eprintln!("skipped: commands cannot be shut in here");
+        return;
+    }
+    let (_dir, outputs) = played(
+        commands(&["true"]),
+        "[[deny]]\ntool = \"*\"\nmatch = \"**/*.pdf\"\n[[allow]]\ntool = \"run_command\"\n",
+        |root| std::os::unix::fs::symlink("/usr", root.join("tools")).unwrap(),
+    )
+    .await;
+    assert_eq!(outputs[0].0, ToolCallStatus::Succeeded, "{outputs:?}");
+}
+
+/// Found by a third hostile review: a second name (hard link, made by the person or a backup
+/// tool) of a file in a kept folder stayed readable by that name.
+#[tokio::test]
+async fn another_name_of_a_kept_file_is_kept_too() {
+    if !Confinement::detected().is_confined() {
+        eprintln!("skipped: commands cannot be shut in here");
+        return;
+    }
+    let (dir, outputs) = played(
+        commands(&["grep -r SECRET; echo ended"]),
+        "[[deny]]\ntool = \"*\"\nmatch = \"Docs/Taxes/**\"\n[[allow]]\ntool = \"run_command\"\n",
+        |root| {
+            std::fs::create_dir_all(root.join("Docs/Taxes")).unwrap();
+            std::fs::create_dir_all(root.join("Backup")).unwrap();
+            std::fs::write(root.join("Docs/Taxes/2024.txt"), "TAXSECRET\n").unwrap();
+            std::fs::hard_link(
+                root.join("Docs/Taxes/2024.txt"),
+                root.join("Backup/2024.txt"),
+            )
+            .unwrap();
+            std::fs::write(root.join("notes.txt"), "notes\n").unwrap();
+        },
+    )
+    .await;
+    assert!(outputs[0].1.contains("ended"), "{outputs:?}");
+    assert!(!outputs[0].1.contains("TAXSECRET"), "{outputs:?}");
+    assert!(dir.path().join("Backup/2024.txt").exists());
 }
