@@ -585,3 +585,75 @@ async fn another_name_of_a_kept_file_is_kept_too() {
     assert!(!outputs[0].1.contains("TAXSECRET"), "{outputs:?}");
     assert!(dir.path().join("Backup/2024.txt").exists());
 }
+
+/// Found by a third hostile review: `chmod 0` on the folders above kept places (they are
+/// writable) made the look for what to hide pass them over, and a later command read what
+/// they hold. Root reads every folder whatever its permissions, so the check runs in a test
+/// process of its own as the user nobody where this one is root.
+#[test]
+fn a_folder_made_unreadable_on_the_way_stops_the_next_command() {
+    let exe = std::env::current_exe().unwrap();
+    let filter = [
+        "--exact",
+        "all::rules_commands::unreadable_folder_child",
+        "--ignored",
+        "--test-threads=1",
+    ];
+    let mut child = if nix::unistd::geteuid().is_root() {
+        let mut c = std::process::Command::new("setpriv");
+        c.args(["--reuid=65534", "--regid=65534", "--clear-groups"])
+            .arg(&exe)
+            .args(filter);
+        c
+    } else {
+        let mut c = std::process::Command::new(&exe);
+        c.args(filter);
+        c
+    };
+    let out = child.env("HOME", "/tmp").current_dir("/").output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(text.contains("1 passed"), "{text}");
+}
+
+#[tokio::test]
+#[ignore = "run by a_folder_made_unreadable_on_the_way_stops_the_next_command"]
+async fn unreadable_folder_child() {
+    if !Confinement::detected().is_confined() {
+        eprintln!("skipped: commands cannot be shut in here");
+        return;
+    }
+    let (dir, outputs) = played(
+        commands(&[
+            "sh -c 'chmod 0 Wor*/20* Wor*/Con*'",
+            "sh -c 'chmod 755 Wor*/20* Wor*/Con*; grep -r SECRET; grep -r IBAN; echo ended'",
+        ]),
+        "[[deny]]\ntool = \"*\"\nmatch = \"**/*.pdf\"\n\
+         [[deny]]\ntool = \"*\"\nmatch = \"Work/Contracts/**\"\n\
+         [[allow]]\ntool = \"run_command\"\n",
+        |root| {
+            plant(root);
+            std::fs::write(root.join("Work/2024/contract.pdf"), "%PDF SECRET").unwrap();
+        },
+    )
+    .await;
+    // (The first takes the permissions of Work/2024 away; Work/Contracts is hidden already,
+    // and read-only.)
+    assert!(outputs[0].1.contains("Work/Contracts"), "{outputs:?}");
+    assert_eq!(outputs[1].0, ToolCallStatus::Failed, "{outputs:?}");
+    assert!(outputs[1].1.contains("cannot look into"), "{outputs:?}");
+    assert!(!outputs[1].1.contains("SECRET") && !outputs[1].1.contains("IBAN DE00"));
+    // The person can read the folders again by giving them their permissions back.
+    use std::os::unix::fs::PermissionsExt;
+    for folder in ["Work/2024", "Work/Contracts"] {
+        std::fs::set_permissions(
+            dir.path().join(folder),
+            std::fs::Permissions::from_mode(0o755),
+        )
+        .unwrap();
+    }
+}
