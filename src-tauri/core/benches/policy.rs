@@ -1,8 +1,9 @@
 //! Benchmark of one policy decision about a folder that goes with its contents (a `move_path`
 //! of a folder of 20,000 files, [`Contents::Yes`]): the glob rules ("never touch `**/*.key`",
 //! "always ask about `**/*.pdf`", …) look through what is inside it, and none matches, so the
-//! whole folder is looked through. With no glob rule, one, and six. `make bench` runs it;
-//! figures are in BENCHMARKS.md.
+//! whole folder is looked through. With no glob rule, one, and six. And what a command
+//! starting in that workspace is shut in without (`Policy::hidden_from_command`), with the
+//! same rules. `make bench` runs it; figures are in BENCHMARKS.md.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -82,6 +83,18 @@ fn bench_policy(c: &mut Criterion) {
         assert!(policy.decide(&facts).decision == askfirst_core::policy::PolicyDecision::Allow);
         group.bench_function(format!("{rules}_glob_rules"), |b| {
             b.iter(|| policy.decide(&facts))
+        });
+    }
+    group.finish();
+    // What a command starting in that workspace is shut in without: the same rules, looked
+    // for once across the whole workspace (none matches, so nothing is hidden).
+    let mut group = c.benchmark_group("kept_from_a_command_in_20000_files");
+    group.sample_size(10);
+    for rules in [0, 1, 6] {
+        let policy = policy_with(rules, &root);
+        assert_eq!(policy.hidden_from_command(&root, None), Ok(Vec::new()));
+        group.bench_function(format!("{rules}_glob_rules"), |b| {
+            b.iter(|| policy.hidden_from_command(&root, None))
         });
     }
     group.finish();
