@@ -198,22 +198,10 @@ fn second_names(places: &[PathBuf], workspace: &Path) -> Result<Vec<PathBuf>, Hi
     use std::os::unix::fs::MetadataExt;
     let mut seen = 0;
     let mut listed = |folder: &Path| -> Result<Vec<PathBuf>, HiddenError> {
-        let entries = match std::fs::read_dir(folder) {
-            Ok(entries) => entries,
-            Err(error) => return unless_gone(&error, folder).map(|()| Vec::new()),
-        };
-        let mut paths = Vec::new();
-        for entry in entries {
-            let entry = entry.map_err(|_| HiddenError::Unreadable {
-                path: folder.to_path_buf(),
-            })?;
-            seen += 1;
-            if seen > CONTENTS_CAP {
-                return Err(HiddenError::TooBig);
-            }
-            paths.push(entry.path());
-        }
-        Ok(paths)
+        Ok(entries_of(folder, &mut seen)?
+            .iter()
+            .map(std::fs::DirEntry::path)
+            .collect())
     };
     let mut wanted: HashSet<(u64, u64)> = HashSet::new();
     let mut stack: Vec<PathBuf> = places
@@ -260,6 +248,29 @@ fn second_names(_places: &[PathBuf], _workspace: &Path) -> Result<Vec<PathBuf>, 
     Ok(Vec::new())
 }
 
+/// The entries of `folder` (none if it is gone), counted in `seen`.
+///
+/// # Errors
+/// [`HiddenError::Unreadable`] when it cannot be read, [`HiddenError::TooBig`] once `seen`
+/// passes [`CONTENTS_CAP`].
+fn entries_of(folder: &Path, seen: &mut usize) -> Result<Vec<std::fs::DirEntry>, HiddenError> {
+    let entries = match std::fs::read_dir(folder) {
+        Ok(entries) => entries,
+        Err(error) => return unless_gone(&error, folder).map(|()| Vec::new()),
+    };
+    let mut found = Vec::new();
+    for entry in entries {
+        found.push(entry.map_err(|_| HiddenError::Unreadable {
+            path: folder.to_path_buf(),
+        })?);
+        *seen += 1;
+        if *seen > CONTENTS_CAP {
+            return Err(HiddenError::TooBig);
+        }
+    }
+    Ok(found)
+}
+
 /// Folders a link may lead to that are not looked through for glob rules: the system's own
 /// ([`is_system`]), and those the sandbox shows every command empty anyway.
 fn not_looked_through(target: &Path) -> bool {
@@ -282,21 +293,7 @@ fn glob_matches(globs: &[&Rule], workspace: &Path) -> Result<Vec<PathBuf>, Hidde
     let mut stack: Vec<(PathBuf, String, usize)> =
         vec![(workspace.to_path_buf(), String::new(), 0)];
     while let Some((folder, text, level)) = stack.pop() {
-        let entries = match std::fs::read_dir(&folder) {
-            Ok(entries) => entries,
-            Err(error) => {
-                unless_gone(&error, &folder)?;
-                continue;
-            }
-        };
-        for entry in entries {
-            let entry = entry.map_err(|_| HiddenError::Unreadable {
-                path: folder.clone(),
-            })?;
-            seen += 1;
-            if seen > CONTENTS_CAP {
-                return Err(HiddenError::TooBig);
-            }
+        for entry in entries_of(&folder, &mut seen)? {
             let name = entry.file_name();
             let entry_text = text_of(&text, &name);
             let is_link = entry.file_type().is_ok_and(|t| t.is_symlink());

@@ -19,6 +19,15 @@ fn cards(events: &[AgentEvent]) -> usize {
         .count()
 }
 
+/// Whether commands run shut in here (the checks of what is hidden need it); says so if not.
+fn shut_in() -> bool {
+    let confined = Confinement::detected().is_confined();
+    if !confined {
+        eprintln!("skipped: commands cannot be shut in here");
+    }
+    confined
+}
+
 fn commands(lines: &[&str]) -> serde_json::Value {
     let mut turns: Vec<serde_json::Value> = lines
         .iter()
@@ -44,8 +53,7 @@ fn plant(root: &std::path::Path) {
 
 #[tokio::test]
 async fn a_command_that_names_no_folder_runs_without_what_the_rules_keep() {
-    if !Confinement::detected().is_confined() {
-        eprintln!("skipped: commands cannot be shut in here");
+    if !shut_in() {
         return;
     }
     let mut h = harness_with(
@@ -117,8 +125,7 @@ async fn approved(line: &str) -> (String, (ToolCallStatus, String)) {
 
 #[tokio::test]
 async fn only_a_card_that_named_the_ask_rule_opens_its_place_and_a_denied_file_never() {
-    if !Confinement::detected().is_confined() {
-        eprintln!("skipped: commands cannot be shut in here");
+    if !shut_in() {
         return;
     }
     // The word check refuses a command that names the denied PDF, without a card.
@@ -186,8 +193,7 @@ async fn a_path_glued_to_an_option_or_reached_through_proc_is_the_path_it_names(
 
 #[tokio::test]
 async fn more_files_kept_than_can_be_hidden_and_the_command_is_not_run() {
-    if !Confinement::detected().is_confined() {
-        eprintln!("skipped: commands cannot be shut in here");
+    if !shut_in() {
         return;
     }
     let cap = askfirst_core::policy::kept::HIDDEN_CAP;
@@ -217,23 +223,13 @@ async fn more_files_kept_than_can_be_hidden_and_the_command_is_not_run() {
 /// `ASKFIRST_SANDBOX=off` (the detection is made once per process).
 #[test]
 fn where_commands_cannot_be_shut_in_the_folder_they_work_in_counts_for_the_rules() {
-    let out = std::process::Command::new(std::env::current_exe().unwrap())
-        .args([
-            "--exact",
-            "all::rules_commands::where_commands_cannot_be_shut_in_child",
-            "--ignored",
-            "--test-threads=1",
-        ])
-        .env("ASKFIRST_SANDBOX", "off")
-        .output()
-        .unwrap();
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{text}{}",
-        String::from_utf8_lossy(&out.stderr)
+    super::support::ignored_test_in_child(
+        "all::rules_commands::where_commands_cannot_be_shut_in_child",
+        &[],
+        |child| {
+            child.env("ASKFIRST_SANDBOX", "off");
+        },
     );
-    assert!(text.contains("1 passed"), "{text}");
 }
 
 #[tokio::test]
@@ -291,8 +287,7 @@ async fn played(
 /// with them apart (NFD, as copied from a Mac); ext4 keeps the two apart.
 #[tokio::test]
 async fn a_folder_spelled_in_the_other_unicode_form_is_kept_from_commands() {
-    if !Confinement::detected().is_confined() {
-        eprintln!("skipped: commands cannot be shut in here");
+    if !shut_in() {
         return;
     }
     let nfd = "Docs/Re\u{301}sume\u{301}s";
@@ -321,8 +316,7 @@ async fn a_folder_spelled_in_the_other_unicode_form_is_kept_from_commands() {
 #[tokio::test]
 async fn names_that_are_not_utf8_are_kept_by_their_real_names() {
     use std::os::unix::ffi::OsStrExt;
-    if !Confinement::detected().is_confined() {
-        eprintln!("skipped: commands cannot be shut in here");
+    if !shut_in() {
         return;
     }
     let odd_file = std::ffi::OsStr::from_bytes(b"relev\xe9.pdf");
@@ -370,8 +364,7 @@ impl Drop for Outside {
 /// a PDF in a folder reached through such a link.
 #[tokio::test]
 async fn what_a_link_leads_to_outside_the_workspace_is_kept_too() {
-    if !Confinement::detected().is_confined() {
-        eprintln!("skipped: commands cannot be shut in here");
+    if !shut_in() {
         return;
     }
     let (Some(taxes), Some(scans)) = (
@@ -405,8 +398,7 @@ async fn what_a_link_leads_to_outside_the_workspace_is_kept_too() {
 /// than seem to work and vanish.
 #[tokio::test]
 async fn a_command_rule_keeps_no_files_and_a_write_into_a_kept_folder_fails() {
-    if !Confinement::detected().is_confined() {
-        eprintln!("skipped: commands cannot be shut in here");
+    if !shut_in() {
         return;
     }
     let (dir, outputs) = played(
@@ -433,8 +425,7 @@ async fn a_command_rule_keeps_no_files_and_a_write_into_a_kept_folder_fails() {
 
 #[tokio::test]
 async fn a_command_card_names_the_rules_whose_places_are_hidden_from_it() {
-    if !Confinement::detected().is_confined() {
-        eprintln!("skipped: commands cannot be shut in here");
+    if !shut_in() {
         return;
     }
     let keeping = "[[deny]]\ntool = \"*\"\nmatch = \"**/*.pdf\"\n\
@@ -481,8 +472,7 @@ async fn a_command_card_names_the_rules_whose_places_are_hidden_from_it() {
 /// every ask rule keeps.
 #[tokio::test]
 async fn approving_one_ask_rules_card_opens_only_what_that_rule_keeps() {
-    if !Confinement::detected().is_confined() {
-        eprintln!("skipped: commands cannot be shut in here");
+    if !shut_in() {
         return;
     }
     let mut h = harness_with(
@@ -516,8 +506,7 @@ async fn approving_one_ask_rules_card_opens_only_what_that_rule_keeps() {
 /// let the kept one (spelled in the other Unicode form) go unfound, and unhidden.
 #[tokio::test]
 async fn a_folder_too_full_to_look_through_for_a_kept_one_stops_the_command() {
-    if !Confinement::detected().is_confined() {
-        eprintln!("skipped: commands cannot be shut in here");
+    if !shut_in() {
         return;
     }
     let cap = askfirst_core::policy::rules::CONTENTS_CAP;
@@ -544,8 +533,7 @@ async fn a_folder_too_full_to_look_through_for_a_kept_one_stops_the_command() {
 /// through it, and every later command was refused as looking through too much.
 #[tokio::test]
 async fn a_link_to_a_system_folder_is_not_looked_through() {
-    if !Confinement::detected().is_confined() {
-        eprintln!("skipped: commands cannot be shut in here");
+    if !shut_in() {
         return;
     }
     let (_dir, outputs) = played(
@@ -561,8 +549,7 @@ async fn a_link_to_a_system_folder_is_not_looked_through() {
 /// tool) of a file in a kept folder stayed readable by that name.
 #[tokio::test]
 async fn another_name_of_a_kept_file_is_kept_too() {
-    if !Confinement::detected().is_confined() {
-        eprintln!("skipped: commands cannot be shut in here");
+    if !shut_in() {
         return;
     }
     let (dir, outputs) = played(
@@ -592,39 +579,26 @@ async fn another_name_of_a_kept_file_is_kept_too() {
 /// process of its own as the user nobody where this one is root.
 #[test]
 fn a_folder_made_unreadable_on_the_way_stops_the_next_command() {
-    let exe = std::env::current_exe().unwrap();
-    let filter = [
-        "--exact",
-        "all::rules_commands::unreadable_folder_child",
-        "--ignored",
-        "--test-threads=1",
+    let nobody = [
+        "setpriv",
+        "--reuid=65534",
+        "--regid=65534",
+        "--clear-groups",
     ];
-    let mut child = if nix::unistd::geteuid().is_root() {
-        let mut c = std::process::Command::new("setpriv");
-        c.args(["--reuid=65534", "--regid=65534", "--clear-groups"])
-            .arg(&exe)
-            .args(filter);
-        c
-    } else {
-        let mut c = std::process::Command::new(&exe);
-        c.args(filter);
-        c
-    };
-    let out = child.env("HOME", "/tmp").current_dir("/").output().unwrap();
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{text}{}",
-        String::from_utf8_lossy(&out.stderr)
+    let root = nix::unistd::geteuid().is_root();
+    super::support::ignored_test_in_child(
+        "all::rules_commands::unreadable_folder_child",
+        if root { &nobody } else { &[] },
+        |child| {
+            child.env("HOME", "/tmp").current_dir("/");
+        },
     );
-    assert!(text.contains("1 passed"), "{text}");
 }
 
 #[tokio::test]
 #[ignore = "run by a_folder_made_unreadable_on_the_way_stops_the_next_command"]
 async fn unreadable_folder_child() {
-    if !Confinement::detected().is_confined() {
-        eprintln!("skipped: commands cannot be shut in here");
+    if !shut_in() {
         return;
     }
     let (dir, outputs) = played(

@@ -456,23 +456,13 @@ fn the_card_says_the_command_runs_shut_in() {
 /// `ASKFIRST_SANDBOX=off` (the detection is made once per process).
 #[test]
 fn the_card_says_so_where_commands_cannot_be_shut_in() {
-    let out = std::process::Command::new(std::env::current_exe().unwrap())
-        .args([
-            "--exact",
-            "all::sandbox::where_bwrap_is_unavailable_child",
-            "--ignored",
-            "--test-threads=1",
-        ])
-        .env("ASKFIRST_SANDBOX", "off")
-        .output()
-        .unwrap();
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{text}{}",
-        String::from_utf8_lossy(&out.stderr)
+    super::support::ignored_test_in_child(
+        "all::sandbox::where_bwrap_is_unavailable_child",
+        &[],
+        |child| {
+            child.env("ASKFIRST_SANDBOX", "off");
+        },
     );
-    assert!(text.contains("1 passed"), "{text}");
 }
 
 #[tokio::test]

@@ -432,3 +432,32 @@ pub fn in_a_child_process(test: &str, var: &str) {
     );
     assert!(said.contains("child: checked"), "{said}");
 }
+
+/// Runs the ignored test `test` (its whole path, `all::…`) alone in a child process of this
+/// test binary, started through `wrapper` when given (`setpriv --reuid=…`, as another user)
+/// and set up by `configure` (its environment, its working folder), and fails unless it
+/// passed. For a check that needs the whole process (an environment read once, another user).
+pub fn ignored_test_in_child(
+    test: &str,
+    wrapper: &[&str],
+    configure: impl FnOnce(&mut std::process::Command),
+) {
+    let exe = std::env::current_exe().unwrap();
+    let mut child = match wrapper.split_first() {
+        Some((program, args)) => {
+            let mut c = std::process::Command::new(program);
+            c.args(args).arg(&exe);
+            c
+        }
+        None => std::process::Command::new(&exe),
+    };
+    child.args(["--exact", test, "--ignored", "--test-threads=1"]);
+    configure(&mut child);
+    let out = child.output().unwrap();
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success() && said.contains("1 passed"),
+        "{said}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
