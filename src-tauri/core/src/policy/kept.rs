@@ -275,11 +275,9 @@ fn entries_of(folder: &Path, seen: &mut usize) -> Result<Vec<std::fs::DirEntry>,
 /// ([`is_system`]), and those the sandbox shows every command empty anyway.
 fn not_looked_through(target: &Path) -> bool {
     is_system(target)
-        || [
-            "/home", "/root", "/media", "/mnt", "/tmp", "/var/tmp", "/run",
-        ]
-        .iter()
-        .any(|hidden| target.starts_with(hidden))
+        || crate::tools::sandbox::SHOWN_EMPTY
+            .iter()
+            .any(|hidden| target.starts_with(hidden))
 }
 
 /// What the glob rules `globs` match in `workspace` and in the folders its links lead to

@@ -364,6 +364,13 @@ for p in /proc/[0-9]*; do
 done
 exit $s"#;
 
+/// The system's folders a command shut in sees as empty folders of its own (home folders,
+/// removable drives, temporary folders, `/run` with its sockets), besides the person's own
+/// home folder and Ask First's data folder wherever they are.
+pub const SHOWN_EMPTY: [&str; 7] = [
+    "/home", "/root", "/media", "/mnt", "/tmp", "/var/tmp", "/run",
+];
+
 /// The process that runs `command` shut in, in the workspace folder, with a clean environment;
 /// its standard input must be the write end of a pipe whose other end tells whether the command
 /// left programs running (see [`RUNNER`]). Standard output and error are for the caller to set.
@@ -394,21 +401,18 @@ pub(crate) fn confined_command(
             bwrap.arg("--tmpfs").arg(path);
         }
     };
-    for fixed in ["/home", "/root", "/media", "/mnt", "/tmp", "/var/tmp"] {
+    for fixed in SHOWN_EMPTY {
         hide(&mut bwrap, Path::new(fixed));
     }
     if let Some(home) = &home {
         hide(&mut bwrap, home);
     }
-    hide(&mut bwrap, Path::new("/run"));
     // The folders hidden so far: a socket inside one of them is gone already.
-    let mut hidden: Vec<PathBuf> = [
-        "/home", "/root", "/media", "/mnt", "/tmp", "/var/tmp", "/run",
-    ]
-    .iter()
-    .map(PathBuf::from)
-    .chain(home.clone())
-    .collect();
+    let mut hidden: Vec<PathBuf> = SHOWN_EMPTY
+        .iter()
+        .map(PathBuf::from)
+        .chain(home.clone())
+        .collect();
     if let Some(runtime) = super::session_bus::SessionBus::of_process()
         .runtime_dir
         .as_ref()
