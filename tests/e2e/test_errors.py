@@ -49,8 +49,10 @@ def test_error_a_conversation_too_long_for_the_model():
             app.press(app.card(), "approve")
             assert app.wait_finished() == "completed"
             app.start_task("And eggs too")
-            assert app.wait_finished() == "failed"
+            # (The first run's "completed" is still the status until the second one starts:
+            # wait for the second one's end by what only a failed run shows.)
             line = wait_for("why the task stopped", lambda: app.wd.find_all('[data-testid="run-failed"]'))[0]
+            assert app.wait_finished() == "failed"
             said = app.wd.text(line)
             assert said.startswith(f"The agent stopped: This conversation has grown longer than the "
                                    f"model at 127.0.0.1:{port} can read at once"), said
