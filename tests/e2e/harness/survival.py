@@ -58,10 +58,13 @@ def replayed(app, calls):
     """Waits until a reopened session has been replayed to its end and returns the states of
     its tool calls. Its events are replayed one by one (a call shows `queued` before it shows
     how it ended), and every run in it ends with a `run_finished`: so the replay is over once
-    at least `calls` calls are shown (the last run's among them) and the run status is final."""
+    at least `calls` calls are shown (the last run's among them), none of them still shows
+    `queued` or `running`, and the run status is final (the window's status can be final a
+    moment before the last calls' ends are drawn)."""
     def done():
         states = [s for s, _ in app.tool_calls()]
-        if len(states) >= calls and app.run_status() not in ("idle", "running"):
+        if (len(states) >= calls and not {"queued", "running"} & set(states)
+                and app.run_status() not in ("idle", "running")):
             return states
         return None
     return wait_for(f"the old transcript, replayed to its end ({calls} calls)", done)
