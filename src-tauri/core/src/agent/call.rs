@@ -656,23 +656,7 @@ impl Run {
                     &for_commands
                 }
                 Err(error) => {
-                    let words = || match error {
-                        HiddenError::TooMany { cap } => tr(
-                            "tool_failed-command-too_many_kept",
-                            &[("cap", Arg::from(cap))],
-                        ),
-                        HiddenError::TooBig => tr(
-                            "tool_failed-command-folder_too_big",
-                            &[
-                                ("entries", Arg::from(crate::policy::rules::CONTENTS_CAP)),
-                                ("depth", Arg::from(crate::policy::rules::CONTENTS_DEPTH)),
-                            ],
-                        ),
-                        HiddenError::Unreadable { ref path } => tr(
-                            "tool_failed-command-unreadable",
-                            &[("name", Arg::from(path.display().to_string()))],
-                        ),
-                    };
+                    let words = || error.for_person();
                     return CallResult::failed(with_language(Language::En, words), words());
                 }
             }

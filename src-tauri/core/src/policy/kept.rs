@@ -36,6 +36,31 @@ pub enum HiddenError {
     },
 }
 
+impl HiddenError {
+    /// Why the command was not run, in a sentence for the person in the language in force
+    /// (`tool_failed-command-*`); the only place these are worded.
+    pub fn for_person(&self) -> String {
+        use crate::i18n::{tr, Arg};
+        match self {
+            Self::TooMany { cap } => tr(
+                "tool_failed-command-too_many_kept",
+                &[("cap", Arg::from(*cap))],
+            ),
+            Self::TooBig => tr(
+                "tool_failed-command-folder_too_big",
+                &[
+                    ("entries", Arg::from(CONTENTS_CAP)),
+                    ("depth", Arg::from(CONTENTS_DEPTH)),
+                ],
+            ),
+            Self::Unreadable { path } => tr(
+                "tool_failed-command-unreadable",
+                &[("name", Arg::from(path.display().to_string()))],
+            ),
+        }
+    }
+}
+
 /// `Err(Unreadable)` for an error reading `path` other than its being gone (which a command
 /// running at the same time may have caused: nothing there to hide).
 fn unless_gone(error: &std::io::Error, path: &Path) -> Result<(), HiddenError> {
@@ -93,9 +118,7 @@ pub(super) fn hidden_places(
     let globs: Vec<&Rule> = rules
         .iter()
         .copied()
-        .filter(|rule| {
-            rule.literal_folder.is_none() && rule.pattern.is_some() && !rule.about_everything()
-        })
+        .filter(|rule| rule.is_glob())
         .collect();
     if !globs.is_empty() {
         places.extend(glob_matches(&globs, workspace)?);

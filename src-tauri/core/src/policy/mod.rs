@@ -310,9 +310,7 @@ impl Policy {
         set: &'a RuleSet,
         opened: Option<&'a str>,
     ) -> impl Iterator<Item = (RuleKind, &'a Rule)> {
-        let about = |rule: &&Rule| {
-            kept::about_paths(rule) && rule.pattern.is_some() && !rule.about_everything()
-        };
+        let about = |rule: &&Rule| kept::about_paths(rule) && !rule.about_everything();
         set.deny
             .iter()
             .filter(about)

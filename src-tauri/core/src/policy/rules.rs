@@ -220,6 +220,13 @@ impl Rule {
             .is_none_or(|p| matches!(p.trim(), "*" | "**"))
     }
 
+    /// Whether the rule's pattern is a glob that names no one place (`**/*.pdf`, `Docs/*.txt`):
+    /// not a plain folder or file (`Taxes/**`, compared by identity instead), not `*` alone, and
+    /// not missing. What such a rule is about is found by looking through folders.
+    pub(super) fn is_glob(&self) -> bool {
+        self.literal_folder.is_none() && !self.about_everything()
+    }
+
     /// Deny and ask rules on a command: any simple command of the line matches (also inside
     /// `sh -c`, after `sudo`, …). On a web address: its scheme, host and path match as parts.
     pub(super) fn matches_text_any(&self, kind: ArgumentKind, text: &str) -> bool {
@@ -363,8 +370,8 @@ impl Rule {
                         .is_ok_and(|real| crate::identity::is_within(&real, folder))
             });
         }
-        if self.pattern.is_none() || self.about_everything() {
-            return false; // already decided by the argument itself
+        if !self.is_glob() {
+            return false; // `*` alone: already decided by the argument itself
         }
         let inside = inside.get_or_init(|| Inside::look_through(resolved, &argument.text));
         let mut matching = inside
