@@ -3,7 +3,8 @@
 //! "always ask about `**/*.pdf`", …) look through what is inside it, and none matches, so the
 //! whole folder is looked through. With no glob rule, one, and six. And what a command
 //! starting in that workspace is shut in without (`Policy::hidden_from_command`), with the
-//! same rules. `make bench` runs it; figures are in BENCHMARKS.md.
+//! same rules, in that workspace and in one ten times bigger (200,000 files, as many as that
+//! look reads: `kept::LOOK_CAP`). `make bench` runs it; figures are in BENCHMARKS.md.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -26,8 +27,8 @@ const GLOB_RULES: [&str; 6] = [
     "[[ask]]\ntool = \"*\"\nmatch = \"**/Tax*/**\"\n",
 ];
 
-fn write_folder(root: &Path) {
-    for f in 0..FOLDERS {
+fn write_folder(root: &Path, folders: usize) {
+    for f in 0..folders {
         let folder = root
             .join("Docs")
             .join(format!("{}-{:02}", 2000 + f / 12, f % 12));
@@ -49,7 +50,7 @@ fn policy_with(rules: usize, root: &Path) -> Policy {
 fn bench_policy(c: &mut Criterion) {
     let dir = tempfile::tempdir().unwrap();
     let root = std::fs::canonicalize(dir.path()).unwrap();
-    write_folder(&root);
+    write_folder(&root, FOLDERS);
     let arguments = [
         MainArgument {
             kind: ArgumentKind::Path,
@@ -95,6 +96,22 @@ fn bench_policy(c: &mut Criterion) {
         assert_eq!(policy.hidden_from_command(&root, None), Ok(Vec::new()));
         group.bench_function(format!("{rules}_glob_rules"), |b| {
             b.iter(|| policy.hidden_from_command(&root, None))
+        });
+    }
+    group.finish();
+    // The same in a workspace as big as the look reads before the command is not run
+    // (`kept::LOOK_CAP` entries, folders counted: 1,979 folders of 100 files, 199,880 entries).
+    let big = tempfile::tempdir().unwrap();
+    let big_root = std::fs::canonicalize(big.path()).unwrap();
+    let folders = askfirst_core::policy::kept::LOOK_CAP / (FILES + 1) - 1;
+    write_folder(&big_root, folders);
+    let mut group = c.benchmark_group(format!("kept_from_a_command_in_{}_files", folders * FILES));
+    group.sample_size(10);
+    for rules in [1, 6] {
+        let policy = policy_with(rules, &big_root);
+        assert_eq!(policy.hidden_from_command(&big_root, None), Ok(Vec::new()));
+        group.bench_function(format!("{rules}_glob_rules"), |b| {
+            b.iter(|| policy.hidden_from_command(&big_root, None))
         });
     }
     group.finish();

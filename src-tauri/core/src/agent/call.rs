@@ -649,7 +649,9 @@ impl Run {
             let (policy, root) = (Arc::clone(&config.policy), ws.root().to_owned());
             let hidden = off_worker(move || policy.hidden_from_command(&root, opened.as_deref()))
                 .await
-                .unwrap_or(Err(HiddenError::TooBig));
+                .unwrap_or(Err(HiddenError::TooBig {
+                    cap: crate::policy::kept::LOOK_CAP,
+                }));
             match hidden {
                 Ok(hidden) => {
                     for_commands = ws.clone().hiding_from_commands(hidden);

@@ -14,6 +14,13 @@ use std::path::{Component, Path, PathBuf};
 /// sandbox.
 pub const HIDDEN_CAP: usize = 1_000;
 
+/// How many entries the look for what glob rules keep reads when a command starts (the
+/// workspace and the folders its links lead to outside it; again for the other names of kept
+/// files) before it gives up and the command is not run: four times what a decision looks
+/// through ([`CONTENTS_CAP`]), since this look holds no lock and keeps no list of what it saw,
+/// so that commands can still run in a folder of a few years of photos.
+pub const LOOK_CAP: usize = 200_000;
+
 /// Why a command cannot be shut in without what the rules keep.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum HiddenError {
@@ -23,10 +30,15 @@ pub enum HiddenError {
         /// [`HIDDEN_CAP`].
         cap: usize,
     },
-    /// The workspace (with the folders its links lead to) has more entries or levels than a
-    /// glob rule can look through.
-    #[error("the workspace is too big to look through for the rules")]
-    TooBig,
+    /// The workspace (with the folders its links lead to) has more entries than `cap` or more
+    /// levels than [`CONTENTS_DEPTH`] for a glob rule to look through, or one folder on the way
+    /// to a rule's place has more entries than `cap`.
+    #[error("the workspace is too big to look through for the rules (more than {cap} entries)")]
+    TooBig {
+        /// The bound that was passed: [`LOOK_CAP`] for the whole look, [`CONTENTS_CAP`] for one
+        /// folder.
+        cap: usize,
+    },
     /// A folder on the way to what the rules keep cannot be read (its permissions were taken
     /// away), so what is inside it cannot be found, nor hidden.
     #[error("{path} cannot be read to find what the rules keep")]
@@ -46,10 +58,10 @@ impl HiddenError {
                 "tool_failed-command-too_many_kept",
                 &[("cap", Arg::from(*cap))],
             ),
-            Self::TooBig => tr(
+            Self::TooBig { cap } => tr(
                 "tool_failed-command-folder_too_big",
                 &[
-                    ("entries", Arg::from(CONTENTS_CAP)),
+                    ("entries", Arg::from(*cap)),
                     ("depth", Arg::from(CONTENTS_DEPTH)),
                 ],
             ),
@@ -91,7 +103,7 @@ pub(super) fn about_paths(rule: &Rule) -> bool {
 ///   workspace);
 /// - for a glob rule (`**/*.pdf`), what matches in the workspace and in the folders its links
 ///   lead to outside it (a link that matches: what it leads to, when that is outside; inside,
-///   it is found where it is), looked through once, up to [`CONTENTS_CAP`] entries and
+///   it is found where it is), looked through once, up to [`LOOK_CAP`] entries and
 ///   [`CONTENTS_DEPTH`] levels. Names are matched as text (a name that is not UTF-8 with `�`
 ///   for its odd bytes) and hidden by their real path.
 ///
@@ -104,6 +116,15 @@ pub(super) fn about_paths(rule: &Rule) -> bool {
 pub(super) fn hidden_places(
     rules: &[&Rule],
     workspace: &Path,
+) -> Result<Vec<PathBuf>, HiddenError> {
+    hidden_places_within(rules, workspace, LOOK_CAP)
+}
+
+/// [`hidden_places`], each look through folders reading at most `cap` entries.
+fn hidden_places_within(
+    rules: &[&Rule],
+    workspace: &Path,
+    cap: usize,
 ) -> Result<Vec<PathBuf>, HiddenError> {
     let mut places: Vec<PathBuf> = Vec::new();
     for literal in rules.iter().filter_map(|rule| rule.literal_folder.as_ref()) {
@@ -121,10 +142,10 @@ pub(super) fn hidden_places(
         .filter(|rule| rule.is_glob())
         .collect();
     if !globs.is_empty() {
-        places.extend(glob_matches(&globs, workspace)?);
+        places.extend(glob_matches(&globs, workspace, &mut Look::new(cap))?);
     }
     places.retain(|place| !workspace.starts_with(place) && !is_system(place));
-    let others = second_names(&places, workspace)?;
+    let others = second_names(&places, workspace, &mut Look::new(cap))?;
     places.extend(others);
     // Outermost first; a place inside one already hidden is hidden with it.
     places.sort_by_key(|place| place.components().count());
@@ -187,7 +208,7 @@ fn places_named(root: &Path, relative: &Path) -> Result<Vec<PathBuf>, HiddenErro
             };
             for (n, entry) in entries.enumerate() {
                 if n >= CONTENTS_CAP {
-                    return Err(HiddenError::TooBig);
+                    return Err(HiddenError::TooBig { cap: CONTENTS_CAP });
                 }
                 let entry = entry.map_err(|_| HiddenError::Unreadable {
                     path: folder.clone(),
@@ -215,13 +236,17 @@ fn places_named(root: &Path, relative: &Path) -> Result<Vec<PathBuf>, HiddenErro
 /// through the kept places, and then the workspace only if such a file is there.
 ///
 /// # Errors
-/// As [`hidden_places`]: past [`CONTENTS_CAP`] entries, or a folder that cannot be read.
+/// As [`hidden_places`]: past the `look`'s bound, or a folder that cannot be read.
 #[cfg(unix)]
-fn second_names(places: &[PathBuf], workspace: &Path) -> Result<Vec<PathBuf>, HiddenError> {
+fn second_names(
+    places: &[PathBuf],
+    workspace: &Path,
+    look: &mut Look,
+) -> Result<Vec<PathBuf>, HiddenError> {
     use std::os::unix::fs::MetadataExt;
-    let mut seen = 0;
     let mut listed = |folder: &Path| -> Result<Vec<PathBuf>, HiddenError> {
-        Ok(entries_of(folder, &mut seen)?
+        Ok(look
+            .entries_of(folder)?
             .iter()
             .map(std::fs::DirEntry::path)
             .collect())
@@ -267,31 +292,47 @@ fn second_names(places: &[PathBuf], workspace: &Path) -> Result<Vec<PathBuf>, Hi
 }
 
 #[cfg(not(unix))]
-fn second_names(_places: &[PathBuf], _workspace: &Path) -> Result<Vec<PathBuf>, HiddenError> {
+fn second_names(
+    _places: &[PathBuf],
+    _workspace: &Path,
+    _look: &mut Look,
+) -> Result<Vec<PathBuf>, HiddenError> {
     Ok(Vec::new())
 }
 
-/// The entries of `folder` (none if it is gone), counted in `seen`.
-///
-/// # Errors
-/// [`HiddenError::Unreadable`] when it cannot be read, [`HiddenError::TooBig`] once `seen`
-/// passes [`CONTENTS_CAP`].
-fn entries_of(folder: &Path, seen: &mut usize) -> Result<Vec<std::fs::DirEntry>, HiddenError> {
-    let entries = match std::fs::read_dir(folder) {
-        Ok(entries) => entries,
-        Err(error) => return unless_gone(&error, folder).map(|()| Vec::new()),
-    };
-    let mut found = Vec::new();
-    for entry in entries {
-        found.push(entry.map_err(|_| HiddenError::Unreadable {
-            path: folder.to_path_buf(),
-        })?);
-        *seen += 1;
-        if *seen > CONTENTS_CAP {
-            return Err(HiddenError::TooBig);
-        }
+/// One look through folders: how many entries it has read, and how many it may.
+struct Look {
+    seen: usize,
+    cap: usize,
+}
+
+impl Look {
+    fn new(cap: usize) -> Self {
+        Self { seen: 0, cap }
     }
-    Ok(found)
+
+    /// The entries of `folder` (none if it is gone), counted.
+    ///
+    /// # Errors
+    /// [`HiddenError::Unreadable`] when it cannot be read, [`HiddenError::TooBig`] once the
+    /// look has read more than its `cap`.
+    fn entries_of(&mut self, folder: &Path) -> Result<Vec<std::fs::DirEntry>, HiddenError> {
+        let entries = match std::fs::read_dir(folder) {
+            Ok(entries) => entries,
+            Err(error) => return unless_gone(&error, folder).map(|()| Vec::new()),
+        };
+        let mut found = Vec::new();
+        for entry in entries {
+            found.push(entry.map_err(|_| HiddenError::Unreadable {
+                path: folder.to_path_buf(),
+            })?);
+            self.seen += 1;
+            if self.seen > self.cap {
+                return Err(HiddenError::TooBig { cap: self.cap });
+            }
+        }
+        Ok(found)
+    }
 }
 
 /// Folders a link may lead to that are not looked through for glob rules: the system's own
@@ -306,15 +347,18 @@ fn not_looked_through(target: &Path) -> bool {
 /// What the glob rules `globs` match in `workspace` and in the folders its links lead to
 /// outside it (see [`hidden_places`]), each by its real path; a folder that matches is listed
 /// and not looked into.
-fn glob_matches(globs: &[&Rule], workspace: &Path) -> Result<Vec<PathBuf>, HiddenError> {
+fn glob_matches(
+    globs: &[&Rule],
+    workspace: &Path,
+    look: &mut Look,
+) -> Result<Vec<PathBuf>, HiddenError> {
     let mut places = Vec::new();
-    let mut seen = 0;
     // Folders outside the workspace already looked through (links may lead to one twice).
     let mut outside: HashSet<PathBuf> = HashSet::new();
     let mut stack: Vec<(PathBuf, String, usize)> =
         vec![(workspace.to_path_buf(), String::new(), 0)];
     while let Some((folder, text, level)) = stack.pop() {
-        for entry in entries_of(&folder, &mut seen)? {
+        for entry in look.entries_of(&folder)? {
             let name = entry.file_name();
             let entry_text = text_of(&text, &name);
             let is_link = entry.file_type().is_ok_and(|t| t.is_symlink());
@@ -358,7 +402,7 @@ fn glob_matches(globs: &[&Rule], workspace: &Path) -> Result<Vec<PathBuf>, Hidde
             };
             if let Some(into) = into {
                 if level + 1 >= CONTENTS_DEPTH {
-                    return Err(HiddenError::TooBig);
+                    return Err(HiddenError::TooBig { cap: look.cap });
                 }
                 stack.push((into, entry_text, level + 1));
             }
@@ -375,5 +419,58 @@ fn text_of(folder: &str, name: &OsStr) -> String {
         name.into_owned()
     } else {
         format!("{folder}/{name}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    /// 3 folders of 40 files and one PDF: 124 entries.
+    fn workspace() -> (tempfile::TempDir, PathBuf) {
+        let dir = tempfile::tempdir().unwrap();
+        let root = std::fs::canonicalize(dir.path()).unwrap();
+        for folder in 0..3 {
+            let folder = root.join(folder.to_string());
+            std::fs::create_dir(&folder).unwrap();
+            for n in 0..40 {
+                std::fs::write(folder.join(format!("{n}.txt")), "").unwrap();
+            }
+        }
+        std::fs::write(root.join("2").join("letter.pdf"), "").unwrap();
+        (dir, root)
+    }
+
+    #[test]
+    fn a_glob_rule_keeps_what_it_matches_within_the_bound_and_stops_the_command_past_it() {
+        let (_dir, root) = workspace();
+        let rule = Rule::new("*", Some("**/*.pdf")).unwrap();
+        assert_eq!(
+            hidden_places_within(&[&rule], &root, 124),
+            Ok(vec![root.join("2").join("letter.pdf")])
+        );
+        assert_eq!(
+            hidden_places_within(&[&rule], &root, 123),
+            Err(HiddenError::TooBig { cap: 123 })
+        );
+    }
+
+    #[test]
+    fn the_look_for_other_names_of_a_kept_file_has_the_same_bound() {
+        let (_dir, root) = workspace();
+        std::fs::create_dir(root.join("Taxes")).unwrap();
+        std::fs::write(root.join("Taxes").join("2024.txt"), "").unwrap();
+        std::fs::hard_link(root.join("Taxes/2024.txt"), root.join("0/copy.txt")).unwrap();
+        let rule = Rule::new("*", Some("Taxes/**")).unwrap();
+        // The kept folder is read for files with other names (1 entry), then the workspace
+        // but for it (126): 127 entries.
+        let mut found = hidden_places_within(&[&rule], &root, 127).unwrap();
+        found.sort();
+        assert_eq!(found, vec![root.join("0/copy.txt"), root.join("Taxes")]);
+        assert_eq!(
+            hidden_places_within(&[&rule], &root, 126),
+            Err(HiddenError::TooBig { cap: 126 })
+        );
     }
 }

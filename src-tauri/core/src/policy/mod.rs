@@ -296,12 +296,18 @@ impl Policy {
         workspace: &Path,
         opened: Option<&str>,
     ) -> Result<Vec<PathBuf>, HiddenError> {
-        let state = self.lock();
-        let Rules::Loaded(set) = &state.rules else {
-            return Ok(Vec::new());
+        // The rules are copied out so that the look through the workspace (up to
+        // [`kept::LOOK_CAP`] entries) holds no lock other decisions wait for.
+        let kept: Vec<Rule> = {
+            let state = self.lock();
+            let Rules::Loaded(set) = &state.rules else {
+                return Ok(Vec::new());
+            };
+            Self::keeping(set, opened)
+                .map(|(_, rule)| rule.clone())
+                .collect()
         };
-        let kept: Vec<&Rule> = Self::keeping(set, opened).map(|(_, rule)| rule).collect();
-        kept::hidden_places(&kept, workspace)
+        kept::hidden_places(&kept.iter().collect::<Vec<_>>(), workspace)
     }
 
     /// The rules that keep places from a command ([`Self::hidden_from_command`]), each with
