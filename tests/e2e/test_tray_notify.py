@@ -7,7 +7,7 @@ import time
 
 from harness.app import App, scenario_file
 from harness.desktop import (click_notification, closed_notifications, hide_by_closing, notifications,
-                             tray, window_viewable)
+                             tray, window_viewable, x_connections)
 from harness.env import APP, ARTIFACTS
 from harness.sessions import log_names
 from harness.wait import wait_for
@@ -116,6 +116,19 @@ def test_a_second_launch_brings_the_window_back_and_leaves_the_waiting_card_alon
         assert os.path.exists(os.path.join(app.workspace, "hello.txt"))
 
 
+def test_the_app_does_not_listen_to_keys_typed_in_other_windows():
+    """The window framework's X11 backend (tao's `x11` feature, on by default in Tauri) opened a
+    second connection to the X server and asked it for every key pressed and released anywhere
+    on the desktop, without ever freeing what it read: about 0.2 KB kept in the app for each
+    key a person typed in any program while Ask First ran, for days in the tray, with no use
+    made of it. The app is built without it, so it holds only its window's own connection."""
+    with App("x-connections", "write-hello.json") as app:
+        app.start_task("Please greet me in a file")
+        app.card()
+        assert x_connections(app.pid) == 1, f"the app holds {x_connections(app.pid)} connections to the X server"
+
+
 TESTS = [test_tray_lists_the_approval_opens_its_card_and_quit_records_shutdown,
          test_closed_to_the_tray_it_notifies_and_the_tray_item_brings_the_card_back,
-         test_a_second_launch_brings_the_window_back_and_leaves_the_waiting_card_alone]
+         test_a_second_launch_brings_the_window_back_and_leaves_the_waiting_card_alone,
+         test_the_app_does_not_listen_to_keys_typed_in_other_windows]

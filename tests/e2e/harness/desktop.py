@@ -44,6 +44,19 @@ def tray(*args):
     return json.loads(out.stdout) if out.stdout.strip() else {"error": out.stderr}
 
 
+def x_connections(pid):
+    """How many connections the process `pid` holds to the X server, as the server counts its
+    clients (the X-Resource extension's QueryClientIds with the local client PID mask)."""
+    from Xlib import display
+    from Xlib.ext import res
+    d = display.Display()
+    try:
+        ids = d.res_query_client_ids([{"client": 0, "mask": res.LocalClientPIDMask}])
+        return sum(1 for i in ids.ids if i.spec.mask == res.LocalClientPIDMask and list(i.value) == [pid])
+    finally:
+        d.close()
+
+
 def _pid_of(d, window):
     """The process that owns `window` (its _NET_WM_PID, which GTK sets), or None."""
     prop = window.get_full_property(d.intern_atom("_NET_WM_PID"), 0)
