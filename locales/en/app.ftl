@@ -410,6 +410,10 @@ error-connect-not_settings = The agent's settings file has a mistake in it, so A
 
 # The inbox: an allow rule matched another agent's request, which is still asked.
 inbox-allow-rule-not-applied = One of your rules would allow this for Ask First's own assistant, but { $agent } is not kept inside your folder the way Ask First's assistant is, so you are asked.
+# The inbox: another agent's command works in a folder that holds what the person's rules keep.
+# $rules: the rules' sentences, as Settings lists them, joined by "; "; $more: how many more.
+inbox-command-reaches-kept = { $agent } runs this command itself, so Ask First cannot hide from it what your rules keep, and it works in a folder that holds some of it: { $rules }. It could read or change those places without naming them. Approve it only if you are sure it leaves them alone.
+inbox-command-reaches-kept_more = { $agent } runs this command itself, so Ask First cannot hide from it what your rules keep, and it works in a folder that holds some of it: { $rules }; and { $more } more. It could read or change those places without naming them. Approve it only if you are sure it leaves them alone.
 # The inbox: what "Allow in this conversation" does on another agent's card (its own session permission).
 inbox-session-command = { $agent } will not ask again for exactly `{ $command }` until you close that { $agent } conversation. It remembers this itself, so Ask First will not be asked about it again either.
 inbox-session-site = { $agent } will not ask again to fetch pages from { $host } until you close that { $agent } conversation. It remembers this itself, so Ask First will not be asked about it again either.

@@ -406,6 +406,8 @@ error-connect-not_settings = O arquivo de configurações do agente tem um erro,
 
 # The inbox: an allow rule matched another agent's request, which is still asked.
 inbox-allow-rule-not-applied = Uma das suas regras permitiria isto para o assistente do próprio Ask First, mas { $agent } não fica preso à sua pasta como o assistente do Ask First, então você é consultado.
+inbox-command-reaches-kept = { $agent } executa este comando por conta própria, então o Ask First não consegue esconder dele o que suas regras protegem, e ele trabalha numa pasta que contém parte disso: { $rules }. Ele poderia ler ou alterar esses lugares sem nomeá-los. Aprove só se tiver certeza de que ele não mexe neles.
+inbox-command-reaches-kept_more = { $agent } executa este comando por conta própria, então o Ask First não consegue esconder dele o que suas regras protegem, e ele trabalha numa pasta que contém parte disso: { $rules }; e mais { $more }. Ele poderia ler ou alterar esses lugares sem nomeá-los. Aprove só se tiver certeza de que ele não mexe neles.
 # The inbox: what "Allow in this conversation" does on another agent's card (its own session permission).
 inbox-session-command = { $agent } não vai perguntar de novo por exatamente `{ $command }` até você fechar aquela conversa do { $agent }. Ele mesmo guarda isso, então o Ask First também não será consultado de novo sobre isso.
 inbox-session-site = { $agent } não vai perguntar de novo para buscar páginas de { $host } até você fechar aquela conversa do { $agent }. Ele mesmo guarda isso, então o Ask First também não será consultado de novo sobre isso.

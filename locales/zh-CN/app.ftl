@@ -348,6 +348,8 @@ error-connect-not_settings = 这个智能体的设置文件里有错误，所以
 
 # The inbox: an allow rule matched another agent's request, which is still asked.
 inbox-allow-rule-not-applied = 你的一条规则会允许 Ask First 自己的助手这样做，但 { $agent } 不像 Ask First 的助手那样被限制在你的文件夹里，所以还是要问你。
+inbox-command-reaches-kept = { $agent } 自己运行这条命令，所以 Ask First 无法对它隐藏你的规则保护的内容，而它工作的文件夹里就有其中一部分：{ $rules }。它可能不点名就读取或更改这些地方。只有确定它不会碰这些地方时才批准。
+inbox-command-reaches-kept_more = { $agent } 自己运行这条命令，所以 Ask First 无法对它隐藏你的规则保护的内容，而它工作的文件夹里就有其中一部分：{ $rules }；另外还有 { $more } 条。它可能不点名就读取或更改这些地方。只有确定它不会碰这些地方时才批准。
 # The inbox: what "Allow in this conversation" does on another agent's card (its own session permission).
 inbox-session-command = 在你关闭那个 { $agent } 对话之前，{ $agent } 不会再为完全相同的 `{ $command }` 询问。这是 { $agent } 自己记住的，所以也不会再来问 Ask First。
 inbox-session-site = 在你关闭那个 { $agent } 对话之前，{ $agent } 从 { $host } 获取网页时不会再询问。这是 { $agent } 自己记住的，所以也不会再来问 Ask First。

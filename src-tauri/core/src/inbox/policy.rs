@@ -26,6 +26,10 @@
 //!   parser refuses, and — for anything that changes — the agents' hook settings files, where Ask
 //!   First's own hook entry is (another agent could otherwise take itself out of the inbox).
 //! - **Deny rules** refuse, **ask rules** ask with their reason on the card.
+//! - **A command that works where the rules keep something** (its folder holds a place a deny
+//!   or ask rule is about, or lies in one) is asked, with a reason that names those rules,
+//!   even when its words name none of it (`grep -r`, `find -delete`): nothing can be hidden
+//!   from another agent's command, as it is from ours, so it is never left to the agent.
 //! - **Allow rules never allow**, and our session grants are never consulted: our allow rules
 //!   presume our own confinement (the folder, bubblewrap, Landlock), which another agent's
 //!   tools do not have. The card is shown, and says in one sentence why it still asks.
@@ -387,7 +391,7 @@ pub fn judge(
     let Verdict {
         decision, layer, ..
     } = policy.decide(&facts);
-    match (decision, layer) {
+    let judged = match (decision, layer) {
         (PolicyDecision::Deny { .. }, PolicyLayer::SessionPolicy) => Judged::Refuse {
             reason: words::DONT_ASK_NOW.to_owned(),
             layer: PolicyLayer::SessionPolicy,
@@ -414,7 +418,48 @@ pub fn judge(
             rule_reason: None,
             allow_rule_not_applied: None,
         },
+    };
+    // Another agent's command runs outside our sandbox, so nothing can be hidden from it: one
+    // that names no kept place (`grep -r`, `find -delete`) but works where one is could still
+    // reach it. It is asked on a card that says so, never left to the agent's own permissions
+    // (which may let it run unasked); refused only where its words name the place (above).
+    match judged {
+        Judged::Ask {
+            rule_reason: None,
+            allow_rule_not_applied,
+        } if tool_name == "run_command" => Judged::Ask {
+            rule_reason: reaches_kept(policy, request, workspace)
+                .map(|rules| words::command_reaches_kept(request.agent.display_name(), &rules)),
+            allow_rule_not_applied,
+        },
+        other => other,
     }
+}
+
+/// The sentences of the rules that keep places from commands ([`Policy::kept_from_command`]),
+/// when a command working in `request`'s folder could reach one of those places: one lies in
+/// that folder (by its real path), or the folder lies in one, or it cannot be told (the
+/// person's folder is too big to look through, or a folder on the way cannot be read). `None`
+/// where no rule keeps anything there, or there is no person's folder for rules to be about.
+fn reaches_kept(
+    policy: &Policy,
+    request: &InboxRequest,
+    workspace: Option<&Workspace>,
+) -> Option<Vec<String>> {
+    let workspace = workspace?;
+    let rules = policy.kept_from_command(None);
+    if rules.is_empty() {
+        return None;
+    }
+    let cwd = resolved_on_disk(Path::new(&request.cwd));
+    let reaches = policy
+        .hidden_from_command(workspace.root(), None)
+        .map_or(true, |places| {
+            places
+                .iter()
+                .any(|place| place.starts_with(&cwd) || cwd.starts_with(place))
+        });
+    reaches.then_some(rules)
 }
 
 #[cfg(test)]

@@ -490,3 +490,66 @@ fn another_agent_s_search_given_no_folder_searches_where_it_works() {
     );
     assert!(matches!(judged, Judged::LeaveToAgent), "{judged:?}");
 }
+
+#[test]
+fn another_agent_s_command_that_names_nothing_kept_but_works_where_it_is_asks_and_says_why() {
+    // A sibling of our own commands' hole: `grep -r` and `find -delete` name no folder, so
+    // their words named nothing the rules keep, and Claude Code's own permissions (which may
+    // allow `grep` or `find`) decided, with no card. Such a command cannot be shut in: it is
+    // asked, and the card says what it could reach.
+    let p = place();
+    std::fs::create_dir_all(p.person.join("sub/keep")).expect("dir");
+    std::fs::write(p.person.join("sub/keep/pin.txt"), "4711").expect("pin");
+    std::fs::write(p.person.join("notes/scan.pdf"), "%PDF").expect("pdf");
+    let policy = policy(
+        &p,
+        "[[deny]]\ntool = \"*\"\nmatch = \"sub/keep/**\"\n\
+         [[ask]]\ntool = \"*\"\nmatch = \"**/*.pdf\"\n",
+    );
+    for (cwd, command) in [
+        (p.person.clone(), "grep -r 4711"),
+        (p.person.join("sub"), "find -delete"),
+        (p.person.join("notes"), "ls -R"),
+        (p.person.join("sub/keep"), "ls -la"),
+        (p.home.clone(), "grep -r 4711"),
+    ] {
+        let judged = judged(
+            &policy,
+            &p,
+            &claude(&cwd, "Bash", serde_json::json!({ "command": command })),
+        );
+        let Judged::Ask {
+            rule_reason: Some(reason),
+            ..
+        } = &judged
+        else {
+            panic!("{command} in {}: {judged:?}", cwd.display());
+        };
+        assert!(
+            reason.contains("Claude Code runs this command itself"),
+            "{reason}"
+        );
+        assert!(
+            reason.contains("sub/keep") && reason.contains("*.pdf"),
+            "{reason}"
+        );
+    }
+    // Where nothing kept lies, a command no rule is about is judged as before (and, from
+    // Claude Code's PreToolUse hook, left to its own flow).
+    let judged = judged(
+        &policy,
+        &p,
+        &claude(
+            &p.elsewhere,
+            "Bash",
+            serde_json::json!({ "command": "grep -r 4711" }),
+        ),
+    );
+    assert_eq!(
+        judged,
+        Judged::Ask {
+            rule_reason: None,
+            allow_rule_not_applied: None
+        }
+    );
+}

@@ -164,6 +164,29 @@ pub fn allow_rule_not_applied(agent: &str) -> String {
     )
 }
 
+/// The reason on another agent's command card when the folder it works in holds what the
+/// person's rules keep (`rules`: their sentences, as Settings lists them): the command runs
+/// outside Ask First's shelter, so it could reach those places without naming them.
+pub fn command_reaches_kept(agent: &str, rules: &[String]) -> String {
+    const NAMED: usize = 3;
+    let named = Arg::from(rules[..rules.len().min(NAMED)].join("; "));
+    if rules.len() > NAMED {
+        tr(
+            "inbox-command-reaches-kept_more",
+            &[
+                ("agent", Arg::from(agent)),
+                ("rules", named),
+                ("more", Arg::from(rules.len() - NAMED)),
+            ],
+        )
+    } else {
+        tr(
+            "inbox-command-reaches-kept",
+            &[("agent", Arg::from(agent)), ("rules", named)],
+        )
+    }
+}
+
 /// What "Allow in this conversation" does on another agent's card: the agent's own session
 /// permission `rule` (its own words in `locales/<tag>/app.ftl`, keys `inbox-session-…`).
 pub fn session_scope(agent: &str, rule: &askfirst_hook::agents::SessionRule) -> String {
