@@ -320,13 +320,50 @@ def test_allow_in_this_conversation_is_claude_codes_own_session_permission():
         assert records[1]["outcome"]["scope"] == "session", records
 
 
+def test_a_command_of_claude_code_that_names_no_kept_folder_still_asks_and_says_why():
+    """Claude Code's own permissions allow `grep`, and the person's ask rule keeps the folder
+    Contracts. `grep -r IBAN` names no folder, so before, our PreToolUse hook left it to Claude
+    Code, which ran it with no card and read the contracts. Now it is asked on a card that
+    names the rule and says the command could reach it; denied, nothing is read."""
+    with ClaudeCode(command="grep -r IBAN") as claude:
+        settings_path = os.path.join(claude.home, ".claude", "settings.json")
+        settings = json.load(open(settings_path))
+        settings["permissions"] = {"allow": ["Bash(grep:*)"]}
+        with open(settings_path, "w") as f:
+            json.dump(settings, f)
+        os.makedirs(os.path.join(claude.project, "Contracts"))
+        with open(os.path.join(claude.project, "Contracts", "salary.txt"), "w") as f:
+            f.write("IBAN DE00 1234\n")
+        data = os.path.join(claude.tmp, "data")
+        os.makedirs(data)
+        with open(os.path.join(data, "rules.toml"), "w", encoding="utf-8") as f:
+            f.write('[[ask]]\ntool = "*"\nmatch = "Contracts/**"\n')
+        with App("inbox-kept", None, env={"XDG_RUNTIME_DIR": claude.runtime, "HOME": claude.home},
+                 data=data, workspace=claude.project) as app:
+            proc = claude.start()
+            for turn in range(2):
+                card = _card(app, claude, proc)
+                assert app.card_field(card, "approval-tool") == "Bash"
+                reason = app.card_field(card, "approval-reason")
+                assert "Claude Code runs this command itself" in reason, reason
+                assert "Ask before anything in Contracts" in reason, reason
+                if turn == 0:
+                    app.wd.screenshot(os.path.join(ARTIFACTS, "inbox-kept-card.png"))
+                app.press(card, "deny")
+                wait_for("the card to go", lambda: card.id not in [c.id for c in app.cards()])
+            _finish(proc)
+            sent = json.dumps(claude.sent())
+            assert "IBAN DE00" not in sent, "the contracts were read"
+
+
 TESTS = [test_claude_code_asks_on_the_card_and_approve_writes_the_file,
          test_claude_code_denied_with_a_note_writes_nothing_and_hears_the_note,
          test_without_ask_first_claude_code_fails_closed,
          test_a_deny_rule_refuses_claude_codes_write_without_a_card_and_it_hears_why,
          test_gemini_cli_asks_on_the_card_and_approve_writes_the_file,
          test_gemini_cli_denied_with_a_note_writes_nothing_and_hears_the_note,
-         test_allow_in_this_conversation_is_claude_codes_own_session_permission]
+         test_allow_in_this_conversation_is_claude_codes_own_session_permission,
+         test_a_command_of_claude_code_that_names_no_kept_folder_still_asks_and_says_why]
 
 
 def test_settings_connects_and_disconnects_claude_code():
