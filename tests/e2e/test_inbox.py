@@ -69,6 +69,16 @@ class OtherAgent:
         agent's (where `~` in the card's words points)."""
         return App(name, None, env={"XDG_RUNTIME_DIR": self.runtime, "HOME": self.home})
 
+    def app_with_rules(self, name, rules):
+        """As `app`, with the person's folder the agent's project and `rules` (rules.toml's
+        text) in its data folder."""
+        data = os.path.join(self.tmp, "data")
+        os.makedirs(data)
+        with open(os.path.join(data, "rules.toml"), "w", encoding="utf-8") as f:
+            f.write(rules)
+        return App(name, None, env={"XDG_RUNTIME_DIR": self.runtime, "HOME": self.home},
+                   data=data, workspace=self.project)
+
     def diagnosis(self):
         """What a failure's message adds about the agent (nothing by default)."""
         return ""
@@ -216,12 +226,7 @@ def test_a_deny_rule_refuses_claude_codes_write_without_a_card_and_it_hears_why(
     the project Claude Code works in) refuses its Write with no card, and the rule's reason
     reaches Claude Code's next request."""
     with ClaudeCode() as claude:
-        data = os.path.join(claude.tmp, "data")
-        os.makedirs(data)
-        with open(os.path.join(data, "rules.toml"), "w", encoding="utf-8") as f:
-            f.write('[[deny]]\ntool = "write_file"\nmatch = "hello.txt"\n')
-        with App("inbox-rule", None, env={"XDG_RUNTIME_DIR": claude.runtime, "HOME": claude.home},
-                 data=data, workspace=claude.project) as app:
+        with claude.app_with_rules("inbox-rule", '[[deny]]\ntool = "write_file"\nmatch = "hello.txt"\n') as app:
             proc = claude.start()
             out, _ = _finish(proc)
             assert not os.path.exists(claude.target), "the deny rule holds"
@@ -334,12 +339,7 @@ def test_a_command_of_claude_code_that_names_no_kept_folder_still_asks_and_says_
         os.makedirs(os.path.join(claude.project, "Contracts"))
         with open(os.path.join(claude.project, "Contracts", "salary.txt"), "w") as f:
             f.write("IBAN DE00 1234\n")
-        data = os.path.join(claude.tmp, "data")
-        os.makedirs(data)
-        with open(os.path.join(data, "rules.toml"), "w", encoding="utf-8") as f:
-            f.write('[[ask]]\ntool = "*"\nmatch = "Contracts/**"\n')
-        with App("inbox-kept", None, env={"XDG_RUNTIME_DIR": claude.runtime, "HOME": claude.home},
-                 data=data, workspace=claude.project) as app:
+        with claude.app_with_rules("inbox-kept", '[[ask]]\ntool = "*"\nmatch = "Contracts/**"\n') as app:
             proc = claude.start()
             for turn in range(2):
                 card = _card(app, claude, proc)
