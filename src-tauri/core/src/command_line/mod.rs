@@ -185,12 +185,33 @@ pub fn all_simple_commands(line: &str) -> Vec<Vec<String>> {
     expand(line).commands
 }
 
+/// Every file a redirection of `line` reads or writes (`< in.txt`, `> out.txt`, `>> log`,
+/// `&> all`, `>&file`), found by the same lenient reading as [`all_simple_commands`] (also
+/// inside `sh -c`, `eval`, …), in the order met: the files a line reaches that are not words
+/// of any command.
+///
+/// ```
+/// use askfirst_core::command_line::redirection_targets;
+/// assert_eq!(redirection_targets("sh -c 'cat < a' > b"), vec!["b", "a"]);
+/// ```
+pub fn redirection_targets(line: &str) -> Vec<String> {
+    let found = expand(line);
+    found
+        .writes
+        .into_iter()
+        .map(|(target, _)| target)
+        .chain(found.reads)
+        .collect()
+}
+
 /// What the lenient reading found: every candidate simple command, every file written by a
-/// redirection (`(target, appends)`), and whether nesting went too deep to look into.
+/// redirection (`(target, appends)`) and read by one, and whether nesting went too deep to
+/// look into.
 #[derive(Default)]
 struct Expansion {
     commands: Vec<Vec<String>>,
     writes: Vec<(String, bool)>,
+    reads: Vec<String>,
     too_deep: bool,
 }
 
@@ -207,6 +228,7 @@ fn expand_line(line: &str, depth: usize, out: &mut Expansion) {
     }
     let split = split(line);
     out.writes.extend(split.writes);
+    out.reads.extend(split.reads);
     for words in split.commands {
         expand_words(words, depth, out);
     }

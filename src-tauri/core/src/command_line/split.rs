@@ -19,6 +19,8 @@ pub(super) enum Redirect {
 pub(super) struct Split {
     pub(super) commands: Vec<Vec<String>>,
     pub(super) writes: Vec<(String, bool)>,
+    /// The files read by `<` (and `<>`'s reading is its writing: in `writes`).
+    pub(super) reads: Vec<String>,
     pub(super) here_strings: Vec<String>,
 }
 
@@ -33,6 +35,7 @@ pub(super) struct Splitter {
     quoted: bool,
     pending: Option<Redirect>,
     writes: Vec<(String, bool)>,
+    reads: Vec<String>,
     here_strings: Vec<String>,
 }
 
@@ -58,7 +61,8 @@ impl Splitter {
                 }
             }
             Some(Redirect::HereString) => self.here_strings.push(word),
-            Some(Redirect::Read | Redirect::HereDocument) => {}
+            Some(Redirect::Read) => self.reads.push(word),
+            Some(Redirect::HereDocument) => {}
         }
     }
 
@@ -235,6 +239,7 @@ pub(super) fn split(line: &str) -> Split {
     Split {
         commands: s.commands,
         writes: s.writes,
+        reads: s.reads,
         here_strings: s.here_strings,
     }
 }
