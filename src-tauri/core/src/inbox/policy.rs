@@ -108,12 +108,20 @@ pub fn command_line(input: &Value) -> Option<String> {
 /// `given` made absolute against `cwd` (`~/` against `home`), with `.` and `..` taken as the
 /// letters say; symlinks are followed later, where the path is judged.
 fn absolute(given: &str, cwd: &Path, home: Option<&Path>) -> PathBuf {
-    let expanded = match (
-        given.strip_prefix("~/").or((given == "~").then_some("")),
-        home,
-    ) {
-        (Some(rest), Some(home)) => home.join(rest),
-        _ => PathBuf::from(given),
+    let home_rest = ["~", "$HOME", "${HOME}"].iter().find_map(|spelled| {
+        given
+            .strip_prefix(spelled)
+            .filter(|rest| rest.is_empty() || rest.starts_with('/'))
+    });
+    let expanded = match (home_rest, home) {
+        (Some(rest), Some(home)) => home.join(rest.trim_start_matches('/')),
+        _ => match through_proc(given) {
+            // `/proc/self/cwd/…` is the command's own folder: read before `..` is taken away
+            // by the letters (`/proc/self/cwd/../x` is not `/proc/self/x`).
+            Some(ProcLink::Cwd(rest)) => cwd.join(rest.trim_start_matches('/')),
+            Some(ProcLink::Root(rest)) => Path::new("/").join(rest.trim_start_matches('/')),
+            None => PathBuf::from(given),
+        },
     };
     let joined = if expanded.is_absolute() {
         expanded
@@ -131,6 +139,119 @@ fn absolute(given: &str, cwd: &Path, home: Option<&Path>) -> PathBuf {
         }
     }
     out
+}
+
+/// A path through `/proc/<process>/cwd` or `/proc/<process>/root` (`self`, a number or
+/// `thread-self`), with the rest after it.
+enum ProcLink<'a> {
+    Cwd(&'a str),
+    Root(&'a str),
+}
+
+fn through_proc(given: &str) -> Option<ProcLink<'_>> {
+    let rest = given.strip_prefix("/proc/")?;
+    let (process, rest) = rest.split_once('/').unwrap_or((rest, ""));
+    let process_ok = process == "self"
+        || process == "thread-self"
+        || (!process.is_empty() && process.bytes().all(|b| b.is_ascii_digit()));
+    if !process_ok {
+        return None;
+    }
+    let (link, rest) = rest.split_once('/').map_or((rest, ""), |(l, r)| (l, r));
+    match link {
+        "cwd" => Some(ProcLink::Cwd(rest)),
+        "root" => Some(ProcLink::Root(rest)),
+        _ => None,
+    }
+}
+
+/// `word` up to the first of its parts that the shell expands when it runs (a pattern
+/// `*?[`, a brace `{`, a variable or substitution `$` or `` ` ``), so that it names the folder
+/// the expansion happens in, with everything in it; the word itself when no part expands.
+/// `$HOME` and `${HOME}` at its start are not cut ([`absolute`] reads them); `~name/…` (the
+/// home folder of another user) is cut to `/`.
+fn before_expansion(word: &str) -> &str {
+    const EXPANDS: &[char] = &['*', '?', '[', '{', '$', '`'];
+    if word.starts_with('~') && !word.starts_with("~/") && word != "~" {
+        return "/";
+    }
+    let kept_start = ["$HOME", "${HOME}"]
+        .iter()
+        .find(|home| {
+            word.strip_prefix(**home)
+                .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+        })
+        .map_or(0, |home| home.len());
+    let mut end = 0;
+    for (at, part) in word.split('/').scan(0, |start, part| {
+        let at = *start;
+        *start += part.len() + 1;
+        Some((at, part))
+    }) {
+        if at + part.len() > kept_start && part.contains(EXPANDS) {
+            return if end == 0 && word.starts_with('/') {
+                "/"
+            } else {
+                &word[..end]
+            };
+        }
+        end = at + part.len();
+    }
+    word
+}
+
+/// The files a patch in Codex's `apply_patch` format names: the paths after `*** Add File:`,
+/// `*** Update File:`, `*** Delete File:` and `*** Move to:`.
+fn patch_paths(text: &str) -> impl Iterator<Item = &str> {
+    text.lines().filter_map(|line| {
+        [
+            "*** Add File: ",
+            "*** Update File: ",
+            "*** Delete File: ",
+            "*** Move to: ",
+        ]
+        .iter()
+        .find_map(|head| line.strip_prefix(head))
+        .map(str::trim)
+        .filter(|path| !path.is_empty())
+    })
+}
+
+/// The folder a shell tool's command runs in: the folder its input gives (Codex's `workdir`,
+/// Gemini CLI's `directory` or `dir_path`), made absolute against the agent's folder `cwd`,
+/// else `cwd`.
+fn command_folder(input: &Value, cwd: &Path, home: Option<&Path>) -> PathBuf {
+    ["workdir", "directory", "dir_path"]
+        .iter()
+        .find_map(|name| input.get(*name).and_then(Value::as_str))
+        .filter(|folder| !folder.is_empty())
+        .map_or_else(|| cwd.to_path_buf(), |folder| absolute(folder, cwd, home))
+}
+
+/// Whether the command `line` runs code its words do not show, so that what it reaches cannot
+/// be told from them: a variable or substitution anywhere in it, code given on the command
+/// line (`python3 -c`, `node -e`), a shell or interpreter reading its input (`… | sh`),
+/// something downloaded, or commands it builds while it runs (`eval`).
+fn reach_unknown(line: &str, cwd: &Path, home: Option<&Path>) -> bool {
+    use crate::command_line::{effects, Effect, Place};
+    // A variable or substitution (`${HOME}`, `$D`, `$(…)`) names what only the shell knows.
+    if line.contains(['$', '`']) {
+        return true;
+    }
+    let place = Place {
+        root: cwd.to_path_buf(),
+        home: home.map(Path::to_path_buf),
+        confined: false,
+    };
+    effects(line, &place).iter().any(|effect| {
+        matches!(
+            effect,
+            Effect::RunsCode { .. }
+                | Effect::RunsItsInput { .. }
+                | Effect::RunsDownloaded { .. }
+                | Effect::BuildsCommands { .. }
+        )
+    })
 }
 
 /// The most words of a shell line looked at for paths; a line with more is refused as naming
@@ -193,6 +314,15 @@ fn resolved_on_disk(path: &Path) -> PathBuf {
 /// [`MAX_WORDS`] words (then only the first are looked at).
 fn words_as_paths(line: &str, cwd: &Path, home: Option<&Path>) -> (Vec<PathBuf>, bool) {
     let commands = crate::command_line::all_simple_commands(line);
+    // `cd` alone (or `cd ~`) goes to the home folder: what follows runs there.
+    let home_by_cd = commands
+        .iter()
+        .any(|words| {
+            matches!(words.first().map(String::as_str), Some("cd" | "pushd")) && words.len() == 1
+        })
+        .then(|| "~".to_owned());
+    // Files a redirection reads or writes are paths whatever they look like (`> pin.txt`).
+    let redirected = crate::command_line::redirection_targets(line);
     let mut words = commands.iter().flatten();
     let paths = words
         .by_ref()
@@ -200,9 +330,13 @@ fn words_as_paths(line: &str, cwd: &Path, home: Option<&Path>) -> (Vec<PathBuf>,
         .filter(|word| {
             word.contains('/')
                 || word.starts_with('~')
+                || word.starts_with("$HOME")
+                || word.starts_with("${HOME}")
                 || (!word.is_empty() && std::fs::symlink_metadata(cwd.join(word.as_str())).is_ok())
         })
-        .map(|word| absolute(word, cwd, home))
+        .chain(redirected.iter().take(MAX_WORDS))
+        .chain(home_by_cd.iter())
+        .map(|word| absolute(before_expansion(word), cwd, home))
         .collect();
     (paths, words.next().is_some())
 }
@@ -225,7 +359,18 @@ fn facts_of(
     match ours {
         Some("run_command") => {
             if let Some(line) = command_line(input) {
-                let (paths, too_many) = words_as_paths(&line, cwd, home);
+                let folder = command_folder(input, cwd, home);
+                let (mut paths, too_many) = words_as_paths(&line, &folder, home);
+                // The folder it runs in is where its words lead from.
+                if folder != cwd {
+                    paths.push(folder.clone());
+                }
+                if crate::command_line::all_simple_commands(&line)
+                    .iter()
+                    .any(|words| words.first().is_some_and(|w| w == "apply_patch"))
+                {
+                    paths.extend(patch_paths(&line).map(|p| absolute(p, &folder, home)));
+                }
                 arguments.push(MainArgument {
                     kind: ArgumentKind::Command,
                     text: line,
@@ -260,8 +405,21 @@ fn facts_of(
             ]
             .iter()
             .filter_map(|n| input.get(*n).and_then(Value::as_str))
-            .map(|p| absolute(p, cwd, home))
+            .map(|p| absolute(before_expansion(p), cwd, home))
             .collect();
+            // Codex's `apply_patch`: the files are named inside the patch.
+            if request.tool_name == "apply_patch" {
+                let texts = input.as_object().into_iter().flat_map(|fields| {
+                    fields.values().flat_map(|value| match value {
+                        Value::String(text) => vec![text.as_str()],
+                        Value::Array(items) => items.iter().filter_map(Value::as_str).collect(),
+                        _ => Vec::new(),
+                    })
+                });
+                for text in texts {
+                    paths.extend(patch_paths(text).map(|p| absolute(p, cwd, home)));
+                }
+            }
             // A search or listing given no folder works in the agent's own (Claude Code's
             // Grep, Glob; Gemini CLI's search_file_content, glob).
             if paths.is_empty() && searches_where_it_works(&request.tool_name) {
@@ -274,7 +432,7 @@ fn facts_of(
                     list.iter()
                         .filter_map(Value::as_str)
                         .take(MAX_WORDS)
-                        .map(|p| absolute(p, cwd, home)),
+                        .map(|p| absolute(before_expansion(p), cwd, home)),
                 );
             }
             // Inside the person's folder, the path a write, edit or read is about is a path
@@ -293,6 +451,18 @@ fn facts_of(
                     arguments.extend(crate::tools::mentioned_paths(input, ws));
                 }
             }
+        }
+    }
+    // A folder that holds the person's folder (the home folder, `/`, a disk it is on) holds
+    // everything the rules are about: the person's folder counts as named too.
+    if let Some(ws) = workspace {
+        let holds_it = arguments.iter().any(|a| {
+            a.resolved
+                .as_deref()
+                .is_some_and(|folder| folder != ws.root() && ws.root().starts_with(folder))
+        });
+        if holds_it {
+            arguments.extend(path_arguments(&[ws.root().to_path_buf()], false, workspace));
         }
     }
     // Another agent's commands and tools run outside our sandbox and may act on everything
@@ -427,23 +597,32 @@ pub fn judge(
         Judged::Ask {
             rule_reason: None,
             allow_rule_not_applied,
-        } if tool_name == "run_command" => Judged::Ask {
-            rule_reason: reaches_kept(policy, request, workspace)
-                .map(|rules| words::command_reaches_kept(request.agent.display_name(), &rules)),
-            allow_rule_not_applied,
-        },
+        } if tool_name == "run_command" => {
+            let cwd = Path::new(&request.cwd);
+            let folder = command_folder(&input, cwd, home);
+            let unknown =
+                command_line(&input).is_some_and(|line| reach_unknown(&line, &folder, home));
+            Judged::Ask {
+                rule_reason: reaches_kept(policy, &folder, unknown, workspace)
+                    .map(|rules| words::command_reaches_kept(request.agent.display_name(), &rules)),
+                allow_rule_not_applied,
+            }
+        }
         other => other,
     }
 }
 
 /// The sentences of the rules that keep places from commands ([`Policy::kept_from_command`]),
-/// when a command working in `request`'s folder could reach one of those places: one lies in
-/// that folder (by its real path), or the folder lies in one, or it cannot be told (the
+/// when a command working in `folder` could reach one of those places: one lies in that
+/// folder (by its real path), or the folder lies in one, or the command's reach is `unknown`
+/// (it runs code its words do not show) and some place is kept, or it cannot be told (the
 /// person's folder is too big to look through, or a folder on the way cannot be read). `None`
-/// where no rule keeps anything there, or there is no person's folder for rules to be about.
+/// where no rule keeps anything it could reach, or there is no person's folder for rules to be
+/// about.
 fn reaches_kept(
     policy: &Policy,
-    request: &InboxRequest,
+    folder: &Path,
+    unknown: bool,
     workspace: Option<&Workspace>,
 ) -> Option<Vec<String>> {
     let workspace = workspace?;
@@ -451,13 +630,14 @@ fn reaches_kept(
     if rules.is_empty() {
         return None;
     }
-    let cwd = resolved_on_disk(Path::new(&request.cwd));
+    let folder = resolved_on_disk(folder);
     let reaches = policy
         .hidden_from_command(workspace.root(), None)
         .map_or(true, |places| {
-            places
-                .iter()
-                .any(|place| place.starts_with(&cwd) || cwd.starts_with(place))
+            (unknown && !places.is_empty())
+                || places
+                    .iter()
+                    .any(|place| place.starts_with(&folder) || folder.starts_with(place))
         });
     reaches.then_some(rules)
 }
