@@ -141,8 +141,8 @@ fn absolute(given: &str, cwd: &Path, home: Option<&Path>) -> PathBuf {
     out
 }
 
-/// A path through `/proc/<process>/cwd` or `/proc/<process>/root` (`self`, a number or
-/// `thread-self`), with the rest after it.
+/// A path through `/proc/self/cwd` or `/proc/self/root` (or `thread-self`), with the rest
+/// after it.
 enum ProcLink<'a> {
     Cwd(&'a str),
     Root(&'a str),
@@ -151,10 +151,9 @@ enum ProcLink<'a> {
 fn through_proc(given: &str) -> Option<ProcLink<'_>> {
     let rest = given.strip_prefix("/proc/")?;
     let (process, rest) = rest.split_once('/').unwrap_or((rest, ""));
-    let process_ok = process == "self"
-        || process == "thread-self"
-        || (!process.is_empty() && process.bytes().all(|b| b.is_ascii_digit()));
-    if !process_ok {
+    // Only the command's own process: `/proc/<number>/cwd` is another process's folder,
+    // resolved on disk through the link where the path is judged.
+    if process != "self" && process != "thread-self" {
         return None;
     }
     let (link, rest) = rest.split_once('/').map_or((rest, ""), |(l, r)| (l, r));
@@ -201,9 +200,11 @@ fn before_expansion(word: &str) -> &str {
 }
 
 /// The files a patch in Codex's `apply_patch` format names: the paths after `*** Add File:`,
-/// `*** Update File:`, `*** Delete File:` and `*** Move to:`.
+/// `*** Update File:`, `*** Delete File:` and `*** Move to:`, on lines trimmed as Codex trims
+/// them.
 fn patch_paths(text: &str) -> impl Iterator<Item = &str> {
-    text.lines().filter_map(|line| {
+    // Codex trims each header line before it reads it.
+    text.lines().map(str::trim).filter_map(|line| {
         [
             "*** Add File: ",
             "*** Update File: ",
@@ -230,8 +231,11 @@ fn command_folder(input: &Value, cwd: &Path, home: Option<&Path>) -> PathBuf {
 
 /// Whether the command `line` runs code its words do not show, so that what it reaches cannot
 /// be told from them: a variable or substitution anywhere in it, code given on the command
-/// line (`python3 -c`, `node -e`), a shell or interpreter reading its input (`… | sh`),
-/// something downloaded, or commands it builds while it runs (`eval`).
+/// line or in a script (`python3 -c`, `perl -le`, `node x.js`), a shell or interpreter
+/// reading its input (`… | sh`), something downloaded, commands it builds while it runs
+/// (`eval`), a program Ask First does not know (`awk`, `python3.12`), a container (which
+/// may be given any folder), or one that sends data or commands elsewhere (`ssh host cmd`,
+/// `curl -d`, `scp`).
 fn reach_unknown(line: &str, cwd: &Path, home: Option<&Path>) -> bool {
     use crate::command_line::{effects, Effect, Place};
     // A variable or substitution (`${HOME}`, `$D`, `$(…)`) names what only the shell knows.
@@ -247,9 +251,13 @@ fn reach_unknown(line: &str, cwd: &Path, home: Option<&Path>) -> bool {
         matches!(
             effect,
             Effect::RunsCode { .. }
+                | Effect::RunsScript { .. }
                 | Effect::RunsItsInput { .. }
                 | Effect::RunsDownloaded { .. }
                 | Effect::BuildsCommands { .. }
+                | Effect::Unknown { .. }
+                | Effect::Containers { .. }
+                | Effect::Sends { .. }
         )
     })
 }
@@ -313,32 +321,128 @@ fn resolved_on_disk(path: &Path) -> PathBuf {
 /// something that exists in `cwd`, made absolute; and whether the line has more than
 /// [`MAX_WORDS`] words (then only the first are looked at).
 fn words_as_paths(line: &str, cwd: &Path, home: Option<&Path>) -> (Vec<PathBuf>, bool) {
-    let commands = crate::command_line::all_simple_commands(line);
-    // `cd` alone (or `cd ~`) goes to the home folder: what follows runs there.
-    let home_by_cd = commands
-        .iter()
-        .any(|words| {
-            matches!(words.first().map(String::as_str), Some("cd" | "pushd")) && words.len() == 1
-        })
-        .then(|| "~".to_owned());
-    // Files a redirection reads or writes are paths whatever they look like (`> pin.txt`).
-    let redirected = crate::command_line::redirection_targets(line);
+    // The line read three ways, and every word any of them finds is looked at: as a whole by
+    // the lenient reading; each of its lines alone, so that a quote in a comment or in a
+    // here-document's text (which the shell does not read as quotes) hides no later line;
+    // and each line as the shell splits words (`shell_words`), so that a brace expansion
+    // (`~/Doc{uments,}/x`), which the lenient reading cuts, stays one word.
+    let mut commands = crate::command_line::all_simple_commands(line);
+    let mut redirected = crate::command_line::redirection_targets(line);
+    if line.contains('\n') {
+        for one in line.lines() {
+            commands.extend(crate::command_line::all_simple_commands(one));
+            redirected.extend(crate::command_line::redirection_targets(one));
+        }
+    }
+    for one in line.lines() {
+        if let Ok(words) = shell_words::split(one) {
+            commands.push(words);
+        }
+    }
+    // `cd` alone (or `pushd`) goes to the home folder: what follows runs there, so its words
+    // are read from there too.
+    let home_by_cd = home.filter(|_| goes_home(line));
     let mut words = commands.iter().flatten();
-    let paths = words
+    let spelled: Vec<&str> = words
         .by_ref()
         .take(MAX_WORDS)
-        .filter(|word| {
+        .map(String::as_str)
+        .chain(redirected.iter().take(MAX_WORDS).map(String::as_str))
+        .collect();
+    let mut paths = Vec::new();
+    let candidates = spelled.into_iter().flat_map(|word| {
+        std::iter::once(with_variable_spelled_out(glued_value(word), cwd)).chain(
+            embedded_paths(word)
+                .filter(move |found| *found != word)
+                .map(str::to_owned),
+        )
+    });
+    for word in candidates {
+        let word = word.as_str();
+        let is_path = |base: &Path| {
             word.contains('/')
                 || word.starts_with('~')
                 || word.starts_with("$HOME")
                 || word.starts_with("${HOME}")
-                || (!word.is_empty() && std::fs::symlink_metadata(cwd.join(word.as_str())).is_ok())
-        })
-        .chain(redirected.iter().take(MAX_WORDS))
-        .chain(home_by_cd.iter())
-        .map(|word| absolute(before_expansion(word), cwd, home))
-        .collect();
+                || (!word.is_empty() && std::fs::symlink_metadata(base.join(word)).is_ok())
+        };
+        for base in std::iter::once(cwd).chain(home_by_cd) {
+            if is_path(base) {
+                paths.push(absolute(before_expansion(word), base, home));
+            }
+        }
+    }
+    paths.sort();
+    paths.dedup();
     (paths, words.next().is_some())
+}
+
+/// `word` with a leading `${HOME…}` (any modifier: `${HOME:-x}`, `${HOME%/}`) read as `$HOME`,
+/// and a leading `$PWD` or `${PWD…}` as the folder the command runs in.
+fn with_variable_spelled_out(word: &str, cwd: &Path) -> String {
+    let braced = |name: &str| {
+        word.strip_prefix(&format!("${{{name}"))
+            .and_then(|rest| rest.split_once('}'))
+            .map(|(_, rest)| rest)
+    };
+    let plain = |name: &str| {
+        word.strip_prefix(&format!("${name}"))
+            .filter(|rest| rest.is_empty() || rest.starts_with('/'))
+    };
+    if let Some(rest) = braced("HOME") {
+        format!("$HOME{rest}")
+    } else if let Some(rest) = braced("PWD").or_else(|| plain("PWD")) {
+        format!("{}{rest}", cwd.display())
+    } else {
+        word.to_owned()
+    }
+}
+
+/// Absolute and home paths written inside a word of code or text (`open("/x/y")`,
+/// `path='~/x'`): each `/` or `~/` at the word's start or after a quote, bracket, `=`, `:` or
+/// `,`, up to the next such character or a space.
+fn embedded_paths(word: &str) -> impl Iterator<Item = &str> {
+    const AROUND: &[char] = &[
+        '"', '\'', '(', ')', '[', ']', '=', ':', ',', ' ', ';', '<', '>',
+    ];
+    word.match_indices(AROUND)
+        .map(|(at, found)| at + found.len())
+        .chain(std::iter::once(0))
+        .filter_map(move |start| {
+            let rest = &word[start..];
+            (rest.starts_with('/') || rest.starts_with("~/")).then(|| {
+                let end = rest.find(AROUND).unwrap_or(rest.len());
+                &rest[..end]
+            })
+        })
+        .filter(|found| found.len() > 1)
+}
+
+/// Whether `line` changes to the home folder with `cd` or `pushd` alone.
+fn goes_home(line: &str) -> bool {
+    crate::command_line::all_simple_commands(line)
+        .iter()
+        .any(|words| matches!(words.as_slice(), [only] if only == "cd" || only == "pushd"))
+}
+
+/// The path in a word that glues one to something else: the value of `--opt=VALUE`,
+/// `key=VALUE` and of a short option written together with it (`-C/x`, `-o/x`), and a file
+/// given to curl as `@file` (also after `=`: `f=@file`); the word itself otherwise.
+fn glued_value(word: &str) -> &str {
+    let value = if let Some(rest) = word.strip_prefix('-') {
+        match rest.split_once('=') {
+            Some((_, value)) => value,
+            None => rest
+                .find(['/', '~'])
+                .filter(|at| *at > 0 && rest[..*at].chars().all(|c| c.is_ascii_alphanumeric()))
+                .map_or(word, |at| &rest[at..]),
+        }
+    } else if !word.starts_with(['/', '~', '$']) {
+        word.split_once('=').map_or(word, |(_, value)| value)
+    } else {
+        word
+    };
+    value.strip_prefix('@').unwrap_or(value)
 }
 
 /// The facts of `request` as our policy reads them: our tool's name and its main arguments.
@@ -367,7 +471,11 @@ fn facts_of(
                 }
                 if crate::command_line::all_simple_commands(&line)
                     .iter()
-                    .any(|words| words.first().is_some_and(|w| w == "apply_patch"))
+                    .any(|words| {
+                        words
+                            .first()
+                            .is_some_and(|w| w == "apply_patch" || w == "applypatch")
+                    })
                 {
                     paths.extend(patch_paths(&line).map(|p| absolute(p, &folder, home)));
                 }
@@ -602,8 +710,10 @@ pub fn judge(
             let folder = command_folder(&input, cwd, home);
             let unknown =
                 command_line(&input).is_some_and(|line| reach_unknown(&line, &folder, home));
+            let folders = std::iter::once(folder.as_path())
+                .chain(home.filter(|_| command_line(&input).is_some_and(|l| goes_home(&l))));
             Judged::Ask {
-                rule_reason: reaches_kept(policy, &folder, unknown, workspace)
+                rule_reason: reaches_kept(policy, folders, unknown, workspace)
                     .map(|rules| words::command_reaches_kept(request.agent.display_name(), &rules)),
                 allow_rule_not_applied,
             }
@@ -613,15 +723,17 @@ pub fn judge(
 }
 
 /// The sentences of the rules that keep places from commands ([`Policy::kept_from_command`]),
-/// when a command working in `folder` could reach one of those places: one lies in that
-/// folder (by its real path), or the folder lies in one, or the command's reach is `unknown`
-/// (it runs code its words do not show) and some place is kept, or it cannot be told (the
-/// person's folder is too big to look through, or a folder on the way cannot be read). `None`
+/// when a command working in `folders` (where it runs, and the home folder after `cd` alone)
+/// could reach one of those places: one lies in such a folder (by its real path), or the
+/// folder lies in one, or the command's reach is `unknown`
+/// (it runs code its words do not show) and some place is kept; where what is kept cannot be
+/// listed (too many places, too big a folder, one that cannot be read), when the folder and
+/// the person's folder hold one another, or the reach is unknown. `None`
 /// where no rule keeps anything it could reach, or there is no person's folder for rules to be
 /// about.
-fn reaches_kept(
+fn reaches_kept<'a>(
     policy: &Policy,
-    folder: &Path,
+    folders: impl Iterator<Item = &'a Path>,
     unknown: bool,
     workspace: Option<&Workspace>,
 ) -> Option<Vec<String>> {
@@ -630,15 +742,26 @@ fn reaches_kept(
     if rules.is_empty() {
         return None;
     }
-    let folder = resolved_on_disk(folder);
-    let reaches = policy
-        .hidden_from_command(workspace.root(), None)
-        .map_or(true, |places| {
+    let folders: Vec<PathBuf> = folders.map(resolved_on_disk).collect();
+    let root = workspace.root();
+    let reaches = match policy.hidden_from_command(root, None) {
+        Ok(places) => {
             (unknown && !places.is_empty())
-                || places
+                || places.iter().any(|place| {
+                    folders
+                        .iter()
+                        .any(|folder| place.starts_with(folder) || folder.starts_with(place))
+                })
+        }
+        // What is kept cannot be listed (too many places, too big a folder, one that cannot
+        // be read): anything in the person's folder may be kept.
+        Err(_) => {
+            unknown
+                || folders
                     .iter()
-                    .any(|place| place.starts_with(&folder) || folder.starts_with(place))
-        });
+                    .any(|folder| root.starts_with(folder) || folder.starts_with(root))
+        }
+    };
     reaches.then_some(rules)
 }
 
