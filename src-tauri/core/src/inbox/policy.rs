@@ -341,7 +341,7 @@ fn words_as_paths(line: &str, cwd: &Path, home: Option<&Path>) -> (Vec<PathBuf>,
     }
     // `cd` alone (or `pushd`) goes to the home folder: what follows runs there, so its words
     // are read from there too.
-    let home_by_cd = home.filter(|_| goes_home(line));
+    let home_by_cd = home.filter(|_| goes_home(&commands));
     let mut words = commands.iter().flatten();
     let spelled: Vec<&str> = words
         .by_ref()
@@ -418,9 +418,10 @@ fn embedded_paths(word: &str) -> impl Iterator<Item = &str> {
         .filter(|found| found.len() > 1)
 }
 
-/// Whether `line` changes to the home folder with `cd` or `pushd` alone.
-fn goes_home(line: &str) -> bool {
-    crate::command_line::all_simple_commands(line)
+/// Whether one of `commands` (a line's simple commands) changes to the home folder with `cd`
+/// or `pushd` alone.
+fn goes_home(commands: &[Vec<String>]) -> bool {
+    commands
         .iter()
         .any(|words| matches!(words.as_slice(), [only] if only == "cd" || only == "pushd"))
 }
@@ -706,12 +707,12 @@ pub fn judge(
             rule_reason: None,
             allow_rule_not_applied,
         } if tool_name == "run_command" => {
-            let cwd = Path::new(&request.cwd);
-            let folder = command_folder(&input, cwd, home);
-            let unknown =
-                command_line(&input).is_some_and(|line| reach_unknown(&line, &folder, home));
-            let folders = std::iter::once(folder.as_path())
-                .chain(home.filter(|_| command_line(&input).is_some_and(|l| goes_home(&l))));
+            let folder = command_folder(&input, Path::new(&request.cwd), home);
+            let line = command_line(&input).unwrap_or_default();
+            let unknown = reach_unknown(&line, &folder, home);
+            let commands = crate::command_line::all_simple_commands(&line);
+            let folders =
+                std::iter::once(folder.as_path()).chain(home.filter(|_| goes_home(&commands)));
             Judged::Ask {
                 rule_reason: reaches_kept(policy, folders, unknown, workspace)
                     .map(|rules| words::command_reaches_kept(request.agent.display_name(), &rules)),
@@ -724,13 +725,14 @@ pub fn judge(
 
 /// The sentences of the rules that keep places from commands ([`Policy::kept_from_command`]),
 /// when a command working in `folders` (where it runs, and the home folder after `cd` alone)
-/// could reach one of those places: one lies in such a folder (by its real path), or the
-/// folder lies in one, or the command's reach is `unknown`
-/// (it runs code its words do not show) and some place is kept; where what is kept cannot be
-/// listed (too many places, too big a folder, one that cannot be read), when the folder and
-/// the person's folder hold one another, or the reach is unknown. `None`
-/// where no rule keeps anything it could reach, or there is no person's folder for rules to be
-/// about.
+/// could reach one of those places:
+/// - a kept place lies in one of the folders (by its real path), or a folder lies in one;
+/// - its reach is `unknown` (it runs code its words do not show) and some place is kept;
+/// - what is kept cannot be listed (too many places, too big a folder, one that cannot be
+///   read), and a folder and the person's folder hold one another, or the reach is unknown.
+///
+/// `None` where no rule keeps anything it could reach, or there is no person's folder for
+/// rules to be about.
 fn reaches_kept<'a>(
     policy: &Policy,
     folders: impl Iterator<Item = &'a Path>,
