@@ -108,6 +108,10 @@ confinement-not_shut_in = It is not shut in on this computer: it can read and ch
 confinement-kept = What your rules keep is hidden from it: { $rules }.
 # $rules: as above; $more: how many further rules keep places too (1 or more).
 confinement-kept_more = What your rules keep is hidden from it: { $rules }; and { $more } more.
+# $rules: the sentences of rules about changing files, as above.
+confinement-read_only = It can read what these rules protect, but not change, move or delete it: { $rules }.
+# $rules: as above; $more: how many further such rules (1 or more).
+confinement-read_only_more = It can read what these rules protect, but not change, move or delete it: { $rules }; and { $more } more.
 
 ## Errors the window shows (src-tauri/core/src/app/codes.rs). Each says what happened and what to do.
 

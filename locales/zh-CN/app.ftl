@@ -96,6 +96,10 @@ confinement-not_shut_in = 在这台电脑上它没有被隔离：它可以读取
 confinement-kept = 你的规则保护的内容对它隐藏：{ $rules }。
 # $rules: as above; $more: how many further rules keep places too (1 or more).
 confinement-kept_more = 你的规则保护的内容对它隐藏：{ $rules }；另外还有 { $more } 条。
+# $rules: the sentences of rules about changing files, as above.
+confinement-read_only = 它可以读取这些规则保护的内容，但不能改动、移动或删除：{ $rules }。
+# $rules: as above; $more: how many further such rules (1 or more).
+confinement-read_only_more = 它可以读取这些规则保护的内容，但不能改动、移动或删除：{ $rules }；另外还有 { $more } 条。
 
 ## 窗口中显示的错误：说明发生了什么、该怎么做。
 

@@ -18,10 +18,18 @@ seen, not assumed.
 
 Memory is sampled as the `soak` part does (every SOAK_SAMPLE_EVERY approvals, at once and again
 after SOAK_SETTLE seconds), so the two parts' figures compare side by side.
+
+With ASKFIRST_BENCH_JS_HEAP=1 the page's JavaScript heap is read too, from JavaScriptCore's own
+log of its collections (`JSC_logGC=1`, which the web process reads at its start and writes to
+the stderr it inherits from the app): at each sample, the last full collection since the one
+before, what it found live (`v=`, kB) and the heap's size after it (`=>`, kB). The page's
+resident set counts JavaScriptCore's heap with WebCore's own memory (the DOM, styles, layout)
+and its allocator's free pages; the log tells the first from the rest.
 """
 import glob
 import json
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -30,6 +38,68 @@ import time
 import e2e  # noqa: E402  (app_bench.py puts tests/e2e on the path first)
 
 TAB_LIMIT = 12  # more focus stops than this between a card and its Approve button: give up
+JS_HEAP = os.environ.get("ASKFIRST_BENCH_JS_HEAP") == "1"
+
+# JavaScriptCore's log of one collection (`Heap::collectInMutatorThread` and friends in
+# JavaScriptCore's Heap.cpp, WebKitGTK 2.50): "[GC<0x…>: START M 13909kb => FullCollection, …
+# v=10230kb (…) … => 12122kb, p=…ms … END]": the heap's size before, the kind, the bytes visited
+# (live) at each marking increment, and the heap's size after. A collection that lets the page
+# run between its increments is logged over several lines, each "[GC<0x…>: …".
+PIECE = re.compile(r"\[GC<(0x[0-9a-f]+)>: (.*)")
+COLLECTION = re.compile(r"^START \S+ (\d+)kb => (\w+)Collection,(.*)=> (\d+)kb, p=.*END\]")
+
+
+class JsHeap:
+    """JavaScriptCore's log of collections in the file `path`, read as it grows: the collections
+    of the web process's main heap (the one that collects most; a worker's heap is another)."""
+
+    def __init__(self, path):
+        self.path, self.offset, self.rest = path, 0, ""
+        self.open = {}  # heap address -> the pieces of a collection not ended yet
+        self.counts = {}  # heap address -> collections seen
+
+    def new_collections(self):
+        """Collections logged since the last call: [(heap, kind, live kB, after kB)]."""
+        with open(self.path, "rb") as f:
+            f.seek(self.offset)
+            data = f.read()
+        self.offset += len(data)
+        lines = (self.rest + data.decode("utf-8", "replace")).split("\n")
+        self.rest = lines.pop()
+        found = []
+        for line in lines:
+            piece = PIECE.search(line)
+            if not piece:
+                continue
+            heap, text = piece.groups()
+            if text.startswith("START "):
+                self.open[heap] = text
+            elif heap in self.open:
+                self.open[heap] += " " + text
+            else:
+                continue
+            m = COLLECTION.search(self.open[heap])
+            if not m:
+                continue
+            del self.open[heap]
+            visited = re.findall(r" v=(\d+)kb", m.group(3))
+            self.counts[heap] = self.counts.get(heap, 0) + 1
+            found.append((heap, m.group(2), int(visited[-1]) if visited else None, int(m.group(4))))
+        return found
+
+    def sample(self):
+        """The page heap's last full collection since the last sample, and how many of each kind
+        there were: {"full": n, "eden": n, "live_kib": …, "after_kib": …, "last_after_kib": …}
+        (the last two of the last full collection, None where none happened; the third the
+        heap's size after the last collection of either kind; the heap most collected is taken
+        to be the page's)."""
+        found = self.new_collections()
+        main = max(self.counts, key=self.counts.get) if self.counts else None
+        mine = [c for c in found if c[0] == main]
+        full = [c for c in mine if c[1] == "Full"]
+        return {"full": len(full), "eden": len(mine) - len(full),
+                "live_kib": full[-1][2] if full else None, "after_kib": full[-1][3] if full else None,
+                "last_after_kib": mine[-1][3] if mine else None}
 
 
 def calibrate(bench):
@@ -154,7 +224,13 @@ def part_soak_direct(results, bench):
     env["ASKFIRST_APPROVAL_TIMEOUT_SECS"] = str(bench.TIMEOUT_SECS)
     log = SessionLog(env["ASKFIRST_DATA_DIR"])
     keys = Keyboard()
-    proc = subprocess.Popen([e2e.APP], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    js_heap = None
+    stderr = subprocess.DEVNULL
+    if JS_HEAP:
+        env["JSC_logGC"] = "1"
+        stderr = open(os.path.join(tmp, "stderr.log"), "wb")
+        js_heap = JsHeap(stderr.name)
+    proc = subprocess.Popen([e2e.APP], env=env, stdout=subprocess.DEVNULL, stderr=stderr,
                             start_new_session=True)
     samples, retries = [], 0
     try:
@@ -208,8 +284,11 @@ def part_soak_direct(results, bench):
                     time.sleep(bench.SOAK_SETTLE)
                     samples[-1]["settled"] = {**bench.memory(proc.pid),
                                               "page_mappings": bench.page_mappings(proc.pid)}
+                if js_heap:
+                    samples[-1]["js_heap"] = js_heap.sample()
                 print(f"  soak_direct: {i + 1} approvals, RSS by process "
-                      f"{ {n: v['rss_mib'] for n, v in samples[-1]['by_process'].items()} }", flush=True)
+                      f"{ {n: v['rss_mib'] for n, v in samples[-1]['by_process'].items()} }"
+                      + (f", JavaScript heap {samples[-1]['js_heap']}" if js_heap else ""), flush=True)
         e2e.wait_for("the last task to finish", lambda: absorb() or finished >= bench.SOAK // bench.PER_RUN,
                      timeout=60)
         elapsed = time.monotonic() - t_start
@@ -217,6 +296,8 @@ def part_soak_direct(results, bench):
     finally:
         keys.close()
         bench.end_group(proc)
+        if stderr is not subprocess.DEVNULL:
+            stderr.close()
         shutil.rmtree(tmp, ignore_errors=True)
     results["soak_direct"] = {
         "approvals": bench.SOAK,

@@ -93,7 +93,10 @@ fn bench_policy(c: &mut Criterion) {
     group.sample_size(10);
     for rules in [0, 1, 6] {
         let policy = policy_with(rules, &root);
-        assert_eq!(policy.hidden_from_command(&root, None), Ok(Vec::new()));
+        assert_eq!(
+            policy.hidden_from_command(&root, None),
+            Ok(Default::default())
+        );
         group.bench_function(format!("{rules}_glob_rules"), |b| {
             b.iter(|| policy.hidden_from_command(&root, None))
         });
@@ -109,7 +112,10 @@ fn bench_policy(c: &mut Criterion) {
     group.sample_size(10);
     for rules in [1, 6] {
         let policy = policy_with(rules, &big_root);
-        assert_eq!(policy.hidden_from_command(&big_root, None), Ok(Vec::new()));
+        assert_eq!(
+            policy.hidden_from_command(&big_root, None),
+            Ok(Default::default())
+        );
         group.bench_function(format!("{rules}_glob_rules"), |b| {
             b.iter(|| policy.hidden_from_command(&big_root, None))
         });

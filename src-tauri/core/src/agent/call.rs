@@ -244,8 +244,9 @@ fn describe_now(
 }
 
 /// The card's effects: the tool's, and, for a command shut in, a sentence naming the rules
-/// whose places are hidden from it (up to three, then how many more). `asking_rule`: the ask
-/// rule whose card this is, which opens what it keeps once approved, so it is not named (see
+/// whose places are hidden from it and one naming those whose places it may only read (up to
+/// three each, then how many more). `asking_rule`: the ask rule whose card this is, which opens
+/// what it keeps once approved, so it is not named (see
 /// [`crate::policy::Policy::hidden_from_command`]).
 fn card_effects(
     policy: &crate::policy::Policy,
@@ -253,24 +254,39 @@ fn card_effects(
     mut effects: Vec<String>,
     asking_rule: Option<&str>,
 ) -> Vec<String> {
+    use crate::policy::kept::Keep;
     const NAMED: usize = 3;
     if tool.name() != "run_command" || !crate::tools::sandbox::Confinement::detected().is_confined()
     {
         return effects;
     }
     let rules = policy.kept_from_command(asking_rule);
-    if rules.is_empty() {
-        return effects;
+    for (keep, key, key_more) in [
+        (Keep::Hidden, "confinement-kept", "confinement-kept_more"),
+        (
+            Keep::ReadOnly,
+            "confinement-read_only",
+            "confinement-read_only_more",
+        ),
+    ] {
+        let rules: Vec<&str> = rules
+            .iter()
+            .filter(|(k, _)| *k == keep)
+            .map(|(_, sentence)| sentence.as_str())
+            .collect();
+        if rules.is_empty() {
+            continue;
+        }
+        let named = Arg::from(rules[..rules.len().min(NAMED)].join("; "));
+        effects.push(if rules.len() > NAMED {
+            tr(
+                key_more,
+                &[("rules", named), ("more", Arg::from(rules.len() - NAMED))],
+            )
+        } else {
+            tr(key, &[("rules", named)])
+        });
     }
-    let named = Arg::from(rules[..rules.len().min(NAMED)].join("; "));
-    effects.push(if rules.len() > NAMED {
-        tr(
-            "confinement-kept_more",
-            &[("rules", named), ("more", Arg::from(rules.len() - NAMED))],
-        )
-    } else {
-        tr("confinement-kept", &[("rules", named)])
-    });
     effects
 }
 

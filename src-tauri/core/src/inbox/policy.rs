@@ -740,7 +740,13 @@ fn reaches_kept<'a>(
     workspace: Option<&Workspace>,
 ) -> Option<Vec<String>> {
     let workspace = workspace?;
-    let rules = policy.kept_from_command(None);
+    // Another agent's command is not shut in: a place kept read-only from ours is one it may
+    // change, so every kept place counts alike here.
+    let rules: Vec<String> = policy
+        .kept_from_command(None)
+        .into_iter()
+        .map(|(_, sentence)| sentence)
+        .collect();
     if rules.is_empty() {
         return None;
     }
@@ -749,7 +755,7 @@ fn reaches_kept<'a>(
     let reaches = match policy.hidden_from_command(root, None) {
         Ok(places) => {
             (unknown && !places.is_empty())
-                || places.iter().any(|place| {
+                || places.all().any(|place| {
                     folders
                         .iter()
                         .any(|folder| place.starts_with(folder) || folder.starts_with(place))

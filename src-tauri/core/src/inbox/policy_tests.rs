@@ -991,12 +991,12 @@ fn hostile_a_search_of_a_folder_whose_kept_file_lies_deeper_than_the_look_is_lef
 }
 
 #[test]
-#[ignore = "not decided yet: a rule for one tool (read_file) is not read as about the places other tools (Grep, a command) read"]
 fn hostile_a_never_read_rule_from_the_form_is_passed_by_grep_and_by_a_command() {
     // The rule form writes `deny read_file "sub/keep/**"` for "Never read files in sub/keep".
     // Claude Code's Grep keeps its own name ("Grep" is not `read_file`) and a command is
-    // `run_command`, so neither is refused, and `reaches_kept` only counts rules for `*` and
-    // `run_command`: Grep reads the file's lines, `cat` the whole file.
+    // `run_command`: a rule about a place for a file tool holds for them too
+    // (`Rule::holds_for_unseen`, `kept::keeps`). Grep reads the file's lines, `cat` the whole
+    // file.
     let p = place();
     std::fs::create_dir_all(p.person.join("sub/keep")).expect("dir");
     std::fs::write(p.person.join("sub/keep/pin.txt"), "4711").expect("pin");

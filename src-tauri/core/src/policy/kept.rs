@@ -85,15 +85,97 @@ fn unless_gone(error: &std::io::Error, path: &Path) -> Result<(), HiddenError> {
     }
 }
 
-/// Whether `rule` is about paths a command may touch: every rule for all tools (`*`), and a
-/// rule for `run_command` whose pattern names a path (`Private/**`, `**/*.pdf`: it has a `/`).
-/// `docker*` for `run_command` is about commands named so, not about `docker-compose.yml`.
-pub(super) fn about_paths(rule: &Rule) -> bool {
+/// How a command shut in is kept from a place a rule is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Keep {
+    /// The place is hidden: an empty folder, or `/dev/null` for a file.
+    Hidden,
+    /// The place is shown as it is, read-only: it can be read, not changed, moved or deleted.
+    ReadOnly,
+}
+
+/// How a command is kept from what `rule` is about, if the rule is about paths a command may
+/// touch. A command can do what any file tool does, so a path rule about a file tool holds for
+/// commands too:
+/// - every rule for all tools (`*`), a rule for `run_command` whose pattern names a path
+///   (`Private/**`, `**/*.pdf`: it has a `/`; `docker*` is about commands named so, not about
+///   `docker-compose.yml`), and a rule about reading or listing (`read_file`,
+///   `list_directory`) a place: [`Keep::Hidden`];
+/// - a rule about writing, changing, moving or deleting files (`write_file`, `edit_file`,
+///   `move_path`, `delete_path`) in a place: [`Keep::ReadOnly`], so that "Never delete files
+///   in Photos" still lets a command read the photos.
+///
+/// A rule about a tool without a place (`deny write_file`, every file) keeps nothing from
+/// commands here: it is about everything, not about places ([`Rule::about_everything`]).
+pub(super) fn keeps(rule: &Rule) -> Option<Keep> {
+    let pattern = rule.pattern.as_deref()?;
     match rule.tool.as_str() {
-        "*" => true,
-        "run_command" => rule.pattern.as_deref().is_some_and(|p| p.contains('/')),
-        _ => false,
+        "*" | "read_file" | "list_directory" => Some(Keep::Hidden),
+        "run_command" => pattern.contains('/').then_some(Keep::Hidden),
+        "write_file" | "edit_file" | "move_path" | "delete_path" => Some(Keep::ReadOnly),
+        _ => None,
     }
+}
+
+/// The places a command shut in is kept from ([`super::Policy::hidden_from_command`]),
+/// canonical paths, outermost first in each list: those hidden, and those shown read-only (none
+/// of which lies inside a hidden one).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct KeptPlaces {
+    /// Hidden: an empty folder, or `/dev/null` for a file.
+    pub hidden: Vec<PathBuf>,
+    /// Shown read-only.
+    pub read_only: Vec<PathBuf>,
+}
+
+impl KeptPlaces {
+    /// Whether nothing is kept.
+    pub fn is_empty(&self) -> bool {
+        self.hidden.is_empty() && self.read_only.is_empty()
+    }
+
+    /// Every place kept, hidden first.
+    pub fn all(&self) -> impl Iterator<Item = &PathBuf> {
+        self.hidden.iter().chain(&self.read_only)
+    }
+}
+
+/// The places `rules` keep from a command working in `workspace` (canonical), each rule with
+/// how it keeps ([`keeps`]): [`hidden_places`] for each kind; a place shown read-only inside
+/// one hidden is hidden with it.
+///
+/// # Errors
+/// As [`hidden_places`], and [`HiddenError::TooMany`] past [`HIDDEN_CAP`] places in all.
+pub(super) fn kept_places(
+    rules: &[(Keep, &Rule)],
+    workspace: &Path,
+) -> Result<KeptPlaces, HiddenError> {
+    let of = |keep: Keep| -> Vec<&Rule> {
+        rules
+            .iter()
+            .filter(|(k, _)| *k == keep)
+            .map(|(_, rule)| *rule)
+            .collect()
+    };
+    let (hiding, read_only) = (of(Keep::Hidden), of(Keep::ReadOnly));
+    let hidden = if hiding.is_empty() {
+        Vec::new()
+    } else {
+        hidden_places(&hiding, workspace)?
+    };
+    let mut shown = if read_only.is_empty() {
+        Vec::new()
+    } else {
+        hidden_places(&read_only, workspace)?
+    };
+    shown.retain(|place| !hidden.iter().any(|outer| place.starts_with(outer)));
+    if hidden.len() + shown.len() > HIDDEN_CAP {
+        return Err(HiddenError::TooMany { cap: HIDDEN_CAP });
+    }
+    Ok(KeptPlaces {
+        hidden,
+        read_only: shown,
+    })
 }
 
 /// The places that `rules` are about for a command working in `workspace` (canonical),

@@ -279,68 +279,74 @@ impl Policy {
         }
     }
 
-    /// The places (canonical paths) that a command shut in in `workspace` runs without, as its
-    /// own view of the system has them hidden ([`kept::hidden_places`]): what a deny rule about
-    /// paths is about (every rule for all tools, a path rule for `run_command`), and what such
-    /// an ask rule is about, except the ask rule `opened` (its one-line form,
-    /// [`Verdict::asking_rule`]) when the person approved this very command on the card it
-    /// made. A command an allow rule or a grant let run, or one approved on an ordinary card,
-    /// runs without all of them.
+    /// The places (canonical paths) that a command shut in in `workspace` is kept from, as its
+    /// own view of the system has them hidden or read-only ([`kept::kept_places`]): what a deny
+    /// rule about paths is about (every rule for all tools, a path rule for `run_command` or a
+    /// file tool: [`kept::keeps`]), and what such an ask rule is about, except the ask rule
+    /// `opened` (its one-line form, [`Verdict::asking_rule`]) when the person approved this very
+    /// command on the card it made. A command an allow rule or a grant let run, or one approved
+    /// on an ordinary card, is kept from all of them.
     ///
     /// # Errors
-    /// [`HiddenError`] when more than [`kept::HIDDEN_CAP`] places would have to be hidden, the
+    /// [`HiddenError`] when more than [`kept::HIDDEN_CAP`] places would have to be kept, the
     /// workspace is too big to look through for a glob rule, or a folder on the way cannot be
     /// read: the command cannot be shut in without them, so it must not run.
     pub fn hidden_from_command(
         &self,
         workspace: &Path,
         opened: Option<&str>,
-    ) -> Result<Vec<PathBuf>, HiddenError> {
+    ) -> Result<kept::KeptPlaces, HiddenError> {
         // The rules are copied out so that the look through the workspace (up to
         // [`kept::LOOK_CAP`] entries) holds no lock other decisions wait for.
-        let kept: Vec<Rule> = {
+        let kept: Vec<(kept::Keep, Rule)> = {
             let state = self.lock();
             let Rules::Loaded(set) = &state.rules else {
-                return Ok(Vec::new());
+                return Ok(kept::KeptPlaces::default());
             };
             Self::keeping(set, opened)
-                .map(|(_, rule)| rule.clone())
+                .map(|(_, keep, rule)| (keep, rule.clone()))
                 .collect()
         };
-        kept::hidden_places(&kept.iter().collect::<Vec<_>>(), workspace)
+        let rules: Vec<(kept::Keep, &Rule)> =
+            kept.iter().map(|(keep, rule)| (*keep, rule)).collect();
+        kept::kept_places(&rules, workspace)
     }
 
     /// The rules that keep places from a command ([`Self::hidden_from_command`]), each with
-    /// its kind, deny first.
+    /// its kind and how it keeps, deny first.
     fn keeping<'a>(
         set: &'a RuleSet,
         opened: Option<&'a str>,
-    ) -> impl Iterator<Item = (RuleKind, &'a Rule)> {
-        let about = |rule: &&Rule| kept::about_paths(rule) && !rule.about_everything();
+    ) -> impl Iterator<Item = (RuleKind, kept::Keep, &'a Rule)> {
+        let keeps = |rule: &'a Rule| {
+            kept::keeps(rule)
+                .filter(|_| !rule.about_everything())
+                .map(|keep| (keep, rule))
+        };
         set.deny
             .iter()
-            .filter(about)
-            .map(|rule| (RuleKind::Deny, rule))
+            .filter_map(keeps)
+            .map(|(keep, rule)| (RuleKind::Deny, keep, rule))
             .chain(
                 set.ask
                     .iter()
-                    .filter(about)
                     .filter(move |rule| opened != Some(rule.line(RuleKind::Ask).as_str()))
-                    .map(|rule| (RuleKind::Ask, rule)),
+                    .filter_map(keeps)
+                    .map(|(keep, rule)| (RuleKind::Ask, keep, rule)),
             )
     }
 
     /// The sentences of the rules that keep places from a command shut in
     /// ([`Self::hidden_from_command`], `opened` as there), deny rules first, as the settings
-    /// screen lists them ("Never touch anything in Private"); empty while the rules file is
-    /// broken.
-    pub fn kept_from_command(&self, opened: Option<&str>) -> Vec<String> {
+    /// screen lists them ("Never touch anything in Private"), each with how it keeps its places
+    /// from the command ([`kept::keeps`]); empty while the rules file is broken.
+    pub fn kept_from_command(&self, opened: Option<&str>) -> Vec<(kept::Keep, String)> {
         let state = self.lock();
         let Rules::Loaded(set) = &state.rules else {
             return Vec::new();
         };
         Self::keeping(set, opened)
-            .map(|(kind, rule)| rule.sentence(kind))
+            .map(|(kind, keep, rule)| (keep, rule.sentence(kind)))
             .collect()
     }
 

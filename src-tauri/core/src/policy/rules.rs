@@ -18,6 +18,33 @@ pub const CONTENTS_DEPTH: usize = 32;
 /// tools move or trash counts as holding what the rule is about, one only named does not.
 pub const CONTENTS_CAP: usize = 50_000;
 
+/// Our file tools: a rule about a place for one of them holds for what a command, an MCP tool
+/// or another agent's tool may do there too ([`Rule::holds_for_unseen`]).
+const FILE_TOOLS: [&str; 6] = [
+    "read_file",
+    "list_directory",
+    "write_file",
+    "edit_file",
+    "move_path",
+    "delete_path",
+];
+
+/// The file tools that change files: a command is kept from their rules' places by seeing them
+/// read-only ([`super::kept::keeps`]).
+const CHANGING_TOOLS: [&str; 4] = ["write_file", "edit_file", "move_path", "delete_path"];
+
+/// Our own tools, each of which does only what its name says (a command is the exception).
+const BUILT_IN_TOOLS: [&str; 8] = [
+    "read_file",
+    "list_directory",
+    "write_file",
+    "edit_file",
+    "move_path",
+    "delete_path",
+    "fetch_url",
+    "run_command",
+];
+
 pub use super::template::RULES_TEMPLATE;
 
 /// Errors of the rules file. The message names the file and what is wrong.
@@ -409,22 +436,58 @@ impl Rule {
         self.tool == "*" || self.tool == tool
     }
 
+    /// Whether this deny or ask rule, about a place for one of our file tools ("Never read
+    /// files in Private": `read_file "Private/**"`), holds for a call of `tool` as well, which
+    /// may do what that file tool does there without its name saying so: a command
+    /// (`run_command`), an MCP server's tool, another agent's tool we know no equal of
+    /// (Claude Code's `Grep`). Not for our other file tools, whose names say what they do, and
+    /// not for a rule about every place of its tool (`deny write_file`), which is about the tool.
+    fn holds_for_unseen(&self, tool: &str) -> bool {
+        FILE_TOOLS.contains(&self.tool.as_str())
+            && !self.about_everything()
+            && (tool == "run_command" || !BUILT_IN_TOOLS.contains(&tool))
+    }
+
+    /// Whether the sandbox keeps the promise of this rule (held for a tool by
+    /// [`Self::holds_for_unseen`]) for `argument`: a rule only about changing files
+    /// (`write_file`, `edit_file`, `move_path`, `delete_path`), a place named by our own command,
+    /// or the folder it works in, where commands are shut in. The command then sees the place
+    /// read-only ([`super::kept::keeps`]), so it may still read it (`ls Photos` under "Never
+    /// delete files in Photos").
+    fn left_to_sandbox(&self, argument: &MainArgument) -> bool {
+        CHANGING_TOOLS.contains(&self.tool.as_str())
+            && matches!(argument.contents, Contents::OurCommand | Contents::Working)
+            && crate::tools::sandbox::Confinement::detected().is_confined()
+    }
+
     /// Deny and ask rules (`asking` for an ask rule): any main argument matches (or the rule
     /// has no pattern). `inside` has one cell for each main argument, in order: what is
-    /// inside it once a rule has looked, for the next rules of the same decision.
+    /// inside it once a rule has looked, for the next rules of the same decision. A rule about
+    /// a place for a file tool holds for the paths a command, an MCP tool or another agent's
+    /// tool names too ([`Self::holds_for_unseen`]).
     pub(super) fn matches_any(
         &self,
         facts: &CallFacts<'_>,
         asking: bool,
         inside: &[OnceCell<Inside>],
     ) -> bool {
-        self.names(facts.tool_name)
-            && (self.pattern.is_none()
+        if self.names(facts.tool_name) {
+            return self.pattern.is_none()
                 || facts
                     .main_arguments
                     .iter()
                     .zip(inside)
-                    .any(|(a, inside)| self.matches_argument_any(a, asking, inside)))
+                    .any(|(a, inside)| self.matches_argument_any(a, asking, inside));
+        }
+        self.holds_for_unseen(facts.tool_name)
+            && facts
+                .main_arguments
+                .iter()
+                .zip(inside)
+                .filter(|(a, _)| matches!(a.kind, ArgumentKind::Path | ArgumentKind::MentionedPath))
+                .any(|(a, inside)| {
+                    !self.left_to_sandbox(a) && self.matches_argument_any(a, asking, inside)
+                })
     }
 
     /// Allow rules: every main argument matches, and there is at least one when the rule has

@@ -14,7 +14,9 @@
 //!   `$XDG_RUNTIME_DIR` is an empty private folder too, and the bus's socket is covered by
 //!   `/dev/null` wherever it lies ([`super::session_bus::SessionBus`]);
 //! - the workspace folder mounted read-write on top (and, when Ask First's data folder lies
-//!   inside the workspace, that folder hidden again on top of it: later mounts cover earlier);
+//!   inside the workspace, that folder hidden again on top of it: later mounts cover earlier),
+//!   with what the person's rules keep from commands hidden in it, or read-only where a rule
+//!   is only about changing files ([`crate::policy::kept::keeps`]);
 //! - no capabilities, no further user namespaces, its own IPC namespace, a new session (no
 //!   `TIOCSTI` into the terminal), and a clean environment ([`command_env`]);
 //! - its own PID namespace, whose first process is bwrap's reaper: when the shell ends, or
@@ -380,11 +382,11 @@ pub const SHOWN_EMPTY: [&str; 7] = [
 /// # Errors
 /// The I/O error of creating Ask First's data folder inside the workspace (so that it can be
 /// hidden before a command could create it).
-pub(crate) fn confined_command(
+pub(crate) fn confined_command<'a>(
     program: &Path,
     user_namespace: bool,
     command: &str,
-    ws: &Workspace,
+    ws: &'a Workspace,
 ) -> std::io::Result<Command> {
     let root = ws.root();
     let own_data = ws.own_data();
@@ -440,18 +442,29 @@ pub(crate) fn confined_command(
     // would bind its folder from outside again, over what was hidden in it.
     let data_inside = own_data.filter(|data| data.starts_with(root) && *data != root);
     // (A kept place outside the workspace, where a link in it leads, is read-only already.)
-    let kept: Vec<&Path> = ws
-        .hidden_from_commands()
-        .iter()
-        .map(PathBuf::as_path)
-        .filter(|kept| !root.starts_with(kept))
-        .collect();
+    let places = ws.hidden_from_commands();
+    let inside = |places: &'a [PathBuf]| -> Vec<&'a Path> {
+        places
+            .iter()
+            .map(PathBuf::as_path)
+            .filter(|kept| !root.starts_with(kept))
+            .collect()
+    };
+    let (kept, read_only) = (inside(&places.hidden), inside(&places.read_only));
     let mut pinned = std::collections::HashSet::new();
-    for place in data_inside.iter().chain(&kept) {
+    for place in data_inside.iter().chain(&kept).chain(&read_only) {
         pin_folders_above(&mut bwrap, place, root, &mut pinned);
     }
     if let Some(data) = data_inside {
         hide(&mut bwrap, data);
+    }
+    // A place shown read-only is bound onto itself read-only (with what is mounted inside it,
+    // pins included): it can be read, and nothing in it written, renamed or removed. Before
+    // the hidden places, which may lie inside it and must cover it.
+    for place in read_only {
+        if place.exists() {
+            bwrap.arg("--ro-bind").arg(place).arg(place);
+        }
     }
     // A folder kept is an empty folder that cannot be written (a write into it fails, rather
     // than seem to work and vanish with the command); a file is `/dev/null`, read-only.

@@ -3,6 +3,7 @@
 //! refused. Tools check when they describe a call and again right before they run it.
 
 use super::ToolError;
+use crate::policy::kept::KeptPlaces;
 use std::io;
 use std::path::{Component, Path, PathBuf};
 
@@ -11,7 +12,7 @@ use std::path::{Component, Path, PathBuf};
 pub struct Workspace {
     root: PathBuf,
     own_data: Option<PathBuf>,
-    hidden_from_commands: Vec<PathBuf>,
+    hidden_from_commands: KeptPlaces,
 }
 
 impl Workspace {
@@ -30,7 +31,7 @@ impl Workspace {
         Ok(Self {
             root,
             own_data: None,
-            hidden_from_commands: Vec::new(),
+            hidden_from_commands: KeptPlaces::default(),
         })
     }
 
@@ -44,15 +45,15 @@ impl Workspace {
     }
 
     /// The same workspace, with folders or files inside it (canonical paths) that a command
-    /// shut in must not see: what the person's rules keep
+    /// shut in must not see, or must see read-only: what the person's rules keep
     /// ([`crate::policy::Policy::hidden_from_command`]).
-    pub fn hiding_from_commands(mut self, paths: Vec<PathBuf>) -> Self {
-        self.hidden_from_commands = paths;
+    pub fn hiding_from_commands(mut self, places: KeptPlaces) -> Self {
+        self.hidden_from_commands = places;
         self
     }
 
     /// What [`Self::hiding_from_commands`] gave.
-    pub fn hidden_from_commands(&self) -> &[PathBuf] {
+    pub fn hidden_from_commands(&self) -> &KeptPlaces {
         &self.hidden_from_commands
     }
 

@@ -631,3 +631,95 @@ async fn unreadable_folder_child() {
         .unwrap();
     }
 }
+
+/// The rules the form writes for "Never read files in Private" and "Never delete files in
+/// Photos", with commands allowed (so no card stands between a command and the files).
+const FILE_TOOL_RULES: &str = "[[deny]]\ntool = \"read_file\"\nmatch = \"Private/**\"\n\
+     [[deny]]\ntool = \"delete_path\"\nmatch = \"Photos/**\"\n\
+     [[allow]]\ntool = \"run_command\"\n";
+
+#[tokio::test]
+async fn a_rule_about_a_file_tool_holds_for_commands_too() {
+    if !shut_in() {
+        return;
+    }
+    let mut h = harness_with(
+        commands(&[
+            // Named: refused by the rule itself.
+            "cat Private/diary.txt",
+            // Not named: Private is hidden, Photos read-only.
+            "grep -r secret; echo grep-ended",
+            "ls Photos; cat Photos/cat.jpg",
+            "rm -rf Photos; find . -name '*.jpg' -delete; mv Photos Gone; echo tried",
+            "echo made > made.txt",
+        ]),
+        TIMEOUT,
+        rules(FILE_TOOL_RULES),
+        AnswerMode::Interactive,
+    );
+    let root = h.dir.path().to_owned();
+    std::fs::create_dir_all(root.join("Private")).unwrap();
+    std::fs::write(root.join("Private/diary.txt"), "secret-7731\n").unwrap();
+    std::fs::create_dir_all(root.join("Photos")).unwrap();
+    std::fs::write(root.join("Photos/cat.jpg"), "photo-7731\n").unwrap();
+    h.runtime.start_run("tidy").unwrap();
+    h.events.run_finished().await;
+    let events = h.events.all();
+    assert_eq!(cards(&events), 0);
+    let outputs = finished_outputs(&events);
+    assert_eq!(outputs.len(), 5, "{outputs:?}");
+    assert_eq!(outputs[0].0, ToolCallStatus::Denied, "{outputs:?}");
+    assert!(outputs[1].1.contains("grep-ended"), "{outputs:?}");
+    assert!(!outputs[1].1.contains("secret-7731"), "{outputs:?}");
+    // Photos can still be read.
+    assert_eq!(outputs[2].0, ToolCallStatus::Succeeded, "{outputs:?}");
+    assert!(outputs[2].1.contains("cat.jpg"), "{outputs:?}");
+    assert!(outputs[2].1.contains("photo-7731"), "{outputs:?}");
+    assert!(outputs[3].1.contains("tried"), "{outputs:?}");
+    assert_eq!(
+        std::fs::read_to_string(root.join("Photos/cat.jpg")).unwrap(),
+        "photo-7731\n"
+    );
+    assert_eq!(
+        std::fs::read_to_string(root.join("Private/diary.txt")).unwrap(),
+        "secret-7731\n"
+    );
+    assert_eq!(outputs[4].0, ToolCallStatus::Succeeded, "{outputs:?}");
+    assert!(root.join("made.txt").exists());
+}
+
+#[tokio::test]
+async fn a_command_card_says_what_rules_about_file_tools_keep_from_it() {
+    if !shut_in() {
+        return;
+    }
+    let mut h = harness_with(
+        commands(&["ls"]),
+        TIMEOUT,
+        rules(
+            "[[deny]]\ntool = \"read_file\"\nmatch = \"Private/**\"\n\
+             [[ask]]\ntool = \"write_file\"\nmatch = \"Photos/**\"\n",
+        ),
+        AnswerMode::Interactive,
+    );
+    std::fs::create_dir_all(h.dir.path().join("Private")).unwrap();
+    std::fs::create_dir_all(h.dir.path().join("Photos")).unwrap();
+    h.runtime.start_run("look").unwrap();
+    let card = h.events.approval_required().await;
+    let effects = card.effects.join("\n");
+    assert!(
+        effects.contains("What your rules keep is hidden from it: Never read files in Private."),
+        "{effects}"
+    );
+    assert!(
+        effects.contains(
+            "It can read what these rules protect, but not change, move or delete it: \
+             Ask before writing files in Photos."
+        ),
+        "{effects}"
+    );
+    h.runtime
+        .resolve_approval(card.approval_id, Decision::Deny { note: None })
+        .unwrap();
+    h.events.run_finished().await;
+}

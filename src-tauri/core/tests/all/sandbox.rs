@@ -7,6 +7,7 @@
 //! These tests need bubblewrap (`make setup` installs it); without it they fail, on purpose.
 
 use super::support::{all_gone, processes_with, unique_sleep};
+use askfirst_core::policy::kept::KeptPlaces;
 use askfirst_core::tools::sandbox::Confinement;
 use askfirst_core::tools::{Tool, ToolError, ToolSet, Workspace};
 use askfirst_protocol::Risk;
@@ -263,10 +264,13 @@ async fn places_kept_beside_the_data_folder_leave_it_and_each_other_hidden() {
     )
     .unwrap();
     let root = ws.root().to_path_buf();
-    let ws = ws.with_own_data(&data).hiding_from_commands(vec![
-        root.join(".local/state/Private"),
-        root.join(".local/share/keys/bank.key"),
-    ]);
+    let ws = ws.with_own_data(&data).hiding_from_commands(KeptPlaces {
+        hidden: vec![
+            root.join(".local/state/Private"),
+            root.join(".local/share/keys/bank.key"),
+        ],
+        read_only: Vec::new(),
+    });
     let out = attack_data(".local/share/askfirst", &ws).await;
     assert_data_untouched(&data, &out);
     let read = run(
@@ -275,6 +279,56 @@ async fn places_kept_beside_the_data_folder_leave_it_and_each_other_hidden() {
     )
     .await;
     assert!(!read.contains("secret-91b2"), "{read}");
+}
+
+#[tokio::test]
+async fn a_place_kept_read_only_can_be_read_and_not_changed_moved_or_deleted() {
+    confined();
+    let (_dir, ws) = workspace();
+    let root = ws.root().to_path_buf();
+    std::fs::create_dir_all(root.join("Albums/Photos/Private")).unwrap();
+    std::fs::write(root.join("Albums/Photos/cat.jpg"), "photo-91b2").unwrap();
+    std::fs::write(root.join("Albums/Photos/Private/me.jpg"), "private-91b2").unwrap();
+    std::fs::write(root.join("list.txt"), "list-91b2").unwrap();
+    let ws = ws.hiding_from_commands(KeptPlaces {
+        hidden: vec![root.join("Albums/Photos/Private")],
+        read_only: vec![root.join("Albums/Photos"), root.join("list.txt")],
+    });
+    // Read: yes, except what is hidden inside.
+    let read = run(
+        "cat Albums/Photos/cat.jpg list.txt; cat Albums/Photos/Private/me.jpg; ls Albums/Photos/Private",
+        &ws,
+    )
+    .await;
+    assert!(
+        read.contains("photo-91b2") && read.contains("list-91b2"),
+        "{read}"
+    );
+    assert!(!read.contains("private-91b2"), "{read}");
+    // Changed, moved, deleted, planted beside: no, by any road.
+    run(
+        "echo x > Albums/Photos/cat.jpg; echo x >> list.txt; rm -rf Albums/Photos/cat.jpg; \
+         rm -rf Albums; mv Albums/Photos elsewhere; mv Albums gone; mv list.txt moved.txt; \
+         rm -f list.txt; touch Albums/Photos/new.jpg; find . -delete",
+        &ws,
+    )
+    .await;
+    assert_eq!(
+        std::fs::read_to_string(root.join("Albums/Photos/cat.jpg")).unwrap(),
+        "photo-91b2"
+    );
+    assert_eq!(
+        std::fs::read_to_string(root.join("Albums/Photos/Private/me.jpg")).unwrap(),
+        "private-91b2"
+    );
+    assert_eq!(
+        std::fs::read_to_string(root.join("list.txt")).unwrap(),
+        "list-91b2"
+    );
+    assert!(!root.join("Albums/Photos/new.jpg").exists());
+    // The rest of the workspace is still the command's to change.
+    run("echo made > made.txt", &ws).await;
+    assert!(root.join("made.txt").exists());
 }
 
 #[tokio::test]
