@@ -183,8 +183,52 @@ def test_a_command_that_names_nothing_runs_without_what_the_rules_keep():
             assert f.read() == "IBAN DE00 1234\n"
 
 
+def test_rules_the_form_writes_for_one_kind_of_action_hold_for_commands():
+    # "Never read files in Private" and "Never delete files in Photos", as the rule form writes
+    # them (one file tool each). A command that names neither reads Photos and cannot delete
+    # it, and never sees Private; its card says both. A command naming Private is refused.
+    path = scenario_file([
+        {"say": "Looking around.", "tool_calls": [{"name": "run_command", "arguments": {
+            "command": "ls Photos; rm -rf Photos; grep -r diary-secret .; echo ended"}}]},
+        {"tool_calls": [{"name": "run_command", "arguments": {
+            "command": "cat Private/diary.txt"}}]},
+        {"say": "Done."},
+    ])
+    app = App("file-tool-rules-for-commands", path)
+    os.makedirs(os.path.join(app.workspace, "Private"))
+    os.makedirs(os.path.join(app.workspace, "Photos"))
+    diary = os.path.join(app.workspace, "Private", "diary.txt")
+    photo = os.path.join(app.workspace, "Photos", "cat.jpg")
+    for name, text in [(diary, "diary-secret\n"), (photo, "photo\n")]:
+        with open(name, "w", encoding="utf-8") as f:
+            f.write(text)
+    os.makedirs(app.data)
+    with open(os.path.join(app.data, "rules.toml"), "w", encoding="utf-8") as f:
+        f.write('[[deny]]\ntool = "read_file"\nmatch = "Private/**"\n'
+                '[[deny]]\ntool = "delete_path"\nmatch = "Photos/**"\n')
+    with app:
+        app.start_task("Look at my photos")
+        card = app.card()
+        text = card_text(app, card)
+        assert "What your rules keep is hidden from it: Never read files in Private." in text, text
+        assert ("It can read what these rules protect, but not change, move or delete it: "
+                "Never delete files in Photos.") in text, text
+        app.wd.screenshot(os.path.join(ARTIFACTS, "file-tool-rules-for-commands.png"))
+        app.press(card, "approve")
+        assert app.wait_finished() == "completed"
+        page = app.wd.execute("return document.body.innerText")
+        assert "ended" in page and "cat.jpg" in page, page
+        assert "diary-secret" not in page, page
+        assert "Never read files in Private" in page, page
+        with open(photo, encoding="utf-8") as f:
+            assert f.read() == "photo\n"
+        with open(diary, encoding="utf-8") as f:
+            assert f.read() == "diary-secret\n"
+
+
 TESTS = [test_stop_ends_everything_a_command_started_setsid_included,
          test_a_redirect_to_another_host_is_not_followed_and_the_card_names_this_computer,
          test_a_diff_line_starting_with_plus_or_minus_is_on_the_card,
          test_a_flood_of_calls_in_one_turn_is_bounded,
-         test_a_command_that_names_nothing_runs_without_what_the_rules_keep]
+         test_a_command_that_names_nothing_runs_without_what_the_rules_keep,
+         test_rules_the_form_writes_for_one_kind_of_action_hold_for_commands]

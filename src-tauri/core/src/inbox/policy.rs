@@ -585,7 +585,13 @@ fn facts_of(
             argument.contents = Contents::Outside;
         }
     }
-    let name = ours.map_or_else(|| request.tool_name.clone(), str::to_owned);
+    // Codex's `apply_patch` edits, and also adds, deletes and moves files (`*** Delete File:`,
+    // `*** Move to:`): it keeps its own name, so that a rule about any of those holds for it
+    // (`Rule::holds_for_unseen`), not only one about changing files.
+    let name = match ours {
+        Some(ours) if request.tool_name != "apply_patch" => ours.to_owned(),
+        _ => request.tool_name.clone(),
+    };
     (name, arguments)
 }
 

@@ -1359,3 +1359,75 @@ fn hostile_false_ask_more_than_a_thousand_kept_places_make_every_command_everywh
         }
     );
 }
+
+/// "Never delete files in Photos", as the rule form writes it.
+const NEVER_DELETE_PHOTOS: &str = "[[deny]]\ntool = \"delete_path\"\nmatch = \"Photos/**\"\n";
+
+#[test]
+fn hostile_codex_apply_patch_that_deletes_a_file_under_never_delete_is_only_asked() {
+    // `our_tool` maps apply_patch to `edit_file`, a built-in tool, so `holds_for_unseen`
+    // (rules.rs) does not let the `delete_path` rule hold for it, although the patch's
+    // `*** Delete File:` (and `*** Move to:`) header deletes (moves away) a file in Photos.
+    // "Never delete files in Photos" becomes a card the person may approve as "an edit".
+    let p = place();
+    std::fs::create_dir_all(p.person.join("Photos")).expect("dir");
+    std::fs::write(p.person.join("Photos/cat.jpg"), "photo").expect("photo");
+    let policy = policy(&p, NEVER_DELETE_PHOTOS);
+    for patch in [
+        "*** Begin Patch\n*** Delete File: Photos/cat.jpg\n*** End Patch\n",
+        "*** Begin Patch\n*** Update File: Photos/cat.jpg\n*** Move to: cat.jpg\n@@\n-photo\n+photo\n*** End Patch\n",
+    ] {
+        let delete = request(
+            ExternalAgent::Codex,
+            &p.person,
+            "apply_patch",
+            serde_json::json!({ "input": patch }),
+        );
+        assert_eq!(
+            refused_by(&judged(&policy, &p, &delete)),
+            Some(PolicyLayer::UserRule),
+            "{patch}"
+        );
+    }
+}
+
+#[test]
+fn hostile_a_never_delete_rule_refuses_claude_codes_searches_and_reads_by_command() {
+    // False refusal: `holds_for_unseen` lets a `delete_path` rule hold for every tool we know
+    // no equal of, and `facts_of` gives every path `Contents::Outside`, so a Grep or Glob of
+    // the person's folder (which holds Photos) is refused by "Never delete files in Photos",
+    // though a search deletes nothing; so is `cat Photos/cat.jpg` through Bash.
+    let p = place();
+    std::fs::create_dir_all(p.person.join("Photos")).expect("dir");
+    std::fs::write(p.person.join("Photos/cat.jpg"), "photo").expect("photo");
+    let policy = policy(&p, NEVER_DELETE_PHOTOS);
+    for request in [
+        claude(&p.person, "Grep", serde_json::json!({"pattern": "TODO"})),
+        claude(&p.person, "Glob", serde_json::json!({"pattern": "**/*.md"})),
+        claude(
+            &p.person,
+            "Grep",
+            serde_json::json!({"pattern": "Exif", "path": "Photos"}),
+        ),
+    ] {
+        let verdict = judged(&policy, &p, &request);
+        assert_eq!(refused_by(&verdict), None, "{request:?}: {verdict:?}");
+    }
+    // Strict on purpose: another agent's command runs outside our sandbox, and what it does
+    // to a place it names is not read from its words, so one naming Photos is refused, `cat`
+    // as `rm` (its Read tool reads the photo).
+    for line in ["cat Photos/cat.jpg", "rm Photos/cat.jpg"] {
+        let bash = claude(&p.person, "Bash", serde_json::json!({ "command": line }));
+        assert_eq!(
+            refused_by(&judged(&policy, &p, &bash)),
+            Some(PolicyLayer::UserRule),
+            "{line}"
+        );
+    }
+    let read = claude(
+        &p.person,
+        "Read",
+        serde_json::json!({"file_path": "Photos/cat.jpg"}),
+    );
+    assert_eq!(refused_by(&judged(&policy, &p, &read)), None);
+}

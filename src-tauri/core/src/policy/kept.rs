@@ -166,9 +166,20 @@ pub(super) fn kept_places(
     let mut shown = if read_only.is_empty() {
         Vec::new()
     } else {
-        hidden_places(&read_only, workspace)?
+        // However many there are: past HIDDEN_CAP the folders holding them are shown instead.
+        places_within(&read_only, workspace, LOOK_CAP, LOOK_CAP)?
     };
     shown.retain(|place| !hidden.iter().any(|outer| place.starts_with(outer)));
+    if hidden.len() + shown.len() > HIDDEN_CAP {
+        // Too many to show read-only one by one (a photo library under "Never delete files
+        // matching *.jpg"): the folders that hold them are shown read-only instead, which is
+        // stricter (nothing new can be made there either) and takes a mount per folder.
+        shown = outermost(shown.iter().filter_map(|place| place.parent()));
+        if shown.iter().any(|folder| workspace.starts_with(folder)) {
+            return Err(HiddenError::TooMany { cap: HIDDEN_CAP });
+        }
+        shown.retain(|place| !hidden.iter().any(|outer| place.starts_with(outer)));
+    }
     if hidden.len() + shown.len() > HIDDEN_CAP {
         return Err(HiddenError::TooMany { cap: HIDDEN_CAP });
     }
@@ -208,6 +219,21 @@ fn hidden_places_within(
     workspace: &Path,
     cap: usize,
 ) -> Result<Vec<PathBuf>, HiddenError> {
+    let kept = places_within(rules, workspace, cap, HIDDEN_CAP)?;
+    if kept.len() > HIDDEN_CAP {
+        return Err(HiddenError::TooMany { cap: HIDDEN_CAP });
+    }
+    Ok(kept)
+}
+
+/// The places of [`hidden_places`], each look through folders reading at most `cap` entries
+/// and giving up past `most` places a glob rule matches.
+fn places_within(
+    rules: &[&Rule],
+    workspace: &Path,
+    cap: usize,
+    most: usize,
+) -> Result<Vec<PathBuf>, HiddenError> {
     let mut places: Vec<PathBuf> = Vec::new();
     for literal in rules.iter().filter_map(|rule| rule.literal_folder.as_ref()) {
         for named in places_named(workspace, literal)? {
@@ -224,23 +250,26 @@ fn hidden_places_within(
         .filter(|rule| rule.is_glob())
         .collect();
     if !globs.is_empty() {
-        places.extend(glob_matches(&globs, workspace, &mut Look::new(cap))?);
+        places.extend(glob_matches(&globs, workspace, &mut Look::new(cap, most))?);
     }
     places.retain(|place| !workspace.starts_with(place) && !is_system(place));
-    let others = second_names(&places, workspace, &mut Look::new(cap))?;
+    let others = second_names(&places, workspace, &mut Look::new(cap, most))?;
     places.extend(others);
     // Outermost first; a place inside one already hidden is hidden with it.
+    Ok(outermost(places.iter().map(PathBuf::as_path)))
+}
+
+/// `places` outermost first, each once, without those inside another.
+fn outermost<'a>(places: impl Iterator<Item = &'a Path>) -> Vec<PathBuf> {
+    let mut places: Vec<&Path> = places.collect();
     places.sort_by_key(|place| place.components().count());
     let mut kept: Vec<PathBuf> = Vec::new();
     for place in places {
         if !kept.iter().any(|outer| place.starts_with(outer)) {
-            kept.push(place);
+            kept.push(place.to_path_buf());
         }
     }
-    if kept.len() > HIDDEN_CAP {
-        return Err(HiddenError::TooMany { cap: HIDDEN_CAP });
-    }
-    Ok(kept)
+    kept
 }
 
 /// Whether `place` is in one of the system's own folders, which the sandbox shows read-only to
@@ -386,11 +415,14 @@ fn second_names(
 struct Look {
     seen: usize,
     cap: usize,
+    /// How many places a glob rule may match before the look gives up
+    /// ([`HiddenError::TooMany`]).
+    most: usize,
 }
 
 impl Look {
-    fn new(cap: usize) -> Self {
-        Self { seen: 0, cap }
+    fn new(cap: usize, most: usize) -> Self {
+        Self { seen: 0, cap, most }
     }
 
     /// The entries of `folder` (none if it is gone), counted.
@@ -462,8 +494,8 @@ fn glob_matches(
                     (true, Some(target)) => places.push(target),
                     (true, None) => {}
                 }
-                if places.len() > HIDDEN_CAP {
-                    return Err(HiddenError::TooMany { cap: HIDDEN_CAP });
+                if places.len() > look.most {
+                    return Err(HiddenError::TooMany { cap: look.most });
                 }
                 continue;
             }

@@ -18,6 +18,18 @@ pub const CONTENTS_DEPTH: usize = 32;
 /// tools move or trash counts as holding what the rule is about, one only named does not.
 pub const CONTENTS_CAP: usize = 50_000;
 
+/// How far the sandbox keeps a rule's promise for one argument of our own command
+/// ([`Rule::left_to_sandbox`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Sandboxed {
+    /// Not at all: the command's words are judged as for any tool.
+    No,
+    /// For what already exists: the names the command's words give are still judged.
+    ButNames,
+    /// Wholly: the command's words need not be judged for this rule.
+    Wholly,
+}
+
 /// Our file tools: a rule about a place for one of them holds for what a command, an MCP tool
 /// or another agent's tool may do there too ([`Rule::holds_for_unseen`]).
 const FILE_TOOLS: [&str; 6] = [
@@ -312,13 +324,19 @@ impl Rule {
         asking: bool,
         inside: &OnceCell<Inside>,
     ) -> bool {
+        self.names_argument(argument)
+            || (argument.contents != Contents::No && self.about_contents(argument, asking, inside))
+    }
+
+    /// Whether the rule is about the argument itself, not what is inside it: its spelling on
+    /// disk or as given matches, or it lies in the rule's very folder.
+    fn names_argument(&self, argument: &MainArgument) -> bool {
         self.matches_text_any(argument.kind, &argument.text)
             || argument
                 .alias
                 .as_deref()
                 .is_some_and(|alias| self.matches_text_any(argument.kind, alias))
             || self.inside_named_folder(argument)
-            || (argument.contents != Contents::No && self.about_contents(argument, asking, inside))
     }
 
     /// Whether every spelling of the argument matches (for allow rules).
@@ -437,27 +455,58 @@ impl Rule {
     }
 
     /// Whether this deny or ask rule, about a place for one of our file tools ("Never read
-    /// files in Private": `read_file "Private/**"`), holds for a call of `tool` as well, which
-    /// may do what that file tool does there without its name saying so: a command
+    /// files in Private": `read_file "Private/**"`), holds for the call `facts` as well, whose
+    /// tool may do what that file tool does there without its name saying so: a command
     /// (`run_command`), an MCP server's tool, another agent's tool we know no equal of
-    /// (Claude Code's `Grep`). Not for our other file tools, whose names say what they do, and
-    /// not for a rule about every place of its tool (`deny write_file`), which is about the tool.
-    fn holds_for_unseen(&self, tool: &str) -> bool {
+    /// (Claude Code's `Grep`, Codex's `apply_patch`). Not for our other file tools, whose names
+    /// say what they do; not for a rule about every place of its tool (`deny write_file`),
+    /// which is about the tool; and a rule about changing files not for a tool other than a
+    /// command that says it only reads (Claude Code's `Grep`, an MCP tool marked read-only:
+    /// the same word that lets such a tool be trusted to only read elsewhere).
+    fn holds_for_unseen(&self, facts: &CallFacts<'_>) -> bool {
+        let tool = facts.tool_name;
         FILE_TOOLS.contains(&self.tool.as_str())
             && !self.about_everything()
             && (tool == "run_command" || !BUILT_IN_TOOLS.contains(&tool))
+            && !(CHANGING_TOOLS.contains(&self.tool.as_str())
+                && facts.read_only
+                && tool != "run_command")
     }
 
-    /// Whether the sandbox keeps the promise of this rule (held for a tool by
-    /// [`Self::holds_for_unseen`]) for `argument`: a rule only about changing files
-    /// (`write_file`, `edit_file`, `move_path`, `delete_path`), a place named by our own command,
-    /// or the folder it works in, where commands are shut in. The command then sees the place
-    /// read-only ([`super::kept::keeps`]), so it may still read it (`ls Photos` under "Never
-    /// delete files in Photos").
-    fn left_to_sandbox(&self, argument: &MainArgument) -> bool {
-        CHANGING_TOOLS.contains(&self.tool.as_str())
-            && matches!(argument.contents, Contents::OurCommand | Contents::Working)
-            && crate::tools::sandbox::Confinement::detected().is_confined()
+    /// How far the sandbox keeps the promise of this deny rule (held for a tool by
+    /// [`Self::holds_for_unseen`]) for `argument`, so that the command's words need not: for our
+    /// own command shut in, naming a place or working in the folder, a rule about changing
+    /// files shows what it is about read-only ([`super::kept::keeps`]), so the command may
+    /// still read it (`ls Photos` under "Never delete files in Photos"):
+    /// - [`Sandboxed::Wholly`] for a rule about changing or deleting what exists (`edit_file`,
+    ///   `delete_path`), and one about writing or moving into a plain folder or file that exists
+    ///   when the command starts (`write_file "Reports/**"`);
+    /// - [`Sandboxed::ButNames`] for a rule about writing or moving into a place that may not
+    ///   exist yet (`write_file "**/*.pdf"`, a folder not made yet): the sandbox cannot stop a
+    ///   new file from being made there, so a command whose words name one is refused, while
+    ///   what a folder it names already holds is left to the sandbox.
+    ///
+    /// Never for an ask rule: its card must ask (and, once approved, opens the place).
+    fn left_to_sandbox(&self, argument: &MainArgument, asking: bool) -> Sandboxed {
+        let tool = self.tool.as_str();
+        if asking
+            || !CHANGING_TOOLS.contains(&tool)
+            || !matches!(argument.contents, Contents::OurCommand | Contents::Working)
+            || !crate::tools::sandbox::Confinement::detected().is_confined()
+        {
+            return Sandboxed::No;
+        }
+        let exists = || {
+            self.literal_folder.as_ref().is_some_and(|literal| {
+                Self::workspace_root(argument)
+                    .is_some_and(|root| std::fs::symlink_metadata(root.join(literal)).is_ok())
+            })
+        };
+        if matches!(tool, "edit_file" | "delete_path") || exists() {
+            Sandboxed::Wholly
+        } else {
+            Sandboxed::ButNames
+        }
     }
 
     /// Deny and ask rules (`asking` for an ask rule): any main argument matches (or the rule
@@ -479,15 +528,67 @@ impl Rule {
                     .zip(inside)
                     .any(|(a, inside)| self.matches_argument_any(a, asking, inside));
         }
-        self.holds_for_unseen(facts.tool_name)
-            && facts
+        self.holds_for_unseen(facts)
+            && (facts
                 .main_arguments
                 .iter()
                 .zip(inside)
                 .filter(|(a, _)| matches!(a.kind, ArgumentKind::Path | ArgumentKind::MentionedPath))
-                .any(|(a, inside)| {
-                    !self.left_to_sandbox(a) && self.matches_argument_any(a, asking, inside)
+                .any(|(a, inside)| match self.left_to_sandbox(a, asking) {
+                    Sandboxed::Wholly => false,
+                    // What exists is read-only; a name of what does not yet is judged.
+                    Sandboxed::ButNames => {
+                        a.resolved
+                            .as_deref()
+                            .is_none_or(|p| std::fs::symlink_metadata(p).is_err())
+                            && self.names_argument(a)
+                    }
+                    Sandboxed::No => self.matches_argument_any(a, asking, inside),
                 })
+                || self.made_by_name(facts))
+    }
+
+    /// For a rule about writing or moving files into a place (`write_file "**/*.pdf"`,
+    /// `move_path "Reports/**"`): whether our own command's words name a file or folder there
+    /// that does not exist yet (`echo … > invoice.pdf`, `mkdir Reports`), which the sandbox
+    /// cannot keep read-only since it is not there when the command starts. A word counts when
+    /// it is a plain relative name (no pattern, variable or option) or a redirection's target;
+    /// a word naming what exists is judged as a mentioned path is.
+    fn made_by_name(&self, facts: &CallFacts<'_>) -> bool {
+        if !matches!(self.tool.as_str(), "write_file" | "move_path") {
+            return false;
+        }
+        // Only our own command has the folder it works in among its arguments.
+        let Some(root) = facts
+            .main_arguments
+            .iter()
+            .find(|a| a.contents == Contents::Working)
+            .and_then(|a| a.resolved.as_deref())
+        else {
+            return false;
+        };
+        let Some(line) = facts
+            .main_arguments
+            .iter()
+            .find(|a| a.kind == ArgumentKind::Command)
+            .map(|a| a.text.as_str())
+        else {
+            return false;
+        };
+        let words = crate::command_line::all_simple_commands(line)
+            .into_iter()
+            .flatten()
+            .chain(crate::command_line::redirection_targets(line));
+        words.into_iter().any(|word| {
+            let word = word.trim_start_matches("./");
+            !word.is_empty()
+                && !word.starts_with('-')
+                && !word.contains(['*', '?', '[', '{', '$', '`', '\0'])
+                && !Path::new(word).is_absolute()
+                && !word.split('/').any(|part| part == "..")
+                && std::fs::symlink_metadata(root.join(word)).is_err()
+                && self.matches_path(word.trim_end_matches('/'))
+        })
     }
 
     /// Allow rules: every main argument matches, and there is at least one when the rule has

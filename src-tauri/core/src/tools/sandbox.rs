@@ -382,11 +382,11 @@ pub const SHOWN_EMPTY: [&str; 7] = [
 /// # Errors
 /// The I/O error of creating Ask First's data folder inside the workspace (so that it can be
 /// hidden before a command could create it).
-pub(crate) fn confined_command<'a>(
+pub(crate) fn confined_command(
     program: &Path,
     user_namespace: bool,
     command: &str,
-    ws: &'a Workspace,
+    ws: &Workspace,
 ) -> std::io::Result<Command> {
     let root = ws.root();
     let own_data = ws.own_data();
@@ -441,30 +441,38 @@ pub(crate) fn confined_command<'a>(
     // hidden the same way, after every folder above each of them is pinned: a pin made later
     // would bind its folder from outside again, over what was hidden in it.
     let data_inside = own_data.filter(|data| data.starts_with(root) && *data != root);
-    // (A kept place outside the workspace, where a link in it leads, is read-only already.)
+    // A kept place outside the workspace, where a link in it leads, is read-only already, or
+    // hidden with the home folder and the rest: it is hidden again, never shown read-only
+    // (binding it would bring it back from the disk over what the sandbox hides there).
     let places = ws.hidden_from_commands();
-    let inside = |places: &'a [PathBuf]| -> Vec<&'a Path> {
-        places
-            .iter()
-            .map(PathBuf::as_path)
-            .filter(|kept| !root.starts_with(kept))
-            .collect()
-    };
-    let (kept, read_only) = (inside(&places.hidden), inside(&places.read_only));
+    let kept: Vec<&Path> = places
+        .hidden
+        .iter()
+        .map(PathBuf::as_path)
+        .filter(|kept| !root.starts_with(kept))
+        .collect();
+    let read_only: Vec<&Path> = places
+        .read_only
+        .iter()
+        .map(PathBuf::as_path)
+        .filter(|place| place.starts_with(root) && *place != root)
+        .collect();
     let mut pinned = std::collections::HashSet::new();
     for place in data_inside.iter().chain(&kept).chain(&read_only) {
         pin_folders_above(&mut bwrap, place, root, &mut pinned);
     }
-    if let Some(data) = data_inside {
-        hide(&mut bwrap, data);
-    }
     // A place shown read-only is bound onto itself read-only (with what is mounted inside it,
-    // pins included): it can be read, and nothing in it written, renamed or removed. Before
-    // the hidden places, which may lie inside it and must cover it.
+    // pins included): it can be read, and nothing in it written, renamed or removed. Bound
+    // from the disk, it would show again what was hidden in it before, so it comes before
+    // everything hidden: Ask First's data folder and the places kept hidden, which may lie
+    // inside it and must cover it.
     for place in read_only {
         if place.exists() {
             bwrap.arg("--ro-bind").arg(place).arg(place);
         }
+    }
+    if let Some(data) = data_inside {
+        hide(&mut bwrap, data);
     }
     // A folder kept is an empty folder that cannot be written (a write into it fails, rather
     // than seem to work and vanish with the command); a file is `/dev/null`, read-only.

@@ -357,3 +357,31 @@ fn a_rule_listed_with_its_tool_name_trimmed_can_be_removed_by_that_line() {
         Vec::<String>::new()
     );
 }
+
+/// False refusal found by a hostile review: `Rule::holds_for_unseen` (rules.rs) lets a rule
+/// about changing files hold for every MCP tool, whatever the call does, so an MCP tool the
+/// call's facts say only reads (a filesystem server's `read_text_file`, an image describer) is
+/// refused a photo by "Never delete files in Photos".
+#[test]
+fn hostile_a_never_delete_rule_refuses_a_read_only_mcp_tool() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = std::fs::canonicalize(dir.path()).unwrap();
+    std::fs::create_dir_all(root.join("Photos")).unwrap();
+    std::fs::write(root.join("Photos/cat.jpg"), "photo").unwrap();
+    let policy = Policy::new(
+        rules("[[deny]]\ntool = \"delete_path\"\nmatch = \"Photos/**\"\n"),
+        None,
+    );
+    let photo = MainArgument {
+        alias: None,
+        kind: ArgumentKind::MentionedPath,
+        text: "Photos/cat.jpg".into(),
+        resolved: Some(root.join("Photos/cat.jpg")),
+        contents: Contents::No,
+    };
+    let (decision, layer) = decide(&policy, "files__read_text_file", true, &[photo]);
+    assert!(
+        !matches!(decision, PolicyDecision::Deny { .. }),
+        "{decision:?} ({layer:?})"
+    );
+}

@@ -723,3 +723,98 @@ async fn a_command_card_says_what_rules_about_file_tools_keep_from_it() {
         .unwrap();
     h.events.run_finished().await;
 }
+
+/// Found by a hostile review: `Rule::left_to_sandbox` (rules.rs) leaves a rule about writing
+/// to the sandbox for every path our command names, but the sandbox binds read-only only what
+/// exists when the command starts: "Never write .pdf files" and "Never write files in
+/// Reports" (not made yet) are passed by a command that creates one, with no card.
+#[tokio::test]
+async fn hostile_a_never_write_rule_is_passed_by_a_command_that_creates_the_file() {
+    if !shut_in() {
+        return;
+    }
+    let mut h = harness_with(
+        commands(&[
+            "echo forged > invoice.pdf",
+            "mkdir -p Reports && echo forged > Reports/q1.txt",
+        ]),
+        TIMEOUT,
+        rules(
+            "[[deny]]\ntool = \"write_file\"\nmatch = \"**/*.pdf\"\n\
+             [[deny]]\ntool = \"write_file\"\nmatch = \"Reports/**\"\n\
+             [[allow]]\ntool = \"run_command\"\n",
+        ),
+        AnswerMode::Interactive,
+    );
+    let root = h.dir.path().to_owned();
+    h.runtime.start_run("write").unwrap();
+    h.events.run_finished().await;
+    let outputs = finished_outputs(&h.events.all());
+    assert!(!root.join("invoice.pdf").exists(), "{outputs:?}");
+    assert!(!root.join("Reports/q1.txt").exists(), "{outputs:?}");
+}
+
+/// False refusal found by a hostile review: a "never delete" glob rule (`**/*.jpg`) is now a
+/// read-only place for every match (`kept::keeps`), and past `HIDDEN_CAP` (1,000) places the
+/// command is not run at all: in a folder of 1,001 photos, `echo hello` fails.
+#[tokio::test]
+async fn hostile_a_never_delete_rule_on_many_photos_stops_every_command() {
+    if !shut_in() {
+        return;
+    }
+    let mut h = harness_with(
+        commands(&["echo hello", "find . -name '*.jpg' -delete; echo tried"]),
+        TIMEOUT,
+        rules(
+            "[[deny]]\ntool = \"delete_path\"\nmatch = \"**/*.jpg\"\n\
+             [[allow]]\ntool = \"run_command\"\n",
+        ),
+        AnswerMode::Interactive,
+    );
+    let root = h.dir.path().to_owned();
+    std::fs::create_dir_all(root.join("Photos")).unwrap();
+    for n in 0..1_001 {
+        std::fs::write(root.join(format!("Photos/{n}.jpg")), "").unwrap();
+    }
+    h.runtime.start_run("hello").unwrap();
+    h.events.run_finished().await;
+    let outputs = finished_outputs(&h.events.all());
+    assert_eq!(outputs[0].0, ToolCallStatus::Succeeded, "{outputs:?}");
+    assert!(outputs[0].1.contains("hello"), "{outputs:?}");
+    // Too many to show read-only one by one, the folder holding them is shown read-only.
+    assert!(outputs[1].1.contains("tried"), "{outputs:?}");
+    assert!(
+        (0..1_001).all(|n| root.join(format!("Photos/{n}.jpg")).exists()),
+        "{outputs:?}"
+    );
+}
+
+/// False refusal found by a hostile review: "Ask before deleting files in Photos" never asks
+/// for a command: `Rule::left_to_sandbox` skips the ask rule for the paths a command names,
+/// and the sandbox then shows Photos read-only, so `rm Photos/old.jpg` just fails with no card
+/// the person could approve.
+#[tokio::test]
+async fn hostile_an_ask_before_deleting_rule_never_asks_for_a_command() {
+    if !shut_in() {
+        return;
+    }
+    let mut h = harness_with(
+        commands(&["rm Photos/old.jpg"]),
+        TIMEOUT,
+        rules("[[ask]]\ntool = \"delete_path\"\nmatch = \"Photos/**\"\n"),
+        AnswerMode::Interactive,
+    );
+    let root = h.dir.path().to_owned();
+    std::fs::create_dir_all(root.join("Photos")).unwrap();
+    std::fs::write(root.join("Photos/old.jpg"), "old").unwrap();
+    h.runtime.start_run("tidy").unwrap();
+    let card = h.events.approval_required().await;
+    assert!(card.reason.contains("Photos"), "{}", card.reason);
+    h.runtime
+        .resolve_approval(card.approval_id, Decision::Approve)
+        .unwrap();
+    h.events.run_finished().await;
+    let outputs = finished_outputs(&h.events.all());
+    assert_eq!(outputs[0].0, ToolCallStatus::Succeeded, "{outputs:?}");
+    assert!(!root.join("Photos/old.jpg").exists(), "{outputs:?}");
+}

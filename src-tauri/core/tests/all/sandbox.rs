@@ -636,3 +636,68 @@ async fn a_folder_a_deny_rule_names_is_not_there_for_a_command() {
     );
     assert!(!root.join("moved").exists());
 }
+
+/// The places `rules` keep from a command in `ws` (Ask First's data folder at `data`), as the
+/// policy finds them when a command starts.
+fn kept_by(rules: &str, ws: &Workspace, data: &Path) -> KeptPlaces {
+    use askfirst_core::policy::{Policy, Rules};
+    let rules = Rules::parse(rules, Path::new("rules.toml"));
+    assert!(matches!(rules, Rules::Loaded(_)), "{rules:?}");
+    Policy::new(rules, Some((data, ws.root())))
+        .hidden_from_command(ws.root(), None)
+        .unwrap()
+}
+
+/// Found by a hostile review: `confined_command` binds a place kept read-only after it has
+/// hidden Ask First's data folder inside the workspace, and bwrap binds from the system's own
+/// view, so a "never delete/change" rule whose place holds the data folder (`.local/**`), or a
+/// glob that matches a file in it (`**/*.json`: settings.json, where the API key is kept
+/// without a keyring), shows Ask First's files to the command again.
+#[tokio::test]
+async fn hostile_a_place_kept_read_only_brings_back_ask_firsts_data_folder() {
+    confined();
+    let mut shown = Vec::new();
+    for rule in [
+        "[[deny]]\ntool = \"delete_path\"\nmatch = \"**/*.toml\"\n",
+        "[[deny]]\ntool = \"write_file\"\nmatch = \".local/**\"\n",
+    ] {
+        let (_dir, ws) = workspace();
+        let data = ws.root().join(".local/share/askfirst");
+        fill_data(&data);
+        let kept = kept_by(rule, &ws, &data);
+        let ws = ws.with_own_data(&data).hiding_from_commands(kept);
+        let out = attack_data(".local/share/askfirst", &ws).await;
+        if out.0.contains("secret-91b2") || out.1.contains("rules.toml") {
+            shown.push(format!("{rule}: {out:?}"));
+        }
+    }
+    assert!(shown.is_empty(), "{}", shown.join("\n"));
+}
+
+/// Found by a hostile review: a place kept read-only that lies outside the workspace (where a
+/// link in it leads) is bound read-only from the system's view, over the empty folders the
+/// sandbox shows instead of the home folder, `/tmp`, `/media`, `/mnt` and `/run`. A command
+/// plants `ln -s ../elsewhere keys.jpg`; under "Never delete .jpg files" (`**/*.jpg`) the next
+/// command reads what the link leads to, which it could not before the rule.
+#[tokio::test]
+async fn hostile_a_link_kept_read_only_shows_what_the_sandbox_hides_outside_the_workspace() {
+    confined();
+    let (dir, ws) = workspace();
+    let elsewhere = dir.path().join("elsewhere");
+    std::fs::create_dir_all(elsewhere.join(".ssh")).unwrap();
+    std::fs::write(elsewhere.join(".ssh/id_ed25519"), "key-secret-91b2").unwrap();
+    run("ln -s ../elsewhere keys.jpg", &ws).await;
+    let attack = "cat keys.jpg/.ssh/id_ed25519";
+    // Without the rule, the link leads into the empty /tmp of the sandbox.
+    assert!(!run(attack, &ws).await.contains("secret-91b2"));
+    let data = dir.path().join("data");
+    fill_data(&data);
+    let kept = kept_by(
+        "[[deny]]\ntool = \"delete_path\"\nmatch = \"**/*.jpg\"\n",
+        &ws,
+        &data,
+    );
+    let ws = ws.with_own_data(&data).hiding_from_commands(kept);
+    let out = run(attack, &ws).await;
+    assert!(!out.contains("secret-91b2"), "{out}");
+}
