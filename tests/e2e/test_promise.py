@@ -212,14 +212,17 @@ def test_rules_the_form_writes_for_one_kind_of_action_hold_for_commands():
         text = card_text(app, card)
         assert "What your rules keep is hidden from it: Never read files in Private." in text, text
         assert ("It can read what these rules protect, but not change, move or delete it: "
-                "Never delete files in Photos.") in text, text
+                "Never delete files and folders in Photos.") in text, text
         app.wd.screenshot(os.path.join(ARTIFACTS, "file-tool-rules-for-commands.png"))
         app.press(card, "approve")
         assert app.wait_finished() == "completed"
         page = app.wd.execute("return document.body.innerText")
-        assert "ended" in page and "cat.jpg" in page, page
-        assert "diary-secret" not in page, page
         assert "Never read files in Private" in page, page
+        # What the command printed, as the model was told it (the session log).
+        results = [r["message"]["content"] for r in app.session_records()
+                   if r.get("type") == "message" and r["message"].get("role") == "tool_result"]
+        assert "ended" in results[0] and "cat.jpg" in results[0], results
+        assert not any("diary-secret" in r for r in results), results
         with open(photo, encoding="utf-8") as f:
             assert f.read() == "photo\n"
         with open(diary, encoding="utf-8") as f:
