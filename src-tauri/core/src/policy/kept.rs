@@ -172,9 +172,16 @@ pub(super) fn kept_places(
     shown.retain(|place| !hidden.iter().any(|outer| place.starts_with(outer)));
     if hidden.len() + shown.len() > HIDDEN_CAP {
         // Too many to show read-only one by one (a photo library under "Never delete files
-        // matching *.jpg"): the folders that hold them are shown read-only instead, which is
-        // stricter (nothing new can be made there either) and takes a mount per folder.
-        shown = outermost(shown.iter().filter_map(|place| place.parent()));
+        // matching *.jpg"): the folders that hold the files are shown read-only instead (a
+        // folder kept stays itself), which is stricter (nothing new can be made there either)
+        // and takes a mount per folder.
+        shown = outermost(shown.iter().filter_map(|place| {
+            if place.is_dir() {
+                Some(place.as_path())
+            } else {
+                place.parent()
+            }
+        }));
         if shown.iter().any(|folder| workspace.starts_with(folder)) {
             return Err(HiddenError::TooMany { cap: HIDDEN_CAP });
         }

@@ -579,7 +579,24 @@ impl Rule {
             .into_iter()
             .flatten()
             .chain(crate::command_line::redirection_targets(line));
-        words.into_iter().any(|word| {
+        // A value glued to an option is a name too (`-oout.pdf`, `--output=out.pdf`).
+        let glued = |word: &str| -> Option<String> {
+            let option = word.strip_prefix('-')?;
+            match option.split_once('=') {
+                Some((_, value)) => Some(value.to_owned()),
+                None if !option.starts_with('-') && option.len() > 1 => {
+                    option.get(1..).map(str::to_owned)
+                }
+                None => None,
+            }
+        };
+        let words: Vec<String> = words
+            .flat_map(|word| {
+                let value = glued(&word);
+                std::iter::once(word).chain(value)
+            })
+            .collect();
+        words.iter().any(|word| {
             let word = word.trim_start_matches("./");
             !word.is_empty()
                 && !word.starts_with('-')

@@ -818,3 +818,174 @@ async fn hostile_an_ask_before_deleting_rule_never_asks_for_a_command() {
     assert_eq!(outputs[0].0, ToolCallStatus::Succeeded, "{outputs:?}");
     assert!(!root.join("Photos/old.jpg").exists(), "{outputs:?}");
 }
+
+/// Runs `lines` as our own commands (allowed) under "Never write .pdf files" and "Never write
+/// files in Work/Reports" (not made yet), in a workspace with `notes.txt`, `Docs/old.pdf`,
+/// `Work/`, and `arch.tar` and `arch.zip` each holding one `.pdf`; the workspace is returned.
+async fn never_write(lines: &[&str]) -> (tempfile::TempDir, Vec<(ToolCallStatus, String)>) {
+    let mut h = harness_with(
+        commands(lines),
+        TIMEOUT,
+        rules(
+            "[[deny]]\ntool = \"write_file\"\nmatch = \"**/*.pdf\"\n\
+             [[deny]]\ntool = \"write_file\"\nmatch = \"Work/Reports/**\"\n\
+             [[allow]]\ntool = \"run_command\"\n",
+        ),
+        AnswerMode::Interactive,
+    );
+    let root = h.dir.path().to_owned();
+    std::fs::write(root.join("notes.txt"), "notes\n").unwrap();
+    std::fs::create_dir_all(root.join("Docs")).unwrap();
+    std::fs::create_dir_all(root.join("Work")).unwrap();
+    std::fs::write(root.join("Docs/old.pdf"), "%PDF").unwrap();
+    let stage = tempfile::tempdir().unwrap();
+    std::fs::write(stage.path().join("packed.pdf"), "%PDF").unwrap();
+    std::fs::write(stage.path().join("zipped.pdf"), "%PDF").unwrap();
+    std::process::Command::new("tar")
+        .arg("-cf")
+        .arg(root.join("arch.tar"))
+        .arg("-C")
+        .arg(stage.path())
+        .arg("packed.pdf")
+        .status()
+        .unwrap();
+    let _ = std::process::Command::new("zip")
+        .arg("-qj")
+        .arg(root.join("arch.zip"))
+        .arg(stage.path().join("zipped.pdf"))
+        .status();
+    h.runtime.start_run("write").unwrap();
+    h.events.run_finished().await;
+    let outputs = finished_outputs(&h.events.all());
+    (h.dir, outputs)
+}
+
+/// Found by a second hostile review: `Rule::made_by_name` (rules.rs) passes over every word
+/// that starts with `-`, so an output file glued to its option (`sort -oX`, `--output=X`) is
+/// never judged, and the sandbox cannot keep read-only a file that does not exist yet.
+#[tokio::test]
+async fn hostile2_a_never_write_rule_is_passed_by_an_output_glued_to_its_option() {
+    if !shut_in() {
+        return;
+    }
+    let (dir, outputs) = never_write(&[
+        "sort -oglued.pdf notes.txt",
+        "sort --output=long.pdf notes.txt",
+    ])
+    .await;
+    assert!(!dir.path().join("glued.pdf").exists(), "{outputs:?}");
+    assert!(!dir.path().join("long.pdf").exists(), "{outputs:?}");
+}
+
+/// Found by a second hostile review: `Rule::made_by_name` (rules.rs) passes over every word
+/// with a `$`, so a name built from a variable makes what a "never write" rule forbids.
+#[tokio::test]
+#[ignore = "not fixed yet: the sandbox cannot keep read-only what does not exist, and a name built from a variable at run time is not in the command's words"]
+async fn hostile2_a_never_write_rule_is_passed_by_a_name_built_from_a_variable() {
+    if !shut_in() {
+        return;
+    }
+    let (dir, outputs) = never_write(&[
+        "n=invoice; touch $n.pdf",
+        "w=Reports; mkdir -p Work/$w && echo forged > Work/$w/q1.txt",
+    ])
+    .await;
+    assert!(!dir.path().join("invoice.pdf").exists(), "{outputs:?}");
+    assert!(!dir.path().join("Work/Reports").exists(), "{outputs:?}");
+}
+
+/// Found by a second hostile review: `Rule::made_by_name` (rules.rs) judges a word relative
+/// to the workspace only, so after `cd Work` the word `Reports` (a new `Work/Reports`) is
+/// read as `Reports` and never matches "Never write files in Work/Reports".
+#[tokio::test]
+#[ignore = "not fixed yet: a name the command gives after `cd` is judged from the workspace folder, not from where the cd leads"]
+async fn hostile2_a_never_write_rule_on_a_new_folder_is_passed_after_cd() {
+    if !shut_in() {
+        return;
+    }
+    let (dir, outputs) =
+        never_write(&["cd Work && mkdir Reports && echo forged > Reports/q1.txt"]).await;
+    assert!(
+        !dir.path().join("Work/Reports/q1.txt").exists(),
+        "{outputs:?}"
+    );
+}
+
+/// Found by a second hostile review: a command makes files its words never name: copying a
+/// folder (`cp -r`) or unpacking an archive (`tar -x`, `unzip`) writes new `.pdf` files,
+/// which neither `Rule::made_by_name` (rules.rs) nor the sandbox (it binds read-only only
+/// what exists) stops.
+#[tokio::test]
+#[ignore = "not fixed yet: files a command makes without naming them (cp -r, tar -x, unzip) cannot be kept read-only before they exist"]
+async fn hostile2_a_never_write_rule_is_passed_by_copying_or_unpacking() {
+    if !shut_in() {
+        return;
+    }
+    let (dir, outputs) =
+        never_write(&["cp -r Docs Copy", "tar -xf arch.tar", "unzip -q arch.zip"]).await;
+    assert!(!dir.path().join("Copy/old.pdf").exists(), "{outputs:?}");
+    assert!(!dir.path().join("packed.pdf").exists(), "{outputs:?}");
+    assert!(!dir.path().join("zipped.pdf").exists(), "{outputs:?}");
+}
+
+/// Found by a second hostile review: a name inside a script's text (`python3 -c`, `awk`,
+/// `perl -e`) is not a word `Rule::made_by_name` (rules.rs) reads as a path.
+#[tokio::test]
+#[ignore = "not fixed yet: the sandbox cannot keep read-only what does not exist, and a name written inside code (python3 -c, awk) is not one of the command's words"]
+async fn hostile2_a_never_write_rule_is_passed_by_a_name_inside_a_script() {
+    if !shut_in() {
+        return;
+    }
+    let (dir, outputs) = never_write(&[
+        "python3 -c 'open(\"script.pdf\", \"w\").write(\"forged\")'",
+        "awk 'BEGIN { print \"forged\" > \"awk.pdf\" }'",
+    ])
+    .await;
+    assert!(!dir.path().join("script.pdf").exists(), "{outputs:?}");
+    assert!(!dir.path().join("awk.pdf").exists(), "{outputs:?}");
+}
+
+/// False refusal found by a second hostile review: past `HIDDEN_CAP` read-only places,
+/// `kept::kept_places` (kept.rs) shows the parent of every place read-only, also of a plain
+/// folder's rule ("Never delete files in Taxes"), whose parent is the workspace itself: the
+/// command is not run at all, though the photos' folder alone would do.
+#[tokio::test]
+async fn hostile2_many_photos_with_a_folder_rule_stop_every_command() {
+    if !shut_in() {
+        return;
+    }
+    let mut h = harness_with(
+        commands(&["echo hello"]),
+        TIMEOUT,
+        rules(
+            "[[deny]]\ntool = \"delete_path\"\nmatch = \"**/*.jpg\"\n\
+             [[deny]]\ntool = \"delete_path\"\nmatch = \"Taxes/**\"\n\
+             [[allow]]\ntool = \"run_command\"\n",
+        ),
+        AnswerMode::Interactive,
+    );
+    let root = h.dir.path().to_owned();
+    std::fs::create_dir_all(root.join("Taxes")).unwrap();
+    std::fs::create_dir_all(root.join("Photos")).unwrap();
+    for n in 0..1_001 {
+        std::fs::write(root.join(format!("Photos/{n}.jpg")), "").unwrap();
+    }
+    h.runtime.start_run("hello").unwrap();
+    h.events.run_finished().await;
+    let outputs = finished_outputs(&h.events.all());
+    assert_eq!(outputs[0].0, ToolCallStatus::Succeeded, "{outputs:?}");
+    assert!(outputs[0].1.contains("hello"), "{outputs:?}");
+}
+
+/// False refusal found by a second hostile review: `Rule::made_by_name` (rules.rs) reads
+/// every word that names nothing on disk as a file the command makes, so text that only
+/// mentions a `.pdf` (an echo, a commit message) is refused under "Never write .pdf files".
+#[tokio::test]
+#[ignore = "kept strict for now: a word naming nothing that exists, and that a never-write rule is about, counts as a file the command makes (even in echo's text)"]
+async fn hostile2_a_never_write_rule_refuses_a_command_that_only_mentions_a_name() {
+    if !shut_in() {
+        return;
+    }
+    let (_dir, outputs) = never_write(&["echo 'Remember to send invoice.pdf'"]).await;
+    assert_eq!(outputs[0].0, ToolCallStatus::Succeeded, "{outputs:?}");
+}
