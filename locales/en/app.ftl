@@ -109,9 +109,9 @@ confinement-kept = What your rules keep is hidden from it: { $rules }.
 # $rules: as above; $more: how many further rules keep places too (1 or more).
 confinement-kept_more = What your rules keep is hidden from it: { $rules }; and { $more } more.
 # $rules: the sentences of rules about changing files, as above.
-confinement-read_only = It can read what these rules protect, but not change, move or delete it: { $rules }.
+confinement-read_only = Whatever it tries, it cannot change, move or delete what these rules protect (it can read it): { $rules }.
 # $rules: as above; $more: how many further such rules (1 or more).
-confinement-read_only_more = It can read what these rules protect, but not change, move or delete it: { $rules }; and { $more } more.
+confinement-read_only_more = Whatever it tries, it cannot change, move or delete what these rules protect (it can read it): { $rules }; and { $more } more.
 
 ## Errors the window shows (src-tauri/core/src/app/codes.rs). Each says what happened and what to do.
 

@@ -97,9 +97,9 @@ confinement-kept = O que suas regras protegem fica escondido dele: { $rules }.
 # $rules: as above; $more: how many further rules keep places too (1 or more).
 confinement-kept_more = O que suas regras protegem fica escondido dele: { $rules }; e mais { $more }.
 # $rules: the sentences of rules about changing files, as above.
-confinement-read_only = Ele pode ler o que estas regras protegem, mas não alterar, mover nem apagar: { $rules }.
+confinement-read_only = O que quer que ele tente, não pode alterar, mover nem apagar o que estas regras protegem (pode ler): { $rules }.
 # $rules: as above; $more: how many further such rules (1 or more).
-confinement-read_only_more = Ele pode ler o que estas regras protegem, mas não alterar, mover nem apagar: { $rules }; e mais { $more }.
+confinement-read_only_more = O que quer que ele tente, não pode alterar, mover nem apagar o que estas regras protegem (pode ler): { $rules }; e mais { $more }.
 
 ## Erros que a janela mostra: o que aconteceu e o que fazer.
 

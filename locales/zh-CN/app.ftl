@@ -97,9 +97,9 @@ confinement-kept = 你的规则保护的内容对它隐藏：{ $rules }。
 # $rules: as above; $more: how many further rules keep places too (1 or more).
 confinement-kept_more = 你的规则保护的内容对它隐藏：{ $rules }；另外还有 { $more } 条。
 # $rules: the sentences of rules about changing files, as above.
-confinement-read_only = 它可以读取这些规则保护的内容，但不能改动、移动或删除：{ $rules }。
+confinement-read_only = 无论它尝试做什么，都不能改动、移动或删除这些规则保护的内容（可以读取）：{ $rules }。
 # $rules: as above; $more: how many further such rules (1 or more).
-confinement-read_only_more = 它可以读取这些规则保护的内容，但不能改动、移动或删除：{ $rules }；另外还有 { $more } 条。
+confinement-read_only_more = 无论它尝试做什么，都不能改动、移动或删除这些规则保护的内容（可以读取）：{ $rules }；另外还有 { $more } 条。
 
 ## 窗口中显示的错误：说明发生了什么、该怎么做。
 

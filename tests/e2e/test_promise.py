@@ -211,8 +211,8 @@ def test_rules_the_form_writes_for_one_kind_of_action_hold_for_commands():
         card = app.card()
         text = card_text(app, card)
         assert "What your rules keep is hidden from it: Never read files in Private." in text, text
-        assert ("It can read what these rules protect, but not change, move or delete it: "
-                "Never delete files and folders in Photos.") in text, text
+        assert ("Whatever it tries, it cannot change, move or delete what these rules protect "
+                "(it can read it): Never delete files and folders in Photos.") in text, text
         app.wd.screenshot(os.path.join(ARTIFACTS, "file-tool-rules-for-commands.png"))
         app.press(card, "approve")
         assert app.wait_finished() == "completed"

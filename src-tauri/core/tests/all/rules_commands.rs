@@ -713,8 +713,8 @@ async fn a_command_card_says_what_rules_about_file_tools_keep_from_it() {
     );
     assert!(
         effects.contains(
-            "It can read what these rules protect, but not change, move or delete it: \
-             Ask before writing files in Photos."
+            "Whatever it tries, it cannot change, move or delete what these rules protect \
+             (it can read it): Ask before writing files in Photos."
         ),
         "{effects}"
     );
