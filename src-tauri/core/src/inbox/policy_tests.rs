@@ -1431,3 +1431,25 @@ fn hostile_a_never_delete_rule_refuses_claude_codes_searches_and_reads_by_comman
     );
     assert_eq!(refused_by(&judged(&policy, &p, &read)), None);
 }
+
+#[test]
+fn a_rule_about_a_file_tool_everywhere_holds_for_another_agents_commands_and_tools() {
+    // "Never delete files and folders" (`deny delete_path`, no place): another agent's command
+    // runs outside our sandbox and may delete anything, so it is refused; its searches, which
+    // only read, are not. "Never read files" refuses its searches too.
+    let p = place();
+    std::fs::write(p.person.join("notes.txt"), "notes").expect("notes");
+    let never_delete = policy(&p, "[[deny]]\ntool = \"delete_path\"\n");
+    let bash = claude(&p.person, "Bash", serde_json::json!({"command": "ls"}));
+    let grep = claude(&p.person, "Grep", serde_json::json!({"pattern": "notes"}));
+    assert_eq!(
+        refused_by(&judged(&never_delete, &p, &bash)),
+        Some(PolicyLayer::UserRule)
+    );
+    assert_eq!(refused_by(&judged(&never_delete, &p, &grep)), None);
+    let never_read = policy(&p, "[[deny]]\ntool = \"read_file\"\n");
+    assert_eq!(
+        refused_by(&judged(&never_read, &p, &grep)),
+        Some(PolicyLayer::UserRule)
+    );
+}

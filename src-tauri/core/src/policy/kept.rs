@@ -95,25 +95,33 @@ pub enum Keep {
 }
 
 /// How a command is kept from what `rule` is about, if the rule is about paths a command may
-/// touch. A command can do what any file tool does, so a path rule about a file tool holds for
+/// touch. A command can do what any file tool does, so a rule about a file tool holds for
 /// commands too:
 /// - every rule for all tools (`*`), a rule for `run_command` whose pattern names a path
 ///   (`Private/**`, `**/*.pdf`: it has a `/`; `docker*` is about commands named so, not about
 ///   `docker-compose.yml`), and a rule about reading or listing (`read_file`,
-///   `list_directory`) a place: [`Keep::Hidden`];
+///   `list_directory`): [`Keep::Hidden`];
 /// - a rule about writing, changing, moving or deleting files (`write_file`, `edit_file`,
-///   `move_path`, `delete_path`) in a place: [`Keep::ReadOnly`], so that "Never delete files
-///   in Photos" still lets a command read the photos.
+///   `move_path`, `delete_path`): [`Keep::ReadOnly`], so that "Never delete files in Photos"
+///   still lets a command read the photos.
 ///
-/// A rule about a tool without a place (`deny write_file`, every file) keeps nothing from
-/// commands here: it is about everything, not about places ([`Rule::about_everything`]).
+/// A file tool's rule about every place (`deny delete_path`, "Never delete files and
+/// folders") keeps the whole workspace ([`KeptPlaces::workspace`]); a rule for all tools or
+/// for commands about every place is about every call, and keeps nothing here.
 pub(super) fn keeps(rule: &Rule) -> Option<Keep> {
-    let pattern = rule.pattern.as_deref()?;
-    match rule.tool.as_str() {
-        "*" | "read_file" | "list_directory" => Some(Keep::Hidden),
-        "run_command" => pattern.contains('/').then_some(Keep::Hidden),
+    let file_tool = match rule.tool.as_str() {
+        "read_file" | "list_directory" => Some(Keep::Hidden),
         "write_file" | "edit_file" | "move_path" | "delete_path" => Some(Keep::ReadOnly),
         _ => None,
+    };
+    if rule.about_everything() {
+        return file_tool;
+    }
+    let pattern = rule.pattern.as_deref()?;
+    match rule.tool.as_str() {
+        "*" => Some(Keep::Hidden),
+        "run_command" => pattern.contains('/').then_some(Keep::Hidden),
+        _ => file_tool,
     }
 }
 
@@ -126,12 +134,15 @@ pub struct KeptPlaces {
     pub hidden: Vec<PathBuf>,
     /// Shown read-only.
     pub read_only: Vec<PathBuf>,
+    /// How the whole workspace is kept, by a file tool's rule about every place ("Never delete
+    /// files and folders": read-only; "Never read files": hidden).
+    pub workspace: Option<Keep>,
 }
 
 impl KeptPlaces {
     /// Whether nothing is kept.
     pub fn is_empty(&self) -> bool {
-        self.hidden.is_empty() && self.read_only.is_empty()
+        self.hidden.is_empty() && self.read_only.is_empty() && self.workspace.is_none()
     }
 
     /// Every place kept, hidden first.
@@ -153,10 +164,16 @@ pub(super) fn kept_places(
     let of = |keep: Keep| -> Vec<&Rule> {
         rules
             .iter()
-            .filter(|(k, _)| *k == keep)
+            .filter(|(k, rule)| *k == keep && !rule.about_everything())
             .map(|(_, rule)| *rule)
             .collect()
     };
+    // A rule about every place keeps the workspace itself: hidden wins over read-only.
+    let whole = rules
+        .iter()
+        .filter(|(_, rule)| rule.about_everything())
+        .map(|(keep, _)| *keep)
+        .max_by_key(|keep| *keep == Keep::Hidden);
     let (hiding, read_only) = (of(Keep::Hidden), of(Keep::ReadOnly));
     let hidden = if hiding.is_empty() {
         Vec::new()
@@ -193,6 +210,7 @@ pub(super) fn kept_places(
     Ok(KeptPlaces {
         hidden,
         read_only: shown,
+        workspace: whole,
     })
 }
 

@@ -318,11 +318,7 @@ impl Policy {
         set: &'a RuleSet,
         opened: Option<&'a str>,
     ) -> impl Iterator<Item = (RuleKind, kept::Keep, &'a Rule)> {
-        let keeps = |rule: &'a Rule| {
-            kept::keeps(rule)
-                .filter(|_| !rule.about_everything())
-                .map(|keep| (keep, rule))
-        };
+        let keeps = |rule: &'a Rule| kept::keeps(rule).map(|keep| (keep, rule));
         set.deny
             .iter()
             .filter_map(keeps)

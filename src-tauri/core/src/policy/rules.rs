@@ -473,6 +473,38 @@ impl Rule {
                 && tool != "run_command")
     }
 
+    /// For a rule about every place for one of our file tools ("Never delete files and
+    /// folders": `deny delete_path`): whether it holds for the call `facts` of another tool that
+    /// may do the same without its name saying so (see [`Self::holds_for_unseen`]): a command
+    /// always, except our own command shut in under a deny rule about changing files, which
+    /// runs with the whole workspace read-only instead ([`super::kept::keeps`]); an MCP tool or
+    /// another agent's tool when it names a path (a rule about changing files not when it says
+    /// it only reads).
+    fn holds_everywhere_for_unseen(&self, facts: &CallFacts<'_>, asking: bool) -> bool {
+        let tool = facts.tool_name;
+        if !FILE_TOOLS.contains(&self.tool.as_str())
+            || (tool != "run_command" && BUILT_IN_TOOLS.contains(&tool))
+        {
+            return false;
+        }
+        let changing = CHANGING_TOOLS.contains(&self.tool.as_str());
+        if tool == "run_command" {
+            let ours = facts
+                .main_arguments
+                .iter()
+                .any(|a| a.contents == Contents::Working);
+            return !(changing
+                && !asking
+                && ours
+                && crate::tools::sandbox::Confinement::detected().is_confined());
+        }
+        !(changing && facts.read_only)
+            && facts
+                .main_arguments
+                .iter()
+                .any(|a| matches!(a.kind, ArgumentKind::Path | ArgumentKind::MentionedPath))
+    }
+
     /// How far the sandbox keeps the promise of this deny rule (held for a tool by
     /// [`Self::holds_for_unseen`]) for `argument`, so that the command's words need not: for our
     /// own command shut in, naming a place or working in the folder, a rule about changing
@@ -520,6 +552,9 @@ impl Rule {
         asking: bool,
         inside: &[OnceCell<Inside>],
     ) -> bool {
+        if !self.names(facts.tool_name) && self.about_everything() {
+            return self.holds_everywhere_for_unseen(facts, asking);
+        }
         if self.names(facts.tool_name) {
             return self.pattern.is_none()
                 || facts

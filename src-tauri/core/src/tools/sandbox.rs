@@ -33,6 +33,7 @@
 //! process group only), and the card says so in words ([`Confinement::card_sentence`]).
 
 use super::Workspace;
+use crate::policy::kept::Keep;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -436,30 +437,43 @@ pub(crate) fn confined_command(
     if let Some(data) = own_data {
         hide(&mut bwrap, data);
     }
-    bwrap.arg("--bind").arg(root).arg(root);
+    let places = ws.hidden_from_commands();
+    // A rule about every place for a file tool keeps the whole workspace: read-only ("Never
+    // delete files and folders"), where nothing can be moved, so no folder needs pinning; or
+    // hidden ("Never read files"; such a command is refused before it gets here, unless its
+    // card named the rule).
+    let whole = places.workspace;
+    match whole {
+        None => bwrap.arg("--bind").arg(root).arg(root),
+        Some(Keep::ReadOnly) => bwrap.arg("--ro-bind").arg(root).arg(root),
+        Some(Keep::Hidden) => bwrap.arg("--tmpfs").arg(root).arg("--remount-ro").arg(root),
+    };
     // Inside the workspace, Ask First's data folder and what the person's rules keep are
     // hidden the same way, after every folder above each of them is pinned: a pin made later
     // would bind its folder from outside again, over what was hidden in it.
-    let data_inside = own_data.filter(|data| data.starts_with(root) && *data != root);
+    // (With the whole workspace hidden, nothing of it is bound again.)
+    let shown = whole != Some(Keep::Hidden);
+    let data_inside = own_data.filter(|data| shown && data.starts_with(root) && *data != root);
     // A kept place outside the workspace, where a link in it leads, is read-only already, or
     // hidden with the home folder and the rest: it is hidden again, never shown read-only
     // (binding it would bring it back from the disk over what the sandbox hides there).
-    let places = ws.hidden_from_commands();
     let kept: Vec<&Path> = places
         .hidden
         .iter()
         .map(PathBuf::as_path)
-        .filter(|kept| !root.starts_with(kept))
+        .filter(|kept| shown && !root.starts_with(kept))
         .collect();
     let read_only: Vec<&Path> = places
         .read_only
         .iter()
         .map(PathBuf::as_path)
-        .filter(|place| place.starts_with(root) && *place != root)
+        .filter(|place| shown && place.starts_with(root) && *place != root)
         .collect();
     let mut pinned = std::collections::HashSet::new();
-    for place in data_inside.iter().chain(&kept).chain(&read_only) {
-        pin_folders_above(&mut bwrap, place, root, &mut pinned);
+    if whole.is_none() {
+        for place in data_inside.iter().chain(&kept).chain(&read_only) {
+            pin_folders_above(&mut bwrap, place, root, &mut pinned);
+        }
     }
     // A place shown read-only is bound onto itself read-only (with what is mounted inside it,
     // pins included): it can be read, and nothing in it written, renamed or removed. Bound

@@ -989,3 +989,68 @@ async fn hostile2_a_never_write_rule_refuses_a_command_that_only_mentions_a_name
     let (_dir, outputs) = never_write(&["echo 'Remember to send invoice.pdf'"]).await;
     assert_eq!(outputs[0].0, ToolCallStatus::Succeeded, "{outputs:?}");
 }
+
+#[tokio::test]
+async fn a_rule_about_a_file_tool_everywhere_holds_for_commands_too() {
+    if !shut_in() {
+        return;
+    }
+    // "Never delete files and folders": commands run with the whole folder read-only.
+    let mut h = harness_with(
+        commands(&[
+            "rm -f notes.txt; find . -delete; mv notes.txt gone.txt; echo made > made.txt; cat notes.txt",
+        ]),
+        TIMEOUT,
+        rules("[[deny]]\ntool = \"delete_path\"\n[[allow]]\ntool = \"run_command\"\n"),
+        AnswerMode::Interactive,
+    );
+    let root = h.dir.path().to_owned();
+    std::fs::write(root.join("notes.txt"), "notes-5521\n").unwrap();
+    h.runtime.start_run("tidy").unwrap();
+    h.events.run_finished().await;
+    let outputs = finished_outputs(&h.events.all());
+    assert!(outputs[0].1.contains("notes-5521"), "{outputs:?}");
+    assert_eq!(
+        std::fs::read_to_string(root.join("notes.txt")).unwrap(),
+        "notes-5521\n"
+    );
+    assert!(!root.join("made.txt").exists() && !root.join("gone.txt").exists());
+
+    // "Never read files": a command, which could read any of them, is refused.
+    let mut h = harness_with(
+        commands(&["ls"]),
+        TIMEOUT,
+        rules("[[deny]]\ntool = \"read_file\"\n[[allow]]\ntool = \"run_command\"\n"),
+        AnswerMode::Interactive,
+    );
+    h.runtime.start_run("look").unwrap();
+    h.events.run_finished().await;
+    let outputs = finished_outputs(&h.events.all());
+    assert_eq!(outputs[0].0, ToolCallStatus::Denied, "{outputs:?}");
+}
+
+#[tokio::test]
+async fn an_ask_rule_about_a_file_tool_everywhere_asks_for_every_command_and_opens_when_approved() {
+    if !shut_in() {
+        return;
+    }
+    let mut h = harness_with(
+        commands(&["echo made > made.txt"]),
+        TIMEOUT,
+        rules("[[ask]]\ntool = \"write_file\"\n[[allow]]\ntool = \"run_command\"\n"),
+        AnswerMode::Interactive,
+    );
+    let root = h.dir.path().to_owned();
+    h.runtime.start_run("write").unwrap();
+    let card = h.events.approval_required().await;
+    assert!(
+        card.reason.contains("Ask before writing files"),
+        "{}",
+        card.reason
+    );
+    h.runtime
+        .resolve_approval(card.approval_id, Decision::Approve)
+        .unwrap();
+    h.events.run_finished().await;
+    assert!(root.join("made.txt").exists());
+}

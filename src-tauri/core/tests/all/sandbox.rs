@@ -270,6 +270,7 @@ async fn places_kept_beside_the_data_folder_leave_it_and_each_other_hidden() {
             root.join(".local/share/keys/bank.key"),
         ],
         read_only: Vec::new(),
+        workspace: None,
     });
     let out = attack_data(".local/share/askfirst", &ws).await;
     assert_data_untouched(&data, &out);
@@ -293,6 +294,7 @@ async fn a_place_kept_read_only_can_be_read_and_not_changed_moved_or_deleted() {
     let ws = ws.hiding_from_commands(KeptPlaces {
         hidden: vec![root.join("Albums/Photos/Private")],
         read_only: vec![root.join("Albums/Photos"), root.join("list.txt")],
+        workspace: None,
     });
     // Read: yes, except what is hidden inside.
     let read = run(
