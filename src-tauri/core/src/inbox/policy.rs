@@ -761,6 +761,11 @@ fn reaches_kept<'a>(
     let reaches = match policy.hidden_from_command(root, None) {
         Ok(places) => {
             (unknown && !places.is_empty())
+                // A rule about every place keeps the whole person's folder.
+                || (places.workspace.is_some()
+                    && folders
+                        .iter()
+                        .any(|folder| root.starts_with(folder) || folder.starts_with(root)))
                 || places.all().any(|place| {
                     folders
                         .iter()

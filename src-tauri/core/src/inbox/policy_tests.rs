@@ -1435,16 +1435,40 @@ fn hostile_a_never_delete_rule_refuses_claude_codes_searches_and_reads_by_comman
 #[test]
 fn a_rule_about_a_file_tool_everywhere_holds_for_another_agents_commands_and_tools() {
     // "Never delete files and folders" (`deny delete_path`, no place): another agent's command
-    // runs outside our sandbox and may delete anything, so it is refused; its searches, which
-    // only read, are not. "Never read files" refuses its searches too.
+    // runs outside our sandbox and may delete anything: one naming a file of the person's is
+    // refused, one working in the person's folder asks, naming the rule; its searches, which
+    // only read, are neither. "Never read files" refuses a search that names a file there.
     let p = place();
     std::fs::write(p.person.join("notes.txt"), "notes").expect("notes");
     let never_delete = policy(&p, "[[deny]]\ntool = \"delete_path\"\n");
-    let bash = claude(&p.person, "Bash", serde_json::json!({"command": "ls"}));
-    let grep = claude(&p.person, "Grep", serde_json::json!({"pattern": "notes"}));
+    let rm = claude(
+        &p.person,
+        "Bash",
+        serde_json::json!({"command": "rm notes.txt"}),
+    );
     assert_eq!(
-        refused_by(&judged(&never_delete, &p, &bash)),
+        refused_by(&judged(&never_delete, &p, &rm)),
         Some(PolicyLayer::UserRule)
+    );
+    let bash = claude(
+        &p.person,
+        "Bash",
+        serde_json::json!({"command": "find -delete"}),
+    );
+    match judged(&never_delete, &p, &bash) {
+        Judged::Ask {
+            rule_reason: Some(reason),
+            ..
+        } => assert!(
+            reason.contains("Never delete files and folders"),
+            "{reason}"
+        ),
+        other => panic!("{other:?}"),
+    }
+    let grep = claude(
+        &p.person,
+        "Grep",
+        serde_json::json!({"pattern": "notes", "path": "notes.txt"}),
     );
     assert_eq!(refused_by(&judged(&never_delete, &p, &grep)), None);
     let never_read = policy(&p, "[[deny]]\ntool = \"read_file\"\n");
@@ -1452,4 +1476,62 @@ fn a_rule_about_a_file_tool_everywhere_holds_for_another_agents_commands_and_too
         refused_by(&judged(&never_read, &p, &grep)),
         Some(PolicyLayer::UserRule)
     );
+}
+
+#[test]
+fn hostile3_never_delete_refuses_another_agents_web_search_and_browser_for_a_slash() {
+    // False refusal: `holds_everywhere_for_unseen` (rules.rs) holds "Never delete files and
+    // folders" for another agent's tool as soon as a text of its input has a `/` (every such
+    // text is a mentioned path): a web search for "tokio 0.2/1.0" or a browser MCP tool told to
+    // open a web page is refused, though neither names a file.
+    let p = place();
+    let never_delete = policy(&p, "[[deny]]\ntool = \"delete_path\"\n");
+    let mut refused = Vec::new();
+    for request in [
+        claude(
+            &p.person,
+            "WebSearch",
+            serde_json::json!({"query": "tokio 0.2/1.0 migration"}),
+        ),
+        claude(
+            &p.person,
+            "mcp__browser__navigate",
+            serde_json::json!({"url": "https://example.com/docs/intro"}),
+        ),
+    ] {
+        let verdict = judged(&never_delete, &p, &request);
+        if refused_by(&verdict).is_some() {
+            refused.push(format!("{request:?}: {verdict:?}"));
+        }
+    }
+    // "Never read files": a to-do list that mentions a file reads none.
+    let never_read = policy(&p, "[[deny]]\ntool = \"read_file\"\n");
+    let todo = claude(
+        &p.person,
+        "TodoWrite",
+        serde_json::json!({"todos": [{"content": "Fix src/main.rs", "status": "pending"}]}),
+    );
+    let verdict = judged(&never_read, &p, &todo);
+    if refused_by(&verdict).is_some() {
+        refused.push(format!("{todo:?}: {verdict:?}"));
+    }
+    assert!(refused.is_empty(), "{}", refused.join("\n"));
+}
+
+#[test]
+fn hostile3_never_delete_refuses_every_command_of_another_agent_in_a_folder_of_its_own() {
+    // False refusal (or at least against this module's own word, "never refused for lying
+    // outside the person's folder"): `holds_everywhere_for_unseen` (rules.rs) holds "Never
+    // delete files and folders" for every command of another agent that is not ours shut in,
+    // whatever it names and wherever it works: `git status` in Claude Code's own project
+    // elsewhere is refused, while its Write there (an overwrite) only asks.
+    let p = place();
+    let never_delete = policy(&p, "[[deny]]\ntool = \"delete_path\"\n");
+    let status = claude(
+        &p.elsewhere,
+        "Bash",
+        serde_json::json!({"command": "git status"}),
+    );
+    let verdict = judged(&never_delete, &p, &status);
+    assert_eq!(refused_by(&verdict), None, "{verdict:?}");
 }

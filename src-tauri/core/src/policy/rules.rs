@@ -475,11 +475,14 @@ impl Rule {
 
     /// For a rule about every place for one of our file tools ("Never delete files and
     /// folders": `deny delete_path`): whether it holds for the call `facts` of another tool that
-    /// may do the same without its name saying so (see [`Self::holds_for_unseen`]): a command
-    /// always, except our own command shut in under a deny rule about changing files, which
-    /// runs with the whole workspace read-only instead ([`super::kept::keeps`]); an MCP tool or
-    /// another agent's tool when it names a path (a rule about changing files not when it says
-    /// it only reads).
+    /// may do the same without its name saying so (see [`Self::holds_for_unseen`]):
+    /// - our own command, always, except shut in under a deny rule about changing files: it
+    ///   then runs with the whole workspace read-only instead ([`super::kept::keeps`]);
+    /// - another agent's command, an MCP tool or another agent's tool, when it names something
+    ///   that exists in the person's folder (a rule about changing files not for a tool that
+    ///   says it only reads). A web address or a sentence with a `/` names nothing there; a
+    ///   command of another agent that works in the person's folder without naming anything
+    ///   asks, naming the rule (`inbox::policy::reaches_kept`).
     fn holds_everywhere_for_unseen(&self, facts: &CallFacts<'_>, asking: bool) -> bool {
         let tool = facts.tool_name;
         if !FILE_TOOLS.contains(&self.tool.as_str())
@@ -488,21 +491,25 @@ impl Rule {
             return false;
         }
         let changing = CHANGING_TOOLS.contains(&self.tool.as_str());
-        if tool == "run_command" {
-            let ours = facts
-                .main_arguments
-                .iter()
-                .any(|a| a.contents == Contents::Working);
+        let ours = facts
+            .main_arguments
+            .iter()
+            .any(|a| a.contents == Contents::Working);
+        if tool == "run_command" && ours {
             return !(changing
                 && !asking
-                && ours
                 && crate::tools::sandbox::Confinement::detected().is_confined());
         }
-        !(changing && facts.read_only)
-            && facts
-                .main_arguments
-                .iter()
-                .any(|a| matches!(a.kind, ArgumentKind::Path | ArgumentKind::MentionedPath))
+        !(changing && facts.read_only && tool != "run_command")
+            && facts.main_arguments.iter().any(|a| {
+                matches!(a.kind, ArgumentKind::Path | ArgumentKind::MentionedPath)
+                    // Relative: inside the person's folder (see `mentioned_paths`).
+                    && !Path::new(&a.text).is_absolute()
+                    && a
+                        .resolved
+                        .as_deref()
+                        .is_some_and(|p| std::fs::symlink_metadata(p).is_ok())
+            })
     }
 
     /// How far the sandbox keeps the promise of this deny rule (held for a tool by

@@ -396,4 +396,86 @@ mod tests {
         );
         assert_eq!(verdict.layer, PolicyLayer::HardDenial);
     }
+
+    /// False refusal found by a hostile review: `Rule::holds_everywhere_for_unseen` (rules.rs)
+    /// refuses an MCP tool under "Never delete files and folders" as soon as any text of its
+    /// arguments has a `/`, which [`super::mentioned_paths`] reads as a path: a browser told to
+    /// open a web page, a message saying "and/or". Neither names a file of the person's.
+    #[test]
+    fn hostile3_never_delete_refuses_an_mcp_tool_given_a_web_address_or_a_slash() {
+        let dir = tempfile::tempdir().expect("dir");
+        let ws = Workspace::open(dir.path()).expect("workspace");
+        std::fs::write(ws.root().join("notes.txt"), "notes").expect("notes");
+        let policy = Policy::new(
+            Rules::parse(
+                "[[deny]]\ntool = \"delete_path\"\n",
+                std::path::Path::new("rules.toml"),
+            ),
+            None,
+        );
+        let mut refused = Vec::new();
+        for (tool, input) in [
+            (
+                "browser__navigate",
+                serde_json::json!({ "url": "https://example.com/docs/intro" }),
+            ),
+            (
+                "chat__send_message",
+                serde_json::json!({ "text": "Lunch at 12:30 and/or a walk?" }),
+            ),
+        ] {
+            let arguments = super::mentioned_paths(&input, &ws);
+            let verdict = policy.decide(&CallFacts {
+                tool_name: tool,
+                read_only: false,
+                risk: askfirst_protocol::Risk::Medium,
+                main_arguments: &arguments,
+                canonical_arguments: None,
+                mcp_server: Some(tool.split("__").next().unwrap_or(tool)),
+                fingerprint: None,
+            });
+            if matches!(verdict.decision, PolicyDecision::Deny { .. }) {
+                refused.push(format!("{tool} {input}: {verdict:?}"));
+            }
+        }
+        assert!(refused.is_empty(), "{}", refused.join("\n"));
+    }
+
+    /// Found by a hostile review: `Rule::holds_everywhere_for_unseen` (rules.rs) holds "Never
+    /// delete files and folders" for an MCP tool only when a text of its arguments reads as a
+    /// path, so an MCP server's command tool (a desktop or shell server) given `find . -delete`
+    /// (no `/`, no name of a file) is let through, and an allow rule for it then runs it
+    /// unasked: it deletes everything in the folder, where our own `run_command` under the same
+    /// rules runs with the folder read-only.
+    #[test]
+    #[ignore = "not decided yet: what an MCP tool does with a text that names no path cannot be read, and the person's allow rule for that very tool is trusted"]
+    fn hostile3_never_delete_lets_an_allowed_mcp_command_tool_delete_everything() {
+        let dir = tempfile::tempdir().expect("dir");
+        let ws = Workspace::open(dir.path()).expect("workspace");
+        std::fs::write(ws.root().join("notes.txt"), "notes").expect("notes");
+        let policy = Policy::new(
+            Rules::parse(
+                "[[deny]]\ntool = \"delete_path\"\n\
+                 [[allow]]\ntool = \"desktop__execute_command\"\n",
+                std::path::Path::new("rules.toml"),
+            ),
+            None,
+        );
+        for line in ["find . -delete", "rm -rf notes.txt"] {
+            let arguments = super::mentioned_paths(&serde_json::json!({ "command": line }), &ws);
+            let verdict = policy.decide(&CallFacts {
+                tool_name: "desktop__execute_command",
+                read_only: false,
+                risk: askfirst_protocol::Risk::High,
+                main_arguments: &arguments,
+                canonical_arguments: None,
+                mcp_server: Some("desktop"),
+                fingerprint: None,
+            });
+            assert!(
+                !matches!(verdict.decision, crate::policy::PolicyDecision::Allow),
+                "{line}: {verdict:?}"
+            );
+        }
+    }
 }

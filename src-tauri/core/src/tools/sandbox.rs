@@ -461,7 +461,9 @@ pub(crate) fn confined_command(
         .hidden
         .iter()
         .map(PathBuf::as_path)
-        .filter(|kept| shown && !root.starts_with(kept))
+        // With the whole workspace hidden, what is kept outside it (where a link in it leads)
+        // is still hidden.
+        .filter(|kept| !root.starts_with(kept) && (shown || !kept.starts_with(root)))
         .collect();
     let read_only: Vec<&Path> = places
         .read_only

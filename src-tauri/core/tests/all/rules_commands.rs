@@ -1054,3 +1054,65 @@ async fn an_ask_rule_about_a_file_tool_everywhere_asks_for_every_command_and_ope
     h.events.run_finished().await;
     assert!(root.join("made.txt").exists());
 }
+
+/// A folder for a test that a command shut in would see as it is on disk: outside `/tmp`, the
+/// home folders, `/run`, `/media` and `/mnt` (which the sandbox shows empty anyway).
+fn outside_the_shown_empty() -> Option<tempfile::TempDir> {
+    let home = std::env::var_os("HOME").map(std::path::PathBuf::from);
+    [env!("CARGO_TARGET_TMPDIR"), "/var/cache", "/srv", "/opt"]
+        .into_iter()
+        .filter_map(|base| std::fs::canonicalize(base).ok())
+        .filter(|base| {
+            !askfirst_core::tools::sandbox::SHOWN_EMPTY
+                .iter()
+                .any(|hidden| base.starts_with(hidden))
+                && !home.as_ref().is_some_and(|home| base.starts_with(home))
+        })
+        .find_map(|base| tempfile::tempdir_in(base).ok())
+}
+
+/// Found by a hostile review: with the whole workspace hidden by an ask rule about reading
+/// everywhere that this command's card did not name ("Ask before reading files", behind "Ask
+/// before running commands"), `confined_command` (sandbox.rs, the `shown &&` filter of `kept`)
+/// stops hiding the places the rules keep outside the workspace: `Photos`, a link to a folder
+/// elsewhere under "Never touch anything in Photos", is read through its real path.
+#[tokio::test]
+async fn hostile3_a_workspace_hidden_whole_shows_what_a_deny_rule_keeps_outside_it() {
+    if !shut_in() {
+        return;
+    }
+    let Some(elsewhere) = outside_the_shown_empty() else {
+        eprintln!("skipped: no folder outside /tmp and the home folder to write to");
+        return;
+    };
+    let elsewhere = elsewhere.path().canonicalize().unwrap();
+    let photos = elsewhere.join("album-3d41");
+    std::fs::create_dir(&photos).unwrap();
+    std::fs::write(photos.join("secret.txt"), "photo-secret-3d41\n").unwrap();
+    // Its words name no kept place (a folder elsewhere, then a pattern).
+    let line = format!("cd {} && cat albu*/secret.txt", elsewhere.display());
+    let mut h = harness_with(
+        commands(&[line.as_str()]),
+        TIMEOUT,
+        rules(
+            "[[deny]]\ntool = \"*\"\nmatch = \"Photos/**\"\n\
+             [[ask]]\ntool = \"run_command\"\n\
+             [[ask]]\ntool = \"read_file\"\n",
+        ),
+        AnswerMode::Interactive,
+    );
+    std::os::unix::fs::symlink(&photos, h.dir.path().join("Photos")).unwrap();
+    h.runtime.start_run("look").unwrap();
+    let card = h.events.approval_required().await;
+    h.runtime
+        .resolve_approval(card.approval_id, Decision::Approve)
+        .unwrap();
+    h.events.run_finished().await;
+    let outputs = finished_outputs(&h.events.all());
+    assert!(
+        outputs
+            .iter()
+            .all(|(_, text)| !text.contains("photo-secret-3d41")),
+        "{outputs:?}"
+    );
+}
