@@ -594,8 +594,9 @@ impl Rule {
     /// `move_path "Reports/**"`): whether our own command's words name a file or folder there
     /// that does not exist yet (`echo … > invoice.pdf`, `mkdir Reports`), which the sandbox
     /// cannot keep read-only since it is not there when the command starts. A word counts when
-    /// it is a plain relative name (no pattern, variable or option) or a redirection's target;
-    /// a word naming what exists is judged as a mentioned path is.
+    /// it is a plain relative name (no pattern, variable or option), a value glued to an option
+    /// or a redirection's target, read from the workspace folder and from each folder the
+    /// command goes to with `cd`; a word naming what exists is judged as a mentioned path is.
     fn made_by_name(&self, facts: &CallFacts<'_>) -> bool {
         if !matches!(self.tool.as_str(), "write_file" | "move_path") {
             return false;
@@ -617,7 +618,24 @@ impl Rule {
         else {
             return false;
         };
-        let words = crate::command_line::all_simple_commands(line)
+        let commands = crate::command_line::all_simple_commands(line);
+        // Names are read from the workspace folder and from each folder in it the command goes
+        // to with `cd` (`cd Work && mkdir Reports` makes `Work/Reports`), whichever order.
+        let mut bases: Vec<PathBuf> = vec![PathBuf::new()];
+        for words in &commands {
+            if let [cd, to, ..] = words.as_slice() {
+                let to = to.trim_start_matches("./").trim_end_matches('/');
+                if cd == "cd"
+                    && !to.is_empty()
+                    && !to.starts_with(['-', '/', '~', '$'])
+                    && !to.split('/').any(|part| part == "..")
+                    && root.join(to).is_dir()
+                {
+                    bases.push(PathBuf::from(to));
+                }
+            }
+        }
+        let words = commands
             .into_iter()
             .flatten()
             .chain(crate::command_line::redirection_targets(line));
@@ -645,8 +663,11 @@ impl Rule {
                 && !word.contains(['*', '?', '[', '{', '$', '`', '\0'])
                 && !Path::new(word).is_absolute()
                 && !word.split('/').any(|part| part == "..")
-                && std::fs::symlink_metadata(root.join(word)).is_err()
-                && self.matches_path(word.trim_end_matches('/'))
+                && bases.iter().any(|base| {
+                    let name = base.join(word.trim_end_matches('/'));
+                    std::fs::symlink_metadata(root.join(&name)).is_err()
+                        && name.to_str().is_some_and(|name| self.matches_path(name))
+                })
         })
     }
 
