@@ -635,28 +635,16 @@ impl Rule {
                 }
             }
         }
-        let words = commands
+        let said: Vec<String> = commands
             .into_iter()
             .flatten()
-            .chain(crate::command_line::redirection_targets(line));
-        // A value glued to an option is a name too (`-oout.pdf`, `--output=out.pdf`).
-        let glued = |word: &str| -> Option<String> {
-            let option = word.strip_prefix('-')?;
-            match option.split_once('=') {
-                Some((_, value)) => Some(value.to_owned()),
-                None if !option.starts_with('-') && option.len() > 1 => {
-                    option.get(1..).map(str::to_owned)
-                }
-                None => None,
-            }
-        };
-        let words: Vec<String> = words
-            .flat_map(|word| {
-                let value = glued(&word);
-                std::iter::once(word).chain(value)
-            })
+            .chain(crate::command_line::redirection_targets(line))
             .collect();
-        words.iter().any(|word| {
+        // A value glued to an option is a name too (`-oout.pdf`, `--output=out.pdf`).
+        let mut words = said
+            .iter()
+            .flat_map(|word| crate::tools::with_glued_values(word));
+        words.any(|word| {
             let word = word.trim_start_matches("./");
             !word.is_empty()
                 && !word.starts_with('-')

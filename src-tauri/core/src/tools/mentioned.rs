@@ -100,7 +100,7 @@ pub(crate) fn mentioned_paths_in<'a>(
 /// first `=` (`--output=Work/a.txt`, `of=Work/a.txt`) and what follows a one-letter option
 /// (`-oWork/a.txt`). Each is judged as a path of its own; one that names nothing is passed
 /// over as any other word is.
-fn with_glued_values(text: &str) -> impl Iterator<Item = &str> {
+pub(crate) fn with_glued_values(text: &str) -> impl Iterator<Item = &str> {
     let after_equals = text.split_once('=').map(|(_, value)| value);
     let after_option = text
         .strip_prefix('-')

@@ -39,7 +39,7 @@ pub use read::ReadFile;
 pub use workspace::Workspace;
 
 pub(crate) use head_tail::HeadTail;
-pub(crate) use mentioned::{mentioned_paths, mentioned_paths_in};
+pub(crate) use mentioned::{mentioned_paths, mentioned_paths_in, with_glued_values};
 pub use write::WriteFile;
 
 use crate::i18n::{tr, Arg};
