@@ -317,31 +317,62 @@ fn resolved_on_disk(path: &Path) -> PathBuf {
     }
 }
 
-/// The paths a shell line's words name: every word with a `/`, starting with `~`, or naming
-/// something that exists in `cwd`, made absolute; and whether the line has more than
-/// [`MAX_WORDS`] words (then only the first are looked at).
-fn words_as_paths(line: &str, cwd: &Path, home: Option<&Path>) -> (Vec<PathBuf>, bool) {
-    // The line read three ways, and every word any of them finds is looked at: as a whole by
-    // the lenient reading; each of its lines alone, so that a quote in a comment or in a
-    // here-document's text (which the shell does not read as quotes) hides no later line;
-    // and each line as the shell splits words (`shell_words`), so that a brace expansion
-    // (`~/Doc{uments,}/x`), which the lenient reading cuts, stays one word.
-    let mut commands = crate::command_line::all_simple_commands(line);
-    let mut redirected = crate::command_line::redirection_targets(line);
-    if line.contains('\n') {
-        for one in line.lines() {
-            commands.extend(crate::command_line::all_simple_commands(one));
-            redirected.extend(crate::command_line::redirection_targets(one));
+/// Another agent's shell line, read once for every check of one request ([`judge`]).
+struct ShellLine {
+    /// The line as given.
+    text: String,
+    /// The folder it runs in ([`command_folder`]).
+    folder: PathBuf,
+    /// Its simple commands' words, read three ways, every reading kept: as a whole by the
+    /// lenient reading; each of its lines alone, so that a quote in a comment or in a
+    /// here-document's text (which the shell does not read as quotes) hides no later line;
+    /// and each line as the shell splits words (`shell_words`), so that a brace expansion
+    /// (`~/Doc{uments,}/x`), which the lenient reading cuts, stays one word.
+    commands: Vec<Vec<String>>,
+    /// The targets of its redirections, read the first two ways.
+    redirected: Vec<String>,
+}
+
+impl ShellLine {
+    /// Reads `text`, run in `folder`.
+    fn read(text: String, folder: PathBuf) -> Self {
+        let mut commands = crate::command_line::all_simple_commands(&text);
+        let mut redirected = crate::command_line::redirection_targets(&text);
+        if text.contains('\n') {
+            for one in text.lines() {
+                commands.extend(crate::command_line::all_simple_commands(one));
+                redirected.extend(crate::command_line::redirection_targets(one));
+            }
+        }
+        for one in text.lines() {
+            if let Ok(words) = shell_words::split(one) {
+                commands.push(words);
+            }
+        }
+        Self {
+            text,
+            folder,
+            commands,
+            redirected,
         }
     }
-    for one in line.lines() {
-        if let Ok(words) = shell_words::split(one) {
-            commands.push(words);
-        }
+
+    /// Whether some reading of it runs `program` (by its name, as a first word).
+    fn runs(&self, program: &[&str]) -> bool {
+        self.commands
+            .iter()
+            .any(|words| words.first().is_some_and(|w| program.contains(&w.as_str())))
     }
+}
+
+/// The paths the words of a shell `line` name: every word with a `/`, starting with `~`, or
+/// naming something that exists in the folder it runs in, made absolute; and whether the line
+/// has more than [`MAX_WORDS`] words (then only the first are looked at).
+fn words_as_paths(line: &ShellLine, home: Option<&Path>) -> (Vec<PathBuf>, bool) {
+    let (commands, redirected, cwd) = (&line.commands, &line.redirected, line.folder.as_path());
     // `cd` alone (or `pushd`) goes to the home folder: what follows runs there, so its words
     // are read from there too.
-    let home_by_cd = home.filter(|_| goes_home(&commands));
+    let home_by_cd = home.filter(|_| goes_home(commands));
     let mut words = commands.iter().flatten();
     let spelled: Vec<&str> = words
         .by_ref()
@@ -446,13 +477,14 @@ fn glued_value(word: &str) -> &str {
     value.strip_prefix('@').unwrap_or(value)
 }
 
-/// The facts of `request` as our policy reads them: our tool's name and its main arguments.
+/// The facts of `request` as our policy reads them: our tool's name and its main arguments,
+/// and for a shell tool its line, read once.
 fn facts_of(
     request: &InboxRequest,
     input: &Value,
     workspace: Option<&Workspace>,
     home: Option<&Path>,
-) -> (String, Vec<MainArgument>) {
+) -> (String, Vec<MainArgument>, Option<ShellLine>) {
     let cwd = Path::new(&request.cwd);
     let text = |names: &[&str]| {
         names
@@ -461,33 +493,28 @@ fn facts_of(
     };
     let ours = our_tool(&request.tool_name);
     let mut arguments = Vec::new();
+    let mut shell = None;
     match ours {
         Some("run_command") => {
-            if let Some(line) = command_line(input) {
-                let folder = command_folder(input, cwd, home);
-                let (mut paths, too_many) = words_as_paths(&line, &folder, home);
+            if let Some(text) = command_line(input) {
+                let line = ShellLine::read(text, command_folder(input, cwd, home));
+                let (mut paths, too_many) = words_as_paths(&line, home);
                 // The folder it runs in is where its words lead from.
-                if folder != cwd {
-                    paths.push(folder.clone());
+                if line.folder != cwd {
+                    paths.push(line.folder.clone());
                 }
-                if crate::command_line::all_simple_commands(&line)
-                    .iter()
-                    .any(|words| {
-                        words
-                            .first()
-                            .is_some_and(|w| w == "apply_patch" || w == "applypatch")
-                    })
-                {
-                    paths.extend(patch_paths(&line).map(|p| absolute(p, &folder, home)));
+                if line.runs(&["apply_patch", "applypatch"]) {
+                    paths.extend(patch_paths(&line.text).map(|p| absolute(p, &line.folder, home)));
                 }
                 arguments.push(MainArgument {
                     kind: ArgumentKind::Command,
-                    text: line,
+                    text: line.text.clone(),
                     alias: None,
                     resolved: None,
                     contents: Contents::No,
                 });
                 arguments.extend(path_arguments(&paths, too_many, workspace));
+                shell = Some(line);
             }
         }
         Some("fetch_url") => {
@@ -592,7 +619,7 @@ fn facts_of(
         Some(ours) if request.tool_name != "apply_patch" => ours.to_owned(),
         _ => request.tool_name.clone(),
     };
-    (name, arguments)
+    (name, arguments, shell)
 }
 
 /// Whether `path` (as it resolves) is one of the agents' hook settings files under `home`
@@ -615,20 +642,19 @@ fn is_hook_settings(path: &Path, home: Option<&Path>) -> bool {
 
 /// Whether a shell line asks the desktop's keyring for Ask First's API keys: a simple command
 /// (also inside `sh -c`, after `sudo`, …) run by `secret-tool` or Python's `keyring` that names
-/// Ask First's keyring service ([`crate::app::secrets::KEYRING_SERVICE`]) as one word. (Any
-/// program of the person's may ask the keyring over D-Bus; this refuses the plain ways to.)
-fn reads_our_keyring(line: &str) -> bool {
-    crate::command_line::all_simple_commands(line)
-        .iter()
-        .any(|words| {
-            let program = words
-                .first()
-                .map(|w| w.rsplit('/').next().unwrap_or(w.as_str()));
-            matches!(program, Some("secret-tool" | "keyring"))
-                && words[1..]
-                    .iter()
-                    .any(|w| w.eq_ignore_ascii_case(crate::app::secrets::KEYRING_SERVICE))
-        })
+/// Ask First's keyring service ([`crate::app::secrets::KEYRING_SERVICE`]) as one word, in any
+/// reading of the line. (Any program of the person's may ask the keyring over D-Bus; this
+/// refuses the plain ways to.)
+fn reads_our_keyring(line: &ShellLine) -> bool {
+    line.commands.iter().any(|words| {
+        let program = words
+            .first()
+            .map(|w| w.rsplit('/').next().unwrap_or(w.as_str()));
+        matches!(program, Some("secret-tool" | "keyring"))
+            && words[1..]
+                .iter()
+                .any(|w| w.eq_ignore_ascii_case(crate::app::secrets::KEYRING_SERVICE))
+    })
 }
 
 /// What our policy says about `request`, whose card is `card`: see the module's comment.
@@ -641,7 +667,7 @@ pub fn judge(
     home: Option<&Path>,
 ) -> Judged {
     let input: Value = serde_json::from_str(&request.tool_input_json).unwrap_or(Value::Null);
-    let (tool_name, arguments) = facts_of(request, &input, workspace, home);
+    let (tool_name, arguments, shell) = facts_of(request, &input, workspace, home);
     let changes = !card.read_only;
     if changes
         && arguments
@@ -654,10 +680,7 @@ pub fn judge(
             layer: PolicyLayer::HardDenial,
         };
     }
-    if arguments
-        .iter()
-        .any(|a| a.kind == ArgumentKind::Command && reads_our_keyring(&a.text))
-    {
+    if shell.as_ref().is_some_and(reads_our_keyring) {
         return Judged::Refuse {
             reason: words::KEYRING.to_owned(),
             layer: PolicyLayer::HardDenial,
@@ -713,12 +736,16 @@ pub fn judge(
             rule_reason: None,
             allow_rule_not_applied,
         } if tool_name == "run_command" => {
-            let folder = command_folder(&input, Path::new(&request.cwd), home);
-            let line = command_line(&input).unwrap_or_default();
-            let unknown = reach_unknown(&line, &folder, home);
-            let commands = crate::command_line::all_simple_commands(&line);
-            let folders =
-                std::iter::once(folder.as_path()).chain(home.filter(|_| goes_home(&commands)));
+            // A shell tool given no line still runs in its folder.
+            let line = shell.unwrap_or_else(|| {
+                ShellLine::read(
+                    String::new(),
+                    command_folder(&input, Path::new(&request.cwd), home),
+                )
+            });
+            let unknown = reach_unknown(&line.text, &line.folder, home);
+            let folders = std::iter::once(line.folder.as_path())
+                .chain(home.filter(|_| goes_home(&line.commands)));
             Judged::Ask {
                 rule_reason: reaches_kept(policy, folders, unknown, workspace)
                     .map(|rules| words::command_reaches_kept(request.agent.display_name(), &rules)),

@@ -109,11 +109,7 @@ pub enum Keep {
 /// folders") keeps the whole workspace ([`KeptPlaces::workspace`]); a rule for all tools or
 /// for commands about every place is about every call, and keeps nothing here.
 pub(super) fn keeps(rule: &Rule) -> Option<Keep> {
-    let file_tool = match rule.tool.as_str() {
-        "read_file" | "list_directory" => Some(Keep::Hidden),
-        "write_file" | "edit_file" | "move_path" | "delete_path" => Some(Keep::ReadOnly),
-        _ => None,
-    };
+    let file_tool = super::rules::file_tool_keep(&rule.tool);
     if rule.about_everything() {
         return file_tool;
     }

@@ -398,16 +398,13 @@ impl Policy {
                 )
             }
             Rules::Loaded(rules) => {
-                // What is inside each argument is looked through once, for all the rules.
-                let inside: Vec<std::cell::OnceCell<rules::Inside>> = facts
-                    .main_arguments
-                    .iter()
-                    .map(|_| std::cell::OnceCell::new())
-                    .collect();
+                // What is inside each argument, and the names a command gives, are looked at
+                // once, for all the rules.
+                let looked = rules::Looked::for_call(facts);
                 if let Some(rule) = rules
                     .deny
                     .iter()
-                    .find(|r| r.matches_any(facts, false, &inside))
+                    .find(|r| r.matches_any(facts, false, &looked))
                 {
                     // The model is told the rule in English, the person in their language.
                     let in_english = with_language(Language::En, || rule.sentence(RuleKind::Deny));
@@ -426,7 +423,7 @@ impl Policy {
                 if let Some(rule) = rules
                     .ask
                     .iter()
-                    .find(|r| r.matches_any(facts, true, &inside))
+                    .find(|r| r.matches_any(facts, true, &looked))
                 {
                     return Verdict {
                         asking_rule: Some(rule.line(RuleKind::Ask)),

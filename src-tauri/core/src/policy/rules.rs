@@ -3,6 +3,7 @@
 //! its one-line form ([`remove_rule`]; adding and changing are in [`super::editor`]). How a
 //! rule matches a call's arguments is here too.
 
+use super::kept::Keep;
 use super::{ArgumentKind, CallFacts, Contents, MainArgument};
 use crate::command_line::CommandPattern;
 use crate::url_pattern::{Destination, UrlPattern};
@@ -30,20 +31,26 @@ enum Sandboxed {
     Wholly,
 }
 
-/// Our file tools: a rule about a place for one of them holds for what a command, an MCP tool
-/// or another agent's tool may do there too ([`Rule::holds_for_unseen`]).
-const FILE_TOOLS: [&str; 6] = [
-    "read_file",
-    "list_directory",
-    "write_file",
-    "edit_file",
-    "move_path",
-    "delete_path",
-];
+/// What one of our file tools does, for a rule about it that holds for tools whose names do not
+/// say so (a command, an MCP tool, another agent's tool: [`Rule::holds_for_unseen`]): the one
+/// table of which tools those are, whether a tool that says it only reads is held to the rule,
+/// and how a command shut in is kept from the rule's places ([`super::kept::keeps`]).
+/// `None` for every other tool.
+pub(super) fn file_tool_keep(tool: &str) -> Option<Keep> {
+    match tool {
+        // Reading: the place is hidden from a command.
+        "read_file" | "list_directory" => Some(Keep::Hidden),
+        // Changing: the place is shown read-only, so a command may still read it; a tool that
+        // says it only reads is not held to such a rule.
+        "write_file" | "edit_file" | "move_path" | "delete_path" => Some(Keep::ReadOnly),
+        _ => None,
+    }
+}
 
-/// The file tools that change files: a command is kept from their rules' places by seeing them
-/// read-only ([`super::kept::keeps`]).
-const CHANGING_TOOLS: [&str; 4] = ["write_file", "edit_file", "move_path", "delete_path"];
+/// Whether `tool` is one of our file tools that change files (see [`file_tool_keep`]).
+fn changes_files(tool: &str) -> bool {
+    file_tool_keep(tool) == Some(Keep::ReadOnly)
+}
 
 /// Our own tools, each of which does only what its name says (a command is the exception).
 const BUILT_IN_TOOLS: [&str; 8] = [
@@ -465,12 +472,10 @@ impl Rule {
     /// the same word that lets such a tool be trusted to only read elsewhere).
     fn holds_for_unseen(&self, facts: &CallFacts<'_>) -> bool {
         let tool = facts.tool_name;
-        FILE_TOOLS.contains(&self.tool.as_str())
+        file_tool_keep(&self.tool).is_some()
             && !self.about_everything()
             && (tool == "run_command" || !BUILT_IN_TOOLS.contains(&tool))
-            && !(CHANGING_TOOLS.contains(&self.tool.as_str())
-                && facts.read_only
-                && tool != "run_command")
+            && !(changes_files(&self.tool) && facts.read_only && tool != "run_command")
     }
 
     /// For a rule about every place for one of our file tools ("Never delete files and
@@ -485,12 +490,12 @@ impl Rule {
     ///   asks, naming the rule (`inbox::policy::reaches_kept`).
     fn holds_everywhere_for_unseen(&self, facts: &CallFacts<'_>, asking: bool) -> bool {
         let tool = facts.tool_name;
-        if !FILE_TOOLS.contains(&self.tool.as_str())
+        if file_tool_keep(&self.tool).is_none()
             || (tool != "run_command" && BUILT_IN_TOOLS.contains(&tool))
         {
             return false;
         }
-        let changing = CHANGING_TOOLS.contains(&self.tool.as_str());
+        let changing = changes_files(&self.tool);
         let ours = facts
             .main_arguments
             .iter()
@@ -529,7 +534,7 @@ impl Rule {
     fn left_to_sandbox(&self, argument: &MainArgument, asking: bool) -> Sandboxed {
         let tool = self.tool.as_str();
         if asking
-            || !CHANGING_TOOLS.contains(&tool)
+            || !changes_files(tool)
             || !matches!(argument.contents, Contents::OurCommand | Contents::Working)
             || !crate::tools::sandbox::Confinement::detected().is_confined()
         {
@@ -549,16 +554,12 @@ impl Rule {
     }
 
     /// Deny and ask rules (`asking` for an ask rule): any main argument matches (or the rule
-    /// has no pattern). `inside` has one cell for each main argument, in order: what is
-    /// inside it once a rule has looked, for the next rules of the same decision. A rule about
+    /// has no pattern). `looked` is what the decision's rules have looked at so far, for the
+    /// next rules of the same decision ([`Looked::for_call`]). A rule about
     /// a place for a file tool holds for the paths a command, an MCP tool or another agent's
     /// tool names too ([`Self::holds_for_unseen`]).
-    pub(super) fn matches_any(
-        &self,
-        facts: &CallFacts<'_>,
-        asking: bool,
-        inside: &[OnceCell<Inside>],
-    ) -> bool {
+    pub(super) fn matches_any(&self, facts: &CallFacts<'_>, asking: bool, looked: &Looked) -> bool {
+        let inside = &looked.inside;
         if !self.names(facts.tool_name) && self.about_everything() {
             return self.holds_everywhere_for_unseen(facts, asking);
         }
@@ -587,76 +588,20 @@ impl Rule {
                     }
                     Sandboxed::No => self.matches_argument_any(a, asking, inside),
                 })
-                || self.made_by_name(facts))
+                || self.made_by_name(facts, looked))
     }
 
     /// For a rule about writing or moving files into a place (`write_file "**/*.pdf"`,
     /// `move_path "Reports/**"`): whether our own command's words name a file or folder there
     /// that does not exist yet (`echo … > invoice.pdf`, `mkdir Reports`), which the sandbox
-    /// cannot keep read-only since it is not there when the command starts. A word counts when
-    /// it is a plain relative name (no pattern, variable or option), a value glued to an option
-    /// or a redirection's target, read from the workspace folder and from each folder the
-    /// command goes to with `cd`; a word naming what exists is judged as a mentioned path is.
-    fn made_by_name(&self, facts: &CallFacts<'_>) -> bool {
-        if !matches!(self.tool.as_str(), "write_file" | "move_path") {
-            return false;
-        }
-        // Only our own command has the folder it works in among its arguments.
-        let Some(root) = facts
-            .main_arguments
-            .iter()
-            .find(|a| a.contents == Contents::Working)
-            .and_then(|a| a.resolved.as_deref())
-        else {
-            return false;
-        };
-        let Some(line) = facts
-            .main_arguments
-            .iter()
-            .find(|a| a.kind == ArgumentKind::Command)
-            .map(|a| a.text.as_str())
-        else {
-            return false;
-        };
-        let commands = crate::command_line::all_simple_commands(line);
-        // Names are read from the workspace folder and from each folder in it the command goes
-        // to with `cd` (`cd Work && mkdir Reports` makes `Work/Reports`), whichever order.
-        let mut bases: Vec<PathBuf> = vec![PathBuf::new()];
-        for words in &commands {
-            if let [cd, to, ..] = words.as_slice() {
-                let to = to.trim_start_matches("./").trim_end_matches('/');
-                if cd == "cd"
-                    && !to.is_empty()
-                    && !to.starts_with(['-', '/', '~', '$'])
-                    && !to.split('/').any(|part| part == "..")
-                    && root.join(to).is_dir()
-                {
-                    bases.push(PathBuf::from(to));
-                }
-            }
-        }
-        let said: Vec<String> = commands
-            .into_iter()
-            .flatten()
-            .chain(crate::command_line::redirection_targets(line))
-            .collect();
-        // A value glued to an option is a name too (`-oout.pdf`, `--output=out.pdf`).
-        let mut words = said
-            .iter()
-            .flat_map(|word| crate::tools::with_glued_values(word));
-        words.any(|word| {
-            let word = word.trim_start_matches("./");
-            !word.is_empty()
-                && !word.starts_with('-')
-                && !word.contains(['*', '?', '[', '{', '$', '`', '\0'])
-                && !Path::new(word).is_absolute()
-                && !word.split('/').any(|part| part == "..")
-                && bases.iter().any(|base| {
-                    let name = base.join(word.trim_end_matches('/'));
-                    std::fs::symlink_metadata(root.join(&name)).is_err()
-                        && name.to_str().is_some_and(|name| self.matches_path(name))
-                })
-        })
+    /// cannot keep read-only since it is not there when the command starts (the names are
+    /// read once for all rules: [`Looked::new_names`]).
+    fn made_by_name(&self, facts: &CallFacts<'_>, looked: &Looked) -> bool {
+        matches!(self.tool.as_str(), "write_file" | "move_path")
+            && looked
+                .new_names(facts)
+                .iter()
+                .any(|name| self.matches_path(name))
     }
 
     /// Allow rules: every main argument matches, and there is at least one when the rule has
@@ -689,6 +634,108 @@ impl Rule {
         let choice = super::editor::choice_of(kind, &self.tool, pattern);
         super::words::sentence(kind, &self.tool, pattern, choice.map(|c| c.scope).as_ref())
     }
+}
+
+/// What one decision looks at once for all its rules ([`Rule::matches_any`]), when a rule
+/// first needs it: what is inside each main argument, and the names our own command's words
+/// give of what does not exist yet.
+pub(super) struct Looked {
+    /// One cell for each main argument, in order (see [`Inside`]).
+    inside: Vec<OnceCell<Inside>>,
+    /// See [`Self::new_names`].
+    new_names: OnceCell<Vec<String>>,
+}
+
+impl Looked {
+    /// Nothing looked at yet, for the call `facts`.
+    pub(super) fn for_call(facts: &CallFacts<'_>) -> Self {
+        Self {
+            inside: facts
+                .main_arguments
+                .iter()
+                .map(|_| OnceCell::new())
+                .collect(),
+            new_names: OnceCell::new(),
+        }
+    }
+
+    /// The files and folders our own command's words name that do not exist when it starts,
+    /// as rules read paths (`Reports/may.pdf`), each once: the command line is parsed and the
+    /// disk looked at once per decision. A word counts when it is a plain relative name (no
+    /// pattern, variable or option), a value glued to an option (`-oout.pdf`,
+    /// `--output=out.pdf`) or a redirection's target, read from the workspace folder and from
+    /// each folder in it the command goes to with `cd` (`cd Work && mkdir Reports` makes
+    /// `Work/Reports`), whichever order. Empty for any other call: only our own command has
+    /// the folder it works in among its arguments.
+    fn new_names(&self, facts: &CallFacts<'_>) -> &[String] {
+        self.new_names.get_or_init(|| {
+            let root = facts
+                .main_arguments
+                .iter()
+                .find(|a| a.contents == Contents::Working)
+                .and_then(|a| a.resolved.as_deref());
+            let line = facts
+                .main_arguments
+                .iter()
+                .find(|a| a.kind == ArgumentKind::Command);
+            match (root, line) {
+                (Some(root), Some(line)) => names_not_yet_there(root, &line.text),
+                _ => Vec::new(),
+            }
+        })
+    }
+}
+
+/// The names the command `line`, run in the folder `root`, gives of what is not there yet (see
+/// [`Looked::new_names`]).
+fn names_not_yet_there(root: &Path, line: &str) -> Vec<String> {
+    let commands = crate::command_line::all_simple_commands(line);
+    let mut bases: Vec<PathBuf> = vec![PathBuf::new()];
+    for words in &commands {
+        if let [cd, to, ..] = words.as_slice() {
+            let to = to.trim_start_matches("./").trim_end_matches('/');
+            if cd == "cd"
+                && !to.is_empty()
+                && !to.starts_with(['-', '/', '~', '$'])
+                && !to.split('/').any(|part| part == "..")
+                && root.join(to).is_dir()
+                && !bases.iter().any(|b| b.as_path() == Path::new(to))
+            {
+                bases.push(PathBuf::from(to));
+            }
+        }
+    }
+    let said: Vec<String> = commands
+        .into_iter()
+        .flatten()
+        .chain(crate::command_line::redirection_targets(line))
+        .collect();
+    let mut names: Vec<String> = Vec::new();
+    for word in said
+        .iter()
+        .flat_map(|word| crate::tools::with_glued_values(word))
+    {
+        let word = word.trim_start_matches("./");
+        if word.is_empty()
+            || word.starts_with('-')
+            || word.contains(['*', '?', '[', '{', '$', '`', '\0'])
+            || Path::new(word).is_absolute()
+            || word.split('/').any(|part| part == "..")
+        {
+            continue;
+        }
+        for base in &bases {
+            let name = base.join(word.trim_end_matches('/'));
+            if let Some(text) = name.to_str() {
+                if !names.iter().any(|n| n == text)
+                    && std::fs::symlink_metadata(root.join(&name)).is_err()
+                {
+                    names.push(text.to_owned());
+                }
+            }
+        }
+    }
+    names
 }
 
 /// What is inside one folder argument, as glob rules read it: looked through once per
