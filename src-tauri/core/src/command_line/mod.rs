@@ -204,14 +204,51 @@ pub fn redirection_targets(line: &str) -> Vec<String> {
         .collect()
 }
 
+/// The words of a line that may name files, by the lenient reading ([`names_in`]).
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Names {
+    /// Every candidate simple command's words ([`all_simple_commands`]).
+    pub commands: Vec<Vec<String>>,
+    /// Every file a redirection reads or writes ([`redirection_targets`]).
+    pub targets: Vec<String>,
+    /// The words and targets in which a pattern character (`*`, `?`, `[`) was quoted or
+    /// escaped (`'invoice[1].pdf'`, `x\*.pdf`), so that the shell takes it as a plain letter
+    /// and does not expand the word. A pattern character of any other word is the shell's:
+    /// the word becomes the names it matches, or stays as it is where it matches none.
+    pub quoted_patterns: Vec<String>,
+}
+
+/// What the lenient reading of `line` finds that may name files, read once: see [`Names`].
+///
+/// ```
+/// use askfirst_core::command_line::names_in;
+/// let names = names_in("touch 'a[1].pdf' *.txt > log");
+/// assert_eq!(names.targets, vec!["log"]);
+/// assert_eq!(names.quoted_patterns, vec!["a[1].pdf"]);
+/// ```
+pub fn names_in(line: &str) -> Names {
+    let found = expand(line);
+    Names {
+        commands: found.commands,
+        targets: found
+            .writes
+            .into_iter()
+            .map(|(target, _)| target)
+            .chain(found.reads)
+            .collect(),
+        quoted_patterns: found.quoted_patterns,
+    }
+}
+
 /// What the lenient reading found: every candidate simple command, every file written by a
-/// redirection (`(target, appends)`) and read by one, and whether nesting went too deep to
-/// look into.
+/// redirection (`(target, appends)`) and read by one, the words whose pattern characters were
+/// quoted, and whether nesting went too deep to look into.
 #[derive(Default)]
 struct Expansion {
     commands: Vec<Vec<String>>,
     writes: Vec<(String, bool)>,
     reads: Vec<String>,
+    quoted_patterns: Vec<String>,
     too_deep: bool,
 }
 
@@ -229,6 +266,7 @@ fn expand_line(line: &str, depth: usize, out: &mut Expansion) {
     let split = split(line);
     out.writes.extend(split.writes);
     out.reads.extend(split.reads);
+    out.quoted_patterns.extend(split.quoted_patterns);
     for words in split.commands {
         expand_words(words, depth, out);
     }
@@ -237,6 +275,17 @@ fn expand_line(line: &str, depth: usize, out: &mut Expansion) {
     for text in split.here_strings {
         expand_line(&text, depth + 1, out);
     }
+}
+
+/// Whether `word`, first in a simple command, is a shell keyword that runs the command after
+/// it (`if rm x; then …`, `then rm x`, `do rm x`, `else rm x`, `! rm x`, `coproc rm x`): the
+/// lenient reading cuts at `;` and newlines, not at these, so each such command starts with
+/// one.
+fn runs_what_follows(word: &str) -> bool {
+    matches!(
+        word,
+        "if" | "then" | "else" | "elif" | "while" | "until" | "do" | "!" | "coproc"
+    )
 }
 
 fn expand_words(words: Vec<String>, depth: usize, out: &mut Expansion) {
@@ -251,7 +300,7 @@ fn expand_words(words: Vec<String>, depth: usize, out: &mut Expansion) {
     let mut inner: Option<Vec<String>> = None;
     let mut inner_lines: Vec<String> = Vec::new();
     let mut inner_groups: Vec<Vec<String>> = Vec::new();
-    if is_assignment(program) {
+    if is_assignment(program) || runs_what_follows(program) {
         inner = Some(args.to_vec());
     } else if let Some(line) = env_split_string(name, args) {
         inner_lines.push(line);

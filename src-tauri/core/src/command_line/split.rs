@@ -22,6 +22,9 @@ pub(super) struct Split {
     /// The files read by `<` (and `<>`'s reading is its writing: in `writes`).
     pub(super) reads: Vec<String>,
     pub(super) here_strings: Vec<String>,
+    /// The words (also redirection targets) in which a pattern character (`*`, `?`, `[`) was
+    /// quoted or escaped, so that the shell does not expand it: `'invoice[1].pdf'`.
+    pub(super) quoted_patterns: Vec<String>,
 }
 
 /// The lenient splitter's state while it reads one line.
@@ -33,16 +36,25 @@ pub(super) struct Splitter {
     in_word: bool,
     /// Whether a quote was part of the current word (`'2'>` is no descriptor number).
     quoted: bool,
+    /// Whether a pattern character of the current word was quoted or escaped.
+    pattern_quoted: bool,
     pending: Option<Redirect>,
     writes: Vec<(String, bool)>,
     reads: Vec<String>,
     here_strings: Vec<String>,
+    quoted_patterns: Vec<String>,
 }
 
 impl Splitter {
     fn push(&mut self, c: char) {
         self.word.push(c);
         self.in_word = true;
+    }
+
+    /// Pushes `c`, quoted or escaped: a pattern character stays a plain letter.
+    fn push_quoted(&mut self, c: char) {
+        self.pattern_quoted |= matches!(c, '*' | '?' | '[');
+        self.push(c);
     }
 
     fn end_word(&mut self) {
@@ -52,6 +64,9 @@ impl Splitter {
         let word = std::mem::take(&mut self.word);
         self.in_word = false;
         self.quoted = false;
+        if std::mem::take(&mut self.pattern_quoted) {
+            self.quoted_patterns.push(word.clone());
+        }
         match self.pending.take() {
             None => self.words.push(word),
             Some(Redirect::Write { appends }) => self.writes.push((word, appends)),
@@ -93,7 +108,7 @@ pub(super) fn split(line: &str) -> Split {
             if c == '\'' {
                 single = false;
             } else {
-                s.push(c);
+                s.push_quoted(c);
             }
             continue;
         }
@@ -125,10 +140,10 @@ pub(super) fn split(line: &str) -> Split {
                 '"' => double = false,
                 '\\' => {
                     if let Some(next) = chars.next() {
-                        s.push(next);
+                        s.push_quoted(next);
                     }
                 }
-                _ => s.push(c),
+                _ => s.push_quoted(c),
             }
             continue;
         }
@@ -137,7 +152,7 @@ pub(super) fn split(line: &str) -> Split {
                 // ANSI-C quoting: `$'\x63url'` is the word `curl` to bash, so it is to rules.
                 chars.next();
                 for decoded in ansi_c_quoted(&mut chars).chars() {
-                    s.push(decoded);
+                    s.push_quoted(decoded);
                 }
                 s.in_word = true;
                 s.quoted = true;
@@ -162,7 +177,7 @@ pub(super) fn split(line: &str) -> Split {
             '\\' => {
                 if let Some(next) = chars.next() {
                     if next != '\n' {
-                        s.push(next);
+                        s.push_quoted(next);
                         s.quoted = true;
                     }
                 }
@@ -241,6 +256,7 @@ pub(super) fn split(line: &str) -> Split {
         writes: s.writes,
         reads: s.reads,
         here_strings: s.here_strings,
+        quoted_patterns: s.quoted_patterns,
     }
 }
 

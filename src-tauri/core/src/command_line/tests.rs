@@ -61,6 +61,15 @@ fn refuses_what_stops_or_wipes_the_computer_however_it_is_written() {
         ":(){ :|:& };:",
         "bomb(){ bomb|bomb& };bomb",
         "ls\nreboot",
+        // After a shell keyword, on one line: the lenient reading cuts at `;`, not at these.
+        "if true; then reboot; fi",
+        "if true; then :; else rm -rf ~; fi",
+        "for i in 1; do rm -rf /; done",
+        "while true; do shutdown now; done",
+        "until false; do poweroff; done",
+        "if rm -rf /; then :; fi",
+        "! rm -rf /",
+        "coproc reboot",
     ];
     for line in refused {
         assert!(hard_denial(line).is_some(), "should refuse: {line:?}");
@@ -407,6 +416,11 @@ fn a_deny_rule_sees_through_wrappers_shells_and_spelling() {
         "exec rm x",
         "env -S 'rm x'",
         "sh -c \"eval 'rm x'\"",
+        "if true; then rm x; fi",
+        "if true; then :; elif true; then rm x; fi",
+        "for f in a; do rm x; done",
+        "while rm x; do :; done",
+        "! rm x",
     ] {
         assert!(rm.matches_any(line), "should match: {line:?}");
     }
@@ -429,6 +443,20 @@ fn all_simple_commands_keeps_redirect_targets_out_of_the_words() {
         all_simple_commands("sudo -u root rm -rf x"),
         vec![words("sudo -u root rm -rf x"), words("rm -rf x")]
     );
+}
+
+#[test]
+fn names_in_tells_quoted_pattern_characters_from_the_shells() {
+    let names = names_in("touch 'a[1].pdf' \"b?.pdf\" c\\*.pdf d*.pdf $'e*.pdf' > 'f*.pdf'");
+    assert_eq!(
+        names.quoted_patterns,
+        vec!["a[1].pdf", "b?.pdf", "c*.pdf", "e*.pdf", "f*.pdf"]
+    );
+    assert_eq!(names.targets, vec!["f*.pdf"]);
+    // Inside `sh -c`, the inner line's own quotes count, not the outer ones.
+    let inner = names_in("sh -c 'touch *.pdf \"x?.pdf\"'");
+    assert!(inner.quoted_patterns.contains(&"x?.pdf".to_owned()));
+    assert!(!inner.quoted_patterns.contains(&"*.pdf".to_owned()));
 }
 
 #[test]

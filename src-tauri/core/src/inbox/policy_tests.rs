@@ -1535,3 +1535,34 @@ fn hostile3_never_delete_refuses_every_command_of_another_agent_in_a_folder_of_i
     let verdict = judged(&never_delete, &p, &status);
     assert_eq!(refused_by(&verdict), None, "{verdict:?}");
 }
+
+#[test]
+fn review_eb2a863_the_keyring_asked_inside_a_compound_command_is_refused() {
+    // Review of eb2a863: `reads_our_keyring` now looks at every reading of the line
+    // (`ShellLine`), but in none of them is `secret-tool` the first word of a command run
+    // after `if …; then`, `for …; do`, `while …; do` on one line, or after `!`: the word
+    // before it is the shell's keyword (`then`, `do`, `!`). These plain lines ask the
+    // keyring for Ask First's API keys and are only asked on a card that does not say so
+    // (the same at caa379b; the `case`, function, multi-line `if` and `time` lines below
+    // are refused already and are here to keep them so). Right answer: refused as a hard denial, as
+    // `{ secret-tool lookup service "Ask First"; }` and `(secret-tool …)` already are.
+    let p = place();
+    let policy = policy(&p, "");
+    let mut not_refused = Vec::new();
+    for line in [
+        "if true; then secret-tool lookup service 'Ask First'; fi",
+        "for i in 1; do secret-tool lookup service 'Ask First'; done",
+        "while true; do secret-tool lookup service 'Ask First'; break; done",
+        "case x in x) secret-tool lookup service 'Ask First';; esac",
+        "f() { secret-tool lookup service 'Ask First'; }; f",
+        "if true\nthen\n  secret-tool lookup service 'Ask First'\nfi",
+        "! secret-tool lookup service 'Ask First'",
+        "time secret-tool lookup service 'Ask First'",
+    ] {
+        let ask = claude(&p.elsewhere, "Bash", serde_json::json!({ "command": line }));
+        if refused_by(&judged(&policy, &p, &ask)) != Some(PolicyLayer::HardDenial) {
+            not_refused.push(line);
+        }
+    }
+    assert!(not_refused.is_empty(), "not refused: {not_refused:#?}");
+}

@@ -579,11 +579,16 @@ impl Rule {
                 .filter(|(a, _)| matches!(a.kind, ArgumentKind::Path | ArgumentKind::MentionedPath))
                 .any(|(a, inside)| match self.left_to_sandbox(a, asking) {
                     Sandboxed::Wholly => false,
-                    // What exists is read-only; a name of what does not yet is judged.
+                    // What exists is read-only; a name of what does not yet is judged. A
+                    // pattern the shell expands to what exists names only that (quoted, it
+                    // is a name as it is: `made_by_name`).
                     Sandboxed::ButNames => {
                         a.resolved
                             .as_deref()
                             .is_none_or(|p| std::fs::symlink_metadata(p).is_err())
+                            && !(a.text.contains(['*', '?', '['])
+                                && Self::workspace_root(a)
+                                    .is_some_and(|root| shell_expands(root, Path::new(&a.text))))
                             && self.names_argument(a)
                     }
                     Sandboxed::No => self.matches_argument_any(a, asking, inside),
@@ -686,56 +691,149 @@ impl Looked {
     }
 }
 
+/// The most entries of folders looked at to find whether the shell expands one word of a
+/// command ([`shell_expands`]); past it, the word counts as a name as it is.
+const EXPANSION_CAP: usize = 10_000;
+
 /// The names the command `line`, run in the folder `root`, gives of what is not there yet (see
-/// [`Looked::new_names`]).
+/// [`Looked::new_names`]), as rules read paths, each once.
+///
+/// - Names are read from the workspace folder, from each folder in it that a `cd` names, and
+///   from where a `cd` after others leads (`cd Work && cd New`: `Work/New`), whether the
+///   folder exists yet or not (`mkdir -p New && cd New`); `..` is read by name from there
+///   (`cd Work && echo > ../a.pdf` makes `a.pdf`), and a name that leads out of the workspace
+///   is left out (our command cannot write there).
+/// - A pattern character the shell expands (`*`, `?`, `[`, not quoted) makes the word the
+///   names it matches, which exist (and are the sandbox's to keep); where it matches none,
+///   the shell leaves the word as it is (`touch r*.pdf` makes `r*.pdf`). A quoted one is a
+///   plain letter (`touch 'invoice[1].pdf'`).
+/// - A word with a variable or substitution (`$`, a backquote) names what only the shell
+///   knows, and an option (a word starting with `-`) is no name; `./-x.pdf` is one.
 fn names_not_yet_there(root: &Path, line: &str) -> Vec<String> {
-    let commands = crate::command_line::all_simple_commands(line);
+    let said = crate::command_line::names_in(line);
     let mut bases: Vec<PathBuf> = vec![PathBuf::new()];
-    for words in &commands {
-        if let [cd, to, ..] = words.as_slice() {
-            let to = to.trim_start_matches("./").trim_end_matches('/');
-            if cd == "cd"
-                && !to.is_empty()
-                && !to.starts_with(['-', '/', '~', '$'])
-                && !to.split('/').any(|part| part == "..")
-                && root.join(to).is_dir()
-                && !bases.iter().any(|b| b.as_path() == Path::new(to))
-            {
-                bases.push(PathBuf::from(to));
+    // Where the `cd`s so far lead, while it can be followed inside the workspace.
+    let mut here = Some(PathBuf::new());
+    for words in &said.commands {
+        let [cd, to, ..] = words.as_slice() else {
+            continue;
+        };
+        if cd != "cd" {
+            continue;
+        }
+        let from_root = name_within(root, Path::new(""), to);
+        here = here.and_then(|here| name_within(root, &here, to));
+        for base in [from_root, here.clone()].into_iter().flatten() {
+            if !bases.contains(&base) {
+                bases.push(base);
             }
         }
     }
-    let said: Vec<String> = commands
-        .into_iter()
-        .flatten()
-        .chain(crate::command_line::redirection_targets(line))
-        .collect();
     let mut names: Vec<String> = Vec::new();
-    for word in said
-        .iter()
-        .flat_map(|word| crate::tools::with_glued_values(word))
-    {
-        let word = word.trim_start_matches("./");
-        if word.is_empty()
-            || word.starts_with('-')
-            || word.contains(['*', '?', '[', '{', '$', '`', '\0'])
-            || Path::new(word).is_absolute()
-            || word.split('/').any(|part| part == "..")
-        {
-            continue;
-        }
-        for base in &bases {
-            let name = base.join(word.trim_end_matches('/'));
-            if let Some(text) = name.to_str() {
-                if !names.iter().any(|n| n == text)
-                    && std::fs::symlink_metadata(root.join(&name)).is_err()
+    for word in said.commands.iter().flatten().chain(&said.targets) {
+        let quoted = said.quoted_patterns.contains(word);
+        for value in crate::tools::with_glued_values(word) {
+            if value.is_empty() || value.starts_with('-') || value.contains(['$', '`', '\0']) {
+                continue;
+            }
+            let expands = !quoted && value.contains(['*', '?', '[']);
+            for base in &bases {
+                let Some(name) = name_within(root, base, value) else {
+                    continue;
+                };
+                let Some(text) = name.to_str() else {
+                    continue;
+                };
+                if text.is_empty()
+                    || names.iter().any(|n| n == text)
+                    || std::fs::symlink_metadata(root.join(&name)).is_ok()
+                    || (expands && shell_expands(root, &name))
                 {
-                    names.push(text.to_owned());
+                    continue;
                 }
+                names.push(text.to_owned());
             }
         }
     }
     names
+}
+
+/// `word` read from the folder `base` of the workspace `root` (both relative to it), with
+/// `.` and `..` taken by name: the path relative to `root` it names, or `None` where it leads
+/// out of the workspace or cannot be read (`~`, a variable). An absolute word inside the
+/// workspace is read relative to it.
+fn name_within(root: &Path, base: &Path, word: &str) -> Option<PathBuf> {
+    if word.starts_with(['~', '$']) {
+        return None;
+    }
+    let word = Path::new(word);
+    let start = if word.is_absolute() {
+        word.strip_prefix(root).ok()?.to_path_buf()
+    } else {
+        base.join(word)
+    };
+    let mut name = PathBuf::new();
+    for part in start.components() {
+        match part {
+            std::path::Component::Normal(part) => name.push(part),
+            std::path::Component::CurDir => {}
+            std::path::Component::ParentDir => {
+                if !name.pop() {
+                    return None;
+                }
+            }
+            std::path::Component::RootDir | std::path::Component::Prefix(_) => return None,
+        }
+    }
+    Some(name)
+}
+
+/// Whether the shell, expanding the pattern characters of `name` (relative to `root`), finds
+/// anything: each part with a pattern is matched against the entries of the folders found so
+/// far (a leading `.` only by a part that starts with one), as `sh` does. Past
+/// [`EXPANSION_CAP`] entries, or for a pattern that cannot be read, `false`: the word then
+/// counts as a name as it is.
+fn shell_expands(root: &Path, name: &Path) -> bool {
+    let mut found = vec![root.to_path_buf()];
+    let mut looked = 0usize;
+    for part in name.components() {
+        let part = part.as_os_str().to_string_lossy();
+        if !part.contains(['*', '?', '[']) {
+            found = found
+                .into_iter()
+                .map(|folder| folder.join(part.as_ref()))
+                .filter(|path| std::fs::symlink_metadata(path).is_ok())
+                .collect();
+            continue;
+        }
+        // Braces are plain letters here (the lenient reading cuts at unquoted ones).
+        let pattern = part.replace('{', "\\{").replace('}', "\\}");
+        let Ok(glob) = GlobBuilder::new(&pattern).literal_separator(true).build() else {
+            return false;
+        };
+        let glob = glob.compile_matcher();
+        let mut next = Vec::new();
+        for folder in &found {
+            let Ok(entries) = std::fs::read_dir(folder) else {
+                continue;
+            };
+            for entry in entries.flatten() {
+                looked += 1;
+                if looked > EXPANSION_CAP {
+                    return false;
+                }
+                let file_name = entry.file_name();
+                let file_name = file_name.to_string_lossy();
+                if (!file_name.starts_with('.') || part.starts_with('.'))
+                    && glob.is_match(file_name.as_ref())
+                {
+                    next.push(entry.path());
+                }
+            }
+        }
+        found = next;
+    }
+    !found.is_empty()
 }
 
 /// What is inside one folder argument, as glob rules read it: looked through once per

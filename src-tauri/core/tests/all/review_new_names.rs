@@ -1,0 +1,220 @@
+//! Review of eb2a863 ("read a command's words once per decision"): holes in how our own
+//! command's names of files that do not exist yet are read (`rules::names_not_yet_there`,
+//! formerly `Rule::made_by_name`). The sandbox can keep only what exists read-only, so for a
+//! rule like `deny write_file "**/*.pdf"` (or one about a folder not made yet) these names
+//! are the only guard. Each case below makes, in `sh`, exactly the file or folder the rule
+//! forbids, yet the decision is Allow (with `allow run_command`), or, without that allow
+//! rule, a card that does not name the person's rule. The same answers were given at
+//! caa379b: these are not regressions of eb2a863, but holes in the code it moved.
+//! The right answer in every case is the rule's: Deny (or Ask naming the rule).
+
+use askfirst_core::policy::{CallFacts, Policy, PolicyDecision, Rules};
+use askfirst_core::tools::{RunCommand, Tool, Workspace};
+use askfirst_protocol::Risk;
+use std::path::Path;
+
+/// What the policy decides about our own `run_command` with `line`, in a workspace with
+/// `Work/` and `notes.txt` (nothing the rules are about exists yet), under `rules` plus
+/// `allow run_command` (so that a rule that does not hold shows as Allow).
+fn decide(rules: &str, line: &str) -> PolicyDecision {
+    let dir = tempfile::tempdir().unwrap();
+    let base = std::fs::canonicalize(dir.path()).unwrap();
+    let (root, data) = (base.join("ws"), base.join("data"));
+    std::fs::create_dir_all(root.join("Work")).unwrap();
+    std::fs::create_dir_all(&data).unwrap();
+    std::fs::write(root.join("notes.txt"), "notes").unwrap();
+    let ws = Workspace::open(&root).unwrap().with_own_data(&data);
+    let rules = format!("{rules}[[allow]]\ntool = \"run_command\"\n");
+    let policy = Policy::new(
+        Rules::parse(&rules, Path::new("rules.toml")),
+        Some((data.as_path(), root.as_path())),
+    );
+    let raw = serde_json::json!({ "command": line }).to_string();
+    let arguments = RunCommand.main_arguments(&raw, &ws);
+    policy
+        .decide(&CallFacts {
+            tool_name: "run_command",
+            read_only: false,
+            risk: Risk::High,
+            main_arguments: &arguments,
+            canonical_arguments: None,
+            mcp_server: None,
+            fingerprint: None,
+        })
+        .decision
+}
+
+const NO_PDF: &str = "[[deny]]\ntool = \"write_file\"\nmatch = \"**/*.pdf\"\n";
+
+/// The lines of `cases` (rules, line) that are not refused.
+fn not_denied<'a>(cases: &[(&'a str, &'a str)]) -> Vec<(&'a str, &'a str)> {
+    cases
+        .iter()
+        .copied()
+        .filter(|(rules, line)| !matches!(decide(rules, line), PolicyDecision::Deny { .. }))
+        .collect()
+}
+
+fn assert_denied(rules: &str, lines: &[&str]) {
+    let cases: Vec<(&str, &str)> = lines.iter().map(|line| (rules, *line)).collect();
+    let allowed = not_denied(&cases);
+    assert!(allowed.is_empty(), "not refused: {allowed:#?}");
+}
+
+/// A name quoted in the command (or a pattern that matches nothing, which `sh` keeps as it
+/// is) is skipped when it holds `[ ] * ? { } $ \``: `touch 'invoice[1].pdf'` makes the file
+/// `invoice[1].pdf` under "Never write PDFs" and is allowed. Right answer: Deny — after the
+/// shell's quotes are taken away these characters are plain letters of the name.
+#[test]
+fn a_quoted_name_with_brackets_or_a_question_mark_is_still_a_new_pdf() {
+    assert_denied(
+        NO_PDF,
+        &[
+            "touch 'invoice[1].pdf'",
+            "echo hi > 'invoice[1].pdf'",
+            "touch \"why?.pdf\"",
+            "touch 'report {final}.pdf'",
+            // No file matches `r*.pdf`: sh passes the word as it is and touch makes `r*.pdf`.
+            "touch r*.pdf",
+            "echo hi > r*.pdf",
+        ],
+    );
+}
+
+/// A word with `..` is skipped, even after `cd` into a folder of the workspace, where `..`
+/// leads back inside it: `cd Work && echo hi > ../invoice.pdf` makes `invoice.pdf` in the
+/// person's folder, and `cd Work && mkdir ../Reports && mv ../notes.txt ../Reports/` moves a
+/// file into `Reports`. Right answer: Deny (read `../x` from the folder `cd` went to).
+#[test]
+fn a_name_with_dot_dot_after_cd_into_a_folder_is_still_a_new_name() {
+    let allowed = not_denied(&[
+        (NO_PDF, "cd Work && echo hi > ../invoice.pdf"),
+        (
+            "[[deny]]\ntool = \"move_path\"\nmatch = \"Reports/**\"\n",
+            "cd Work && mkdir ../Reports && mv ../notes.txt ../Reports/",
+        ),
+        (
+            "[[deny]]\ntool = \"write_file\"\nmatch = \"Out/**\"\n",
+            "cd Work && mkdir ../Out && echo hi > ../Out/x.txt",
+        ),
+    ]);
+    assert!(allowed.is_empty(), "not refused: {allowed:#?}");
+}
+
+/// `cd` is followed only into a folder that exists when the command is judged, so a folder
+/// the same command makes first is not a base: `mkdir -p Work/New && cd Work/New && touch
+/// a.pdf` writes `Work/New/a.pdf` under "Never write `Work/New/*.pdf`" and is allowed (the
+/// sandbox cannot keep `Work/New` read-only: it is not there yet). Right answer: Deny (a
+/// `cd` target the line itself names as new is a base too).
+#[test]
+fn cd_into_a_folder_the_same_command_makes_is_followed() {
+    assert_denied(
+        "[[deny]]\ntool = \"write_file\"\nmatch = \"Work/New/*.pdf\"\n",
+        &[
+            "mkdir -p Work/New && cd Work/New && touch a.pdf",
+            "mkdir -p Work/New; cd Work/New; echo hi > a.pdf",
+        ],
+    );
+}
+
+/// `./` is cut from a word before it is checked for being an option, so `./-x.pdf` — the
+/// usual way to name a file whose name starts with `-` — is skipped as if it were an option
+/// (`echo hi > -x.pdf` is refused, `echo hi > ./-x.pdf` is allowed). Right answer: Deny.
+#[test]
+fn a_dot_slash_name_starting_with_a_dash_is_not_an_option() {
+    assert_denied(NO_PDF, &["echo hi > ./-x.pdf"]);
+}
+
+// ---- siblings of the holes above, found while mending them
+
+/// What the policy decides about `line` in a workspace with `Work/`, `notes.txt` and the files
+/// `existing` (relative paths), under `rules` plus `allow run_command`.
+fn decide_with(rules: &str, existing: &[&str], line: &str) -> PolicyDecision {
+    let dir = tempfile::tempdir().unwrap();
+    let base = std::fs::canonicalize(dir.path()).unwrap();
+    let (root, data) = (base.join("ws"), base.join("data"));
+    std::fs::create_dir_all(root.join("Work")).unwrap();
+    std::fs::create_dir_all(&data).unwrap();
+    std::fs::write(root.join("notes.txt"), "notes").unwrap();
+    for file in existing {
+        let path = root.join(file);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, "x").unwrap();
+    }
+    let ws = Workspace::open(&root).unwrap().with_own_data(&data);
+    let rules = format!("{rules}[[allow]]\ntool = \"run_command\"\n");
+    let policy = Policy::new(
+        Rules::parse(&rules, Path::new("rules.toml")),
+        Some((data.as_path(), root.as_path())),
+    );
+    // An absolute path into the workspace is spelled with the workspace's own path.
+    let line = line.replace("$WS", &root.display().to_string());
+    let raw = serde_json::json!({ "command": line }).to_string();
+    let arguments = RunCommand.main_arguments(&raw, &ws);
+    policy
+        .decide(&CallFacts {
+            tool_name: "run_command",
+            read_only: false,
+            risk: Risk::High,
+            main_arguments: &arguments,
+            canonical_arguments: None,
+            mcp_server: None,
+            fingerprint: None,
+        })
+        .decision
+}
+
+/// `cd` after `cd` goes on from where the first led, and an absolute `cd` into the person's
+/// folder is followed too.
+#[test]
+fn cd_after_cd_and_an_absolute_cd_into_the_folder_are_followed() {
+    let rules = "[[deny]]\ntool = \"write_file\"\nmatch = \"Work/New/*.pdf\"\n";
+    for line in [
+        "cd Work && cd New && touch a.pdf",
+        "mkdir -p Work/New; cd Work; cd New; echo hi > a.pdf",
+        "cd $WS/Work/New && touch a.pdf",
+        "cd Work/Old/.. && cd New && touch a.pdf",
+    ] {
+        assert!(
+            matches!(decide_with(rules, &[], line), PolicyDecision::Deny { .. }),
+            "not refused: {line}"
+        );
+    }
+}
+
+/// A pattern the shell expands to files that exist names only them (which the sandbox keeps
+/// read-only), so reading PDFs under "Never write PDFs" is not refused; quoted, the same
+/// pattern is a new name.
+#[test]
+fn a_pattern_that_matches_existing_files_is_read_not_refused_but_quoted_it_is_a_name() {
+    let existing = ["a.pdf", "Work/b.pdf"];
+    for line in [
+        "cat *.pdf > all.txt",
+        "ls -l Work/*.pdf",
+        "cd Work && wc -c *.pdf",
+        "cat [a].pdf",
+    ] {
+        assert!(
+            !matches!(
+                decide_with(NO_PDF, &existing, line),
+                PolicyDecision::Deny { .. }
+            ),
+            "refused: {line}"
+        );
+    }
+    for line in [
+        "touch '*.pdf'",
+        "touch '[a].pdf'",
+        "echo > Work/\\*.pdf",
+        // Only a hidden file matches: `sh` does not expand `*` to it, so `*.pdf` is made.
+        "touch Work/*.txt.pdf",
+    ] {
+        assert!(
+            matches!(
+                decide_with(NO_PDF, &[".hidden.pdf", "Work/.x.txt.pdf"], line),
+                PolicyDecision::Deny { .. }
+            ),
+            "not refused: {line}"
+        );
+    }
+}
