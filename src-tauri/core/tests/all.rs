@@ -32,6 +32,7 @@ mod all {
     pub mod probe_edges;
     pub mod providers;
     pub mod race;
+    pub mod review_98cb934;
     pub mod review_new_names;
     pub mod reword;
     pub mod rules_commands;

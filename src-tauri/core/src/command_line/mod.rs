@@ -216,6 +216,10 @@ pub struct Names {
     /// and does not expand the word. A pattern character of any other word is the shell's:
     /// the word becomes the names it matches, or stays as it is where it matches none.
     pub quoted_patterns: Vec<String>,
+    /// The words that are lines run by a shell or another program (`sh -c 'ls *.pdf'`'s
+    /// `ls *.pdf`), read as commands of their own (among `commands`), once for each time one
+    /// is run.
+    pub scripts: Vec<String>,
 }
 
 /// What the lenient reading of `line` finds that may name files, read once: see [`Names`].
@@ -237,6 +241,7 @@ pub fn names_in(line: &str) -> Names {
             .chain(found.reads)
             .collect(),
         quoted_patterns: found.quoted_patterns,
+        scripts: found.scripts,
     }
 }
 
@@ -249,6 +254,7 @@ struct Expansion {
     writes: Vec<(String, bool)>,
     reads: Vec<String>,
     quoted_patterns: Vec<String>,
+    scripts: Vec<String>,
     too_deep: bool,
 }
 
@@ -346,5 +352,6 @@ fn expand_words(words: Vec<String>, depth: usize, out: &mut Expansion) {
     }
     for line in inner_lines {
         expand_line(&line, depth + 1, out);
+        out.scripts.push(line);
     }
 }

@@ -4,6 +4,7 @@
 //! rule matches a call's arguments is here too.
 
 use super::kept::Keep;
+use super::new_names::NewNames;
 use super::{ArgumentKind, CallFacts, Contents, MainArgument};
 use crate::command_line::CommandPattern;
 use crate::url_pattern::{Destination, UrlPattern};
@@ -580,15 +581,13 @@ impl Rule {
                 .any(|(a, inside)| match self.left_to_sandbox(a, asking) {
                     Sandboxed::Wholly => false,
                     // What exists is read-only; a name of what does not yet is judged. A
-                    // pattern the shell expands to what exists names only that (quoted, it
-                    // is a name as it is: `made_by_name`).
+                    // pattern the shell expands to what exists names only that
+                    // (`NewNames::expanded`).
                     Sandboxed::ButNames => {
                         a.resolved
                             .as_deref()
                             .is_none_or(|p| std::fs::symlink_metadata(p).is_err())
-                            && !(a.text.contains(['*', '?', '['])
-                                && Self::workspace_root(a)
-                                    .is_some_and(|root| shell_expands(root, Path::new(&a.text))))
+                            && !looked.new_names(facts).expanded.contains(&a.text)
                             && self.names_argument(a)
                     }
                     Sandboxed::No => self.matches_argument_any(a, asking, inside),
@@ -602,11 +601,12 @@ impl Rule {
     /// cannot keep read-only since it is not there when the command starts (the names are
     /// read once for all rules: [`Looked::new_names`]).
     fn made_by_name(&self, facts: &CallFacts<'_>, looked: &Looked) -> bool {
-        matches!(self.tool.as_str(), "write_file" | "move_path")
-            && looked
-                .new_names(facts)
-                .iter()
-                .any(|name| self.matches_path(name))
+        if !matches!(self.tool.as_str(), "write_file" | "move_path") {
+            return false;
+        }
+        let new = looked.new_names(facts);
+        // More names than can be looked at: any of them may be one the rule is about.
+        new.past_bounds || new.names.iter().any(|name| self.matches_path(name))
     }
 
     /// Allow rules: every main argument matches, and there is at least one when the rule has
@@ -648,7 +648,7 @@ pub(super) struct Looked {
     /// One cell for each main argument, in order (see [`Inside`]).
     inside: Vec<OnceCell<Inside>>,
     /// See [`Self::new_names`].
-    new_names: OnceCell<Vec<String>>,
+    new_names: OnceCell<NewNames>,
 }
 
 impl Looked {
@@ -664,15 +664,10 @@ impl Looked {
         }
     }
 
-    /// The files and folders our own command's words name that do not exist when it starts,
-    /// as rules read paths (`Reports/may.pdf`), each once: the command line is parsed and the
-    /// disk looked at once per decision. A word counts when it is a plain relative name (no
-    /// pattern, variable or option), a value glued to an option (`-oout.pdf`,
-    /// `--output=out.pdf`) or a redirection's target, read from the workspace folder and from
-    /// each folder in it the command goes to with `cd` (`cd Work && mkdir Reports` makes
-    /// `Work/Reports`), whichever order. Empty for any other call: only our own command has
-    /// the folder it works in among its arguments.
-    fn new_names(&self, facts: &CallFacts<'_>) -> &[String] {
+    /// The files and folders our own command's words name that do not exist when it starts
+    /// ([`NewNames::read`]), read once per decision. None for any other call: only our own
+    /// command has the folder it works in among its arguments.
+    fn new_names(&self, facts: &CallFacts<'_>) -> &NewNames {
         self.new_names.get_or_init(|| {
             let root = facts
                 .main_arguments
@@ -684,156 +679,11 @@ impl Looked {
                 .iter()
                 .find(|a| a.kind == ArgumentKind::Command);
             match (root, line) {
-                (Some(root), Some(line)) => names_not_yet_there(root, &line.text),
-                _ => Vec::new(),
+                (Some(root), Some(line)) => NewNames::read(root, &line.text),
+                _ => NewNames::default(),
             }
         })
     }
-}
-
-/// The most entries of folders looked at to find whether the shell expands one word of a
-/// command ([`shell_expands`]); past it, the word counts as a name as it is.
-const EXPANSION_CAP: usize = 10_000;
-
-/// The names the command `line`, run in the folder `root`, gives of what is not there yet (see
-/// [`Looked::new_names`]), as rules read paths, each once.
-///
-/// - Names are read from the workspace folder, from each folder in it that a `cd` names, and
-///   from where a `cd` after others leads (`cd Work && cd New`: `Work/New`), whether the
-///   folder exists yet or not (`mkdir -p New && cd New`); `..` is read by name from there
-///   (`cd Work && echo > ../a.pdf` makes `a.pdf`), and a name that leads out of the workspace
-///   is left out (our command cannot write there).
-/// - A pattern character the shell expands (`*`, `?`, `[`, not quoted) makes the word the
-///   names it matches, which exist (and are the sandbox's to keep); where it matches none,
-///   the shell leaves the word as it is (`touch r*.pdf` makes `r*.pdf`). A quoted one is a
-///   plain letter (`touch 'invoice[1].pdf'`).
-/// - A word with a variable or substitution (`$`, a backquote) names what only the shell
-///   knows, and an option (a word starting with `-`) is no name; `./-x.pdf` is one.
-fn names_not_yet_there(root: &Path, line: &str) -> Vec<String> {
-    let said = crate::command_line::names_in(line);
-    let mut bases: Vec<PathBuf> = vec![PathBuf::new()];
-    // Where the `cd`s so far lead, while it can be followed inside the workspace.
-    let mut here = Some(PathBuf::new());
-    for words in &said.commands {
-        let [cd, to, ..] = words.as_slice() else {
-            continue;
-        };
-        if cd != "cd" {
-            continue;
-        }
-        let from_root = name_within(root, Path::new(""), to);
-        here = here.and_then(|here| name_within(root, &here, to));
-        for base in [from_root, here.clone()].into_iter().flatten() {
-            if !bases.contains(&base) {
-                bases.push(base);
-            }
-        }
-    }
-    let mut names: Vec<String> = Vec::new();
-    for word in said.commands.iter().flatten().chain(&said.targets) {
-        let quoted = said.quoted_patterns.contains(word);
-        for value in crate::tools::with_glued_values(word) {
-            if value.is_empty() || value.starts_with('-') || value.contains(['$', '`', '\0']) {
-                continue;
-            }
-            let expands = !quoted && value.contains(['*', '?', '[']);
-            for base in &bases {
-                let Some(name) = name_within(root, base, value) else {
-                    continue;
-                };
-                let Some(text) = name.to_str() else {
-                    continue;
-                };
-                if text.is_empty()
-                    || names.iter().any(|n| n == text)
-                    || std::fs::symlink_metadata(root.join(&name)).is_ok()
-                    || (expands && shell_expands(root, &name))
-                {
-                    continue;
-                }
-                names.push(text.to_owned());
-            }
-        }
-    }
-    names
-}
-
-/// `word` read from the folder `base` of the workspace `root` (both relative to it), with
-/// `.` and `..` taken by name: the path relative to `root` it names, or `None` where it leads
-/// out of the workspace or cannot be read (`~`, a variable). An absolute word inside the
-/// workspace is read relative to it.
-fn name_within(root: &Path, base: &Path, word: &str) -> Option<PathBuf> {
-    if word.starts_with(['~', '$']) {
-        return None;
-    }
-    let word = Path::new(word);
-    let start = if word.is_absolute() {
-        word.strip_prefix(root).ok()?.to_path_buf()
-    } else {
-        base.join(word)
-    };
-    let mut name = PathBuf::new();
-    for part in start.components() {
-        match part {
-            std::path::Component::Normal(part) => name.push(part),
-            std::path::Component::CurDir => {}
-            std::path::Component::ParentDir => {
-                if !name.pop() {
-                    return None;
-                }
-            }
-            std::path::Component::RootDir | std::path::Component::Prefix(_) => return None,
-        }
-    }
-    Some(name)
-}
-
-/// Whether the shell, expanding the pattern characters of `name` (relative to `root`), finds
-/// anything: each part with a pattern is matched against the entries of the folders found so
-/// far (a leading `.` only by a part that starts with one), as `sh` does. Past
-/// [`EXPANSION_CAP`] entries, or for a pattern that cannot be read, `false`: the word then
-/// counts as a name as it is.
-fn shell_expands(root: &Path, name: &Path) -> bool {
-    let mut found = vec![root.to_path_buf()];
-    let mut looked = 0usize;
-    for part in name.components() {
-        let part = part.as_os_str().to_string_lossy();
-        if !part.contains(['*', '?', '[']) {
-            found = found
-                .into_iter()
-                .map(|folder| folder.join(part.as_ref()))
-                .filter(|path| std::fs::symlink_metadata(path).is_ok())
-                .collect();
-            continue;
-        }
-        // Braces are plain letters here (the lenient reading cuts at unquoted ones).
-        let pattern = part.replace('{', "\\{").replace('}', "\\}");
-        let Ok(glob) = GlobBuilder::new(&pattern).literal_separator(true).build() else {
-            return false;
-        };
-        let glob = glob.compile_matcher();
-        let mut next = Vec::new();
-        for folder in &found {
-            let Ok(entries) = std::fs::read_dir(folder) else {
-                continue;
-            };
-            for entry in entries.flatten() {
-                looked += 1;
-                if looked > EXPANSION_CAP {
-                    return false;
-                }
-                let file_name = entry.file_name();
-                let file_name = file_name.to_string_lossy();
-                if (!file_name.starts_with('.') || part.starts_with('.'))
-                    && glob.is_match(file_name.as_ref())
-                {
-                    next.push(entry.path());
-                }
-            }
-        }
-        found = next;
-    }
-    !found.is_empty()
 }
 
 /// What is inside one folder argument, as glob rules read it: looked through once per

@@ -279,7 +279,7 @@ mod unix {
                 let mut shell = Command::new("sh");
                 shell
                     .arg("-c")
-                    .arg(command)
+                    .arg(sandbox::as_run(command))
                     .current_dir(&folder)
                     .env_clear()
                     .envs(sandbox::command_env(home.as_deref(), tmp.as_deref()))

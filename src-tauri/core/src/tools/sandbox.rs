@@ -367,6 +367,18 @@ for p in /proc/[0-9]*; do
 done
 exit $s"#;
 
+/// What runs before every command, on its own line's start: where `sh` is bash (Fedora, Arch,
+/// openSUSE), its brace expansion is turned off (`set +B`), so that `touch x.{pdf,txt}` makes
+/// the one file `x.{pdf,txt}` there as it does where `sh` is dash (Debian, Ubuntu), and the
+/// names the policy reads in a command (`policy::new_names`) are the names it makes.
+pub(crate) const BEFORE_COMMAND: &str = "[ -z \"${BASH_VERSION-}\" ] || set +B; ";
+
+/// `command` as `sh -c` is given it: after [`BEFORE_COMMAND`], on the same line (so that the
+/// shell's messages give the command's own line numbers).
+pub(crate) fn as_run(command: &str) -> String {
+    format!("{BEFORE_COMMAND}{command}")
+}
+
 /// The system's folders a command shut in sees as empty folders of its own (home folders,
 /// removable drives, temporary folders, `/run` with its sockets), besides the person's own
 /// home folder and Ask First's data folder wherever they are.
@@ -516,11 +528,36 @@ pub(crate) fn confined_command(
         .arg(root)
         .arg("--")
         .args(["sh", "-c", RUNNER, "askfirst-command"])
-        .arg(command)
+        .arg(as_run(command))
         // bwrap's own environment is clean too: its reaper (pid 1 inside) keeps it, and
         // `/proc/1/environ` is readable from inside.
         .env_clear()
         .envs(command_env(Some(&inner_home), Some(Path::new("/tmp"))))
         .current_dir(root);
     Ok(bwrap)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::as_run;
+
+    /// Braces are not expanded by any `sh` a command may find: bash (where it is `sh`) and
+    /// dash alike print the word as it is, so a command makes the names its words give.
+    #[test]
+    fn a_command_runs_without_brace_expansion_in_bash_and_dash() {
+        for shell in ["bash", "dash", "sh"] {
+            let Ok(out) = std::process::Command::new(shell)
+                .arg("-c")
+                .arg(as_run("echo x.{pdf,txt}; echo \"$0\""))
+                .output()
+            else {
+                continue; // not installed here
+            };
+            assert_eq!(
+                String::from_utf8_lossy(&out.stdout),
+                format!("x.{{pdf,txt}}\n{shell}\n"),
+                "{shell}"
+            );
+        }
+    }
 }

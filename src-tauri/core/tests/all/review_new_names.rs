@@ -192,7 +192,6 @@ fn a_pattern_that_matches_existing_files_is_read_not_refused_but_quoted_it_is_a_
         "cat *.pdf > all.txt",
         "ls -l Work/*.pdf",
         "cd Work && wc -c *.pdf",
-        "cat [a].pdf",
     ] {
         assert!(
             !matches!(
@@ -203,18 +202,44 @@ fn a_pattern_that_matches_existing_files_is_read_not_refused_but_quoted_it_is_a_
         );
     }
     for line in [
+        // Quoted, beside no PDF: a name as it is (beside PDFs it is read as a pattern given
+        // to a program: `a_quoted_wildcard_beside_matching_files_is_read_as_a_pattern`).
         "touch '*.pdf'",
         "touch '[a].pdf'",
         "echo > Work/\\*.pdf",
-        // Only a hidden file matches: `sh` does not expand `*` to it, so `*.pdf` is made.
+    ] {
+        assert!(
+            matches!(decide_with(NO_PDF, &[], line), PolicyDecision::Deny { .. }),
+            "not refused: {line}"
+        );
+    }
+    for line in [
+        // Only a hidden file matches: `sh` does not expand `*` to it, so `*.txt.pdf` is made.
         "touch Work/*.txt.pdf",
+        // Strict on purpose: shells read brackets differently (`[^a]`, `[a\]`), so a word with
+        // one is a name as it is, even where it would match `a.pdf`.
+        "cat [a].pdf",
     ] {
         assert!(
             matches!(
-                decide_with(NO_PDF, &[".hidden.pdf", "Work/.x.txt.pdf"], line),
+                decide_with(NO_PDF, &["a.pdf", "Work/.x.txt.pdf"], line),
                 PolicyDecision::Deny { .. }
             ),
             "not refused: {line}"
         );
     }
+}
+
+/// Not covered, on purpose: a quoted `*` or `?` that matches files in the folder is read as a
+/// pattern given to a program (`find . -name '*.pdf'`, `grep --include='*.pdf'`, which list
+/// and search PDFs every day), so `touch '*.pdf'` beside `a.pdf` makes the file `*.pdf` under
+/// "Never write PDF files" unrefused. Telling the two apart needs each program's meaning of
+/// its words. (A bracket, `touch 'a[1].pdf'`, is always a name.)
+#[test]
+#[ignore = "not covered: a quoted wildcard beside files it matches is read as a pattern"]
+fn a_quoted_wildcard_beside_matching_files_is_read_as_a_pattern() {
+    assert!(matches!(
+        decide_with(NO_PDF, &["a.pdf"], "touch '*.pdf'"),
+        PolicyDecision::Deny { .. }
+    ));
 }

@@ -1,0 +1,717 @@
+//! The names of files and folders our own command's words give that do not exist when it
+//! starts ([`NewNames::read`]). The sandbox keeps what a rule about writing or moving is about
+//! read-only only where it exists; a file the command makes by naming it is judged from these
+//! names instead (`Rule::made_by_name`), read as `sh` (dash) reads the line, and on the safe
+//! side where the reading cannot tell.
+//!
+//! Not read (the README says so): a name built from a variable or inside code, files a copy
+//! or an archive brings with a folder, a name through a link the same line makes, and brace
+//! expansion where `sh` is bash.
+
+use globset::GlobBuilder;
+use std::collections::{HashMap, HashSet};
+use std::path::{Component, Path, PathBuf};
+
+/// The most entries of folders read in one reading, to find what the shell expands patterns
+/// to; past it, the reading gives up ([`NewNames::past_bounds`]).
+const EXPANSION_CAP: usize = 200_000;
+/// The most entries matched against patterns in one reading (each folder is read once, and
+/// matched once for each pattern); past it, the reading gives up.
+const MATCHES_CAP: usize = 2_000_000;
+/// The most entries of the workspace looked through, once, for what quoted patterns match;
+/// past them, a quoted pattern counts as a name as it is.
+const WORKSPACE_CAP: usize = 50_000;
+/// The most folders names are read from (the workspace and where `cd`s lead).
+const BASES_CAP: usize = 64;
+/// The most names (a word read from a folder) looked at on disk; past them the reading gives
+/// up and every rule about writing or moving holds ([`NewNames::past_bounds`]).
+const NAMES_CAP: usize = 20_000;
+
+/// What a command line names that does not exist yet, relative to the workspace.
+#[derive(Debug, Default)]
+pub(super) struct NewNames {
+    /// The names, as rules read paths (`Work/may.pdf`), each once.
+    pub(super) names: Vec<String>,
+    /// The words (read from the workspace) whose pattern the shell expands to what exists:
+    /// they name only that, which the sandbox keeps.
+    pub(super) expanded: HashSet<String>,
+    /// The line gives more names or folders than are looked at ([`BASES_CAP`],
+    /// [`NAMES_CAP`]): any of them may be new.
+    pub(super) past_bounds: bool,
+}
+
+impl NewNames {
+    /// The names the command `line`, run in the folder `root` (canonical), gives of what is
+    /// not there yet:
+    /// - every word of its commands (also inside `sh -c`, after wrappers and shell keywords),
+    ///   each value glued to an option (`-oout.pdf`, `--output=out.pdf`) and each
+    ///   redirection's target; not an option (`-x`, though `./-x` is a name), a word with a
+    ///   variable or substitution, nor a line a shell runs (`sh -c 'ls *.pdf'`'s `ls *.pdf`);
+    /// - read from the workspace and from every folder a `cd` (or `pushd`, `env -C`) leads to,
+    ///   from the workspace and from where the `cd`s before it led, whether it exists yet or
+    ///   not, through a link as far as it exists, and its pattern expanded; `..` by name, and
+    ///   a name that leads out of the workspace is left out (our command cannot write there);
+    /// - a pattern the shell expands (`*`, `?`, not quoted) names what it matches in any of
+    ///   those folders, which exists; where it matches nothing, the word stays as it is
+    ///   (`touch r*.pdf` makes `r*.pdf`). As it is always: in a redirection's target (which
+    ///   `sh` does not expand), after `set -f` or `set -o noglob`, with a bracket (`[…]`, read
+    ///   differently by shells), glued to an option that does not expand as a whole word, and
+    ///   ending in `/` unless it matches a folder;
+    /// - a quoted pattern (`'*.pdf'`) is a name as it is, unless it matches something in the
+    ///   workspace: then it is taken as given to a program that matches it (`find -name`,
+    ///   `grep --include`), not as a file to make. (A quoted `touch '*.pdf'` beside PDFs is
+    ///   therefore not judged; a bracket, `touch 'a[1].pdf'`, always is.)
+    /// - a copy, move or link into a folder that exists (`cp a.pdf Work/`, `mv -t Work a.pdf`)
+    ///   names `Work/a.pdf`.
+    pub(super) fn read(root: &Path, line: &str) -> Self {
+        let said = crate::command_line::names_in(line);
+        let mut reading = Reading {
+            root,
+            bases: vec![PathBuf::new()],
+            noglob: false,
+            out: NewNames::default(),
+            seen: HashSet::new(),
+            looked: 0,
+            folders: Folders::default(),
+            workspace: None,
+            made_links: Vec::new(),
+        };
+        reading.find_links(&said.commands);
+        reading.find_bases(&said.commands);
+        // A folder gone to by a variable or substitution (`cd "$D"`, `cd $(…)`, which the
+        // lenient reading cuts): it may be any folder of the workspace.
+        if line.contains(['$', '`']) && said.commands.iter().any(|w| goes_somewhere(w)) {
+            reading.every_folder_a_base();
+        }
+        reading.noglob = said.commands.iter().any(|words| turns_globbing_off(words));
+        let mut scripts = said.scripts.clone();
+        for words in &said.commands {
+            for word in words {
+                // A line a shell runs is read as commands of its own, not as a name.
+                if let Some(at) = scripts.iter().position(|s| s == word) {
+                    scripts.swap_remove(at);
+                    continue;
+                }
+                reading.word(word, said.quoted_patterns.contains(word), false);
+            }
+            reading.copied_into_folder(words, &said.quoted_patterns);
+        }
+        for target in &said.targets {
+            reading.word(target, true, true);
+        }
+        if reading.folders.spent() {
+            reading.out.past_bounds = true;
+        }
+        reading.out
+    }
+}
+
+/// The state of one [`NewNames::read`].
+struct Reading<'a> {
+    root: &'a Path,
+    /// The folders names are read from, relative to `root` (the workspace first).
+    bases: Vec<PathBuf>,
+    /// `set -f`: no pattern is expanded.
+    noglob: bool,
+    out: NewNames,
+    /// The names looked at on disk so far.
+    seen: HashSet<PathBuf>,
+    /// How many (word, folder) names were looked at.
+    looked: usize,
+    /// The folders listed to expand patterns.
+    folders: Folders,
+    /// Every path in the workspace, relative to it, once looked through (`None` in the
+    /// list: past [`WORKSPACE_CAP`]).
+    workspace: Option<Option<Vec<PathBuf>>>,
+    /// The links `ln` makes in the line, relative to `root`: what lies under one, or `..`
+    /// after one, cannot be read from the letters.
+    made_links: Vec<PathBuf>,
+}
+
+impl Reading<'_> {
+    /// The links the `ln` commands of `commands` make, read from the workspace (`ln -s T L`,
+    /// `ln -s T1 T2 DIR`, `ln -s -t DIR T`).
+    fn find_links(&mut self, commands: &[Vec<String>]) {
+        for words in commands {
+            let Some((program, args)) = words.split_first() else {
+                continue;
+            };
+            if program.rsplit('/').next() != Some("ln") {
+                continue;
+            }
+            let (operands, folder) = operands_and_folder(args);
+            let made: Vec<PathBuf> = match (folder, operands.as_slice()) {
+                (Some(folder), targets) => targets
+                    .iter()
+                    .filter_map(|t| Path::new(t).file_name())
+                    .map(|n| Path::new(folder).join(n))
+                    .collect(),
+                (None, [target]) => Path::new(target)
+                    .file_name()
+                    .map(PathBuf::from)
+                    .into_iter()
+                    .collect(),
+                (None, [targets @ .., last]) => {
+                    let mut made = vec![PathBuf::from(last)];
+                    made.extend(
+                        targets
+                            .iter()
+                            .filter_map(|t| Path::new(t).file_name())
+                            .map(|n| Path::new(last).join(n)),
+                    );
+                    made
+                }
+                (None, []) => Vec::new(),
+            };
+            for link in made {
+                if let Some(Named::Inside(link)) =
+                    link.to_str().map(|l| self.named(Path::new(""), l))
+                {
+                    self.made_links.push(link);
+                }
+            }
+        }
+    }
+
+    /// Every folder of the workspace becomes a folder names are read from (past
+    /// [`BASES_CAP`], the reading gives up).
+    fn every_folder_a_base(&mut self) {
+        let root = self.root;
+        let Some(paths) = self.workspace.get_or_insert_with(|| every_path(root)) else {
+            self.out.past_bounds = true;
+            return;
+        };
+        let folders: Vec<PathBuf> = paths
+            .iter()
+            .filter(|p| root.join(p).is_dir())
+            .cloned()
+            .collect();
+        for folder in folders {
+            if !self.bases.contains(&folder) {
+                if self.bases.len() >= BASES_CAP {
+                    self.out.past_bounds = true;
+                    return;
+                }
+                self.bases.push(folder);
+            }
+        }
+    }
+
+    /// `word` read from the folder `base` (see [`Named`]): `.` and `..` by name, except that
+    /// `..` after a link that exists goes up from where the link leads, and a name under a
+    /// link the line makes, or `..` after one, cannot be read. An absolute word inside the
+    /// workspace is read relative to it.
+    fn named(&self, base: &Path, word: &str) -> Named {
+        if word.starts_with(['~', '$']) {
+            return Named::Outside;
+        }
+        let word = Path::new(word);
+        let start = if word.is_absolute() {
+            match word.strip_prefix(self.root) {
+                Ok(inside) => inside.to_path_buf(),
+                Err(_) => return Named::Outside,
+            }
+        } else {
+            base.join(word)
+        };
+        let mut name = PathBuf::new();
+        let mut under_made_link = false;
+        for part in start.components() {
+            match part {
+                Component::Normal(part) => {
+                    under_made_link |= self.made_links.contains(&name);
+                    name.push(part);
+                }
+                Component::CurDir => {}
+                Component::ParentDir => {
+                    if under_made_link || self.made_links.contains(&name) {
+                        return Named::Unreadable;
+                    }
+                    let here = self.root.join(&name);
+                    if std::fs::symlink_metadata(&here).is_ok_and(|m| m.file_type().is_symlink()) {
+                        match std::fs::canonicalize(&here).ok().and_then(|real| {
+                            real.strip_prefix(self.root).ok().map(Path::to_path_buf)
+                        }) {
+                            Some(real) => name = real,
+                            None => return Named::Outside,
+                        }
+                    }
+                    if !name.pop() {
+                        return Named::Outside;
+                    }
+                }
+                Component::RootDir | Component::Prefix(_) => return Named::Outside,
+            }
+        }
+        if under_made_link {
+            Named::Unreadable
+        } else {
+            Named::Inside(name)
+        }
+    }
+
+    /// [`Self::named`] as a path inside the workspace; `None` outside it, and where it cannot
+    /// be read (the reading then gives up: [`NewNames::past_bounds`]).
+    fn name_within(&mut self, base: &Path, word: &str) -> Option<PathBuf> {
+        match self.named(base, word) {
+            Named::Inside(name) => Some(name),
+            Named::Outside => None,
+            Named::Unreadable => {
+                self.out.past_bounds = true;
+                None
+            }
+        }
+    }
+
+    /// Every folder a `cd`, `pushd` or `env -C` of `commands` leads to, in order.
+    fn find_bases(&mut self, commands: &[Vec<String>]) {
+        let mut here = Some(PathBuf::new());
+        for words in commands {
+            let Some(to) = folder_gone_to(words) else {
+                continue;
+            };
+            let mut found: Vec<PathBuf> = Vec::new();
+            for from in [Some(PathBuf::new()), here.clone()].into_iter().flatten() {
+                found.extend(self.folders_named(&from, to));
+            }
+            here = here.and_then(|here| self.folders_named(&here, to).into_iter().next());
+            for base in found {
+                if !self.bases.contains(&base) {
+                    if self.bases.len() >= BASES_CAP {
+                        self.out.past_bounds = true;
+                        return;
+                    }
+                    self.bases.push(base);
+                }
+            }
+        }
+    }
+
+    /// The folders `word` names read from `base`: by name (whether it exists or not), where
+    /// it leads through links as far as it exists, and, for a pattern, each folder it
+    /// matches.
+    fn folders_named(&mut self, base: &Path, word: &str) -> Vec<PathBuf> {
+        let Some(name) = self.name_within(base, word) else {
+            return Vec::new();
+        };
+        let mut found = Vec::new();
+        if word.contains(['*', '?']) && !word.contains('[') && !self.noglob {
+            found.extend(self.folders.expand(self.root, &name, true));
+        }
+        if let Some(real) = through_links(self.root, &name) {
+            found.push(real);
+        }
+        found.push(name);
+        found
+    }
+
+    /// Judges one word (`quoted`: a pattern character of it was quoted; `target`: a
+    /// redirection's target).
+    fn word(&mut self, word: &str, quoted: bool, target: bool) {
+        let has_pattern = word.contains(['*', '?', '[']);
+        // A pattern the shell expands: to what exists, in some folder the command is in.
+        if has_pattern && !quoted && !target && !self.noglob && !word.contains('[') {
+            let names: Vec<PathBuf> = self
+                .bases
+                .clone()
+                .iter()
+                .filter_map(|base| self.name_within(base, word))
+                .collect();
+            let dirs_only = word.ends_with('/');
+            let (root, folders) = (self.root, &mut self.folders);
+            if names
+                .iter()
+                .any(|name| !folders.expand(root, name, dirs_only).is_empty())
+            {
+                if let Some(text) = self
+                    .name_within(Path::new(""), word)
+                    .and_then(|n| n.to_str().map(str::to_owned))
+                {
+                    self.out.expanded.insert(text);
+                }
+                return;
+            }
+        }
+        // A quoted pattern that matches something in the workspace is given to a program
+        // that matches it (`find -name '*.pdf'`).
+        if has_pattern && quoted && !target && !word.contains('[') {
+            let pattern = word.rsplit_once('=').map_or(word, |(_, value)| value);
+            if self.matches_in_workspace(pattern) {
+                return;
+            }
+        }
+        for value in crate::tools::with_glued_values(word) {
+            if value.is_empty() || value.starts_with('-') || value.contains(['$', '`', '\0']) {
+                continue;
+            }
+            for at in 0..self.bases.len() {
+                self.looked += 1;
+                if self.looked > NAMES_CAP {
+                    self.out.past_bounds = true;
+                    return;
+                }
+                let base = self.bases[at].clone();
+                let Some(name) = self.name_within(&base, value) else {
+                    continue;
+                };
+                self.name(name);
+            }
+        }
+    }
+
+    /// Whether the quoted pattern `pattern` (`*.pdf`, `Work/*.pdf`) matches the name or the
+    /// path of anything in the workspace (looked through once per reading, up to
+    /// [`WORKSPACE_CAP`] entries; past them, or for a pattern that cannot be read, `false`).
+    fn matches_in_workspace(&mut self, pattern: &str) -> bool {
+        let Some(glob) = part_glob(pattern.trim_start_matches("./")) else {
+            return false;
+        };
+        let root = self.root;
+        let Some(paths) = self.workspace.get_or_insert_with(|| every_path(root)) else {
+            return false;
+        };
+        paths.iter().any(|path| {
+            glob.is_match(path.to_string_lossy().as_ref())
+                || path
+                    .file_name()
+                    .is_some_and(|name| glob.is_match(name.to_string_lossy().as_ref()))
+        })
+    }
+
+    /// Counts `name` (relative to the workspace) when it does not exist.
+    fn name(&mut self, name: PathBuf) {
+        if name.as_os_str().is_empty() || !self.seen.insert(name.clone()) {
+            return;
+        }
+        if std::fs::symlink_metadata(self.root.join(&name)).is_ok() {
+            return;
+        }
+        if let Some(text) = name.to_str() {
+            self.out.names.push(text.to_owned());
+        }
+    }
+
+    /// For `cp`, `mv`, `ln` and `install` into a folder that exists (`-t DIR`,
+    /// `--target-directory=DIR`, or the last operand): the name each source takes there.
+    fn copied_into_folder(&mut self, words: &[String], quoted: &[String]) {
+        let Some((program, args)) = words.split_first() else {
+            return;
+        };
+        let program = program.rsplit('/').next().unwrap_or(program);
+        if !matches!(program, "cp" | "mv" | "ln" | "install") {
+            return;
+        }
+        let (mut operands, folder) = operands_and_folder(args);
+        let folder = match folder {
+            Some(folder) => folder,
+            None if operands.len() >= 2 => operands.pop().unwrap_or_default(),
+            None => return,
+        };
+        for at in 0..self.bases.len() {
+            let base = self.bases[at].clone();
+            let Some(into) = self.name_within(&base, folder) else {
+                continue;
+            };
+            if !self.root.join(&into).is_dir() {
+                continue;
+            }
+            for source in &operands {
+                let unquoted_pattern = source.contains(['*', '?', '['])
+                    && !quoted.iter().any(|q| q == source)
+                    && !self.noglob;
+                let sources: Vec<PathBuf> = match self.name_within(&base, source) {
+                    Some(name) if unquoted_pattern => {
+                        let found = self.folders.expand(self.root, &name, false);
+                        if found.is_empty() {
+                            vec![name]
+                        } else {
+                            found
+                        }
+                    }
+                    Some(name) => vec![name],
+                    None => vec![PathBuf::from(source)],
+                };
+                for source in sources {
+                    if let Some(file_name) = source.file_name() {
+                        self.looked += 1;
+                        if self.looked > NAMES_CAP {
+                            self.out.past_bounds = true;
+                            return;
+                        }
+                        self.name(into.join(file_name));
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The operands of `cp`, `mv`, `ln` or `install` (`args`: the words after the program), and
+/// the folder `-t DIR` or `--target-directory=DIR` names, if any; the values of the options
+/// that take one are left out.
+fn operands_and_folder(args: &[String]) -> (Vec<&str>, Option<&str>) {
+    let mut operands: Vec<&str> = Vec::new();
+    let mut folder: Option<&str> = None;
+    let mut args = args.iter();
+    let mut options_end = false;
+    while let Some(arg) = args.next() {
+        let arg = arg.as_str();
+        if options_end || !arg.starts_with('-') || arg == "-" {
+            operands.push(arg);
+        } else if arg == "--" {
+            options_end = true;
+        } else if arg == "-t" || arg == "--target-directory" {
+            folder = args.next().map(String::as_str);
+        } else if let Some(value) = arg.strip_prefix("--target-directory=") {
+            folder = Some(value);
+        } else if let Some(value) = arg.strip_prefix("-t").filter(|v| !v.is_empty()) {
+            folder = Some(value);
+        } else if matches!(
+            arg,
+            "-S" | "--suffix" | "-m" | "--mode" | "-o" | "--owner" | "-g" | "--group"
+        ) {
+            args.next();
+        }
+    }
+    (operands, folder)
+}
+
+/// Whether the simple command `words` goes to another folder (`cd`, `pushd`, `env -C`).
+fn goes_somewhere(words: &[String]) -> bool {
+    match words.first().map(String::as_str) {
+        Some("cd" | "pushd") => true,
+        Some("env") => words[1..]
+            .iter()
+            .any(|w| w.starts_with("-C") || w.starts_with("--chdir")),
+        _ => false,
+    }
+}
+
+/// The folder a simple command goes to: `cd`'s or `pushd`'s operand (after its options and
+/// `--`), or `env -C DIR` / `env --chdir=DIR`. `None` for `cd` alone (the home folder, outside
+/// the workspace) and for any other command.
+fn folder_gone_to(words: &[String]) -> Option<&str> {
+    let (program, args) = words.split_first()?;
+    match program.as_str() {
+        "cd" | "pushd" => {
+            let mut args = args.iter().map(String::as_str);
+            let mut options_end = false;
+            args.find(|arg| {
+                if options_end {
+                    return true;
+                }
+                if *arg == "--" {
+                    options_end = true;
+                    return false;
+                }
+                !arg.starts_with('-') || *arg == "-"
+            })
+            .filter(|arg| *arg != "-")
+        }
+        "env" => {
+            let mut args = args.iter().map(String::as_str);
+            while let Some(arg) = args.next() {
+                if arg == "-C" || arg == "--chdir" {
+                    return args.next();
+                }
+                if let Some(value) = arg
+                    .strip_prefix("--chdir=")
+                    .or_else(|| arg.strip_prefix("-C").filter(|v| !v.is_empty()))
+                {
+                    return Some(value);
+                }
+                if !arg.starts_with('-') && !arg.contains('=') {
+                    return None; // the command env runs
+                }
+            }
+            None
+        }
+        _ => None,
+    }
+}
+
+/// Whether `words` (a simple command) turn the shell's pattern expansion off: `set -f` (also
+/// in a cluster, `set -euf`), `set -o noglob`.
+fn turns_globbing_off(words: &[String]) -> bool {
+    let Some((program, args)) = words.split_first() else {
+        return false;
+    };
+    program == "set"
+        && args.iter().enumerate().any(|(i, arg)| {
+            (arg.starts_with('-') && !arg.starts_with("--") && arg[1..].contains('f'))
+                || (arg == "-o" && args.get(i + 1).is_some_and(|v| v == "noglob"))
+        })
+}
+
+/// A word read as a path in the workspace ([`Reading::named`]).
+enum Named {
+    /// The path, relative to the workspace.
+    Inside(PathBuf),
+    /// Outside the workspace (or `~`, a variable): our command cannot write there.
+    Outside,
+    /// Through a link the line itself makes: where it leads cannot be read.
+    Unreadable,
+}
+
+/// Where `name` (relative to `root`) leads through links, as far as it exists, relative to
+/// `root`; `None` where nothing of it exists beyond the workspace itself, it leads nowhere
+/// else, or it leads out of the workspace.
+fn through_links(root: &Path, name: &Path) -> Option<PathBuf> {
+    let mut existing = root.join(name);
+    let mut rest = Vec::new();
+    let real = loop {
+        if let Ok(real) = std::fs::canonicalize(&existing) {
+            break real;
+        }
+        rest.push(existing.file_name()?.to_owned());
+        existing = existing.parent()?.to_path_buf();
+    };
+    let mut within = real.strip_prefix(root).ok()?.to_path_buf();
+    for part in rest.iter().rev() {
+        within.push(part);
+    }
+    (within != name).then_some(within)
+}
+
+/// The folders one reading lists to expand patterns, each read from disk once, and how much
+/// more it may read and match ([`EXPANSION_CAP`], [`MATCHES_CAP`]).
+struct Folders {
+    listed: HashMap<PathBuf, Vec<std::ffi::OsString>>,
+    /// Entries that may still be read from disk.
+    read: usize,
+    /// Entries that may still be matched against a pattern.
+    matched: usize,
+}
+
+impl Default for Folders {
+    fn default() -> Self {
+        Self {
+            listed: HashMap::new(),
+            read: EXPANSION_CAP,
+            matched: MATCHES_CAP,
+        }
+    }
+}
+
+impl Folders {
+    /// Whether the reading ran out of what it may read or match.
+    fn spent(&self) -> bool {
+        self.read == 0 || self.matched == 0
+    }
+
+    /// What the shell's expansion of the pattern characters of `name` (relative to `root`)
+    /// finds, relative to `root` (`dirs_only`: only folders, for a word ending in `/`): each
+    /// part with a pattern is matched against the entries of the folders found so far (a
+    /// leading `.` only by a part that starts with one), as `sh` does. When the reading is
+    /// [`Self::spent`], or for a pattern that cannot be read, nothing: the word then counts as
+    /// a name as it is.
+    fn expand(&mut self, root: &Path, name: &Path, dirs_only: bool) -> Vec<PathBuf> {
+        let mut found = vec![PathBuf::new()];
+        for part in name.components() {
+            let part = part.as_os_str().to_string_lossy();
+            if !part.contains(['*', '?', '[']) {
+                found = found
+                    .into_iter()
+                    .map(|folder| folder.join(part.as_ref()))
+                    .filter(|path| std::fs::symlink_metadata(root.join(path)).is_ok())
+                    .collect();
+                continue;
+            }
+            let Some(glob) = part_glob(&part) else {
+                return Vec::new();
+            };
+            let mut next = Vec::new();
+            for folder in &found {
+                if !self.list(root, folder) {
+                    return Vec::new();
+                }
+                let entries = &self.listed[folder];
+                if self.matched < entries.len() {
+                    self.matched = 0;
+                    return Vec::new();
+                }
+                self.matched -= entries.len();
+                // The letters before the first pattern character and after the last one, which
+                // every match starts and ends with: most names are told apart by them alone.
+                let first = part.find(['*', '?']).unwrap_or(part.len());
+                let last = part.rfind(['*', '?']).map_or(part.len(), |at| at + 1);
+                let (starts, ends) = (&part[..first], &part[last.max(first)..]);
+                for file_name in entries {
+                    let text = file_name.to_string_lossy();
+                    if text.len() >= starts.len() + ends.len()
+                        && text.starts_with(starts)
+                        && text.ends_with(ends)
+                        && (!text.starts_with('.') || part.starts_with('.'))
+                        && glob.is_match(text.as_ref())
+                    {
+                        next.push(folder.join(file_name));
+                    }
+                }
+            }
+            found = next;
+        }
+        if dirs_only {
+            found.retain(|path| root.join(path).is_dir());
+        }
+        found
+    }
+
+    /// Reads the names in the folder `folder` (relative to `root`) into [`Self::listed`],
+    /// once (an unreadable folder has none); `false` once the reading may read no more.
+    fn list(&mut self, root: &Path, folder: &Path) -> bool {
+        if !self.listed.contains_key(folder) {
+            let mut names = Vec::new();
+            if let Ok(entries) = std::fs::read_dir(root.join(folder)) {
+                for entry in entries.flatten() {
+                    if self.read == 0 {
+                        return false;
+                    }
+                    self.read -= 1;
+                    names.push(entry.file_name());
+                }
+            }
+            self.listed.insert(folder.to_path_buf(), names);
+        }
+        true
+    }
+}
+
+/// One part of a path with `*` or `?` as a matcher of one name (braces and backslashes are
+/// plain letters: the lenient reading cuts at unquoted braces and takes escapes away).
+fn part_glob(part: &str) -> Option<globset::GlobMatcher> {
+    let mut pattern = String::with_capacity(part.len());
+    for c in part.chars() {
+        if matches!(c, '{' | '}' | '\\' | '[' | ']') {
+            pattern.push('\\');
+        }
+        pattern.push(c);
+    }
+    GlobBuilder::new(&pattern)
+        .literal_separator(true)
+        .build()
+        .ok()
+        .map(|g| g.compile_matcher())
+}
+
+/// Every path in the workspace `root`, relative to it (links not followed), or `None` past
+/// [`WORKSPACE_CAP`] entries.
+fn every_path(root: &Path) -> Option<Vec<PathBuf>> {
+    let mut paths = Vec::new();
+    let mut stack = vec![PathBuf::new()];
+    while let Some(folder) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(root.join(&folder)) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            if paths.len() >= WORKSPACE_CAP {
+                return None;
+            }
+            let path = folder.join(entry.file_name());
+            if entry.file_type().is_ok_and(|t| t.is_dir()) {
+                stack.push(path.clone());
+            }
+            paths.push(path);
+        }
+    }
+    Some(paths)
+}
