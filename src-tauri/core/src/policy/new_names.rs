@@ -80,7 +80,7 @@ impl NewNames {
         reading.find_bases(&said.commands);
         // A folder gone to by a variable or substitution (`cd "$D"`, `cd $(…)`, which the
         // lenient reading cuts): it may be any folder of the workspace.
-        if line.contains(['$', '`']) && said.commands.iter().any(|w| goes_somewhere(w)) {
+        if goes_to_a_variable(line) {
             reading.every_folder_a_base();
         }
         reading.noglob = said.commands.iter().any(|words| turns_globbing_off(words));
@@ -476,15 +476,28 @@ fn operands_and_folder(args: &[String]) -> (Vec<&str>, Option<&str>) {
     (operands, folder)
 }
 
-/// Whether the simple command `words` goes to another folder (`cd`, `pushd`, `env -C`).
-fn goes_somewhere(words: &[String]) -> bool {
-    match words.first().map(String::as_str) {
-        Some("cd" | "pushd") => true,
-        Some("env") => words[1..]
-            .iter()
-            .any(|w| w.starts_with("-C") || w.starts_with("--chdir")),
-        _ => false,
-    }
+/// Whether `line` goes to a folder given by a variable or substitution: `cd`, `pushd` or
+/// `env -C`/`--chdir` followed (after spaces, quotes and options) by `$` or a backquote
+/// (`cd "$D"`, `cd $(dirname x)`, `` cd `pwd`/Work ``), which the lenient reading cuts or
+/// cannot read.
+fn goes_to_a_variable(line: &str) -> bool {
+    let bytes = line.as_bytes();
+    ["cd", "pushd", "-C", "--chdir"].iter().any(|word| {
+        line.match_indices(word).any(|(at, _)| {
+            let before = at.checked_sub(1).map(|i| bytes[i]);
+            let starts_word = before.is_none_or(|b| {
+                b.is_ascii_whitespace() || matches!(b, b';' | b'&' | b'|' | b'(' | b'{' | b'`')
+            });
+            let mut rest = line[at + word.len()..].trim_start_matches(['=', ' ', '\t']);
+            // `cd -P "$D"`: past its options.
+            while let Some(after) = rest.strip_prefix('-') {
+                rest = after
+                    .trim_start_matches(|c: char| c.is_ascii_alphabetic() || c == '-')
+                    .trim_start_matches([' ', '\t']);
+            }
+            starts_word && rest.trim_start_matches(['"', '\'']).starts_with(['$', '`'])
+        })
+    })
 }
 
 /// The folder a simple command goes to: `cd`'s or `pushd`'s operand (after its options and
@@ -714,4 +727,32 @@ fn every_path(root: &Path) -> Option<Vec<PathBuf>> {
         }
     }
     Some(paths)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::goes_to_a_variable;
+
+    #[test]
+    fn a_folder_gone_to_by_a_variable_is_told_from_a_variable_elsewhere() {
+        for line in [
+            "cd \"$D\" && touch a.pdf",
+            "cd $(echo Work) && touch a.pdf",
+            "cd `pwd`/Work; touch a.pdf",
+            "ls; cd -P \"$D\"; touch a.pdf",
+            "env -C \"$W\" touch a.pdf",
+            "env --chdir=$W touch a.pdf",
+            "pushd '$D'",
+        ] {
+            assert!(goes_to_a_variable(line), "{line}");
+        }
+        for line in [
+            "cd Work && echo \"$HOME\"",
+            "ls \"$PWD\"",
+            "abcd $x",
+            "cd Work/$",
+        ] {
+            assert!(!goes_to_a_variable(line), "{line}");
+        }
+    }
 }

@@ -243,3 +243,30 @@ fn a_quoted_wildcard_beside_matching_files_is_read_as_a_pattern() {
         PolicyDecision::Deny { .. }
     ));
 }
+
+/// A variable elsewhere in a line with a `cd` does not make every folder a place names are
+/// read from (in a folder of more folders than are looked at, every command with a `cd` and
+/// a `$` would otherwise be refused under "Never write PDF files").
+#[test]
+fn a_variable_beside_a_cd_is_not_a_folder_gone_to() {
+    let folders: Vec<String> = (0..100).map(|i| format!("Year {i}/x.txt")).collect();
+    let existing: Vec<&str> = folders.iter().map(String::as_str).collect();
+    for line in ["cd Work && ls -la \"$PWD\"", "cd 'Year 1' && echo $HOME"] {
+        assert!(
+            !matches!(
+                decide_with(NO_PDF, &existing, line),
+                PolicyDecision::Deny { .. }
+            ),
+            "refused: {line}"
+        );
+    }
+    // A folder gone to by a variable may be any: a new PDF in any of them is refused.
+    assert!(matches!(
+        decide_with(
+            "[[deny]]\ntool = \"write_file\"\nmatch = \"Work/*.pdf\"\n",
+            &[],
+            "d=Work; cd \"$d\" && touch a.pdf"
+        ),
+        PolicyDecision::Deny { .. }
+    ));
+}
