@@ -6,8 +6,8 @@
 //! same rules, in that workspace and in one ten times bigger (200,000 files, as many as that
 //! look reads: `kept::LOOK_CAP`). And a command in that workspace under "Never write PDF
 //! files", whose words' names of files not there yet are read once per decision
-//! (`policy::new_names`): an everyday line, one with 200 `cd`s and 200 names, and one with 1,000
-//! patterns. `make bench` runs it; figures are in BENCHMARKS.md.
+//! (`policy::new_names`): an everyday line, one with 200 `cd`s and 200 names, one with 1,000
+//! patterns and one with 100 quoted patterns. `make bench` runs it; figures are in BENCHMARKS.md.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -156,6 +156,16 @@ fn bench_command_names(c: &mut Criterion) {
         ),
         ("200_cds_200_names", many_cds),
         ("1000_patterns", format!("ls {}", patterns.join(" "))),
+        (
+            "100_quoted_patterns",
+            format!(
+                "grep -rl x {} .",
+                (0..100)
+                    .map(|i| format!("--include='*.x{i}'"))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            ),
+        ),
     ];
     let mut group = c.benchmark_group("decide_a_command_under_a_write_rule_in_20000_files");
     group.sample_size(10);

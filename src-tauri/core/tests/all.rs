@@ -10,6 +10,7 @@ mod all {
     pub mod call_detail;
     pub mod card_truth;
     pub mod case_insensitive;
+    pub mod command_names;
     pub mod error_catalogue;
     pub mod error_examples;
     pub mod flood;
@@ -32,8 +33,6 @@ mod all {
     pub mod probe_edges;
     pub mod providers;
     pub mod race;
-    pub mod review_98cb934;
-    pub mod review_new_names;
     pub mod reword;
     pub mod rules_commands;
     pub mod rules_contents;

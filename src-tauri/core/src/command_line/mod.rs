@@ -216,6 +216,12 @@ pub struct Names {
     /// and does not expand the word. A pattern character of any other word is the shell's:
     /// the word becomes the names it matches, or stays as it is where it matches none.
     pub quoted_patterns: Vec<String>,
+    /// The words in which some pattern characters were quoted and others not (`'*'*.pdf`:
+    /// the shell matches names starting with `*`).
+    pub mixed_patterns: Vec<String>,
+    /// The words in which every `$` and backquote was quoted or escaped (`'$a.pdf'`), so that
+    /// they are letters of the word, not a variable.
+    pub quoted_dollars: Vec<String>,
     /// The words that are lines run by a shell or another program (`sh -c 'ls *.pdf'`'s
     /// `ls *.pdf`), read as commands of their own (among `commands`), once for each time one
     /// is run.
@@ -241,6 +247,8 @@ pub fn names_in(line: &str) -> Names {
             .chain(found.reads)
             .collect(),
         quoted_patterns: found.quoted_patterns,
+        mixed_patterns: found.mixed_patterns,
+        quoted_dollars: found.quoted_dollars,
         scripts: found.scripts,
     }
 }
@@ -254,6 +262,8 @@ struct Expansion {
     writes: Vec<(String, bool)>,
     reads: Vec<String>,
     quoted_patterns: Vec<String>,
+    mixed_patterns: Vec<String>,
+    quoted_dollars: Vec<String>,
     scripts: Vec<String>,
     too_deep: bool,
 }
@@ -273,6 +283,8 @@ fn expand_line(line: &str, depth: usize, out: &mut Expansion) {
     out.writes.extend(split.writes);
     out.reads.extend(split.reads);
     out.quoted_patterns.extend(split.quoted_patterns);
+    out.mixed_patterns.extend(split.mixed_patterns);
+    out.quoted_dollars.extend(split.quoted_dollars);
     for words in split.commands {
         expand_words(words, depth, out);
     }

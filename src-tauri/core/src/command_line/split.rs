@@ -22,9 +22,14 @@ pub(super) struct Split {
     /// The files read by `<` (and `<>`'s reading is its writing: in `writes`).
     pub(super) reads: Vec<String>,
     pub(super) here_strings: Vec<String>,
-    /// The words (also redirection targets) in which a pattern character (`*`, `?`, `[`) was
-    /// quoted or escaped, so that the shell does not expand it: `'invoice[1].pdf'`.
+    /// The words (also redirection targets) in which every pattern character (`*`, `?`, `[`)
+    /// was quoted or escaped, so that the shell does not expand it: `'invoice[1].pdf'`.
     pub(super) quoted_patterns: Vec<String>,
+    /// The words in which some pattern characters were quoted and others not (`'*'*.pdf`).
+    pub(super) mixed_patterns: Vec<String>,
+    /// The words in which every `$` and backquote was quoted or escaped, so that the shell
+    /// takes them as letters: `'$a.pdf'`.
+    pub(super) quoted_dollars: Vec<String>,
 }
 
 /// The lenient splitter's state while it reads one line.
@@ -36,25 +41,48 @@ pub(super) struct Splitter {
     in_word: bool,
     /// Whether a quote was part of the current word (`'2'>` is no descriptor number).
     quoted: bool,
-    /// Whether a pattern character of the current word was quoted or escaped.
+    /// Whether a pattern character of the current word was quoted or escaped, and whether
+    /// one was not.
     pattern_quoted: bool,
+    pattern_live: bool,
+    /// Whether a `$` or backquote of the current word was quoted or escaped, and whether one
+    /// was read by the shell (unquoted or inside double quotes).
+    dollar_quoted: bool,
+    dollar_live: bool,
     pending: Option<Redirect>,
     writes: Vec<(String, bool)>,
     reads: Vec<String>,
     here_strings: Vec<String>,
     quoted_patterns: Vec<String>,
+    mixed_patterns: Vec<String>,
+    quoted_dollars: Vec<String>,
 }
 
 impl Splitter {
     fn push(&mut self, c: char) {
+        self.pattern_live |= matches!(c, '*' | '?' | '[');
+        self.dollar_live |= matches!(c, '$' | '`');
         self.word.push(c);
         self.in_word = true;
     }
 
-    /// Pushes `c`, quoted or escaped: a pattern character stays a plain letter.
+    /// Pushes `c`, quoted or escaped: a pattern character, a `$` or a backquote stays a plain
+    /// letter.
     fn push_quoted(&mut self, c: char) {
         self.pattern_quoted |= matches!(c, '*' | '?' | '[');
-        self.push(c);
+        self.dollar_quoted |= matches!(c, '$' | '`');
+        self.word.push(c);
+        self.in_word = true;
+    }
+
+    /// Pushes `c` inside double quotes: a pattern character is a plain letter, a `$` is still
+    /// the shell's.
+    fn push_double_quoted(&mut self, c: char) {
+        if matches!(c, '$' | '`') {
+            self.push(c);
+        } else {
+            self.push_quoted(c);
+        }
     }
 
     fn end_word(&mut self) {
@@ -64,9 +92,18 @@ impl Splitter {
         let word = std::mem::take(&mut self.word);
         self.in_word = false;
         self.quoted = false;
-        if std::mem::take(&mut self.pattern_quoted) {
-            self.quoted_patterns.push(word.clone());
+        match (
+            std::mem::take(&mut self.pattern_quoted),
+            std::mem::take(&mut self.pattern_live),
+        ) {
+            (true, false) => self.quoted_patterns.push(word.clone()),
+            (true, true) => self.mixed_patterns.push(word.clone()),
+            _ => {}
         }
+        if std::mem::take(&mut self.dollar_quoted) && !std::mem::take(&mut self.dollar_live) {
+            self.quoted_dollars.push(word.clone());
+        }
+        self.dollar_live = false;
         match self.pending.take() {
             None => self.words.push(word),
             Some(Redirect::Write { appends }) => self.writes.push((word, appends)),
@@ -143,7 +180,7 @@ pub(super) fn split(line: &str) -> Split {
                         s.push_quoted(next);
                     }
                 }
-                _ => s.push_quoted(c),
+                _ => s.push_double_quoted(c),
             }
             continue;
         }
@@ -257,6 +294,8 @@ pub(super) fn split(line: &str) -> Split {
         reads: s.reads,
         here_strings: s.here_strings,
         quoted_patterns: s.quoted_patterns,
+        mixed_patterns: s.mixed_patterns,
+        quoted_dollars: s.quoted_dollars,
     }
 }
 

@@ -18,6 +18,9 @@ const EXPANSION_CAP: usize = 200_000;
 /// The most entries matched against patterns in one reading (each folder is read once, and
 /// matched once for each pattern); past it, the reading gives up.
 const MATCHES_CAP: usize = 2_000_000;
+/// The most paths of the workspace looked at, over all quoted patterns of a reading (each
+/// pattern looks at them all, but matches only those whose ending fits: `MATCHES_CAP`).
+const SCANS_CAP: usize = 20_000_000;
 /// The most entries of the workspace looked through, once, for what quoted patterns match;
 /// past them, a quoted pattern counts as a name as it is.
 const WORKSPACE_CAP: usize = 50_000;
@@ -38,6 +41,35 @@ pub(super) struct NewNames {
     /// The line gives more names or folders than are looked at ([`BASES_CAP`],
     /// [`NAMES_CAP`]): any of them may be new.
     pub(super) past_bounds: bool,
+    /// The words read from a folder that cannot be told (`cd "$D"`, `cd -`): each may be
+    /// made in any folder of the workspace ([`Self::anywhere`]).
+    pub(super) anywhere: Vec<String>,
+    /// The workspace's folders, relative to it (the workspace itself as ``), when a word is
+    /// read from a folder that cannot be told.
+    pub(super) folders: Vec<PathBuf>,
+}
+
+/// The most (folder, word) pairs [`NewNames::anywhere`] matches a rule against; past them,
+/// any may be one the rule is about.
+const ANYWHERE_CAP: usize = 200_000;
+
+impl NewNames {
+    /// Whether `matches` holds for one of the names a word read from a folder that cannot be
+    /// told may make (the word in each folder of the workspace), or there are more of them
+    /// than [`ANYWHERE_CAP`].
+    pub(super) fn anywhere(&self, matches: impl Fn(&str) -> bool) -> bool {
+        if self.anywhere.is_empty() {
+            return false;
+        }
+        if self.folders.len().saturating_mul(self.anywhere.len()) > ANYWHERE_CAP {
+            return true;
+        }
+        self.folders.iter().any(|folder| {
+            self.anywhere
+                .iter()
+                .any(|word| folder.join(word).to_str().is_some_and(&matches))
+        })
+    }
 }
 
 impl NewNames {
@@ -64,11 +96,18 @@ impl NewNames {
     /// - a copy, move or link into a folder that exists (`cp a.pdf Work/`, `mv -t Work a.pdf`)
     ///   names `Work/a.pdf`.
     pub(super) fn read(root: &Path, line: &str) -> Self {
-        let said = crate::command_line::names_in(line);
+        let mut said = crate::command_line::names_in(line);
+        // Braces are letters where commands run (dash; bash with `+B`), but the lenient reading
+        // cuts at them: each line is read as the shell splits words too (`touch x{y}.pdf`).
+        if line.contains('{') {
+            said.commands
+                .extend(line.lines().filter_map(|one| shell_words::split(one).ok()));
+        }
         let mut reading = Reading {
             root,
             bases: vec![PathBuf::new()],
             noglob: false,
+            unknown_folder: goes_to_a_variable(line),
             out: NewNames::default(),
             seen: HashSet::new(),
             looked: 0,
@@ -78,31 +117,58 @@ impl NewNames {
         };
         reading.find_links(&said.commands);
         reading.find_bases(&said.commands);
-        // A folder gone to by a variable or substitution (`cd "$D"`, `cd $(…)`, which the
-        // lenient reading cuts): it may be any folder of the workspace.
-        if goes_to_a_variable(line) {
-            reading.every_folder_a_base();
-        }
         reading.noglob = said.commands.iter().any(|words| turns_globbing_off(words));
-        let mut scripts = said.scripts.clone();
         for words in &said.commands {
             for word in words {
                 // A line a shell runs is read as commands of its own, not as a name.
-                if let Some(at) = scripts.iter().position(|s| s == word) {
-                    scripts.swap_remove(at);
+                if said.scripts.contains(word) {
                     continue;
                 }
-                reading.word(word, said.quoted_patterns.contains(word), false);
+                reading.word(word, Quoting::of(word, &said), false);
             }
-            reading.copied_into_folder(words, &said.quoted_patterns);
+            reading.copied_into_folder(words, &said);
         }
         for target in &said.targets {
-            reading.word(target, true, true);
+            reading.word(target, Quoting::of(target, &said), true);
+        }
+        if reading.unknown_folder {
+            reading.out.anywhere.sort();
+            reading.out.anywhere.dedup();
+            let root = reading.root;
+            match reading.workspace.get_or_insert_with(|| every_path(root)) {
+                Some(paths) => {
+                    reading.out.folders = std::iter::once(PathBuf::new())
+                        .chain(paths.iter().filter(|p| root.join(p).is_dir()).cloned())
+                        .collect();
+                }
+                None => reading.out.past_bounds = true,
+            }
         }
         if reading.folders.spent() {
             reading.out.past_bounds = true;
         }
         reading.out
+    }
+}
+
+/// How the shell reads the special characters of one word ([`crate::command_line::Names`]).
+#[derive(Debug, Clone, Copy)]
+struct Quoting {
+    /// Every pattern character (`*`, `?`, `[`) was quoted: they are letters.
+    patterns_quoted: bool,
+    /// Some pattern characters were quoted and others not.
+    patterns_mixed: bool,
+    /// Every `$` and backquote was quoted: they are letters, not a variable.
+    dollars_quoted: bool,
+}
+
+impl Quoting {
+    fn of(word: &str, said: &crate::command_line::Names) -> Self {
+        Self {
+            patterns_quoted: said.quoted_patterns.iter().any(|w| w == word),
+            patterns_mixed: said.mixed_patterns.iter().any(|w| w == word),
+            dollars_quoted: said.quoted_dollars.iter().any(|w| w == word),
+        }
     }
 }
 
@@ -113,6 +179,9 @@ struct Reading<'a> {
     bases: Vec<PathBuf>,
     /// `set -f`: no pattern is expanded.
     noglob: bool,
+    /// A `cd` goes to a folder that cannot be told (a variable, `cd -`, `popd`): every word
+    /// may also be read from any folder ([`NewNames::anywhere`]).
+    unknown_folder: bool,
     out: NewNames,
     /// The names looked at on disk so far.
     seen: HashSet<PathBuf>,
@@ -169,30 +238,6 @@ impl Reading<'_> {
                 {
                     self.made_links.push(link);
                 }
-            }
-        }
-    }
-
-    /// Every folder of the workspace becomes a folder names are read from (past
-    /// [`BASES_CAP`], the reading gives up).
-    fn every_folder_a_base(&mut self) {
-        let root = self.root;
-        let Some(paths) = self.workspace.get_or_insert_with(|| every_path(root)) else {
-            self.out.past_bounds = true;
-            return;
-        };
-        let folders: Vec<PathBuf> = paths
-            .iter()
-            .filter(|p| root.join(p).is_dir())
-            .cloned()
-            .collect();
-        for folder in folders {
-            if !self.bases.contains(&folder) {
-                if self.bases.len() >= BASES_CAP {
-                    self.out.past_bounds = true;
-                    return;
-                }
-                self.bases.push(folder);
             }
         }
     }
@@ -267,6 +312,10 @@ impl Reading<'_> {
     fn find_bases(&mut self, commands: &[Vec<String>]) {
         let mut here = Some(PathBuf::new());
         for words in commands {
+            if goes_back(words) {
+                self.unknown_folder = true;
+                continue;
+            }
             let Some(to) = folder_gone_to(words) else {
                 continue;
             };
@@ -305,12 +354,13 @@ impl Reading<'_> {
         found
     }
 
-    /// Judges one word (`quoted`: a pattern character of it was quoted; `target`: a
-    /// redirection's target).
-    fn word(&mut self, word: &str, quoted: bool, target: bool) {
+    /// Judges one word, read by the shell as `quoting` says (`target`: a redirection's
+    /// target, which the shell does not expand).
+    fn word(&mut self, word: &str, quoting: Quoting, target: bool) {
         let has_pattern = word.contains(['*', '?', '[']);
+        let plain = !quoting.patterns_quoted && !quoting.patterns_mixed;
         // A pattern the shell expands: to what exists, in some folder the command is in.
-        if has_pattern && !quoted && !target && !self.noglob && !word.contains('[') {
+        if has_pattern && plain && !target && !self.noglob && !word.contains('[') {
             let names: Vec<PathBuf> = self
                 .bases
                 .clone()
@@ -333,16 +383,34 @@ impl Reading<'_> {
             }
         }
         // A quoted pattern that matches something in the workspace is given to a program
-        // that matches it (`find -name '*.pdf'`).
-        if has_pattern && quoted && !target && !word.contains('[') {
-            let pattern = word.rsplit_once('=').map_or(word, |(_, value)| value);
+        // that matches it (`find -name '*.pdf'`, `--include='*.pdf'`).
+        if has_pattern && quoting.patterns_quoted && !target && !word.contains('[') {
+            let pattern = match word.split_once('=') {
+                Some((option, value)) if option.starts_with('-') => value,
+                _ => word,
+            };
             if self.matches_in_workspace(pattern) {
                 return;
             }
         }
         for value in crate::tools::with_glued_values(word) {
-            if value.is_empty() || value.starts_with('-') || value.contains(['$', '`', '\0']) {
+            if value.is_empty()
+                || value.starts_with('-')
+                || value.contains('\0')
+                || (value.contains(['$', '`']) && !quoting.dollars_quoted)
+            {
                 continue;
+            }
+            // A quoted `$` is a letter, also first (`'$a.pdf'`).
+            let dotted;
+            let value = if value.starts_with('$') {
+                dotted = format!("./{value}");
+                dotted.as_str()
+            } else {
+                value
+            };
+            if self.unknown_folder {
+                self.out.anywhere.push(value.to_owned());
             }
             for at in 0..self.bases.len() {
                 self.looked += 1;
@@ -370,8 +438,24 @@ impl Reading<'_> {
         let Some(paths) = self.workspace.get_or_insert_with(|| every_path(root)) else {
             return false;
         };
+        // Each path looked at takes one of the reading's scans (`SCANS_CAP`), and each one
+        // matched against the pattern (its ending fits) one of its matches (`MATCHES_CAP`).
+        if self.folders.scanned < paths.len() {
+            self.folders.scanned = 0;
+            return false;
+        }
+        self.folders.scanned -= paths.len();
+        let tail = pattern.rsplit('/').next().unwrap_or(pattern);
+        let last = tail.rfind(['*', '?']).map_or(tail.len(), |at| at + 1);
+        let ends = &tail[last..];
+        let matched = &mut self.folders.matched;
         paths.iter().any(|path| {
-            glob.is_match(path.to_string_lossy().as_ref())
+            let text = path.to_string_lossy();
+            if !text.ends_with(ends) || *matched == 0 {
+                return false;
+            }
+            *matched -= 1;
+            glob.is_match(text.as_ref())
                 || path
                     .file_name()
                     .is_some_and(|name| glob.is_match(name.to_string_lossy().as_ref()))
@@ -393,7 +477,7 @@ impl Reading<'_> {
 
     /// For `cp`, `mv`, `ln` and `install` into a folder that exists (`-t DIR`,
     /// `--target-directory=DIR`, or the last operand): the name each source takes there.
-    fn copied_into_folder(&mut self, words: &[String], quoted: &[String]) {
+    fn copied_into_folder(&mut self, words: &[String], said: &crate::command_line::Names) {
         let Some((program, args)) = words.split_first() else {
             return;
         };
@@ -409,36 +493,38 @@ impl Reading<'_> {
         };
         for at in 0..self.bases.len() {
             let base = self.bases[at].clone();
-            let Some(into) = self.name_within(&base, folder) else {
-                continue;
-            };
-            if !self.root.join(&into).is_dir() {
-                continue;
-            }
-            for source in &operands {
-                let unquoted_pattern = source.contains(['*', '?', '['])
-                    && !quoted.iter().any(|q| q == source)
-                    && !self.noglob;
-                let sources: Vec<PathBuf> = match self.name_within(&base, source) {
-                    Some(name) if unquoted_pattern => {
-                        let found = self.folders.expand(self.root, &name, false);
-                        if found.is_empty() {
-                            vec![name]
-                        } else {
-                            found
+            // The folder as named, through links, and what its pattern matches.
+            let intos: Vec<PathBuf> = self
+                .folders_named(&base, folder)
+                .into_iter()
+                .filter(|into| self.root.join(into).is_dir())
+                .collect();
+            for into in intos {
+                for source in &operands {
+                    let unquoted_pattern = source.contains(['*', '?', '['])
+                        && !said.quoted_patterns.iter().any(|q| q == source)
+                        && !self.noglob;
+                    let sources: Vec<PathBuf> = match self.name_within(&base, source) {
+                        Some(name) if unquoted_pattern => {
+                            let found = self.folders.expand(self.root, &name, false);
+                            if found.is_empty() {
+                                vec![name]
+                            } else {
+                                found
+                            }
                         }
-                    }
-                    Some(name) => vec![name],
-                    None => vec![PathBuf::from(source)],
-                };
-                for source in sources {
-                    if let Some(file_name) = source.file_name() {
-                        self.looked += 1;
-                        if self.looked > NAMES_CAP {
-                            self.out.past_bounds = true;
-                            return;
+                        Some(name) => vec![name],
+                        None => vec![PathBuf::from(source)],
+                    };
+                    for source in sources {
+                        if let Some(file_name) = source.file_name() {
+                            self.looked += 1;
+                            if self.looked > NAMES_CAP {
+                                self.out.past_bounds = true;
+                                return;
+                            }
+                            self.name(into.join(file_name));
                         }
-                        self.name(into.join(file_name));
                     }
                 }
             }
@@ -447,9 +533,15 @@ impl Reading<'_> {
 }
 
 /// The operands of `cp`, `mv`, `ln` or `install` (`args`: the words after the program), and
-/// the folder `-t DIR` or `--target-directory=DIR` names, if any; the values of the options
-/// that take one are left out.
+/// the folder `-t DIR` names, as GNU's option reading takes it: in a cluster (`-vt DIR`,
+/// `-vtDIR`), and `--target-directory` shortened to any of its beginnings (`--target=DIR`,
+/// `--targ DIR`). The values of the other options that take one (`-S`, `-m`, `-o`, `-g`, and
+/// their long forms) are left out.
 fn operands_and_folder(args: &[String]) -> (Vec<&str>, Option<&str>) {
+    /// Short options that take a value (besides `-t`).
+    const VALUED: [char; 4] = ['S', 'm', 'o', 'g'];
+    /// Long options that take a value, besides `--target-directory`.
+    const VALUED_LONG: [&str; 4] = ["--suffix", "--mode", "--owner", "--group"];
     let mut operands: Vec<&str> = Vec::new();
     let mut folder: Option<&str> = None;
     let mut args = args.iter();
@@ -460,20 +552,50 @@ fn operands_and_folder(args: &[String]) -> (Vec<&str>, Option<&str>) {
             operands.push(arg);
         } else if arg == "--" {
             options_end = true;
-        } else if arg == "-t" || arg == "--target-directory" {
-            folder = args.next().map(String::as_str);
-        } else if let Some(value) = arg.strip_prefix("--target-directory=") {
-            folder = Some(value);
-        } else if let Some(value) = arg.strip_prefix("-t").filter(|v| !v.is_empty()) {
-            folder = Some(value);
-        } else if matches!(
-            arg,
-            "-S" | "--suffix" | "-m" | "--mode" | "-o" | "--owner" | "-g" | "--group"
-        ) {
-            args.next();
+        } else if let Some(long) = arg.strip_prefix("--") {
+            let (name, value) = match long.split_once('=') {
+                Some((name, value)) => (name, Some(value)),
+                None => (long, None),
+            };
+            let name = format!("--{name}");
+            let target = name.len() > 3 && "--target-directory".starts_with(&name);
+            let valued = VALUED_LONG
+                .iter()
+                .any(|v| name.len() > 3 && v.starts_with(&name));
+            if target || valued {
+                let value = value.or_else(|| args.next().map(String::as_str));
+                if target {
+                    folder = value;
+                }
+            }
+        } else {
+            // A cluster of short options: the first that takes a value takes the rest of the
+            // cluster, or the next word.
+            let cluster = &arg[1..];
+            if let Some(at) = cluster.find(|c: char| c == 't' || VALUED.contains(&c)) {
+                let rest = &cluster[at + 1..];
+                let value = if rest.is_empty() {
+                    args.next().map(String::as_str)
+                } else {
+                    Some(rest)
+                };
+                if cluster[at..].starts_with('t') {
+                    folder = value;
+                }
+            }
         }
     }
     (operands, folder)
+}
+
+/// Whether the simple command `words` goes back to a folder that cannot be told from the
+/// line: `cd -` (the folder before), `popd`.
+fn goes_back(words: &[String]) -> bool {
+    match words {
+        [cd, dash, ..] if (cd == "cd" || cd == "pushd") && dash == "-" => true,
+        [popd, ..] => popd == "popd",
+        _ => false,
+    }
 }
 
 /// Whether `line` goes to a folder given by a variable or substitution: `cd`, `pushd` or
@@ -526,6 +648,11 @@ fn folder_gone_to(words: &[String]) -> Option<&str> {
             while let Some(arg) = args.next() {
                 if arg == "-C" || arg == "--chdir" {
                     return args.next();
+                }
+                // Options that take a value: `-u NAME`, `--unset NAME`, `-S STRING`.
+                if matches!(arg, "-u" | "--unset" | "-S" | "--split-string") {
+                    args.next();
+                    continue;
                 }
                 if let Some(value) = arg
                     .strip_prefix("--chdir=")
@@ -594,6 +721,8 @@ struct Folders {
     read: usize,
     /// Entries that may still be matched against a pattern.
     matched: usize,
+    /// Paths of the workspace that may still be looked at for quoted patterns.
+    scanned: usize,
 }
 
 impl Default for Folders {
@@ -602,14 +731,15 @@ impl Default for Folders {
             listed: HashMap::new(),
             read: EXPANSION_CAP,
             matched: MATCHES_CAP,
+            scanned: SCANS_CAP,
         }
     }
 }
 
 impl Folders {
-    /// Whether the reading ran out of what it may read or match.
+    /// Whether the reading ran out of what it may read, match or look at.
     fn spent(&self) -> bool {
-        self.read == 0 || self.matched == 0
+        self.read == 0 || self.matched == 0 || self.scanned == 0
     }
 
     /// What the shell's expansion of the pattern characters of `name` (relative to `root`)

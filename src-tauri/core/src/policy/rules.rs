@@ -606,7 +606,9 @@ impl Rule {
         }
         let new = looked.new_names(facts);
         // More names than can be looked at: any of them may be one the rule is about.
-        new.past_bounds || new.names.iter().any(|name| self.matches_path(name))
+        new.past_bounds
+            || new.names.iter().any(|name| self.matches_path(name))
+            || new.anywhere(|name| self.matches_path(name))
     }
 
     /// Allow rules: every main argument matches, and there is at least one when the rule has

@@ -278,8 +278,9 @@ mod unix {
                 let tmp = std::env::var_os("TMPDIR").map(PathBuf::from);
                 let mut shell = Command::new("sh");
                 shell
+                    .args(sandbox::shell_options())
                     .arg("-c")
-                    .arg(sandbox::as_run(command))
+                    .arg(command)
                     .current_dir(&folder)
                     .env_clear()
                     .envs(sandbox::command_env(home.as_deref(), tmp.as_deref()))

@@ -356,7 +356,7 @@ fn own_home() -> Option<PathBuf> {
 /// write end of a pipe only Ask First reads (the command's own input is `/dev/null`). Whatever
 /// it left is then killed by the kernel when the script ends. The script exits with the
 /// command's status (bwrap gives a signal's death as 128 + its number).
-const RUNNER: &str = r#"sh -c "$1" sh </dev/null
+const RUNNER: &str = r#"sh ${2:+"$2"} -c "$1" sh </dev/null
 s=$?
 for p in /proc/[0-9]*; do
   case ${p#/proc/} in 1|$$) continue;; esac
@@ -367,16 +367,24 @@ for p in /proc/[0-9]*; do
 done
 exit $s"#;
 
-/// What runs before every command, on its own line's start: where `sh` is bash (Fedora, Arch,
-/// openSUSE), its brace expansion is turned off (`set +B`), so that `touch x.{pdf,txt}` makes
+/// The options `sh` is started with to run a command: where `sh` is bash (Fedora, Arch,
+/// openSUSE), `+B`, which turns its brace expansion off, so that `touch x.{pdf,txt}` makes
 /// the one file `x.{pdf,txt}` there as it does where `sh` is dash (Debian, Ubuntu), and the
-/// names the policy reads in a command (`policy::new_names`) are the names it makes.
-pub(crate) const BEFORE_COMMAND: &str = "[ -z \"${BASH_VERSION-}\" ] || set +B; ";
+/// names the policy reads in a command (`policy::new_names`) are the names it makes; none
+/// elsewhere (dash refuses `+B`). Found once, from what `/bin/sh` is.
+pub(crate) fn shell_options() -> &'static [&'static str] {
+    static OPTIONS: std::sync::OnceLock<&'static [&'static str]> = std::sync::OnceLock::new();
+    OPTIONS.get_or_init(|| std::fs::canonicalize("/bin/sh").map_or(&[][..], |sh| options_for(&sh)))
+}
 
-/// `command` as `sh -c` is given it: after [`BEFORE_COMMAND`], on the same line (so that the
-/// shell's messages give the command's own line numbers).
-pub(crate) fn as_run(command: &str) -> String {
-    format!("{BEFORE_COMMAND}{command}")
+/// [`shell_options`] for the shell `sh` (its real path).
+fn options_for(sh: &Path) -> &'static [&'static str] {
+    let name = sh.file_name().map(|n| n.to_string_lossy().into_owned());
+    if name.is_some_and(|n| n.starts_with("bash")) {
+        &["+B"]
+    } else {
+        &[]
+    }
 }
 
 /// The system's folders a command shut in sees as empty folders of its own (home folders,
@@ -528,7 +536,8 @@ pub(crate) fn confined_command(
         .arg(root)
         .arg("--")
         .args(["sh", "-c", RUNNER, "askfirst-command"])
-        .arg(as_run(command))
+        .arg(command)
+        .arg(shell_options().join(" "))
         // bwrap's own environment is clean too: its reaper (pid 1 inside) keeps it, and
         // `/proc/1/environ` is readable from inside.
         .env_clear()
@@ -538,26 +547,44 @@ pub(crate) fn confined_command(
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)]
 mod tests {
-    use super::as_run;
+    use super::options_for;
 
-    /// Braces are not expanded by any `sh` a command may find: bash (where it is `sh`) and
-    /// dash alike print the word as it is, so a command makes the names its words give.
+    /// Braces are not expanded by any `sh` a command may find: bash (where it is `sh`, with
+    /// its options) and dash alike print the word as it is, so a command makes the names its
+    /// words give; and nothing else of what the command sees changes (`$_`, `$0`, errors).
     #[test]
     fn a_command_runs_without_brace_expansion_in_bash_and_dash() {
         for shell in ["bash", "dash", "sh"] {
-            let Ok(out) = std::process::Command::new(shell)
+            let Ok(path) = std::process::Command::new("sh")
                 .arg("-c")
-                .arg(as_run("echo x.{pdf,txt}; echo \"$0\""))
+                .arg(format!("command -v {shell}"))
                 .output()
             else {
+                continue;
+            };
+            let path = String::from_utf8_lossy(&path.stdout).trim().to_owned();
+            let Ok(real) = std::fs::canonicalize(&path) else {
                 continue; // not installed here
             };
-            assert_eq!(
-                String::from_utf8_lossy(&out.stdout),
-                format!("x.{{pdf,txt}}\n{shell}\n"),
-                "{shell}"
-            );
+            let run = |line: &str| {
+                let out = std::process::Command::new(&path)
+                    .args(options_for(&real))
+                    .arg("-c")
+                    .arg(line)
+                    .output()
+                    .unwrap();
+                format!(
+                    "{}{}",
+                    String::from_utf8_lossy(&out.stdout),
+                    String::from_utf8_lossy(&out.stderr)
+                )
+            };
+            assert_eq!(run("echo x.{pdf,txt}"), "x.{pdf,txt}\n", "{shell}");
+            assert_eq!(run("echo \"$0\""), format!("{path}\n"), "{shell}");
         }
+        assert_eq!(options_for(std::path::Path::new("/usr/bin/bash")), ["+B"]);
+        assert!(options_for(std::path::Path::new("/usr/bin/dash")).is_empty());
     }
 }

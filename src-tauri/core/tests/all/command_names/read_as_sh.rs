@@ -1,6 +1,6 @@
-//! Hostile review of 98cb934 ("Keep the promise: commands after shell keywords, and names a
-//! command gives after cd, quoted or with .."). Each test below fails at 98cb934; its comment
-//! says what is wrong and what the right answer is. Every "makes" claim was checked by running
+//! Words read as `sh` reads them: patterns, quoting, links and `cd`s, and cost: a hostile
+//! review of 98cb934. Each test failed there; its comment says what was wrong and the right
+//! answer. Every "makes" claim was checked by running
 //! the line with `dash` (Debian's `/bin/sh`, which our command runs through `sh -c`).
 //!
 //! Where commands run shut in (bubblewrap found), a rule such as `deny write_file "**/*.pdf"`
@@ -10,90 +10,7 @@
 //! show words for which that exception is taken but `sh` keeps the word literal (and so makes
 //! the file the rule forbids), and places the same command writes to that the reading misses.
 
-use askfirst_core::policy::{CallFacts, Policy, PolicyDecision, Rules};
-use askfirst_core::tools::{RunCommand, Tool, Workspace};
-use askfirst_protocol::Risk;
-use std::path::Path;
-
-/// What the policy decides about our own `run_command` with `line`, in a workspace with
-/// `Work/`, `notes.txt` and `existing` (a path ending in `/` is a folder, `LINK:a->b` makes
-/// the symbolic link `a` to `b`), under `rules` plus `allow run_command` (so that a rule that
-/// does not hold shows as Allow). As `review_new_names::decide_with`.
-fn decide_with(rules: &str, existing: &[&str], line: &str) -> PolicyDecision {
-    let dir = tempfile::tempdir().unwrap();
-    let base = std::fs::canonicalize(dir.path()).unwrap();
-    let (root, data) = (base.join("ws"), base.join("data"));
-    std::fs::create_dir_all(root.join("Work")).unwrap();
-    std::fs::create_dir_all(&data).unwrap();
-    std::fs::write(root.join("notes.txt"), "notes").unwrap();
-    for file in existing {
-        if let Some(link) = file.strip_prefix("LINK:") {
-            let (from, to) = link.split_once("->").unwrap();
-            std::os::unix::fs::symlink(to, root.join(from)).unwrap();
-            continue;
-        }
-        let path = root.join(file);
-        if file.ends_with('/') {
-            std::fs::create_dir_all(&path).unwrap();
-        } else {
-            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-            std::fs::write(path, "x").unwrap();
-        }
-    }
-    let ws = Workspace::open(&root).unwrap().with_own_data(&data);
-    let rules = format!("{rules}[[allow]]\ntool = \"run_command\"\n");
-    let policy = Policy::new(
-        Rules::parse(&rules, Path::new("rules.toml")),
-        Some((data.as_path(), root.as_path())),
-    );
-    let raw = serde_json::json!({ "command": line }).to_string();
-    let started = std::time::Instant::now();
-    let arguments = RunCommand.main_arguments(&raw, &ws);
-    let read = started.elapsed();
-    let decision = policy
-        .decide(&CallFacts {
-            tool_name: "run_command",
-            read_only: false,
-            risk: Risk::High,
-            main_arguments: &arguments,
-            canonical_arguments: None,
-            mcp_server: None,
-            fingerprint: None,
-        })
-        .decision;
-    if std::env::var_os("ASKFIRST_TEST_TIMES").is_some() {
-        println!(
-            "  arguments read in {read:?}, decided in {:?}",
-            started.elapsed() - read
-        );
-    }
-    decision
-}
-
-const NO_PDF: &str = "[[deny]]\ntool = \"write_file\"\nmatch = \"**/*.pdf\"\n";
-const NO_PDF_IN_WORK: &str = "[[deny]]\ntool = \"write_file\"\nmatch = \"Work/*.pdf\"\n";
-
-fn is_deny(d: &PolicyDecision) -> bool {
-    matches!(d, PolicyDecision::Deny { .. })
-}
-
-/// The cases (existing files, line) that are not refused under `rules`.
-fn not_denied<'a>(rules: &str, cases: &[(&'a [&'a str], &'a str)]) -> Vec<&'a str> {
-    cases
-        .iter()
-        .filter(|(existing, line)| !is_deny(&decide_with(rules, existing, line)))
-        .map(|(_, line)| *line)
-        .collect()
-}
-
-/// The cases (existing files, line) that are refused under `rules`.
-fn denied<'a>(rules: &str, cases: &[(&'a [&'a str], &'a str)]) -> Vec<&'a str> {
-    cases
-        .iter()
-        .filter(|(existing, line)| is_deny(&decide_with(rules, existing, line)))
-        .map(|(_, line)| *line)
-        .collect()
-}
+use super::*;
 
 /// HOLE the rewrite claims to close but keeps open (also open at eb2a863, where every
 /// pattern word was skipped; the commit's own test only covers a pattern matching nothing).

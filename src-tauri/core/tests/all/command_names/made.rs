@@ -1,6 +1,5 @@
-//! Review of eb2a863 ("read a command's words once per decision"): holes in how our own
-//! command's names of files that do not exist yet are read (`rules::names_not_yet_there`,
-//! formerly `Rule::made_by_name`). The sandbox can keep only what exists read-only, so for a
+//! Names made after `cd`, with `..`, quoted, or starting with a dash: a review of eb2a863
+//! (holes in how our own command's names of files that do not exist yet were read). The sandbox can keep only what exists read-only, so for a
 //! rule like `deny write_file "**/*.pdf"` (or one about a folder not made yet) these names
 //! are the only guard. Each case below makes, in `sh`, exactly the file or folder the rule
 //! forbids, yet the decision is Allow (with `allow run_command`), or, without that allow
@@ -8,46 +7,17 @@
 //! caa379b: these are not regressions of eb2a863, but holes in the code it moved.
 //! The right answer in every case is the rule's: Deny (or Ask naming the rule).
 
-use askfirst_core::policy::{CallFacts, Policy, PolicyDecision, Rules};
-use askfirst_core::tools::{RunCommand, Tool, Workspace};
-use askfirst_protocol::Risk;
-use std::path::Path;
+use super::*;
 
 /// What the policy decides about our own `run_command` with `line`, in a workspace with
 /// `Work/` and `notes.txt` (nothing the rules are about exists yet), under `rules` plus
 /// `allow run_command` (so that a rule that does not hold shows as Allow).
 fn decide(rules: &str, line: &str) -> PolicyDecision {
-    let dir = tempfile::tempdir().unwrap();
-    let base = std::fs::canonicalize(dir.path()).unwrap();
-    let (root, data) = (base.join("ws"), base.join("data"));
-    std::fs::create_dir_all(root.join("Work")).unwrap();
-    std::fs::create_dir_all(&data).unwrap();
-    std::fs::write(root.join("notes.txt"), "notes").unwrap();
-    let ws = Workspace::open(&root).unwrap().with_own_data(&data);
-    let rules = format!("{rules}[[allow]]\ntool = \"run_command\"\n");
-    let policy = Policy::new(
-        Rules::parse(&rules, Path::new("rules.toml")),
-        Some((data.as_path(), root.as_path())),
-    );
-    let raw = serde_json::json!({ "command": line }).to_string();
-    let arguments = RunCommand.main_arguments(&raw, &ws);
-    policy
-        .decide(&CallFacts {
-            tool_name: "run_command",
-            read_only: false,
-            risk: Risk::High,
-            main_arguments: &arguments,
-            canonical_arguments: None,
-            mcp_server: None,
-            fingerprint: None,
-        })
-        .decision
+    decide_with(rules, &[], line)
 }
 
-const NO_PDF: &str = "[[deny]]\ntool = \"write_file\"\nmatch = \"**/*.pdf\"\n";
-
 /// The lines of `cases` (rules, line) that are not refused.
-fn not_denied<'a>(cases: &[(&'a str, &'a str)]) -> Vec<(&'a str, &'a str)> {
+fn not_denied_each<'a>(cases: &[(&'a str, &'a str)]) -> Vec<(&'a str, &'a str)> {
     cases
         .iter()
         .copied()
@@ -57,7 +27,7 @@ fn not_denied<'a>(cases: &[(&'a str, &'a str)]) -> Vec<(&'a str, &'a str)> {
 
 fn assert_denied(rules: &str, lines: &[&str]) {
     let cases: Vec<(&str, &str)> = lines.iter().map(|line| (rules, *line)).collect();
-    let allowed = not_denied(&cases);
+    let allowed = not_denied_each(&cases);
     assert!(allowed.is_empty(), "not refused: {allowed:#?}");
 }
 
@@ -87,7 +57,7 @@ fn a_quoted_name_with_brackets_or_a_question_mark_is_still_a_new_pdf() {
 /// file into `Reports`. Right answer: Deny (read `../x` from the folder `cd` went to).
 #[test]
 fn a_name_with_dot_dot_after_cd_into_a_folder_is_still_a_new_name() {
-    let allowed = not_denied(&[
+    let allowed = not_denied_each(&[
         (NO_PDF, "cd Work && echo hi > ../invoice.pdf"),
         (
             "[[deny]]\ntool = \"move_path\"\nmatch = \"Reports/**\"\n",
@@ -126,43 +96,6 @@ fn a_dot_slash_name_starting_with_a_dash_is_not_an_option() {
 }
 
 // ---- siblings of the holes above, found while mending them
-
-/// What the policy decides about `line` in a workspace with `Work/`, `notes.txt` and the files
-/// `existing` (relative paths), under `rules` plus `allow run_command`.
-fn decide_with(rules: &str, existing: &[&str], line: &str) -> PolicyDecision {
-    let dir = tempfile::tempdir().unwrap();
-    let base = std::fs::canonicalize(dir.path()).unwrap();
-    let (root, data) = (base.join("ws"), base.join("data"));
-    std::fs::create_dir_all(root.join("Work")).unwrap();
-    std::fs::create_dir_all(&data).unwrap();
-    std::fs::write(root.join("notes.txt"), "notes").unwrap();
-    for file in existing {
-        let path = root.join(file);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, "x").unwrap();
-    }
-    let ws = Workspace::open(&root).unwrap().with_own_data(&data);
-    let rules = format!("{rules}[[allow]]\ntool = \"run_command\"\n");
-    let policy = Policy::new(
-        Rules::parse(&rules, Path::new("rules.toml")),
-        Some((data.as_path(), root.as_path())),
-    );
-    // An absolute path into the workspace is spelled with the workspace's own path.
-    let line = line.replace("$WS", &root.display().to_string());
-    let raw = serde_json::json!({ "command": line }).to_string();
-    let arguments = RunCommand.main_arguments(&raw, &ws);
-    policy
-        .decide(&CallFacts {
-            tool_name: "run_command",
-            read_only: false,
-            risk: Risk::High,
-            main_arguments: &arguments,
-            canonical_arguments: None,
-            mcp_server: None,
-            fingerprint: None,
-        })
-        .decision
-}
 
 /// `cd` after `cd` goes on from where the first led, and an absolute `cd` into the person's
 /// folder is followed too.
