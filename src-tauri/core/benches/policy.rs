@@ -133,8 +133,9 @@ fn bench_command_names(c: &mut Criterion) {
     let dir = tempfile::tempdir().unwrap();
     let root = std::fs::canonicalize(dir.path()).unwrap();
     write_folder(&root, FOLDERS);
-    let data = root.join(".askfirst-data");
-    std::fs::create_dir_all(&data).unwrap();
+    // Ask First's data folder lies outside the workspace, as it does by default.
+    let data_dir = tempfile::tempdir().unwrap();
+    let data = std::fs::canonicalize(data_dir.path()).unwrap();
     let ws = Workspace::open(&root).unwrap().with_own_data(&data);
     let rules = "[[deny]]\ntool = \"write_file\"\nmatch = \"**/*.pdf\"\n[[allow]]\ntool = \"run_command\"\n";
     let policy = Policy::new(
@@ -181,6 +182,13 @@ fn bench_command_names(c: &mut Criterion) {
             mcp_server: None,
             fingerprint: None,
         };
+        // None of the lines makes a PDF; the last two are past no bound either.
+        let decision = policy.decide(&facts).decision;
+        assert_eq!(
+            decision == askfirst_core::policy::PolicyDecision::Allow,
+            *name != "200_cds_200_names",
+            "{name}: {decision:?}"
+        );
         group.bench_function(*name, |b| b.iter(|| policy.decide(&facts)));
     }
     group.finish();
