@@ -226,6 +226,10 @@ pub struct Names {
     /// `ls *.pdf`), read as commands of their own (among `commands`), once for each time one
     /// is run.
     pub scripts: Vec<String>,
+    /// For each of `commands`: whether its words after a wrapper, an assignment or a shell
+    /// keyword (`sudo rm x`, `X=1 rm x`, `then rm x`) are also among `commands` as a command
+    /// of their own (`rm x`), where its program is first.
+    pub wrapped: Vec<bool>,
 }
 
 /// What the lenient reading of `line` finds that may name files, read once: see [`Names`].
@@ -250,6 +254,7 @@ pub fn names_in(line: &str) -> Names {
         mixed_patterns: found.mixed_patterns,
         quoted_dollars: found.quoted_dollars,
         scripts: found.scripts,
+        wrapped: found.wrapped,
     }
 }
 
@@ -265,6 +270,7 @@ struct Expansion {
     mixed_patterns: Vec<String>,
     quoted_dollars: Vec<String>,
     scripts: Vec<String>,
+    wrapped: Vec<bool>,
     too_deep: bool,
 }
 
@@ -351,13 +357,17 @@ fn expand_words(words: Vec<String>, depth: usize, out: &mut Expansion) {
             _ => {}
         }
     }
+    // Its words after the wrapper or keyword are read again as a command of their own.
+    let wrapped = inner.is_some();
     if program.contains('/') && !name.is_empty() {
         let mut bare = words.clone();
         bare[0] = name.to_owned();
         out.commands.push(words);
         out.commands.push(bare);
+        out.wrapped.extend([wrapped, wrapped]);
     } else {
         out.commands.push(words);
+        out.wrapped.push(wrapped);
     }
     for inner in inner.into_iter().chain(inner_groups) {
         expand_words(inner, depth + 1, out);

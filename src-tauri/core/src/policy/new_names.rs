@@ -77,12 +77,15 @@ impl NewNames {
     /// not there yet:
     /// - every word of its commands (also inside `sh -c`, after wrappers and shell keywords),
     ///   each value glued to an option (`-oout.pdf`, `--output=out.pdf`) and each
-    ///   redirection's target; not an option (`-x`, though `./-x` is a name), a word with a
+    ///   redirection's target; not a program's own name, `cd`'s folder, an option (`-x`,
+    ///   though `./-x` is a name) or a cluster of one-letter flags (`-sh`), a word with a
     ///   variable or substitution, nor a line a shell runs (`sh -c 'ls *.pdf'`'s `ls *.pdf`);
+    ///   a line given to a shell is also read with bash's brace expansion (`bash -c`);
     /// - read from the workspace and from every folder a `cd` (or `pushd`, `env -C`) leads to,
     ///   from the workspace and from where the `cd`s before it led, whether it exists yet or
     ///   not, through a link as far as it exists, and its pattern expanded; `..` by name, and
     ///   a name that leads out of the workspace is left out (our command cannot write there);
+    ///   after a single `cd DIR &&` that nothing else can step around, only from `DIR`;
     /// - a pattern the shell expands (`*`, `?`, not quoted) names what it matches in any of
     ///   those folders, which exists; where it matches nothing, the word stays as it is
     ///   (`touch r*.pdf` makes `r*.pdf`). As it is always: in a redirection's target (which
@@ -100,9 +103,25 @@ impl NewNames {
         // Braces are letters where commands run (dash; bash with `+B`), but the lenient reading
         // cuts at them: each line is read as the shell splits words too (`touch x{y}.pdf`).
         if line.contains('{') {
-            said.commands
-                .extend(line.lines().filter_map(|one| shell_words::split(one).ok()));
+            let more: Vec<Vec<String>> = line
+                .lines()
+                .filter_map(|one| shell_words::split(one).ok())
+                .collect();
+            said.wrapped.extend(more.iter().map(|_| false));
+            said.commands.extend(more);
         }
+        // A line given to bash (`bash -c 'touch x.{pdf,txt}'`) has its braces expanded there
+        // whatever `sh` is: each such line's words are read expanded too.
+        let expanded: Vec<Vec<String>> = said
+            .scripts
+            .iter()
+            .filter(|script| script.contains('{'))
+            .flat_map(|script| script.lines())
+            .filter_map(|one| shell_words::split(one).ok())
+            .map(|words| words.iter().flat_map(|w| brace_expanded(w)).collect())
+            .collect();
+        said.wrapped.extend(expanded.iter().map(|_| false));
+        said.commands.extend(expanded);
         let mut reading = Reading {
             root,
             bases: vec![PathBuf::new()],
@@ -117,9 +136,26 @@ impl NewNames {
         };
         reading.find_links(&said.commands);
         reading.find_bases(&said.commands);
+        // `cd Docs && pdfinfo a.pdf`: everything after the one `cd` runs in its folder (or
+        // nothing runs), so words are not read from the workspace too.
+        if only_after_one_cd(line, &said.commands) {
+            reading.bases.retain(|base| !base.as_os_str().is_empty());
+        }
         reading.noglob = said.commands.iter().any(|words| turns_globbing_off(words));
-        for words in &said.commands {
-            for word in words {
+        for (at, words) in said.commands.iter().enumerate() {
+            // A wrapper's command is read on its own (`sudo rm x` as `rm x`); its program (the
+            // first word) runs and makes nothing: `cd Reports && ls` names no `Reports/ls`.
+            if said.wrapped.get(at).copied().unwrap_or(false) {
+                continue;
+            }
+            // `cd`'s folder is gone to, not made (it is read as a folder names come from).
+            if matches!(
+                words.first().map(String::as_str),
+                Some("cd" | "pushd" | "popd")
+            ) {
+                continue;
+            }
+            for word in words.iter().skip(1) {
                 // A line a shell runs is read as commands of its own, not as a name.
                 if said.scripts.contains(word) {
                     continue;
@@ -247,51 +283,66 @@ impl Reading<'_> {
     /// link the line makes, or `..` after one, cannot be read. An absolute word inside the
     /// workspace is read relative to it.
     fn named(&self, base: &Path, word: &str) -> Named {
-        if word.starts_with(['~', '$']) {
-            return Named::Outside;
-        }
-        let word = Path::new(word);
-        let start = if word.is_absolute() {
-            match word.strip_prefix(self.root) {
-                Ok(inside) => inside.to_path_buf(),
-                Err(_) => return Named::Outside,
+        let home;
+        let word = match word.strip_prefix('~') {
+            // `~/…`: the home folder (`~user` is another's, outside).
+            Some(rest) if rest.is_empty() || rest.starts_with('/') => {
+                match std::env::var_os("HOME") {
+                    Some(dir) => {
+                        home = format!("{}{rest}", dir.to_string_lossy());
+                        home.as_str()
+                    }
+                    None => return Named::Outside,
+                }
             }
-        } else {
-            base.join(word)
+            Some(_) => return Named::Outside,
+            None if word.starts_with('$') => return Named::Outside,
+            None => word,
         };
-        let mut name = PathBuf::new();
+        let word = Path::new(word);
+        // Read as an absolute path (the workspace's own path is real: `..` out of it and back
+        // in, `../ws/x.pdf`, lands inside it again), then taken relative to the workspace.
+        let start = if word.is_absolute() {
+            word.to_path_buf()
+        } else {
+            self.root.join(base).join(word)
+        };
+        let mut path = PathBuf::new();
         let mut under_made_link = false;
         for part in start.components() {
             match part {
                 Component::Normal(part) => {
-                    under_made_link |= self.made_links.contains(&name);
-                    name.push(part);
+                    under_made_link |= path
+                        .strip_prefix(self.root)
+                        .is_ok_and(|inside| self.made_links.iter().any(|l| l == inside));
+                    path.push(part);
                 }
                 Component::CurDir => {}
                 Component::ParentDir => {
-                    if under_made_link || self.made_links.contains(&name) {
-                        return Named::Unreadable;
-                    }
-                    let here = self.root.join(&name);
-                    if std::fs::symlink_metadata(&here).is_ok_and(|m| m.file_type().is_symlink()) {
-                        match std::fs::canonicalize(&here).ok().and_then(|real| {
-                            real.strip_prefix(self.root).ok().map(Path::to_path_buf)
-                        }) {
-                            Some(real) => name = real,
-                            None => return Named::Outside,
+                    if let Ok(inside) = path.strip_prefix(self.root) {
+                        if under_made_link || self.made_links.iter().any(|l| l == inside) {
+                            return Named::Unreadable;
+                        }
+                        let here = path.clone();
+                        if std::fs::symlink_metadata(&here)
+                            .is_ok_and(|m| m.file_type().is_symlink())
+                        {
+                            match std::fs::canonicalize(&here) {
+                                Ok(real) => path = real,
+                                Err(_) => return Named::Outside,
+                            }
                         }
                     }
-                    if !name.pop() {
-                        return Named::Outside;
-                    }
+                    path.pop();
                 }
-                Component::RootDir | Component::Prefix(_) => return Named::Outside,
+                Component::RootDir => path.push("/"),
+                Component::Prefix(_) => return Named::Outside,
             }
         }
-        if under_made_link {
-            Named::Unreadable
-        } else {
-            Named::Inside(name)
+        match path.strip_prefix(self.root) {
+            Ok(_) if under_made_link => Named::Unreadable,
+            Ok(inside) => Named::Inside(inside.to_path_buf()),
+            Err(_) => Named::Outside,
         }
     }
 
@@ -393,8 +444,16 @@ impl Reading<'_> {
                 return;
             }
         }
+        // A cluster of one-letter flags (`-sh`, `-la`, `-xzf`) glues no name: a value of one
+        // or two letters after a short option is taken for flags (`sort -oab` makes `ab`
+        // unjudged; `-oout`, `-oa.pdf` are names).
+        let flags = word.starts_with('-') && !word.starts_with("--") && !word.contains('=');
         for value in crate::tools::with_glued_values(word) {
-            if value.is_empty()
+            if (flags
+                && value != word
+                && value.len() <= 2
+                && value.chars().all(|c| c.is_ascii_alphabetic()))
+                || value.is_empty()
                 || value.starts_with('-')
                 || value.contains('\0')
                 || (value.contains(['$', '`']) && !quoting.dollars_quoted)
@@ -598,6 +657,80 @@ fn goes_back(words: &[String]) -> bool {
     }
 }
 
+/// The most words one word's brace expansion gives ([`brace_expanded`]).
+const BRACES_CAP: usize = 64;
+
+/// `word` with bash's brace expansion (`x.{pdf,txt}` → `x.pdf`, `x.txt`; nested and several
+/// groups too), up to [`BRACES_CAP`] words (past them, the rest are left out and the word is
+/// kept as it is); a word without a group of alternatives stays as it is.
+fn brace_expanded(word: &str) -> Vec<String> {
+    let mut done = Vec::new();
+    let mut todo = vec![word.to_owned()];
+    while let Some(next) = todo.pop() {
+        if done.len() + todo.len() >= BRACES_CAP {
+            done.push(word.to_owned());
+            break;
+        }
+        match brace_group(&next) {
+            Some((open, close, commas)) => {
+                let (head, tail) = (&next[..open], &next[close + 1..]);
+                let mut from = open + 1;
+                for at in commas.into_iter().chain([close]) {
+                    todo.push(format!("{head}{}{tail}", &next[from..at]));
+                    from = at + 1;
+                }
+            }
+            None => done.push(next),
+        }
+    }
+    done
+}
+
+/// The first `{…}` of `word` that holds a comma at its own depth: its braces' places and
+/// those commas' places.
+fn brace_group(word: &str) -> Option<(usize, usize, Vec<usize>)> {
+    let bytes = word.as_bytes();
+    for open in (0..bytes.len()).filter(|&i| bytes[i] == b'{') {
+        let (mut depth, mut commas) = (0usize, Vec::new());
+        for (at, &b) in bytes.iter().enumerate().skip(open) {
+            match b {
+                b'{' => depth += 1,
+                b'}' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        if !commas.is_empty() {
+                            return Some((open, at, commas));
+                        }
+                        break;
+                    }
+                }
+                b',' if depth == 1 => commas.push(at),
+                _ => {}
+            }
+        }
+    }
+    None
+}
+
+/// Whether `line` is one `cd` into a plain folder followed by `&&` and commands that all run
+/// there: its first simple command is the only one that goes anywhere, and the line has no
+/// other way to run a command elsewhere or regardless (`;`, `||`, `|`, `&`, a newline,
+/// parentheses, braces, backquotes, `$`, and no quote that could hide one).
+fn only_after_one_cd(line: &str, commands: &[Vec<String>]) -> bool {
+    let [first, rest @ ..] = commands else {
+        return false;
+    };
+    let plain = !line.contains([
+        ';', '|', '\n', '(', ')', '{', '}', '`', '$', '\'', '"', '\\',
+    ]) && line.replace("&&", "").find('&').is_none();
+    plain
+        && matches!(first.first().map(String::as_str), Some("cd"))
+        && folder_gone_to(first).is_some_and(|to| !to.contains(['*', '?', '[']))
+        && !rest
+            .iter()
+            .any(|words| folder_gone_to(words).is_some() || goes_back(words))
+}
+
 /// Whether `line` goes to a folder given by a variable or substitution: `cd`, `pushd` or
 /// `env -C`/`--chdir` followed (after spaces, quotes and options) by `$` or a backquote
 /// (`cd "$D"`, `cd $(dirname x)`, `` cd `pwd`/Work ``), which the lenient reading cuts or
@@ -611,8 +744,12 @@ fn goes_to_a_variable(line: &str) -> bool {
                 b.is_ascii_whitespace() || matches!(b, b';' | b'&' | b'|' | b'(' | b'{' | b'`')
             });
             let mut rest = line[at + word.len()..].trim_start_matches(['=', ' ', '\t']);
-            // `cd -P "$D"`: past its options.
-            while let Some(after) = rest.strip_prefix('-') {
+            // `cd -P "$D"`: past its options (a few: each `-C` of a line is looked at, so a
+            // line of many stays linear).
+            for _ in 0..4 {
+                let Some(after) = rest.strip_prefix('-') else {
+                    break;
+                };
                 rest = after
                     .trim_start_matches(|c: char| c.is_ascii_alphabetic() || c == '-')
                     .trim_start_matches([' ', '\t']);
@@ -644,24 +781,39 @@ fn folder_gone_to(words: &[String]) -> Option<&str> {
             .filter(|arg| *arg != "-")
         }
         "env" => {
+            // As GNU's option reading takes them: `-C DIR`, in a cluster (`-iC DIR`,
+            // `-iCDIR`), and `--chdir` shortened (`--ch=DIR`, `--chd DIR`); the values of
+            // `-u`/`--unset` and `-S`/`--split-string` are skipped.
             let mut args = args.iter().map(String::as_str);
             while let Some(arg) = args.next() {
-                if arg == "-C" || arg == "--chdir" {
-                    return args.next();
+                if arg == "--" || !arg.starts_with('-') || arg == "-" {
+                    return None; // the command env runs (or its assignments)
                 }
-                // Options that take a value: `-u NAME`, `--unset NAME`, `-S STRING`.
-                if matches!(arg, "-u" | "--unset" | "-S" | "--split-string") {
-                    args.next();
+                if let Some(long) = arg.strip_prefix("--") {
+                    let (name, value) = match long.split_once('=') {
+                        Some((name, value)) => (name, Some(value)),
+                        None => (long, None),
+                    };
+                    let is = |full: &str| name.len() >= 2 && full.starts_with(name);
+                    if is("chdir") {
+                        return value.or_else(|| args.next());
+                    }
+                    if (is("unset") || is("split-string")) && value.is_none() {
+                        args.next();
+                    }
                     continue;
                 }
-                if let Some(value) = arg
-                    .strip_prefix("--chdir=")
-                    .or_else(|| arg.strip_prefix("-C").filter(|v| !v.is_empty()))
-                {
-                    return Some(value);
-                }
-                if !arg.starts_with('-') && !arg.contains('=') {
-                    return None; // the command env runs
+                let cluster = &arg[1..];
+                if let Some(at) = cluster.find(['C', 'u', 'S']) {
+                    let rest = &cluster[at + 1..];
+                    let value = if rest.is_empty() {
+                        args.next()
+                    } else {
+                        Some(rest)
+                    };
+                    if cluster[at..].starts_with('C') {
+                        return value;
+                    }
                 }
             }
             None
@@ -861,7 +1013,23 @@ fn every_path(root: &Path) -> Option<Vec<PathBuf>> {
 
 #[cfg(test)]
 mod tests {
-    use super::goes_to_a_variable;
+    use super::{brace_expanded, goes_to_a_variable};
+
+    #[test]
+    fn braces_expand_as_bash_expands_them() {
+        let mut got = brace_expanded("x.{pdf,txt}");
+        got.sort();
+        assert_eq!(got, ["x.pdf", "x.txt"]);
+        let mut got = brace_expanded("{a,b{1,2}}.{c,d}");
+        got.sort();
+        assert_eq!(got, ["a.c", "a.d", "b1.c", "b1.d", "b2.c", "b2.d"]);
+        assert_eq!(brace_expanded("x{y}.pdf"), ["x{y}.pdf"]);
+        assert_eq!(brace_expanded("}{,"), ["}{,"]);
+        // Past the bound, the word is kept as it is among what was expanded.
+        let many = brace_expanded("{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}");
+        assert!(many.len() <= super::BRACES_CAP + 1);
+        assert!(many.contains(&"{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}".to_owned()));
+    }
 
     #[test]
     fn a_folder_gone_to_by_a_variable_is_told_from_a_variable_elsewhere() {

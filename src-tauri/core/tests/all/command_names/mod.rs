@@ -7,6 +7,7 @@
 mod copies_and_folders;
 mod made;
 mod read_as_sh;
+mod review4;
 
 use askfirst_core::policy::{CallFacts, Policy, PolicyDecision, Rules};
 use askfirst_core::tools::{RunCommand, Tool, Workspace};
