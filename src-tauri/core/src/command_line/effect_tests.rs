@@ -294,14 +294,13 @@ fn what_it_does_not_know_it_says_it_cannot_tell_and_what_confinement_allows() {
     );
     assert_eq!(
         english(&wording(&effects(line, &confined)[0], true)),
-        "Ask First cannot tell what frobnicate does. It runs shut in: it can change only files \
-         in your folder and cannot see the rest of your home folder, but it can use the \
-         internet."
+        // What it may do shut in, or not, is the card's own sentence, just below
+        // (`Confinement::card_sentence`): not said twice.
+        "Ask First cannot tell what frobnicate does."
     );
     assert_eq!(
         english(&wording(&effects(line, &open)[0], false)),
-        "Ask First cannot tell what frobnicate does, and on this computer it is not shut in: it \
-         could change any of your files and use the internet."
+        "Ask First cannot tell what frobnicate does."
     );
     // Programs that can run commands or write files are not taken as harmless.
     for line in [
