@@ -142,6 +142,7 @@ impl NewNames {
             reading.bases.retain(|base| !base.as_os_str().is_empty());
         }
         reading.noglob = said.commands.iter().any(|words| turns_globbing_off(words));
+        let quoted = Quoted::of(&said);
         for (at, words) in said.commands.iter().enumerate() {
             // A wrapper's command is read on its own (`sudo rm x` as `rm x`); its program (the
             // first word) runs and makes nothing: `cd Reports && ls` names no `Reports/ls`.
@@ -157,15 +158,15 @@ impl NewNames {
             }
             for word in words.iter().skip(1) {
                 // A line a shell runs is read as commands of its own, not as a name.
-                if said.scripts.contains(word) {
+                if quoted.scripts.contains(word.as_str()) {
                     continue;
                 }
-                reading.word(word, Quoting::of(word, &said), false);
+                reading.word(word, Quoting::of(word, &quoted), false);
             }
-            reading.copied_into_folder(words, &said);
+            reading.copied_into_folder(words, &quoted);
         }
         for target in &said.targets {
-            reading.word(target, Quoting::of(target, &said), true);
+            reading.word(target, Quoting::of(target, &quoted), true);
         }
         if reading.unknown_folder {
             reading.out.anywhere.sort();
@@ -187,6 +188,27 @@ impl NewNames {
     }
 }
 
+/// The words of [`crate::command_line::Names`] whose special characters are quoted, and the
+/// lines a shell runs, as sets: looked up once for each word of the line.
+struct Quoted<'a> {
+    patterns: HashSet<&'a str>,
+    mixed: HashSet<&'a str>,
+    dollars: HashSet<&'a str>,
+    scripts: HashSet<&'a str>,
+}
+
+impl<'a> Quoted<'a> {
+    fn of(said: &'a crate::command_line::Names) -> Self {
+        let set = |words: &'a [String]| words.iter().map(String::as_str).collect();
+        Self {
+            patterns: set(&said.quoted_patterns),
+            mixed: set(&said.mixed_patterns),
+            dollars: set(&said.quoted_dollars),
+            scripts: set(&said.scripts),
+        }
+    }
+}
+
 /// How the shell reads the special characters of one word ([`crate::command_line::Names`]).
 #[derive(Debug, Clone, Copy)]
 struct Quoting {
@@ -199,11 +221,11 @@ struct Quoting {
 }
 
 impl Quoting {
-    fn of(word: &str, said: &crate::command_line::Names) -> Self {
+    fn of(word: &str, quoted: &Quoted<'_>) -> Self {
         Self {
-            patterns_quoted: said.quoted_patterns.iter().any(|w| w == word),
-            patterns_mixed: said.mixed_patterns.iter().any(|w| w == word),
-            dollars_quoted: said.quoted_dollars.iter().any(|w| w == word),
+            patterns_quoted: quoted.patterns.contains(word),
+            patterns_mixed: quoted.mixed.contains(word),
+            dollars_quoted: quoted.dollars.contains(word),
         }
     }
 }
@@ -536,7 +558,7 @@ impl Reading<'_> {
 
     /// For `cp`, `mv`, `ln` and `install` into a folder that exists (`-t DIR`,
     /// `--target-directory=DIR`, or the last operand): the name each source takes there.
-    fn copied_into_folder(&mut self, words: &[String], said: &crate::command_line::Names) {
+    fn copied_into_folder(&mut self, words: &[String], quoted: &Quoted<'_>) {
         let Some((program, args)) = words.split_first() else {
             return;
         };
@@ -561,7 +583,7 @@ impl Reading<'_> {
             for into in intos {
                 for source in &operands {
                     let unquoted_pattern = source.contains(['*', '?', '['])
-                        && !said.quoted_patterns.iter().any(|q| q == source)
+                        && !quoted.patterns.contains(source)
                         && !self.noglob;
                     let sources: Vec<PathBuf> = match self.name_within(&base, source) {
                         Some(name) if unquoted_pattern => {

@@ -4,10 +4,10 @@
 //! Each test makes, in `sh` (dash, and bash with `+B`), exactly what its comment says; most
 //! were written by hostile reviews, each failing on the code before its mend.
 
+mod after_cd_and_bash;
 mod copies_and_folders;
 mod made;
 mod read_as_sh;
-mod review4;
 
 use askfirst_core::policy::{CallFacts, Policy, PolicyDecision, Rules};
 use askfirst_core::tools::{RunCommand, Tool, Workspace};

@@ -1,5 +1,5 @@
-//! Hostile review 4 (at 8e52497): holes, false refusals and a cost, each failing before its
-//! mend. Every creation was checked by running the line with `dash -c` in a folder `ws` with
+//! After a `cd`, in `env`, in a line given to `bash -c`, and a long line: a hostile review
+//! of 8e52497 (holes, false refusals and a cost), each failing before its mend. Every creation was checked by running the line with `dash -c` in a folder `ws` with
 //! `Work/`.
 use super::*;
 
