@@ -104,6 +104,7 @@ command-more = …and { $count } more.
 
 confinement-shut_in = It runs shut in: it can change only files in your workspace folder, cannot see the rest of your home folder or Ask First's files, and everything it starts is stopped when it ends. It can use the internet.
 confinement-not_shut_in = It is not shut in on this computer: it can read and change any of your files, including Ask First's own, and anything it starts in the background may keep running. Approve it only if you trust this command.
+confinement-no_copy = Ask First cannot try it on a copy of your folder first on this computer: it runs on your folder itself, so its changes cannot be shown to you before they happen, nor undone.
 # $rules: the rules' sentences, as Settings lists them, joined by "; ".
 confinement-kept = What your rules keep is hidden from it: { $rules }.
 # $rules: as above; $more: how many further rules keep places too (1 or more).
@@ -762,6 +763,8 @@ refusal-command-everything_permissions = This command would change the permissio
 refusal-command-kills_all = This command would stop every program you are running, Ask First too.
 refusal-command-too_deep = This command nests shells too deeply to be checked.
 refusal-command-fork_bomb = This command is a fork bomb: it would make the computer unusable.
+# $name: a path in the folder; $rule: the rule's sentence.
+refusal-command_change = When tried on a copy of your folder, this command changed { $name }, which your rule “{ $rule }” forbids, so nothing it did was applied.
 
 ## Why a tool failed, as the person is told it (src-tauri/core/src/tools/: ToolError::for_person);
 ## the model is told the English of the tool's own message.
@@ -804,6 +807,22 @@ tool_failed-trash_failed = { $name } could not be moved to the trash ({ $why }),
 # $why: the system's own words.
 tool_failed-command-unsupported = Running commands is not possible on this system yet.
 tool_failed-command-not_started = The command could not be started ({ $why }).
+# $command: the command line; $count: how many changes it made on the copy (1 or more).
+card-command-tried = The command `{ $command }` was tried on a copy of your folder. It would make { $count ->
+    [one] this change
+   *[other] these { $count } changes
+} to your folder
+card-command-tried-reason = Nothing in your folder has changed yet. Ask First ran the command on a copy, without the internet, to show you what it does.
+card-command-tried-apply = Approve puts exactly these changes into your folder (the command is not run again), and you can undo them from Activity. Deny throws them away.
+tried-ended_ok = It finished without an error.
+# $why: the technical reason.
+tried-unreadable = The command was tried on a copy of your folder, but Ask First could not read what it changed ({ $why }), so nothing was applied.
+# $why: the technical reason.
+tried-no_copy = The command was not run: Ask First could not make a copy of your folder to try it on ({ $why }).
+# $name: a file's path in the folder.
+tried-conflict = Nothing was applied: { $name } changed in your folder after the command was tried, and applying would have overwritten that. Ask again to try the command on the folder as it is now.
+# $why: the technical reason.
+tried-apply_failed = The command's changes could not be put into your folder ({ $why }), so none of them were applied.
 tool_failed-command-lost = Ask First lost track of the command ({ $why }), so everything it started was stopped.
 # $cap: a number (1000).
 tool_failed-command-too_many_kept = The command was not run: your rules keep more than { $cap } files and folders in your folder away from commands, too many to hide from it. A rule that names a folder keeps everything in it with one.

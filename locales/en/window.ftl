@@ -108,6 +108,112 @@ diff-cut-warning = { $count ->
 }
 diff-cut-warning-some = This change is too long to show in full: some of it is not shown below. Open "Exact details" to see everything the agent sent.
 
+## What a command did when Ask First tried it on a copy of the folder (shown before the command)
+
+detail-command-tried-title = The command
+detail-command-tried-in = It was tried on a copy of { $folder }
+tried-label = What the command did on a copy of your folder
+tried-heading = Ask First first tried this on a copy of your folder. If you approve, it will do the same in your folder:
+tried-nothing = Ask First first tried this on a copy of your folder: it changed nothing there.
+# Each group of changes. $shape is "files" (only files), "folders" (only folders) or "both";
+# $files and $folders count them.
+tried-group-deleted = { $shape ->
+    [folders] { $folders ->
+        [one] Delete { $folders } folder
+       *[other] Delete { $folders } folders
+    }
+    [both] { $folders ->
+        [one] Delete { $folders } folder
+       *[other] Delete { $folders } folders
+    } and { $files ->
+        [one] { $files } file
+       *[other] { $files } files
+    }
+   *[files] { $files ->
+        [one] Delete { $files } file
+       *[other] Delete { $files } files
+    }
+}
+tried-group-created = { $shape ->
+    [folders] { $folders ->
+        [one] Create { $folders } folder
+       *[other] Create { $folders } folders
+    }
+    [both] { $folders ->
+        [one] Create { $folders } folder
+       *[other] Create { $folders } folders
+    } and { $files ->
+        [one] { $files } file
+       *[other] { $files } files
+    }
+   *[files] { $files ->
+        [one] Create { $files } file
+       *[other] Create { $files } files
+    }
+}
+tried-group-changed = { $count ->
+    [one] Change { $count } file
+   *[other] Change { $count } files
+}
+tried-group-moved = { $shape ->
+    [folders] { $folders ->
+        [one] Move { $folders } folder
+       *[other] Move { $folders } folders
+    }
+    [both] { $folders ->
+        [one] Move { $folders } folder
+       *[other] Move { $folders } folders
+    } and { $files ->
+        [one] { $files } file
+       *[other] { $files } files
+    }
+   *[files] { $files ->
+        [one] Move { $files } file
+       *[other] Move { $files } files
+    }
+}
+tried-group-mode = { $shape ->
+    [folders] { $folders ->
+        [one] Change permissions of { $folders } folder
+       *[other] Change permissions of { $folders } folders
+    }
+    [both] { $folders ->
+        [one] Change permissions of { $folders } folder
+       *[other] Change permissions of { $folders } folders
+    } and { $files ->
+        [one] { $files } file
+       *[other] { $files } files
+    }
+   *[files] { $files ->
+        [one] Change permissions of { $files } file
+       *[other] Change permissions of { $files } files
+    }
+}
+tried-group-link = { $count ->
+    [one] Create or change a link
+   *[other] Create or change { $count } links
+}
+# One change in a group. $path is its place in your folder; $target is where a link leads.
+tried-item-folder-whole = the folder { $path }, with everything in it
+tried-item-folder = the folder { $path }
+tried-item-executable = Make { $path } executable (it can then run as a program)
+tried-item-mode = { $path } (who may read, change or run it)
+tried-item-mode-folder = the folder { $path } (who may open or change it)
+tried-item-link = { $path }, which leads to { $target }
+tried-item-link-outside = { $path }, which leads to { $target }, outside your folder
+tried-mode-tip = The new permissions as the computer writes them: r reads, w changes, x runs; for the owner, the group, then everyone else.
+tried-show-diff = Show what changes in it
+tried-show-all = Show all { $count }
+tried-more = { $count ->
+    [one] And { $count } more change not listed here (approving makes it too).
+   *[other] And { $count } more changes not listed here (approving makes them too).
+}
+tried-printed = { $lines ->
+    [one] What it printed ({ $lines } line)
+   *[other] What it printed ({ $lines } lines)
+}
+tried-printed-nothing = It printed nothing.
+
 ## Errors the window words itself
 
 internal-failure = Something went wrong inside Ask First, so this was not done. Try again; if it keeps happening, close Ask First and start it again.

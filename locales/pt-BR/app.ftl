@@ -92,6 +92,7 @@ command-more = …e mais { $count }.
 
 confinement-shut_in = Ele roda isolado: só pode alterar arquivos da sua pasta de trabalho, não vê o resto da sua pasta pessoal nem os arquivos do Ask First, e tudo o que ele inicia é encerrado quando ele termina. Ele pode usar a internet.
 confinement-not_shut_in = Neste computador ele não roda isolado: pode ler e alterar qualquer arquivo seu, inclusive os do próprio Ask First, e o que ele iniciar em segundo plano pode continuar rodando. Aprove só se você confia neste comando.
+confinement-no_copy = Neste computador, o Ask First não consegue testar o comando numa cópia da sua pasta: ele roda na própria pasta, então as mudanças não podem ser mostradas antes de acontecer nem desfeitas.
 # $rules: the rules' sentences, as Settings lists them, joined by "; ".
 confinement-kept = O que suas regras protegem fica escondido dele: { $rules }.
 # $rules: as above; $more: how many further rules keep places too (1 or more).
@@ -744,6 +745,8 @@ refusal-command-everything_permissions = Este comando mudaria as permissões ou 
 refusal-command-kills_all = Este comando pararia todos os programas que você está usando, inclusive o Ask First.
 refusal-command-too_deep = Este comando aninha shells em camadas demais para ser verificado.
 refusal-command-fork_bomb = Este comando é uma "fork bomb": deixaria o computador inutilizável.
+# $name: a path in the folder; $rule: the rule's sentence.
+refusal-command_change = Testado numa cópia da sua pasta, este comando mudou { $name }, o que sua regra “{ $rule }” proíbe, então nada do que ele fez foi aplicado.
 
 tool_failed-invalid_arguments = O pedido do assistente para usar { $tool } não era válido, então nada foi feito.
 tool_failed-no_such_tool = O assistente pediu uma ferramenta chamada "{ $tool }", que o Ask First não tem, então nada foi feito.
@@ -776,6 +779,22 @@ tool_failed-trash_workspace = A própria pasta de trabalho não pode ir para a l
 tool_failed-trash_failed = { $name } não pôde ir para a lixeira ({ $why }), então ficou onde estava. O Ask First nunca apaga nada de vez.
 tool_failed-command-unsupported = Ainda não é possível executar comandos neste sistema.
 tool_failed-command-not_started = O comando não pôde ser iniciado ({ $why }).
+# $command: the command line; $count: how many changes it made on the copy (1 or more).
+card-command-tried = O comando `{ $command }` foi testado numa cópia da sua pasta. Ele faria { $count ->
+    [one] esta mudança
+   *[other] estas { $count } mudanças
+} na sua pasta
+card-command-tried-reason = Nada mudou na sua pasta ainda. O Ask First rodou o comando numa cópia, sem internet, para mostrar o que ele faz.
+card-command-tried-apply = Aprovar coloca exatamente estas mudanças na sua pasta (o comando não roda de novo), e você pode desfazê-las em Atividade. Recusar as descarta.
+tried-ended_ok = Terminou sem erro.
+# $why: the technical reason.
+tried-unreadable = O comando foi testado numa cópia da sua pasta, mas o Ask First não conseguiu ler o que ele mudou ({ $why }), então nada foi aplicado.
+# $why: the technical reason.
+tried-no_copy = O comando não rodou: o Ask First não conseguiu fazer uma cópia da sua pasta para testá-lo ({ $why }).
+# $name: a file's path in the folder.
+tried-conflict = Nada foi aplicado: { $name } mudou na sua pasta depois que o comando foi testado, e aplicar teria sobrescrito isso. Peça de novo para testar o comando na pasta como está agora.
+# $why: the technical reason.
+tried-apply_failed = As mudanças do comando não puderam ser colocadas na sua pasta ({ $why }), então nenhuma foi aplicada.
 tool_failed-command-lost = O Ask First perdeu o controle do comando ({ $why }), então tudo o que ele iniciou foi parado.
 # $cap: a number (1000).
 tool_failed-command-too_many_kept = O comando não foi executado: suas regras mantêm mais de { $cap } arquivos e pastas da sua pasta longe dos comandos, demais para escondê-los dele. Uma regra que nomeia uma pasta protege tudo o que está nela de uma vez.

@@ -94,6 +94,112 @@ diff-cut-warning = { $count ->
 }
 diff-cut-warning-some = Esta mudança é longa demais para mostrar inteira: uma parte dela não aparece abaixo. Abra "Detalhes exatos" para ver tudo o que o assistente enviou.
 
+## O que um comando fez quando o Ask First o testou numa cópia da pasta (aparece antes do comando)
+
+detail-command-tried-title = O comando
+detail-command-tried-in = Ele foi testado numa cópia de { $folder }
+tried-label = O que o comando fez numa cópia da sua pasta
+tried-heading = Antes, o Ask First testou isto numa cópia da sua pasta. Se você aprovar, ele vai fazer o mesmo na sua pasta:
+tried-nothing = Antes, o Ask First testou isto numa cópia da sua pasta: não mudou nada nela.
+# Cada grupo de mudanças. $shape é "files" (só arquivos), "folders" (só pastas) ou "both";
+# $files e $folders contam cada um.
+tried-group-deleted = { $shape ->
+    [folders] { $folders ->
+        [one] Apagar { $folders } pasta
+       *[other] Apagar { $folders } pastas
+    }
+    [both] { $folders ->
+        [one] Apagar { $folders } pasta
+       *[other] Apagar { $folders } pastas
+    } e { $files ->
+        [one] { $files } arquivo
+       *[other] { $files } arquivos
+    }
+   *[files] { $files ->
+        [one] Apagar { $files } arquivo
+       *[other] Apagar { $files } arquivos
+    }
+}
+tried-group-created = { $shape ->
+    [folders] { $folders ->
+        [one] Criar { $folders } pasta
+       *[other] Criar { $folders } pastas
+    }
+    [both] { $folders ->
+        [one] Criar { $folders } pasta
+       *[other] Criar { $folders } pastas
+    } e { $files ->
+        [one] { $files } arquivo
+       *[other] { $files } arquivos
+    }
+   *[files] { $files ->
+        [one] Criar { $files } arquivo
+       *[other] Criar { $files } arquivos
+    }
+}
+tried-group-changed = { $count ->
+    [one] Alterar { $count } arquivo
+   *[other] Alterar { $count } arquivos
+}
+tried-group-moved = { $shape ->
+    [folders] { $folders ->
+        [one] Mover { $folders } pasta
+       *[other] Mover { $folders } pastas
+    }
+    [both] { $folders ->
+        [one] Mover { $folders } pasta
+       *[other] Mover { $folders } pastas
+    } e { $files ->
+        [one] { $files } arquivo
+       *[other] { $files } arquivos
+    }
+   *[files] { $files ->
+        [one] Mover { $files } arquivo
+       *[other] Mover { $files } arquivos
+    }
+}
+tried-group-mode = { $shape ->
+    [folders] { $folders ->
+        [one] Mudar as permissões de { $folders } pasta
+       *[other] Mudar as permissões de { $folders } pastas
+    }
+    [both] { $folders ->
+        [one] Mudar as permissões de { $folders } pasta
+       *[other] Mudar as permissões de { $folders } pastas
+    } e { $files ->
+        [one] { $files } arquivo
+       *[other] { $files } arquivos
+    }
+   *[files] { $files ->
+        [one] Mudar as permissões de { $files } arquivo
+       *[other] Mudar as permissões de { $files } arquivos
+    }
+}
+tried-group-link = { $count ->
+    [one] Criar ou mudar um link
+   *[other] Criar ou mudar { $count } links
+}
+# Uma mudança de um grupo. $path é o lugar dela na sua pasta; $target é para onde um link leva.
+tried-item-folder-whole = a pasta { $path }, com tudo o que há nela
+tried-item-folder = a pasta { $path }
+tried-item-executable = Tornar { $path } executável (ele passa a poder rodar como programa)
+tried-item-mode = { $path } (quem pode ler, mudar ou rodar)
+tried-item-mode-folder = a pasta { $path } (quem pode abrir ou mudar)
+tried-item-link = { $path }, que leva a { $target }
+tried-item-link-outside = { $path }, que leva a { $target }, fora da sua pasta
+tried-mode-tip = As novas permissões como o computador as escreve: r lê, w muda, x roda; para o dono, o grupo e depois todos os outros.
+tried-show-diff = Mostrar o que muda nele
+tried-show-all = Mostrar todas as { $count }
+tried-more = { $count ->
+    [one] E mais { $count } mudança que não está listada aqui (aprovar faz ela também).
+   *[other] E mais { $count } mudanças que não estão listadas aqui (aprovar faz elas também).
+}
+tried-printed = { $lines ->
+    [one] O que ele mostrou ({ $lines } linha)
+   *[other] O que ele mostrou ({ $lines } linhas)
+}
+tried-printed-nothing = Ele não mostrou nada.
+
 ## Errors the window words itself
 
 internal-failure = Algo deu errado dentro do Ask First, então isto não foi feito. Tente de novo; se continuar acontecendo, feche o Ask First e abra de novo.

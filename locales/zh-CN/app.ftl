@@ -92,6 +92,7 @@ command-more = ……还有 { $count } 项。
 
 confinement-shut_in = 它在隔离中运行：只能改动你的工作文件夹里的文件，看不到你主文件夹的其余部分和 Ask First 自己的文件，它启动的一切都会在它结束时被停止。它可以使用互联网。
 confinement-not_shut_in = 在这台电脑上它没有被隔离：它可以读取和改动你的任何文件，包括 Ask First 自己的文件，它在后台启动的程序可能会一直运行下去。只有在你信任这个命令时才批准它。
+confinement-no_copy = 在这台电脑上，Ask First 无法先在你的文件夹副本上试运行它：它会直接在你的文件夹中运行，所以无法事先向你展示它的更改，也无法撤销。
 # $rules: the rules' sentences, as Settings lists them, joined by "; ".
 confinement-kept = 你的规则保护的内容对它隐藏：{ $rules }。
 # $rules: as above; $more: how many further rules keep places too (1 or more).
@@ -681,6 +682,8 @@ refusal-command-everything_permissions = 这个命令会更改电脑上或你的
 refusal-command-kills_all = 这个命令会停止你正在运行的所有程序，包括 Ask First。
 refusal-command-too_deep = 这个命令里的命令层层嵌套，太深了，无法检查。
 refusal-command-fork_bomb = 这个命令是一个“fork 炸弹”：它会让电脑无法使用。
+# $name: a path in the folder; $rule: the rule's sentence.
+refusal-command_change = 在你的文件夹副本上试运行时，这个命令更改了 { $name }，而你的规则“{ $rule }”禁止这样做，所以它所做的一切都没有应用。
 
 tool_failed-invalid_arguments = 助手使用 { $tool } 的请求无效，所以什么都没有做。
 tool_failed-no_such_tool = 助手请求了一个名为“{ $tool }”的工具，但 Ask First 没有这个工具，所以什么都没有做。
@@ -713,6 +716,21 @@ tool_failed-trash_workspace = 工作文件夹本身不能被移到回收站。
 tool_failed-trash_failed = { $name } 无法移到回收站（{ $why }），所以它还在原处。Ask First 从不永久删除任何东西。
 tool_failed-command-unsupported = 这个系统上暂时还不能运行命令。
 tool_failed-command-not_started = 命令无法启动（{ $why }）。
+# $command: the command line; $count: how many changes it made on the copy (1 or more).
+card-command-tried = 命令 `{ $command }` 已在你的文件夹副本上试运行。它会对你的文件夹做出 { $count ->
+   *[other] 以下 { $count } 项更改
+}
+card-command-tried-reason = 你的文件夹还没有任何改变。Ask First 在副本上（不联网）运行了这个命令，好让你看到它会做什么。
+card-command-tried-apply = 批准会把这些更改原样放进你的文件夹（命令不会再运行一次），之后可以在“活动”中撤销。拒绝则丢弃这些更改。
+tried-ended_ok = 它正常结束，没有出错。
+# $why: the technical reason.
+tried-unreadable = 命令已在你的文件夹副本上试运行，但 Ask First 无法读取它做了哪些更改（{ $why }），所以什么都没有应用。
+# $why: the technical reason.
+tried-no_copy = 命令没有运行：Ask First 无法为你的文件夹制作用于试运行的副本（{ $why }）。
+# $name: a file's path in the folder.
+tried-conflict = 什么都没有应用：命令试运行之后，你文件夹中的 { $name } 发生了变化，应用会覆盖这些变化。请再次要求，在文件夹当前的状态下重新试运行命令。
+# $why: the technical reason.
+tried-apply_failed = 命令的更改无法放进你的文件夹（{ $why }），所以一项也没有应用。
 tool_failed-command-lost = Ask First 失去了对命令的跟踪（{ $why }），所以它启动的一切都被停止了。
 # $cap: a number (1000).
 tool_failed-command-too_many_kept = 命令没有运行：你的规则让文件夹里超过 { $cap } 个文件和文件夹远离命令，数量太多，无法对它隐藏。一条指定文件夹的规则可以一次保护其中的所有内容。

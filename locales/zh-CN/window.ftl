@@ -88,6 +88,52 @@ diff-cut-note = … 这里没有显示 { $count } 行（添加 { $added } 行，
 diff-cut-warning = 这个改动太长，无法完整显示：下面有 { $count } 行没有显示。打开“确切细节”可以看到助手发送的全部内容。
 diff-cut-warning-some = 这个改动太长，无法完整显示：下面有一部分没有显示。打开“确切细节”可以看到助手发送的全部内容。
 
+## Ask First 在文件夹的副本上试运行命令时它做了什么（显示在命令之前）
+
+detail-command-tried-title = 命令
+detail-command-tried-in = 它已在 { $folder } 的副本上试过
+tried-label = 这个命令在你文件夹的副本上做了什么
+tried-heading = Ask First 先在你文件夹的副本上试了一下。如果你批准，它会在你的文件夹中做同样的事：
+tried-nothing = Ask First 先在你文件夹的副本上试了一下：它在那里没有改动任何东西。
+# 每一组改动。$shape 是 "files"（只有文件）、"folders"（只有文件夹）或 "both"；
+# $files 和 $folders 是各自的数量。
+tried-group-deleted = { $shape ->
+    [folders] 删除 { $folders } 个文件夹
+    [both] 删除 { $folders } 个文件夹和 { $files } 个文件
+   *[files] 删除 { $files } 个文件
+}
+tried-group-created = { $shape ->
+    [folders] 创建 { $folders } 个文件夹
+    [both] 创建 { $folders } 个文件夹和 { $files } 个文件
+   *[files] 创建 { $files } 个文件
+}
+tried-group-changed = 修改 { $count } 个文件
+tried-group-moved = { $shape ->
+    [folders] 移动 { $folders } 个文件夹
+    [both] 移动 { $folders } 个文件夹和 { $files } 个文件
+   *[files] 移动 { $files } 个文件
+}
+tried-group-mode = { $shape ->
+    [folders] 更改 { $folders } 个文件夹的权限
+    [both] 更改 { $folders } 个文件夹和 { $files } 个文件的权限
+   *[files] 更改 { $files } 个文件的权限
+}
+tried-group-link = 创建或更改 { $count } 个链接
+# 一组中的一项改动。$path 是它在你文件夹中的位置；$target 是链接指向的地方。
+tried-item-folder-whole = 文件夹 { $path }，连同其中的一切
+tried-item-folder = 文件夹 { $path }
+tried-item-executable = 让 { $path } 可以执行（之后它可以作为程序运行）
+tried-item-mode = { $path }（谁可以读取、修改或运行它）
+tried-item-mode-folder = 文件夹 { $path }（谁可以打开或修改它）
+tried-item-link = { $path }，指向 { $target }
+tried-item-link-outside = { $path }，指向 { $target }，在你的文件夹之外
+tried-mode-tip = 按计算机写法的新权限：r 读取，w 修改，x 运行；依次是所有者、所属组和其他所有人。
+tried-show-diff = 显示其中的改动
+tried-show-all = 显示全部 { $count } 项
+tried-more = 还有 { $count } 项改动没有列在这里（批准也会做出这些改动）。
+tried-printed = 它输出的内容（{ $lines } 行）
+tried-printed-nothing = 它没有输出任何内容。
+
 ## Errors the window words itself
 
 internal-failure = Ask First 内部出了问题，所以这件事没有做。请再试一次；如果一直这样，请关闭 Ask First 再重新打开。

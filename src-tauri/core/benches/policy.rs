@@ -4,10 +4,7 @@
 //! whole folder is looked through. With no glob rule, one, and six. And what a command
 //! starting in that workspace is shut in without (`Policy::hidden_from_command`), with the
 //! same rules, in that workspace and in one ten times bigger (200,000 files, as many as that
-//! look reads: `kept::LOOK_CAP`). And a command in that workspace under "Never write PDF
-//! files", whose words' names of files not there yet are read once per decision
-//! (`policy::new_names`): an everyday line, one with 200 `cd`s and 200 names, one with 1,000
-//! patterns and one with 100 quoted patterns. `make bench` runs it; figures are in BENCHMARKS.md.
+//! look reads: `kept::LOOK_CAP`). `make bench` runs it; figures are in BENCHMARKS.md.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -128,71 +125,5 @@ fn bench_policy(c: &mut Criterion) {
 
 /// One decision about our own `run_command` with each line in the 20,000-file workspace, under
 /// "Never write PDF files" and "allow run_command".
-fn bench_command_names(c: &mut Criterion) {
-    use askfirst_core::tools::{RunCommand, Tool, Workspace};
-    let dir = tempfile::tempdir().unwrap();
-    let root = std::fs::canonicalize(dir.path()).unwrap();
-    write_folder(&root, FOLDERS);
-    // Ask First's data folder lies outside the workspace, as it does by default.
-    let data_dir = tempfile::tempdir().unwrap();
-    let data = std::fs::canonicalize(data_dir.path()).unwrap();
-    let ws = Workspace::open(&root).unwrap().with_own_data(&data);
-    let rules = "[[deny]]\ntool = \"write_file\"\nmatch = \"**/*.pdf\"\n[[allow]]\ntool = \"run_command\"\n";
-    let policy = Policy::new(
-        Rules::parse(rules, &root.join("rules.toml")),
-        Some((data.as_path(), root.as_path())),
-    );
-    let mut many_cds: String = (0..200).map(|i| format!("cd d{i}; ")).collect();
-    many_cds.push_str("touch");
-    for i in 0..200 {
-        many_cds.push_str(&format!(" w{i}.txt"));
-    }
-    let patterns: Vec<String> = (0..1000)
-        .map(|i| format!("Docs/2000-{:02}/letter-{:03}*.txt", i % 12, i % 100))
-        .collect();
-    let lines = [
-        (
-            "everyday",
-            "cd Docs/2000-01 && wc -l letter-00*.txt > ../../counts.txt".to_owned(),
-        ),
-        ("200_cds_200_names", many_cds),
-        ("1000_patterns", format!("ls {}", patterns.join(" "))),
-        (
-            "100_quoted_patterns",
-            format!(
-                "grep -rl x {} .",
-                (0..100)
-                    .map(|i| format!("--include='*.x{i}'"))
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            ),
-        ),
-    ];
-    let mut group = c.benchmark_group("decide_a_command_under_a_write_rule_in_20000_files");
-    group.sample_size(10);
-    for (name, line) in &lines {
-        let raw = serde_json::json!({ "command": line }).to_string();
-        let arguments = RunCommand.main_arguments(&raw, &ws);
-        let facts = CallFacts {
-            tool_name: "run_command",
-            read_only: false,
-            risk: Risk::High,
-            main_arguments: &arguments,
-            canonical_arguments: None,
-            mcp_server: None,
-            fingerprint: None,
-        };
-        // None of the lines makes a PDF; the last two are past no bound either.
-        let decision = policy.decide(&facts).decision;
-        assert_eq!(
-            decision == askfirst_core::policy::PolicyDecision::Allow,
-            *name != "200_cds_200_names",
-            "{name}: {decision:?}"
-        );
-        group.bench_function(*name, |b| b.iter(|| policy.decide(&facts)));
-    }
-    group.finish();
-}
-
-criterion_group!(benches, bench_policy, bench_command_names);
+criterion_group!(benches, bench_policy);
 criterion_main!(benches);

@@ -6,6 +6,7 @@
 //! - [`audit`]: the session's append-only JSONL audit log; [`session_log`]: the current
 //!   session's log and its one writer thread; [`data_dir`]: the data folder's lock.
 //! - [`canonical`]: canonical JSON, to compare tool calls exactly.
+//! - [`changes`]: what a command changed on a copy of the folder, and applying exactly that.
 //! - [`policy`]: whether a tool call runs, asks or is refused.
 //! - [`tools`]: the tools the agent may call, each confined to the workspace folder.
 //! - [`mcp`]: the user's MCP servers, whose tools are offered next to the built-in ones.
@@ -26,6 +27,7 @@ pub mod app;
 pub mod approvals;
 pub mod audit;
 pub mod canonical;
+pub mod changes;
 pub mod command_line;
 pub mod config;
 pub mod data_dir;

@@ -10,7 +10,7 @@ mod all {
     pub mod call_detail;
     pub mod card_truth;
     pub mod case_insensitive;
-    pub mod command_names;
+    pub mod changes;
     pub mod error_catalogue;
     pub mod error_examples;
     pub mod flood;
@@ -49,6 +49,7 @@ mod all {
     pub mod tools_builtin;
     pub mod tools_command;
     pub mod tools_fetch;
+    pub mod try_first;
     pub mod undo;
     pub mod undo_attack;
     pub mod wording;

@@ -67,6 +67,13 @@ pub enum CallDetail {
         /// Empty (and left out of the JSON) when it does nothing worth saying.
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         effects: Vec<CommandEffect>,
+        /// What the command did when it was tried first on a copy-on-write copy of the folder
+        /// (without the network): the card shows these real changes, and Approve applies
+        /// exactly them. Absent when the card asks before the command runs (it needs the
+        /// internet, a rule asks about it, or this computer cannot make the copy).
+        #[ts(optional)]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        tried: Option<TriedCommand>,
     },
     /// The request comes from another agent on this computer through the inbox (not from Ask
     /// First's own assistant): who asks and the folder it works in, which is that agent's own
@@ -81,6 +88,88 @@ pub enum CallDetail {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         command: Option<String>,
     },
+}
+
+/// What a command did when it was tried on a copy of the person's folder (DESIGN.md §7.4):
+/// every change it made, what it printed and how it ended. Nothing of it has reached the
+/// folder yet.
+///
+/// JSON: `{"changes":[{"change":"deleted","path":"a.tmp","folder":false}],"more":0,
+/// "output":"","ended":"It finished without an error."}`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct TriedCommand {
+    /// The changes, sorted by path, at most [`TriedCommand::SHOWN_CAP`] of them.
+    pub changes: Vec<FileChange>,
+    /// How many changes there are beyond `changes` (0 when the list is whole). Approve
+    /// applies them too; the card says how many.
+    #[ts(type = "number")]
+    pub more: u64,
+    /// What the command printed (standard output and error together), capped as the tool
+    /// caps it (start and end kept, the cut stated).
+    pub output: String,
+    /// How it ended, as a sentence in the person's language ("It finished without an
+    /// error.", "It failed with exit code 2.").
+    pub ended: String,
+}
+
+impl TriedCommand {
+    /// How many changes a card lists one by one (the rest are counted in `more`).
+    pub const SHOWN_CAP: usize = 2_000;
+}
+
+/// One change a command made on the copy of the folder.
+///
+/// JSON: `{"change":"created","path":"Reports/q1.pdf","folder":false,"size":12040}`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct FileChange {
+    /// What happened to it.
+    pub change: ChangeKind,
+    /// The path relative to the folder, parts separated by `/`, exactly as on disk (lossily
+    /// converted to UTF-8 where it is not; control and bidi characters are the UI's to show
+    /// visibly).
+    pub path: String,
+    /// Whether it is a folder (a folder created or deleted with everything in it).
+    pub folder: bool,
+    /// For a file created or changed: its new size in bytes.
+    #[ts(optional, type = "number")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub size: Option<u64>,
+    /// For a link: where it leads, exactly as written in the link.
+    #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub target: Option<String>,
+    /// For a link: whether it leads out of the folder.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub outside: bool,
+    /// For a file whose permissions changed: the new permission bits (`0o755` as 493).
+    #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mode: Option<u32>,
+    /// For a text file created or changed: a unified diff, in the format of
+    /// [`ApprovalRequest::preview`].
+    #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub diff: Option<String>,
+}
+
+/// The kind of a [`FileChange`] (wire and `data-change`: `created`, `changed`, `deleted`,
+/// `moved`, `mode`, `link`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum ChangeKind {
+    /// A new file or folder.
+    Created,
+    /// A file whose content changed.
+    Changed,
+    /// A file or folder deleted (a folder with everything in it).
+    Deleted,
+    /// An entry moved (only where the kernel shows a move; a folder renamed on the copy
+    /// shows as deleted and created).
+    Moved,
+    /// Only its permissions changed (`chmod +x`).
+    Mode,
+    /// A link created or changed.
+    Link,
 }
 
 /// One thing a command line will do that matters, for its card: as a [`Wording`] (a key and

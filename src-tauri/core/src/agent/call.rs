@@ -68,7 +68,12 @@ pub(super) struct DeniedCalls {
 
 impl DeniedCalls {
     /// Records a denial and gives the call's result.
-    fn remember(&mut self, key: DenialKey, reason: NotRun, layer: PolicyLayer) -> CallResult {
+    pub(super) fn remember(
+        &mut self,
+        key: DenialKey,
+        reason: NotRun,
+        layer: PolicyLayer,
+    ) -> CallResult {
         self.calls.insert(
             key,
             DeniedCall {
@@ -123,7 +128,7 @@ pub(super) struct CallResult {
 impl CallResult {
     /// The call failed before its tool ran: the model is told `model` (English), the person
     /// `person`.
-    fn failed(model: String, person: String) -> Self {
+    pub(super) fn failed(model: String, person: String) -> Self {
         Self {
             status: ToolCallStatus::Failed,
             said: Said::Failed { model, person },
@@ -147,7 +152,11 @@ impl CallResult {
         }
     }
 
-    fn not_run(status: ToolCallStatus, reason: NotRun, layer: Option<PolicyLayer>) -> Self {
+    pub(super) fn not_run(
+        status: ToolCallStatus,
+        reason: NotRun,
+        layer: Option<PolicyLayer>,
+    ) -> Self {
         Self {
             status,
             said: Said::NotRun(reason),
@@ -179,6 +188,9 @@ pub(super) struct ReadyCall {
     leads_to: Vec<Option<std::path::PathBuf>>,
     /// The ask rule whose card this is ([`crate::policy::Verdict::asking_rule`]).
     asking_rule: Option<String>,
+    /// For a command tried on a copy first ([`super::try_first`]): whether with the network
+    /// (the card before the try asked about its use of it).
+    try_first: Option<bool>,
 }
 
 /// Where each path argument of a call leads on disk ([`MainArgument::resolved`]), in order.
@@ -198,7 +210,7 @@ async fn leads_to_now(
 
 /// Runs `work` on the blocking pool. A panic in it goes on in the caller (the run's
 /// supervisor then ends the run); `None` when the runtime is shutting down.
-async fn off_worker<T: Send + 'static>(work: impl FnOnce() -> T + Send + 'static) -> Option<T> {
+pub(super) async fn off_worker<T: Send + 'static>(work: impl FnOnce() -> T + Send + 'static) -> Option<T> {
     match tokio::task::spawn_blocking(work).await {
         Ok(value) => Some(value),
         Err(error) if error.is_panic() => std::panic::resume_unwind(error.into_panic()),
@@ -461,9 +473,30 @@ impl Run {
             at: crate::unix_millis_now(),
         };
         let asking_rule = verdict.asking_rule.clone();
+        // A command is tried on a copy of the folder first, where this computer can make one:
+        // its card, if any, shows what it did. Only an ask rule's card, or one about the
+        // internet (the try has none), comes before the try.
+        let try_first = if call.name == "run_command" {
+            let (arguments, ws) = (call.arguments_json.clone(), ws.clone());
+            off_worker(move || {
+                crate::tools::copy::available(&ws)
+                    .then(|| crate::tools::uses_network(&arguments, &ws))
+            })
+            .await
+            .flatten()
+        } else {
+            None
+        };
         let pending = match verdict.decision {
             PolicyDecision::Allow => {
                 self.audit(decided_without_asking(true, &verdict.note));
+                None
+            }
+            PolicyDecision::Ask { .. }
+                if try_first == Some(false)
+                    && layer == PolicyLayer::ToolDefault
+                    && asking_rule.is_none() =>
+            {
                 None
             }
             PolicyDecision::Deny { reason, wording } => {
@@ -556,6 +589,7 @@ impl Run {
             fingerprint: description.fingerprint,
             leads_to: leads_to(&main_arguments),
             asking_rule,
+            try_first,
         }))
     }
 
@@ -579,6 +613,7 @@ impl Run {
             fingerprint: shown,
             leads_to: led_to,
             asking_rule,
+            try_first,
         } = ready;
         let config = &self.rt.config;
         let ws = &self.workspace;
@@ -681,6 +716,10 @@ impl Run {
         } else {
             ws
         };
+        if let Some(network) = try_first {
+            let ws = ws.clone();
+            return self.try_command(call, &ws, layer, network, key).await;
+        }
         // What the call will change is kept, and recorded, before it takes effect; a change
         // whose before-copy cannot be kept is not made.
         let kept = match self.keep_for_undo(&tool, call).await {

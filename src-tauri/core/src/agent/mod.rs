@@ -16,6 +16,7 @@ pub mod deltas;
 pub mod folder;
 mod run;
 mod supervisor;
+mod try_first;
 pub mod wording;
 
 use crate::approvals::{ApprovalError, ApprovalRegistry};

@@ -22,7 +22,6 @@ pub mod editor;
 mod grants;
 mod hard;
 pub mod kept;
-mod new_names;
 pub mod rules;
 mod template;
 pub mod words;

@@ -4,7 +4,6 @@
 //! rule matches a call's arguments is here too.
 
 use super::kept::Keep;
-use super::new_names::NewNames;
 use super::{ArgumentKind, CallFacts, Contents, MainArgument};
 use crate::command_line::CommandPattern;
 use crate::url_pattern::{Destination, UrlPattern};
@@ -580,35 +579,14 @@ impl Rule {
                 .filter(|(a, _)| matches!(a.kind, ArgumentKind::Path | ArgumentKind::MentionedPath))
                 .any(|(a, inside)| match self.left_to_sandbox(a, asking) {
                     Sandboxed::Wholly => false,
-                    // What exists is read-only; a name of what does not yet is judged. A
-                    // pattern the shell expands to what exists names only that
-                    // (`NewNames::expanded`).
-                    Sandboxed::ButNames => {
-                        a.resolved
-                            .as_deref()
-                            .is_none_or(|p| std::fs::symlink_metadata(p).is_err())
-                            && !looked.new_names(facts).expanded.contains(&a.text)
-                            && self.names_argument(a)
-                    }
+                    // What exists is read-only; what the command makes is judged on what it
+                    // made, when it is tried on a copy of the folder first
+                    // (`agent::try_first`). Where it cannot be, nothing can keep this rule for
+                    // it: it is refused.
+                    Sandboxed::ButNames => !Self::workspace_root(a)
+                        .is_some_and(crate::tools::copy::tried_first_in),
                     Sandboxed::No => self.matches_argument_any(a, asking, inside),
-                })
-                || self.made_by_name(facts, looked))
-    }
-
-    /// For a rule about writing or moving files into a place (`write_file "**/*.pdf"`,
-    /// `move_path "Reports/**"`): whether our own command's words name a file or folder there
-    /// that does not exist yet (`echo … > invoice.pdf`, `mkdir Reports`), which the sandbox
-    /// cannot keep read-only since it is not there when the command starts (the names are
-    /// read once for all rules: [`Looked::new_names`]).
-    fn made_by_name(&self, facts: &CallFacts<'_>, looked: &Looked) -> bool {
-        if !matches!(self.tool.as_str(), "write_file" | "move_path") {
-            return false;
-        }
-        let new = looked.new_names(facts);
-        // More names than can be looked at: any of them may be one the rule is about.
-        new.past_bounds
-            || new.names.iter().any(|name| self.matches_path(name))
-            || new.anywhere(|name| self.matches_path(name))
+                }))
     }
 
     /// Allow rules: every main argument matches, and there is at least one when the rule has
@@ -644,13 +622,10 @@ impl Rule {
 }
 
 /// What one decision looks at once for all its rules ([`Rule::matches_any`]), when a rule
-/// first needs it: what is inside each main argument, and the names our own command's words
-/// give of what does not exist yet.
+/// first needs it: what is inside each main argument.
 pub(super) struct Looked {
     /// One cell for each main argument, in order (see [`Inside`]).
     inside: Vec<OnceCell<Inside>>,
-    /// See [`Self::new_names`].
-    new_names: OnceCell<NewNames>,
 }
 
 impl Looked {
@@ -662,29 +637,7 @@ impl Looked {
                 .iter()
                 .map(|_| OnceCell::new())
                 .collect(),
-            new_names: OnceCell::new(),
         }
-    }
-
-    /// The files and folders our own command's words name that do not exist when it starts
-    /// ([`NewNames::read`]), read once per decision. None for any other call: only our own
-    /// command has the folder it works in among its arguments.
-    fn new_names(&self, facts: &CallFacts<'_>) -> &NewNames {
-        self.new_names.get_or_init(|| {
-            let root = facts
-                .main_arguments
-                .iter()
-                .find(|a| a.contents == Contents::Working)
-                .and_then(|a| a.resolved.as_deref());
-            let line = facts
-                .main_arguments
-                .iter()
-                .find(|a| a.kind == ArgumentKind::Command);
-            match (root, line) {
-                (Some(root), Some(line)) => NewNames::read(root, &line.text),
-                _ => NewNames::default(),
-            }
-        })
     }
 }
 

@@ -120,6 +120,11 @@ impl Tool for RunCommand {
             confined: confinement.is_confined(),
         };
         let found = crate::command_line::effects(&args.command, &place);
+        let mut effects = vec![confinement.card_sentence()];
+        // Shut in, but not tried on a copy first: said, never silent.
+        if confinement.is_confined() && !super::copy::available(ws) {
+            effects.push(tr(super::copy::NO_COPY_SENTENCE, &[]));
+        }
         Ok(CallDescription {
             summary,
             risk: Risk::High,
@@ -127,13 +132,14 @@ impl Tool for RunCommand {
             fingerprint: None,
             // Whether it runs shut in; risk stays High either way (where the command cannot be
             // shut in, the card says so). What its parts do is in the detail, beside the line.
-            effects: vec![confinement.card_sentence()],
+            effects,
             // The card shows the line itself as the shell gets it (`sh -c`, in the root), and
             // what it does, read from how it parses.
             detail: Some(CallDetail::Command {
                 working_folder: ws.root().to_string_lossy().into_owned(),
                 effects: effect_words::card_effects(&found, confinement.is_confined()),
                 line: args.command,
+                tried: None,
             }),
         })
     }
@@ -176,17 +182,91 @@ impl Tool for RunCommand {
     async fn execute(&self, raw: &str, ws: &Workspace) -> Result<String, ToolError> {
         let args: RunCommandArgs = parse_args(self.name(), raw)?;
         let limit = args.checked_limit()?;
-        run(&args.command, Duration::from_secs(limit), ws).await
+        run(&args.command, Duration::from_secs(limit), ws, None)
+            .await
+            .unwrap_or_else(|no_copy| Err(not_tried(&no_copy)))
     }
 }
 
+/// Whether the `run_command` call `raw` uses the internet, as its line reads (it downloads,
+/// sends, or runs what it downloads): such a command is asked about before it is tried, and
+/// tried with the network.
+pub fn uses_network(raw: &str, ws: &Workspace) -> bool {
+    use crate::command_line::Effect;
+    let Ok(args) = parse_args::<RunCommandArgs>("run_command", raw) else {
+        return false;
+    };
+    let place = Place {
+        root: ws.root().to_path_buf(),
+        home: std::env::var_os("HOME").map(std::path::PathBuf::from),
+        confined: true,
+    };
+    crate::command_line::effects(&args.command, &place)
+        .iter()
+        .any(|effect| {
+            matches!(
+                effect,
+                Effect::Downloads { .. }
+                    | Effect::Sends { .. }
+                    | Effect::RunsDownloaded { .. }
+                    | Effect::ReplacesRemote
+            )
+        })
+}
+
+/// The error of a command that was to run on a copy that could not be made (never when no
+/// copy was asked for).
+fn not_tried(no_copy: &super::copy::NoCopy) -> ToolError {
+    ToolError::said(
+        no_copy.to_string(),
+        "tool_failed-command-not_started",
+        &[("why", Arg::from(no_copy.reason.clone()))],
+    )
+}
+
+/// Runs the `run_command` call `raw` on `copy` (a copy-on-write view of `ws`'s folder, see
+/// [`super::copy`]), shut in as [`RunCommand::execute`] runs it, without the network unless
+/// `network`: the person's folder is not changed; what the command changed is in
+/// [`super::copy::CopyFolder::upper`] once this returns (every process of it is gone by then).
+///
+/// # Errors
+/// The outer error: the copy could not be made ([`super::copy::NoCopy`]), so nothing ran. The
+/// inner result is the command's own, as [`RunCommand::execute`] gives it.
+pub async fn try_on_copy(
+    raw: &str,
+    ws: &Workspace,
+    copy: &super::copy::CopyFolder,
+    network: bool,
+) -> Result<Result<String, ToolError>, super::copy::NoCopy> {
+    let args: RunCommandArgs = match parse_args("run_command", raw) {
+        Ok(args) => args,
+        Err(e) => return Ok(Err(e)),
+    };
+    let limit = match args.checked_limit() {
+        Ok(limit) => limit,
+        Err(e) => return Ok(Err(e)),
+    };
+    run(
+        &args.command,
+        Duration::from_secs(limit),
+        ws,
+        Some((copy, network)),
+    )
+    .await
+}
+
 #[cfg(not(unix))]
-async fn run(_command: &str, _limit: Duration, _ws: &Workspace) -> Result<String, ToolError> {
-    Err(ToolError::said(
+async fn run(
+    _command: &str,
+    _limit: Duration,
+    _ws: &Workspace,
+    _copy: Option<(&super::copy::CopyFolder, bool)>,
+) -> Result<Result<String, ToolError>, super::copy::NoCopy> {
+    Ok(Err(ToolError::said(
         "Running commands is not supported on this system yet.".into(),
         "tool_failed-command-unsupported",
         &[],
-    ))
+    )))
 }
 
 #[cfg(unix)]
@@ -194,6 +274,7 @@ use unix::run;
 
 #[cfg(unix)]
 mod unix {
+    use super::super::copy::{CopyFolder, NoCopy};
     use super::super::sandbox::{self, Confinement};
     use super::super::{HeadTail, ToolError, Workspace, OUTPUT_CAP_BYTES};
     use super::plural;
@@ -251,13 +332,24 @@ mod unix {
         command: &str,
         limit: Duration,
         ws: &Workspace,
-    ) -> Result<String, ToolError> {
-        let folder = ws.resolve(".")?;
+        copy: Option<(&CopyFolder, bool)>,
+    ) -> Result<Result<String, ToolError>, NoCopy> {
+        let folder = match ws.resolve(".") {
+            Ok(folder) => folder,
+            Err(e) => return Ok(Err(e)),
+        };
+        let not_started = |e: String| Ok(Err(not_started(e)));
         // One pipe for standard output and error, so the model sees them in the order they
         // were written. Close-on-exec, so other programs started meanwhile do not inherit it
         // (and keep it open).
-        let (read_end, write_end) = nix::unistd::pipe2(OFlag::O_CLOEXEC).map_err(not_started)?;
-        let write_end_too = write_end.try_clone().map_err(not_started)?;
+        let (read_end, write_end) = match nix::unistd::pipe2(OFlag::O_CLOEXEC) {
+            Ok(ends) => ends,
+            Err(e) => return not_started(e.to_string()),
+        };
+        let write_end_too = match write_end.try_clone() {
+            Ok(end) => end,
+            Err(e) => return not_started(e.to_string()),
+        };
         // Shut in by bwrap where the machine allows (see `sandbox`); its standard input is a
         // pipe on which it says whether the command left programs running.
         let (mut shell, left_report) = match Confinement::detected() {
@@ -265,12 +357,27 @@ mod unix {
                 program,
                 user_namespace,
             } => {
-                let (report_read, report_write) =
-                    nix::unistd::pipe2(OFlag::O_CLOEXEC).map_err(not_started)?;
-                let mut bwrap = sandbox::confined_command(program, *user_namespace, command, ws)
-                    .map_err(not_started)?;
-                bwrap.stdin(Stdio::from(report_write));
-                (bwrap, Some(report_read))
+                let (report_read, report_write) = match nix::unistd::pipe2(OFlag::O_CLOEXEC) {
+                    Ok(ends) => ends,
+                    Err(e) => return not_started(e.to_string()),
+                };
+                let bwrap =
+                    match sandbox::confined_command(program, *user_namespace, command, ws) {
+                        Ok(bwrap) => bwrap,
+                        Err(e) => return not_started(e.to_string()),
+                    };
+                // On a copy of the folder, the same bwrap inside the namespaces that hold it.
+                let mut shell = match copy {
+                    Some((copy, network)) => copy.wrap(&bwrap, network),
+                    None => bwrap,
+                };
+                shell.stdin(Stdio::from(report_write));
+                (shell, Some(report_read))
+            }
+            Confinement::Unavailable { reason } if copy.is_some() => {
+                return Err(NoCopy {
+                    reason: reason.clone(),
+                })
             }
             // The card said the command is not shut in. It still gets a clean environment.
             Confinement::Unavailable { .. } => {
@@ -303,11 +410,14 @@ mod unix {
             drop(shell);
             spawned
         };
-        let mut child = spawned.map_err(not_started)?;
+        let mut child = match spawned {
+            Ok(child) => child,
+            Err(e) => return not_started(e.to_string()),
+        };
         let Ok(id) = i32::try_from(child.id()) else {
             let _ = child.kill();
             let _ = child.wait();
-            return Err(not_started("its process id is out of range"));
+            return not_started("its process id is out of range".into());
         };
         let mut group = ProcessGroup {
             id: Pid::from_raw(id),
@@ -337,7 +447,7 @@ mod unix {
             tokio::task::spawn_blocking(move || {
                 let mut said = Vec::new();
                 let _ = (&mut report).take(64).read_to_end(&mut said);
-                said.starts_with(b"left")
+                said
             })
         });
         // The shell is waited for (and reaped) on a blocking thread, which ends once the
@@ -351,10 +461,19 @@ mod unix {
         let mut left_running = group.stop();
         let _ = tokio::time::timeout(OUTPUT_GRACE, reader).await;
         if let Some(left_reader) = left_reader {
-            left_running |= matches!(
-                tokio::time::timeout(OUTPUT_GRACE, left_reader).await,
-                Ok(Ok(true))
-            );
+            let said = match tokio::time::timeout(OUTPUT_GRACE, left_reader).await {
+                Ok(Ok(said)) => said,
+                _ => Vec::new(),
+            };
+            // The copy could not be made: nothing ran.
+            if said.starts_with(b"nocopy") {
+                return Err(NoCopy {
+                    reason: "overlayfs could not make the copy (the kernel or the folder's \
+                             file system refused it)"
+                        .into(),
+                });
+            }
+            left_running |= said.starts_with(b"left");
         }
 
         let output = std::mem::replace(&mut *lock(&output), HeadTail::new(0));
@@ -390,7 +509,7 @@ mod unix {
             model,
             person: for_person(key, args),
         };
-        match ended {
+        Ok(match ended {
             Ok(Ok(Ok(status))) => match (status.code(), status.signal()) {
                 (Some(0), _) => Ok(format!(
                     "The command finished successfully (exit code 0).{background}\n{printed}"
@@ -442,6 +561,6 @@ mod unix {
                     )),
                 )],
             )),
-        }
+        })
     }
 }

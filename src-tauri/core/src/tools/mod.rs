@@ -13,6 +13,7 @@
 
 pub mod catalog;
 mod command;
+pub mod copy;
 mod delete;
 mod edit;
 mod fetch;
@@ -29,7 +30,9 @@ mod special;
 mod workspace;
 mod write;
 
-pub use command::{RunCommand, DEFAULT_COMMAND_TIMEOUT_SECS, MAX_COMMAND_TIMEOUT_SECS};
+pub use command::{
+    try_on_copy, uses_network, RunCommand, DEFAULT_COMMAND_TIMEOUT_SECS, MAX_COMMAND_TIMEOUT_SECS,
+};
 pub use delete::DeletePath;
 pub use edit::EditFile;
 pub use fetch::{FetchUrl, FETCH_MAX_REDIRECTS, FETCH_SIZE_CAP_BYTES, FETCH_TIMEOUT_SECS};
@@ -39,7 +42,7 @@ pub use read::ReadFile;
 pub use workspace::Workspace;
 
 pub(crate) use head_tail::HeadTail;
-pub(crate) use mentioned::{mentioned_paths, mentioned_paths_in, with_glued_values};
+pub(crate) use mentioned::{mentioned_paths, mentioned_paths_in};
 pub use write::WriteFile;
 
 use crate::i18n::{tr, Arg};

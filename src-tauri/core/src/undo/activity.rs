@@ -2,7 +2,7 @@
 //! restarts), and the person's Undo of one change or a whole task.
 
 use super::apply::{self, Recorded, Simulated};
-use super::{words, Before, Change, UndoError, UndoStore};
+use super::{words, Before, Change, CommandFile, UndoError, UndoStore, Was};
 use crate::audit::{AuditRecord, AuditSink, JsonlLog};
 use crate::sync::MutexExt;
 use askfirst_protocol::{
@@ -224,13 +224,38 @@ impl SessionLogView {
                 } => ActivityState::CannotUndo {
                     why: words::too_large(*size),
                 },
-                _ => ActivityState::Done,
+                Change::Command { files, .. } => command_state(store, files),
+                Change::Replace { .. } | Change::Move { .. } | Change::Trash { .. } => {
+                    ActivityState::Done
+                }
             },
             None => ActivityState::CannotUndo {
                 why: cannot_undo(&call.tool_name),
             },
         }
     }
+}
+
+/// The state of a command's change that was not undone: cannot be undone when a file had no
+/// copy kept, too old when a copy was cleared, else done (and undoable).
+fn command_state(store: &UndoStore, files: &[CommandFile]) -> ActivityState {
+    for file in files {
+        match &file.before {
+            Was::NotKept { size } => {
+                return ActivityState::CannotUndo {
+                    why: words::too_large(*size),
+                }
+            }
+            Was::File { sha256, .. } if !store.has(sha256) => return ActivityState::TooOld,
+            Was::File { .. }
+            | Was::Absent
+            | Was::SameBytes { .. }
+            | Was::Folder { .. }
+            | Was::Link { .. }
+            | Was::Other => {}
+        }
+    }
+    ActivityState::Done
 }
 
 /// Why a call without a before-record cannot be undone.
@@ -409,9 +434,7 @@ impl Activity {
                     Ok(None) => {}
                     Err(_) => break,
                 }
-                if let Some((file, left)) = apply::left_behind(&saved.recorded) {
-                    simulated.insert(file, left);
-                }
+                simulated.extend(apply::left_behind(&saved.recorded));
             }
             // A task of thousands of changes gives a question a person can read: the first
             // few files by name, then how many more.

@@ -3,8 +3,9 @@
 //! resolved beneath that folder (cap-std), so nothing outside it is touched.
 
 use super::beneath;
+use super::beneath::Look;
 use super::capture::relative;
-use super::{words, Before, Change, UndoError, UndoStore};
+use super::{words, Before, Change, CommandFile, Left, UndoError, UndoStore, Was};
 use crate::tools::Workspace;
 use std::collections::HashMap;
 use std::io::{self, Write};
@@ -98,21 +99,102 @@ pub(super) fn check(
             }
             Ok(None)
         }
+        Change::Command { files, .. } => {
+            check_command(store, &dir, files, simulated)?;
+            Ok(None)
+        }
     }
 }
 
-/// What undoing `recorded` leaves at the file a [`Change::Replace`] touched, for the checks
-/// of a task's older changes.
-pub(super) fn left_behind(recorded: &Recorded) -> Option<(PathBuf, Option<String>)> {
+/// Whether a command's changes can all be undone: every copy is kept, and every path is still
+/// what the command left (a file changed since makes the whole undo refuse, naming it: a
+/// command's undo never asks to lose the person's later work).
+fn check_command(
+    store: &UndoStore,
+    dir: &cap_std::fs::Dir,
+    files: &[CommandFile],
+    simulated: &Simulated,
+) -> Result<(), UndoError> {
+    for file in files {
+        match &file.before {
+            Was::NotKept { size } => {
+                return Err(UndoError::CannotUndo(words::too_large(*size)));
+            }
+            Was::File { sha256, .. } if !store.has(sha256) => {
+                return Err(UndoError::TooOld(sha256.clone()));
+            }
+            Was::File { .. }
+            | Was::Absent
+            | Was::SameBytes { .. }
+            | Was::Folder { .. }
+            | Was::Link { .. }
+            | Was::Other => {}
+        }
+        let now = match simulated.get(&file.path) {
+            Some(Some(sha256)) => Look::File(sha256.clone()),
+            Some(None) => Look::Absent,
+            None => match super::beneath::look_at(dir, &file.path) {
+                // Inside a folder the command replaced by a file or link (checked as its own
+                // path): nothing can be there.
+                Err(UndoError::NotAFolder(on_the_way))
+                    if file.after == Left::Absent
+                        && files.iter().any(|f| {
+                            f.path == on_the_way
+                                && matches!(f.after, Left::File { .. } | Left::Link { .. })
+                        }) =>
+                {
+                    Look::Absent
+                }
+                other => other?,
+            },
+        };
+        let same = match (&file.after, &now) {
+            (Left::Absent, Look::Absent) | (Left::Folder, Look::Folder) => true,
+            (Left::File { sha256 }, Look::File(now)) => sha256 == now,
+            (Left::Link { target }, Look::Link(now)) => target == now,
+            (Left::Absent | Left::File { .. } | Left::Folder | Left::Link { .. }, _) => false,
+        };
+        if !same {
+            return Err(match (&file.after, now) {
+                (Left::File { .. } | Left::Folder | Left::Link { .. }, Look::Absent) => {
+                    UndoError::Gone(file.path.clone())
+                }
+                _ => UndoError::PlaceTaken(file.path.clone()),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// What undoing `recorded` leaves at the files a [`Change::Replace`] or [`Change::Command`]
+/// touched (hex SHA-256, `None`: no file), for the checks of a task's older changes.
+pub(super) fn left_behind(recorded: &Recorded) -> Vec<(PathBuf, Option<String>)> {
     match &recorded.change {
-        Change::Replace { path, before, .. } => Some((
+        Change::Replace { path, before, .. } => vec![(
             path.clone(),
             match before {
                 Before::Kept { sha256, .. } => Some(sha256.clone()),
                 Before::Absent | Before::NotKept { .. } => None,
             },
-        )),
-        Change::Move { .. } | Change::Trash { .. } => None,
+        )],
+        Change::Move { .. } | Change::Trash { .. } => Vec::new(),
+        Change::Command { files, .. } => files
+            .iter()
+            .filter_map(|file| {
+                let left = match (&file.before, &file.after) {
+                    (Was::File { sha256, .. }, _)
+                    | (Was::SameBytes { .. }, Left::File { sha256 }) => Some(sha256.clone()),
+                    (Was::Absent, _) => None,
+                    // Not a file: the checks compare files only.
+                    (Was::SameBytes { .. }, _)
+                    | (
+                        Was::NotKept { .. } | Was::Folder { .. } | Was::Link { .. } | Was::Other,
+                        _,
+                    ) => return None,
+                };
+                Some((file.path.clone(), left))
+            })
+            .collect(),
     }
 }
 
@@ -235,5 +317,114 @@ pub(super) fn undo(store: &UndoStore, recorded: &Recorded) -> Result<(), UndoErr
                 other => UndoError::Failed(other.to_string()),
             })
         }
+        Change::Command { files, .. } => {
+            check_command(store, &dir, files, &Simulated::new())?;
+            undo_command(store, &dir, files)
+        }
     }
+}
+
+/// Sets the permission bits of `rel` beneath `dir` (reached without following a link).
+fn set_mode(dir: &cap_std::fs::Dir, rel: &Path, mode: u32) -> Result<(), UndoError> {
+    let holder = beneath::holder(dir, rel, false)?.ok_or_else(|| UndoError::Gone(rel.into()))?;
+    let seen = holder
+        .dir
+        .symlink_metadata(&holder.name)
+        .map_err(|e| failed(&e))?;
+    if seen.file_type().is_symlink() {
+        return Err(UndoError::PlaceTaken(rel.into()));
+    }
+    #[cfg(unix)]
+    let perm =
+        cap_std::fs::Permissions::from_std(std::os::unix::fs::PermissionsExt::from_mode(mode));
+    #[cfg(not(unix))]
+    let perm = {
+        let _ = mode;
+        seen.permissions()
+    };
+    holder
+        .dir
+        .set_permissions(&holder.name, perm)
+        .map_err(|e| failed(&e))
+}
+
+/// Takes a command's changes back (after [`check_command`]): first removes what it left where
+/// something else was (deepest first; a folder it created only when empty again), then puts
+/// back folders, files (bytes and permissions), links and permissions (shallowest first),
+/// and last the permissions of folders (deepest first, so a read-only folder is filled first).
+fn undo_command(
+    store: &UndoStore,
+    dir: &cap_std::fs::Dir,
+    files: &[CommandFile],
+) -> Result<(), UndoError> {
+    let mut sorted: Vec<&CommandFile> = files.iter().collect();
+    sorted.sort_by(|a, b| a.path.cmp(&b.path));
+    for file in sorted.iter().rev() {
+        let replaced_in_place = matches!(
+            (&file.before, &file.after),
+            (Was::File { .. }, Left::File { .. })
+                | (Was::SameBytes { .. }, _)
+                | (Was::Folder { .. }, Left::Folder)
+        );
+        if replaced_in_place || file.after == Left::Absent {
+            continue;
+        }
+        let Some(holder) = beneath::holder(dir, &file.path, false)? else {
+            continue;
+        };
+        let removed = match &file.after {
+            Left::Absent => Ok(()),
+            Left::File { .. } | Left::Link { .. } => holder.dir.remove_file(&holder.name),
+            Left::Folder => match holder.dir.remove_dir(&holder.name) {
+                // A folder the command made that now holds the person's files stays.
+                Err(_) if file.before == Was::Absent => Ok(()),
+                other => other,
+            },
+        };
+        removed.map_err(|e| failed(&e))?;
+    }
+    for file in &sorted {
+        match &file.before {
+            Was::Absent | Was::Other | Was::NotKept { .. } => {}
+            Was::Folder { .. } => {
+                if file.after != Left::Folder {
+                    let holder = beneath::holder(dir, &file.path, true)?.ok_or_else(|| {
+                        UndoError::Failed(format!(
+                            "the folder of {} is missing",
+                            file.path.display()
+                        ))
+                    })?;
+                    holder
+                        .dir
+                        .create_dir(&holder.name)
+                        .map_err(|e| failed(&e))?;
+                }
+            }
+            Was::File { sha256, mode, .. } => {
+                let bytes = store
+                    .load(sha256)
+                    .ok_or_else(|| UndoError::TooOld(sha256.clone()))?;
+                put_back(dir, &file.path, &bytes, *mode)?;
+            }
+            Was::SameBytes { mode } => set_mode(dir, &file.path, *mode)?,
+            Was::Link { target } => {
+                let holder = beneath::holder(dir, &file.path, true)?.ok_or_else(|| {
+                    UndoError::Failed(format!("the folder of {} is missing", file.path.display()))
+                })?;
+                #[cfg(unix)]
+                holder
+                    .dir
+                    .symlink_contents(target, &holder.name)
+                    .map_err(|e| failed(&e))?;
+                #[cfg(not(unix))]
+                let _ = (holder, target);
+            }
+        }
+    }
+    for file in sorted.iter().rev() {
+        if let Was::Folder { mode } = file.before {
+            set_mode(dir, &file.path, mode)?;
+        }
+    }
+    Ok(())
 }

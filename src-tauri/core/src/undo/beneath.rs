@@ -19,7 +19,7 @@ use std::io;
 use std::path::{Component, Path, PathBuf};
 
 /// The folder that holds an item, opened, and the item's name in it.
-pub(super) struct Holder {
+pub(crate) struct Holder {
     /// The folder that holds the item.
     pub dir: Dir,
     /// The item's name in it.
@@ -35,7 +35,7 @@ impl Holder {
 
 /// What is at an item's place now.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) enum Now {
+pub(crate) enum Now {
     /// Nothing.
     Absent,
     /// An ordinary file with these bytes (hex SHA-256).
@@ -69,7 +69,7 @@ fn failed(e: &io::Error) -> UndoError {
 /// [`UndoError::NotAFolder`] naming the first folder on the way that is a link or not a folder
 /// (relative to the folder); [`UndoError::Failed`] when the disk fails or `rel` is not a plain
 /// relative path.
-pub(super) fn holder(root: &Dir, rel: &Path, create: bool) -> Result<Option<Holder>, UndoError> {
+pub(crate) fn holder(root: &Dir, rel: &Path, create: bool) -> Result<Option<Holder>, UndoError> {
     let mut names = Vec::new();
     for component in rel.components() {
         match component {
@@ -125,7 +125,7 @@ pub(super) fn holder(root: &Dir, rel: &Path, create: bool) -> Result<Option<Hold
 ///
 /// # Errors
 /// As [`holder`].
-pub(super) fn now_at(root: &Dir, rel: &Path) -> Result<Now, UndoError> {
+pub(crate) fn now_at(root: &Dir, rel: &Path) -> Result<Now, UndoError> {
     let Some(holder) = holder(root, rel, false)? else {
         return Ok(Now::Absent);
     };
@@ -166,4 +166,52 @@ fn read_now(holder: &Holder) -> Now {
         Ok(_) => Now::File(format!("{:x}", hasher.finalize())),
         Err(_) => Now::Other,
     }
+}
+
+/// What is at an item's place now, as a command's undo compares it with what the command
+/// left ([`super::Left`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Look {
+    /// Nothing.
+    Absent,
+    /// An ordinary file with these bytes (hex SHA-256).
+    File(String),
+    /// A folder (not a link to one).
+    Folder,
+    /// A symbolic link with this target, exactly as written in it.
+    Link(PathBuf),
+    /// Something else: a named pipe, a device, a socket, a file that could not be read.
+    Other,
+}
+
+/// What is at `rel` beneath `root` now, read without following a link or waiting on a pipe.
+///
+/// # Errors
+/// As [`holder`].
+pub(crate) fn look_at(root: &Dir, rel: &Path) -> Result<Look, UndoError> {
+    let Some(holder) = holder(root, rel, false)? else {
+        return Ok(Look::Absent);
+    };
+    let seen = match holder.dir.symlink_metadata(&holder.name) {
+        Ok(meta) => meta,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Look::Absent),
+        Err(e) => return Err(failed(&e)),
+    };
+    let file_type = seen.file_type();
+    Ok(if file_type.is_symlink() {
+        holder
+            .dir
+            .read_link_contents(&holder.name)
+            .map_or(Look::Other, Look::Link)
+    } else if file_type.is_dir() {
+        Look::Folder
+    } else if file_type.is_file() {
+        match read_now(&holder) {
+            Now::Absent => Look::Absent,
+            Now::File(sha256) => Look::File(sha256),
+            Now::Other => Look::Other,
+        }
+    } else {
+        Look::Other
+    })
 }

@@ -16,7 +16,7 @@
 
 mod activity;
 mod apply;
-mod beneath;
+pub(crate) mod beneath;
 mod capture;
 mod store;
 pub mod words;
@@ -97,6 +97,91 @@ pub enum Change {
         /// Where it was.
         path: PathBuf,
     },
+    /// A command (`run_command`) tried on a copy of the folder, whose changes were then
+    /// applied to it ([`crate::changes::apply`]): undone as a whole.
+    Command {
+        /// The command line, as it ran.
+        line: String,
+        /// Every path it changed, sorted by path (a folder before what is in it), with what
+        /// was there before and what the command left.
+        files: Vec<CommandFile>,
+    },
+}
+
+/// One path a command changed ([`Change::Command`]), relative to the folder.
+///
+/// JSON: `{"path":"notes.txt","before":{"kind":"file","sha256":"…","mode":420,"size":5},
+/// "after":{"kind":"file","sha256":"…"}}`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CommandFile {
+    /// The path, relative to the folder.
+    pub path: PathBuf,
+    /// What was there before the command's changes were applied.
+    pub before: Was,
+    /// What the command left there.
+    pub after: Left,
+}
+
+/// What was at a path before a command's changes were applied ([`CommandFile::before`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Was {
+    /// Nothing: the command created what is there.
+    Absent,
+    /// An ordinary file, its bytes kept as the blob `sha256`.
+    File {
+        /// Hex SHA-256 of the bytes, the blob's name in the [`UndoStore`].
+        sha256: String,
+        /// Its permission bits (`st_mode & 0o7777`).
+        mode: u32,
+        /// Its size, in bytes.
+        size: u64,
+    },
+    /// An ordinary file with the same bytes as the command left (only its permissions
+    /// changed): no copy is needed.
+    SameBytes {
+        /// Its permission bits before.
+        mode: u32,
+    },
+    /// A file (or a folder too large to walk) no copy was kept of: the command cannot be
+    /// undone.
+    NotKept {
+        /// Its size, in bytes (for a folder: of what was seen of it).
+        size: u64,
+    },
+    /// A folder, with these permission bits.
+    Folder {
+        /// Its permission bits.
+        mode: u32,
+    },
+    /// A symbolic link leading there (exactly as written in it).
+    Link {
+        /// The link's target.
+        target: PathBuf,
+    },
+    /// A named pipe, socket or device, which undo does not make again.
+    Other,
+}
+
+/// What a command left at a path ([`CommandFile::after`]), to notice at undo time that it was
+/// changed since.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Left {
+    /// Nothing: the command deleted it.
+    Absent,
+    /// An ordinary file with these bytes.
+    File {
+        /// Hex SHA-256 of its bytes.
+        sha256: String,
+    },
+    /// A folder.
+    Folder,
+    /// A symbolic link leading there.
+    Link {
+        /// The link's target, exactly as written in it.
+        target: PathBuf,
+    },
 }
 
 impl Change {
@@ -105,6 +190,7 @@ impl Change {
         match self {
             Change::Replace { path, .. } | Change::Trash { path } => vec![path],
             Change::Move { from, to, .. } => vec![from, to],
+            Change::Command { files, .. } => files.iter().map(|f| &f.path).collect(),
         }
     }
 }

@@ -33,6 +33,7 @@ fn a_command_card_gets_the_line_exactly_as_the_shell_will_and_where_it_runs() {
         line: shown,
         working_folder,
         effects,
+        ..
     }) = described.detail
     else {
         panic!("no command detail");
@@ -160,6 +161,7 @@ async fn the_detail_reaches_the_approval_request_and_its_json() {
             line: "ls -la".into(),
             working_folder: working_folder.clone(),
             effects: Vec::new(),
+            tried: None,
         })
     );
     assert_eq!(

@@ -27,10 +27,13 @@ export interface DetailView {
 export function detailView(detail: CallDetail): DetailView {
   switch (detail.kind) {
     case 'command':
+      // Tried on a copy first, the card shows what it did above; Approve applies exactly that.
       return {
-        title: t('detail-command-title'),
+        title: detail.tried ? t('detail-command-tried-title') : t('detail-command-title'),
         text: detail.line,
-        tooltip: t('detail-command-runs-in', { folder: detail.working_folder }),
+        tooltip: detail.tried
+          ? t('detail-command-tried-in', { folder: detail.working_folder })
+          : t('detail-command-runs-in', { folder: detail.working_folder }),
         testId: 'approval-command',
         effects: (detail.effects ?? []).map((effect) => effect.text),
       };

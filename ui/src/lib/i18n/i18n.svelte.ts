@@ -128,3 +128,33 @@ export function formatDateTime(
 export function formatList(items: string[]): string {
   return new Intl.ListFormat(locale.language, { type: 'conjunction' }).format(items);
 }
+
+const BYTE_UNITS = ['kilobyte', 'megabyte', 'gigabyte', 'terabyte', 'petabyte'] as const;
+
+/**
+ * A size in bytes as the language in force writes it, in the largest unit of 1,000 that keeps
+ * it at 1 or more, with at most one decimal ("512 bytes", "12.5 kB", "3 MB"; "12,5 kB").
+ * Units of 1,000, as the file managers of macOS and GNOME count.
+ */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1000) {
+    return new Intl.NumberFormat(locale.language, {
+      style: 'unit',
+      unit: 'byte',
+      unitDisplay: 'long',
+    }).format(bytes);
+  }
+  let value = bytes / 1000;
+  let unit = 0;
+  // 999.96 kB would round to "1,000 kB": it is 1 MB.
+  while (value >= 999.95 && unit < BYTE_UNITS.length - 1) {
+    value /= 1000;
+    unit++;
+  }
+  return new Intl.NumberFormat(locale.language, {
+    style: 'unit',
+    unit: BYTE_UNITS[unit],
+    unitDisplay: 'short',
+    maximumFractionDigits: 1,
+  }).format(value);
+}

@@ -1,0 +1,548 @@
+//! `run_command`, tried first (DESIGN.md §7.4, "effects, not words"): the command runs on a
+//! copy-on-write copy of the folder ([`crate::tools::copy`]), without the network unless the
+//! person approved its use of it; then what it actually did ([`crate::changes`]) decides:
+//!
+//! - it changed nothing: its output goes to the model, with no card;
+//! - a "never" rule (or a hard denial) forbids one of its changes: nothing is applied, and the
+//!   rule is named to the person and the model;
+//! - every change is in a place a rule allows changes in: they are applied;
+//! - otherwise a card lists the changes; Approve applies exactly them (the command is not run
+//!   again), Deny discards them.
+//!
+//! Applying keeps before-copies in the undo store, and the session log records the command's
+//! changes as one change, so Activity's Undo takes the whole command back.
+
+use super::call::{off_worker, CallResult, DenialKey, Said};
+use super::run::Run;
+use super::wording;
+use crate::approvals::{ApprovalError, NewApproval};
+use crate::audit::{AuditRecord, AuditSink as _};
+use crate::i18n::{tr, with_language, Arg, Language};
+use crate::policy::{CallFacts, PolicyDecision};
+use crate::provider::ToolCall;
+use crate::tools::copy::CopyFolder;
+use crate::tools::{CallDetail, ToolError, Workspace};
+use askfirst_protocol::{
+    CancelCause, ChangeKind, DenialSource, FileChange, NotRun, Outcome, PolicyLayer, Risk,
+    ToolCallStatus, TriedCommand, Wording,
+};
+
+/// The most changes one try may make (files and folders created, changed or deleted); past
+/// it, nothing is applied and the person is told.
+pub const CHANGE_CAP: usize = 200_000;
+
+/// How many changes the model is told of by name after they were applied.
+const NAMED_TO_MODEL: usize = 20;
+
+/// What the rules say about a try's changes.
+enum ChangesVerdict {
+    /// A rule or a hard denial forbids the change at `path`.
+    Forbidden {
+        path: String,
+        reason: String,
+        wording: Wording,
+        layer: PolicyLayer,
+    },
+    /// Every change is in a place a rule allows changes in.
+    Allowed,
+    /// The person must see them.
+    Ask,
+}
+
+/// The file tools whose rules a change is judged by: what a "never write" (`write_file`),
+/// "never change" (`edit_file`), "never delete" (`delete_path`) or "never move into"
+/// (`move_path`, when the command also deleted something: a move shows as delete and create)
+/// rule is about.
+fn judged_as(change: &FileChange, moves: bool) -> Vec<(&'static str, serde_json::Value)> {
+    let path = serde_json::Value::String(change.path.clone());
+    let write = || ("write_file", serde_json::json!({"path": path, "content": ""}));
+    match change.change {
+        ChangeKind::Created | ChangeKind::Link => {
+            let mut tools = vec![write()];
+            if moves {
+                tools.push((
+                    "move_path",
+                    serde_json::json!({"from": path, "to": path}),
+                ));
+            }
+            tools
+        }
+        ChangeKind::Changed | ChangeKind::Mode | ChangeKind::Moved => vec![
+            write(),
+            (
+                "edit_file",
+                serde_json::json!({"path": path, "old_text": "", "new_text": ""}),
+            ),
+        ],
+        ChangeKind::Deleted => vec![("delete_path", serde_json::json!({"path": path}))],
+    }
+}
+
+/// Judges every change by the same rules and path matching the file tools use (each change
+/// as the file tool call that would make it). Reads the disk (rules with globs look through
+/// folders): off the async workers.
+fn judge_changes(
+    policy: &crate::policy::Policy,
+    ws: &Workspace,
+    changes: &[FileChange],
+) -> ChangesVerdict {
+    let tools = crate::tools::ToolSet::builtin();
+    let moves = changes.iter().any(|c| c.change == ChangeKind::Deleted);
+    let mut all_allowed = true;
+    for change in changes {
+        for (tool_name, arguments) in judged_as(change, moves) {
+            let Some(tool) = tools.get(tool_name) else {
+                all_allowed = false;
+                continue;
+            };
+            let arguments = arguments.to_string();
+            let main_arguments = tool.main_arguments(&arguments, ws);
+            if main_arguments.is_empty() {
+                all_allowed = false;
+                continue;
+            }
+            let verdict = policy.decide(&CallFacts {
+                tool_name,
+                read_only: false,
+                risk: Risk::Medium,
+                main_arguments: &main_arguments,
+                canonical_arguments: None,
+                mcp_server: None,
+                fingerprint: None,
+            });
+            match verdict.decision {
+                PolicyDecision::Deny { reason, wording } => {
+                    return ChangesVerdict::Forbidden {
+                        path: change.path.clone(),
+                        reason,
+                        wording,
+                        layer: verdict.layer,
+                    }
+                }
+                PolicyDecision::Allow if verdict.layer == PolicyLayer::UserRule => {}
+                PolicyDecision::Allow | PolicyDecision::Ask { .. } => all_allowed = false,
+            }
+        }
+    }
+    if all_allowed {
+        ChangesVerdict::Allowed
+    } else {
+        ChangesVerdict::Ask
+    }
+}
+
+/// What a command printed, from the tool's text for the model (`…\nOutput:\n<what it
+/// printed>`).
+fn printed(model_text: &str) -> String {
+    model_text
+        .split_once("\nOutput:\n")
+        .map(|(_, output)| output.to_owned())
+        .unwrap_or_default()
+}
+
+/// The card's sentence for how the try ended, in the person's language.
+fn ended(result: &Result<String, ToolError>) -> String {
+    match result {
+        Ok(_) => tr("tried-ended_ok", &[]),
+        Err(error) => error
+            .for_person()
+            .lines()
+            .next()
+            .unwrap_or_default()
+            .to_owned(),
+    }
+}
+
+/// The English list of changes for the model, up to [`NAMED_TO_MODEL`] by name.
+fn changes_for_model(changes: &[FileChange], total: usize) -> String {
+    let mut said: Vec<String> = changes
+        .iter()
+        .take(NAMED_TO_MODEL)
+        .map(|c| {
+            let kind = match c.change {
+                ChangeKind::Created => "created",
+                ChangeKind::Changed => "changed",
+                ChangeKind::Deleted => "deleted",
+                ChangeKind::Moved => "moved",
+                ChangeKind::Mode => "permissions changed",
+                ChangeKind::Link => "link made",
+            };
+            format!("{kind} {}", c.path)
+        })
+        .collect();
+    if total > said.len() {
+        said.push(format!("and {} more", total - said.len()));
+    }
+    said.join(", ")
+}
+
+impl Run {
+    /// Tries the `run_command` call on a copy of `ws`'s folder (with the network when
+    /// `network`: the person approved its use of it on a card), then judges, shows and applies
+    /// what it did (see the module comment). `layer`: the policy layer that let it run.
+    pub(super) async fn try_command(
+        &mut self,
+        call: &ToolCall,
+        ws: &Workspace,
+        layer: PolicyLayer,
+        network: bool,
+        key: DenialKey,
+    ) -> CallResult {
+        let copy = {
+            let ws = ws.clone();
+            off_worker(move || CopyFolder::make(&ws)).await
+        };
+        let copy = match copy {
+            Some(Ok(copy)) => copy,
+            Some(Err(no_copy)) => return no_copy_result(&no_copy),
+            None => {
+                return CallResult::not_run(
+                    ToolCallStatus::Cancelled,
+                    NotRun::Cancelled {
+                        cause: CancelCause::AppShutdown,
+                    },
+                    Some(layer),
+                )
+            }
+        };
+        self.emit(askfirst_protocol::AgentEvent::ToolCallStarted {
+            run_id: self.id,
+            tool_call_id: call.id.clone(),
+        });
+        // Stop while it runs on the copy: every process of it is killed (the future is
+        // dropped), and nothing of it reaches the folder.
+        let tried = tokio::select! {
+            biased;
+            tried = crate::tools::try_on_copy(&call.arguments_json, ws, &copy, network) => tried,
+            () = self.token.cancelled() => {
+                let cause = self.rt.stop_cause();
+                return CallResult::not_run(
+                    ToolCallStatus::Cancelled,
+                    NotRun::Interrupted { cause },
+                    Some(layer),
+                );
+            }
+        };
+        let result = match tried {
+            Ok(result) => result,
+            Err(no_copy) => return no_copy_result(&no_copy),
+        };
+        let root = ws.root().to_path_buf();
+        let upper = copy.upper();
+        let read = {
+            let (root, upper) = (root.clone(), upper.clone());
+            off_worker(move || {
+                crate::changes::read(&root, &upper, CHANGE_CAP).map(|set| {
+                    let cards = set.for_card(&root);
+                    (set, cards)
+                })
+            })
+            .await
+        };
+        let (set, changes) = match read {
+            Some(Ok(read)) => read,
+            Some(Err(error)) => {
+                let words = |language| {
+                    with_language(language, || {
+                        tr("tried-unreadable", &[("why", Arg::from(error.to_string()))])
+                    })
+                };
+                return CallResult::failed(words(Language::En), words(crate::i18n::language()));
+            }
+            None => {
+                return CallResult::not_run(
+                    ToolCallStatus::Cancelled,
+                    NotRun::Cancelled {
+                        cause: CancelCause::AppShutdown,
+                    },
+                    Some(layer),
+                )
+            }
+        };
+        // It changed nothing: as a read, no card.
+        if set.is_empty() {
+            return command_result(result, None, layer);
+        }
+        let verdict = {
+            let (policy, ws, changes) = (
+                std::sync::Arc::clone(&self.rt.config.policy),
+                ws.clone(),
+                changes.clone(),
+            );
+            off_worker(move || judge_changes(&policy, &ws, &changes)).await
+        };
+        let needs_card = match verdict {
+            None => true,
+            Some(ChangesVerdict::Forbidden {
+                path,
+                reason,
+                wording,
+                layer,
+            }) => {
+                let rule = wording.args.get("rule").cloned().unwrap_or_default();
+                let reason = format!(
+                    "The command was tried on a copy of the folder first. It would have \
+                     changed {path}, which is refused ({reason}). Nothing it did was applied."
+                );
+                self.audit(AuditRecord::PolicyDecided {
+                    run_id: self.id,
+                    tool_call_id: call.id.clone(),
+                    tool_name: call.name.clone(),
+                    arguments_sha256: crate::approvals::sha256_hex(call.arguments_json.as_bytes()),
+                    allowed: false,
+                    policy_layer: layer,
+                    reason: reason.clone(),
+                    at: crate::unix_millis_now(),
+                });
+                let wording = crate::policy::refusal(
+                    "refusal.command_change",
+                    [("name", path), ("rule", rule)],
+                );
+                return self.denied.remember(
+                    key,
+                    NotRun::DeniedByRule {
+                        reason: Some(reason),
+                        wording: Some(wording),
+                    },
+                    layer,
+                );
+            }
+            Some(ChangesVerdict::Allowed) => false,
+            Some(ChangesVerdict::Ask) => true,
+        };
+        if needs_card {
+            let tried = TriedCommand {
+                more: changes
+                    .len()
+                    .saturating_sub(TriedCommand::SHOWN_CAP)
+                    .try_into()
+                    .unwrap_or(u64::MAX),
+                changes: changes.iter().take(TriedCommand::SHOWN_CAP).cloned().collect(),
+                output: match &result {
+                    Ok(text) => printed(text),
+                    Err(error) => printed(&error.to_string()),
+                },
+                ended: ended(&result),
+            };
+            if let Some(done) = self.ask_about_changes(call, ws, layer, tried, &key).await {
+                return done;
+            }
+        }
+        // Approved, or allowed by the rules: applied exactly, with before-copies, recorded
+        // (synced) in the session log before the folder changes.
+        let change_id = uuid::Uuid::new_v4().to_string();
+        let applied = {
+            let store = self.rt.config.undo.clone();
+            let (root, upper) = (root.clone(), upper.clone());
+            let log = std::sync::Arc::clone(&self.rt.config.log);
+            let saved = AuditRecord::ChangeSaved {
+                change_id: change_id.clone(),
+                run_id: self.id,
+                tool_call_id: call.id.clone(),
+                folder: root.clone(),
+                folder_id: crate::undo::folder_identity(&root),
+                change: crate::undo::Change::Command {
+                    line: command_line(&call.arguments_json),
+                    files: Vec::new(),
+                },
+                at: crate::unix_millis_now(),
+            };
+            off_worker(move || {
+                crate::changes::apply_recorded(&set, &root, &upper, store.as_ref(), &mut |undo| {
+                    let mut saved = saved.clone();
+                    if let AuditRecord::ChangeSaved {
+                        change: crate::undo::Change::Command { files, .. },
+                        ..
+                    } = &mut saved
+                    {
+                        files.clone_from(undo);
+                    }
+                    log.append(&saved)
+                        .map_err(|e| std::io::Error::other(e.to_string()))
+                })
+            })
+            .await
+        };
+        drop(copy);
+        match applied {
+            Some(Ok(_applied)) => {
+                self.audit(AuditRecord::ChangeApplied {
+                    change_id,
+                    after_sha256: None,
+                    at: crate::unix_millis_now(),
+                });
+                let note = format!(
+                    "It was tried on a copy of the folder first; its changes were then applied \
+                     to the folder: {}.",
+                    changes_for_model(&changes, changes.len())
+                );
+                command_result(result, Some(note), layer)
+            }
+            Some(Err(error)) => {
+                let words = |language| {
+                    with_language(language, || crate::changes::words::apply_failed(&error))
+                };
+                CallResult::failed(words(Language::En), words(crate::i18n::language()))
+            }
+            None => CallResult::not_run(
+                ToolCallStatus::Cancelled,
+                NotRun::Cancelled {
+                    cause: CancelCause::AppShutdown,
+                },
+                Some(layer),
+            ),
+        }
+    }
+
+    /// Shows the card of a try's changes and waits for the answer: `None` when approved (the
+    /// caller applies them), else the call's result (denied, cancelled, or no one to ask).
+    async fn ask_about_changes(
+        &mut self,
+        call: &ToolCall,
+        ws: &Workspace,
+        layer: PolicyLayer,
+        tried: TriedCommand,
+        key: &DenialKey,
+    ) -> Option<CallResult> {
+        let line = command_line(&call.arguments_json);
+        let count = tried.changes.len() as u64 + tried.more;
+        // The card's words about the line (what it reads as), as before, beside its changes.
+        let effects = {
+            let (tool, arguments, ws) = (
+                crate::tools::ToolSet::builtin().get("run_command"),
+                call.arguments_json.clone(),
+                ws.clone(),
+            );
+            off_worker(move || tool.and_then(|tool| tool.describe(&arguments, &ws).ok()))
+                .await
+                .flatten()
+                .and_then(|described| match described.detail {
+                    Some(CallDetail::Command { effects, .. }) => Some(effects),
+                    _ => None,
+                })
+                .unwrap_or_default()
+        };
+        let request = NewApproval {
+            run_id: self.id,
+            tool_call_id: call.id.clone(),
+            tool_name: call.name.clone(),
+            arguments_json: call.arguments_json.clone(),
+            summary: tr(
+                "card-command-tried",
+                &[
+                    ("command", Arg::from(line.as_str())),
+                    ("count", Arg::from(count)),
+                ],
+            ),
+            reason: tr("card-command-tried-reason", &[]),
+            risk: Risk::High,
+            policy_layer: layer,
+            grant_scope: None,
+            preview: None,
+            effects: vec![tr("card-command-tried-apply", &[])],
+            detail: Some(CallDetail::Command {
+                line,
+                working_folder: ws.root().to_string_lossy().into_owned(),
+                effects,
+                tried: Some(tried),
+            }),
+            reword: None,
+        };
+        let pending = match self.rt.registry.request(request) {
+            Ok(pending) => {
+                if self.token.is_cancelled() {
+                    self.rt.registry.cancel_run(self.id);
+                }
+                pending
+            }
+            Err(ApprovalError::ShuttingDown) => {
+                return Some(CallResult::not_run(
+                    ToolCallStatus::Cancelled,
+                    NotRun::Cancelled {
+                        cause: CancelCause::AppShutdown,
+                    },
+                    Some(layer),
+                ))
+            }
+            Err(error) => {
+                let why = error.to_string();
+                let reason = wording::denial(
+                    DenialSource::Unavailable,
+                    Some(&why),
+                    error.wording().as_ref(),
+                );
+                return Some(self.denied.remember(key.clone(), reason, layer));
+            }
+        };
+        match pending.wait().await {
+            Outcome::Approved { .. } => None,
+            Outcome::Denied {
+                source,
+                reason,
+                wording,
+            } => {
+                let reason = wording::denial(source, reason.as_deref(), wording.as_ref());
+                Some(self.denied.remember(key.clone(), reason, layer))
+            }
+            Outcome::Cancelled { cause } => Some(CallResult::not_run(
+                ToolCallStatus::Cancelled,
+                NotRun::Cancelled { cause },
+                Some(layer),
+            )),
+        }
+    }
+}
+
+/// The result of a command whose changes (if any) are applied: its own result, with `note`
+/// (English, for the model) after its output.
+fn command_result(
+    result: Result<String, ToolError>,
+    note: Option<String>,
+    layer: PolicyLayer,
+) -> CallResult {
+    let with_note = |text: String| match &note {
+        Some(note) => format!("{text}\n{note}"),
+        None => text,
+    };
+    match result {
+        Ok(output) => CallResult {
+            status: ToolCallStatus::Succeeded,
+            said: Said::Output(with_note(output)),
+            layer: Some(layer),
+            stop_run: None,
+            finished_after_stop: None,
+        },
+        Err(error) => CallResult {
+            status: ToolCallStatus::Failed,
+            said: Said::Failed {
+                model: with_note(error.to_string()),
+                person: error.for_person(),
+            },
+            layer: Some(layer),
+            stop_run: None,
+            finished_after_stop: None,
+        },
+    }
+}
+
+/// The result of a command that could not be tried on a copy: nothing ran.
+fn no_copy_result(no_copy: &crate::tools::copy::NoCopy) -> CallResult {
+    eprintln!("askfirst: {no_copy}");
+    let words = |language| {
+        with_language(language, || {
+            tr(
+                "tried-no_copy",
+                &[("why", Arg::from(no_copy.reason.clone()))],
+            )
+        })
+    };
+    CallResult::failed(words(Language::En), words(crate::i18n::language()))
+}
+
+/// The command line of a `run_command` call's arguments (empty when they have none).
+fn command_line(arguments_json: &str) -> String {
+    serde_json::from_str::<serde_json::Value>(arguments_json)
+        .ok()
+        .and_then(|v| v.get("command").and_then(|c| c.as_str()).map(str::to_owned))
+        .unwrap_or_default()
+}

@@ -1,0 +1,260 @@
+//! A command is tried first on a copy-on-write copy of the folder (`agent::try_first`): one
+//! that changes nothing runs with no card; the card of one that changes files lists exactly
+//! what it did before anything changes; Approve applies those changes, Deny discards them; a
+//! "never" rule refuses the whole set; a file the person changed meanwhile stops the apply.
+
+use super::policy::{rules, TIMEOUT};
+use super::support::{finished, harness_with};
+use askfirst_core::approvals::AnswerMode;
+use askfirst_core::tools::copy;
+use askfirst_core::tools::Workspace;
+use askfirst_protocol::{AgentEvent, CallDetail, ChangeKind, Decision, NotRun, ToolCallStatus};
+use serde_json::json;
+
+/// Whether commands are tried on a copy here; fails under `ASKFIRST_REQUIRE_SANDBOX_TESTS`.
+fn tried_first(root: &std::path::Path) -> bool {
+    let works = copy::available(&Workspace::open(root).unwrap());
+    if !works {
+        assert!(
+            std::env::var_os("ASKFIRST_REQUIRE_SANDBOX_TESTS").is_none(),
+            "commands cannot be tried on a copy here, and ASKFIRST_REQUIRE_SANDBOX_TESTS is set"
+        );
+        eprintln!("skipped: commands cannot be tried on a copy here");
+    }
+    works
+}
+
+fn commands(lines: &[&str]) -> serde_json::Value {
+    let mut turns: Vec<serde_json::Value> = lines
+        .iter()
+        .map(
+            |line| json!({"tool_calls": [{"name": "run_command", "arguments": {"command": line}}]}),
+        )
+        .collect();
+    turns.push(json!({"say": "done"}));
+    json!({ "turns": turns })
+}
+
+fn cards(events: &[AgentEvent]) -> usize {
+    events
+        .iter()
+        .filter(|e| matches!(e, AgentEvent::ApprovalRequired(_)))
+        .count()
+}
+
+/// The card's changes as (kind, path).
+fn changes_of(request: &askfirst_protocol::ApprovalRequest) -> Vec<(ChangeKind, String)> {
+    let Some(CallDetail::Command {
+        tried: Some(tried), ..
+    }) = &request.detail
+    else {
+        panic!("the card shows no tried command: {request:?}");
+    };
+    tried
+        .changes
+        .iter()
+        .map(|c| (c.change, c.path.clone()))
+        .collect()
+}
+
+#[tokio::test]
+async fn a_command_that_changes_nothing_runs_without_a_card() {
+    let mut h = harness_with(
+        commands(&["ls; wc -l notes.txt"]),
+        TIMEOUT,
+        rules(""),
+        AnswerMode::Interactive,
+    );
+    let root = std::fs::canonicalize(h.dir.path()).unwrap();
+    if !tried_first(&root) {
+        return;
+    }
+    std::fs::write(root.join("notes.txt"), "one\ntwo\n").unwrap();
+    h.runtime.start_run("look").unwrap();
+    h.events.run_finished().await;
+    let events = h.events.all();
+    assert_eq!(cards(&events), 0);
+    let done = finished(&events);
+    assert_eq!(done[0].status, ToolCallStatus::Succeeded, "{:?}", done[0]);
+    assert!(done[0].output.contains("2 notes.txt"), "{:?}", done[0]);
+}
+
+#[tokio::test]
+async fn a_script_s_changes_are_shown_before_they_happen_and_applied_on_approve() {
+    let mut h = harness_with(
+        commands(&["sh ./tidy.sh"]),
+        TIMEOUT,
+        rules(""),
+        AnswerMode::Interactive,
+    );
+    let root = std::fs::canonicalize(h.dir.path()).unwrap();
+    if !tried_first(&root) {
+        return;
+    }
+    std::fs::write(root.join("a.tmp"), "a").unwrap();
+    std::fs::write(root.join("b.tmp"), "b").unwrap();
+    std::fs::write(
+        root.join("tidy.sh"),
+        "rm a.tmp b.tmp\necho 'tidied' > summary.txt\necho done\n",
+    )
+    .unwrap();
+    h.runtime.start_run("tidy").unwrap();
+    let card = h.events.approval_required().await;
+    let mut shown = changes_of(&card);
+    shown.sort();
+    assert_eq!(
+        shown,
+        vec![
+            (ChangeKind::Created, "summary.txt".to_owned()),
+            (ChangeKind::Deleted, "a.tmp".to_owned()),
+            (ChangeKind::Deleted, "b.tmp".to_owned()),
+        ]
+    );
+    // Nothing has happened yet.
+    assert!(root.join("a.tmp").exists() && root.join("b.tmp").exists());
+    assert!(!root.join("summary.txt").exists());
+    h.runtime
+        .resolve_approval(card.approval_id, Decision::Approve)
+        .unwrap();
+    h.events.run_finished().await;
+    assert!(!root.join("a.tmp").exists() && !root.join("b.tmp").exists());
+    assert_eq!(
+        std::fs::read_to_string(root.join("summary.txt")).unwrap(),
+        "tidied\n"
+    );
+    let done = finished(&h.events.all());
+    assert_eq!(done[0].status, ToolCallStatus::Succeeded, "{:?}", done[0]);
+    assert!(done[0].output.contains("done"), "{:?}", done[0]);
+}
+
+#[tokio::test]
+async fn denied_changes_never_reach_the_folder() {
+    let mut h = harness_with(
+        commands(&["rm notes.txt; echo new > new.txt"]),
+        TIMEOUT,
+        rules(""),
+        AnswerMode::Interactive,
+    );
+    let root = std::fs::canonicalize(h.dir.path()).unwrap();
+    if !tried_first(&root) {
+        return;
+    }
+    std::fs::write(root.join("notes.txt"), "keep me").unwrap();
+    h.runtime.start_run("tidy").unwrap();
+    let card = h.events.approval_required().await;
+    h.runtime
+        .resolve_approval(card.approval_id, Decision::Deny { note: None })
+        .unwrap();
+    h.events.run_finished().await;
+    assert_eq!(
+        std::fs::read_to_string(root.join("notes.txt")).unwrap(),
+        "keep me"
+    );
+    assert!(!root.join("new.txt").exists());
+    assert_eq!(
+        finished(&h.events.all())[0].status,
+        ToolCallStatus::Denied
+    );
+}
+
+#[tokio::test]
+async fn a_never_rule_refuses_the_whole_change_set_and_names_the_rule() {
+    let mut h = harness_with(
+        commands(&["tar -xf arch.tar; echo ok > fine.txt"]),
+        TIMEOUT,
+        rules("[[deny]]\ntool = \"write_file\"\nmatch = \"**/*.pdf\"\n"),
+        AnswerMode::Interactive,
+    );
+    let root = std::fs::canonicalize(h.dir.path()).unwrap();
+    if !tried_first(&root) {
+        return;
+    }
+    let stage = tempfile::tempdir().unwrap();
+    std::fs::write(stage.path().join("packed.pdf"), "%PDF").unwrap();
+    assert!(std::process::Command::new("tar")
+        .arg("-cf")
+        .arg(root.join("arch.tar"))
+        .arg("-C")
+        .arg(stage.path())
+        .arg("packed.pdf")
+        .status()
+        .unwrap()
+        .success());
+    h.runtime.start_run("unpack").unwrap();
+    h.events.run_finished().await;
+    let events = h.events.all();
+    assert_eq!(cards(&events), 0);
+    assert!(!root.join("packed.pdf").exists());
+    // Nothing half applied: the harmless file is not there either.
+    assert!(!root.join("fine.txt").exists());
+    let done = finished(&events);
+    assert_eq!(done[0].status, ToolCallStatus::Denied, "{:?}", done[0]);
+    match &done[0].not_run {
+        Some(NotRun::DeniedByRule {
+            reason: Some(reason),
+            ..
+        }) => assert!(reason.contains("packed.pdf"), "{reason}"),
+        other => panic!("not refused by the rule: {other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn a_file_changed_after_the_try_stops_the_apply() {
+    let mut h = harness_with(
+        commands(&["echo command >> notes.txt; echo made > made.txt"]),
+        TIMEOUT,
+        rules(""),
+        AnswerMode::Interactive,
+    );
+    let root = std::fs::canonicalize(h.dir.path()).unwrap();
+    if !tried_first(&root) {
+        return;
+    }
+    std::fs::write(root.join("notes.txt"), "mine\n").unwrap();
+    h.runtime.start_run("append").unwrap();
+    let card = h.events.approval_required().await;
+    // The person edits the file while the card waits.
+    std::fs::write(root.join("notes.txt"), "mine, edited meanwhile\n").unwrap();
+    h.runtime
+        .resolve_approval(card.approval_id, Decision::Approve)
+        .unwrap();
+    h.events.run_finished().await;
+    assert_eq!(
+        std::fs::read_to_string(root.join("notes.txt")).unwrap(),
+        "mine, edited meanwhile\n"
+    );
+    assert!(!root.join("made.txt").exists());
+    assert_eq!(
+        finished(&h.events.all())[0].status,
+        ToolCallStatus::Failed
+    );
+}
+
+#[tokio::test]
+async fn a_try_has_no_network_and_background_programs_end_before_the_changes_are_read() {
+    let mut h = harness_with(
+        commands(&[
+            "(sleep 1; echo late > late.txt) & python3 -c 'import socket; socket.create_connection((\"1.1.1.1\", 53), 2)' 2>/dev/null && echo online > net.txt; echo now > now.txt",
+        ]),
+        TIMEOUT,
+        rules(""),
+        AnswerMode::Interactive,
+    );
+    let root = std::fs::canonicalize(h.dir.path()).unwrap();
+    if !tried_first(&root) {
+        return;
+    }
+    h.runtime.start_run("try").unwrap();
+    let card = h.events.approval_required().await;
+    assert_eq!(
+        changes_of(&card),
+        vec![(ChangeKind::Created, "now.txt".to_owned())]
+    );
+    h.runtime
+        .resolve_approval(card.approval_id, Decision::Approve)
+        .unwrap();
+    h.events.run_finished().await;
+    tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
+    assert!(root.join("now.txt").exists());
+    assert!(!root.join("late.txt").exists() && !root.join("net.txt").exists());
+}
