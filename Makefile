@@ -12,7 +12,7 @@
 
 SHELL := /bin/bash
 .DEFAULT_GOAL := run
-.PHONY: run test setup setup-system setup-test-system ui build test-rust test-ui e2e survival survival-only lint bindings bench clean package package-test
+.PHONY: run test setup setup-system setup-test-system ui build test-rust test-unprivileged test-ui e2e survival survival-only lint bindings bench clean package package-test
 
 # Debian 12 packages: to build and run the app (bubblewrap confines the commands the agent runs;
 # fonts-wqy-microhei shows the Simplified Chinese window as characters, not boxes)…
@@ -81,7 +81,31 @@ test: setup-test-system ui/node_modules/.package-lock.json ui test-rust test-ui 
 # (with a message) where Node or tests/mcp/node_modules is missing; here that is a failure. The
 # same for the keyring test (gnome-keyring and secret-tool come with setup-test-system).
 test-rust: ui tests/mcp/node_modules/.package-lock.json
-	ASKFIRST_REQUIRE_MCP_TESTS=1 ASKFIRST_REQUIRE_KEYRING_TESTS=1 cargo test --locked --workspace
+	ASKFIRST_REQUIRE_MCP_TESTS=1 ASKFIRST_REQUIRE_KEYRING_TESTS=1 ASKFIRST_REQUIRE_SANDBOX_TESTS=1 \
+		cargo test --locked --workspace
+	$(MAKE) --no-print-directory test-unprivileged
+
+# CI runs everything as root, which no permission stops; a person runs Ask First as a normal
+# user. So, when run as root, the core's sandbox, try-first and change-set tests run again as
+# the system user askfirst-test (made here once, with a home folder). Cargo stays root (the
+# target folder is root's); only the test binary runs as that user (from a copy in a temporary
+# folder when it cannot reach the one cargo built). Not root: nothing to do (the tests above already ran unprivileged).
+UNPRIVILEGED_USER := askfirst-test
+UNPRIVILEGED_TESTS := all::sandbox:: all::try_first:: all::changes::
+test-unprivileged:
+	@if [ "$$(id -u)" != 0 ]; then echo "test-unprivileged: not root, the tests above ran unprivileged"; exit 0; fi; \
+	set -euo pipefail; \
+	id -u $(UNPRIVILEGED_USER) >/dev/null 2>&1 || \
+		useradd --system --create-home --home-dir /home/$(UNPRIVILEGED_USER) --shell /usr/sbin/nologin $(UNPRIVILEGED_USER); \
+	bin=$$(cargo test --locked -p askfirst-core --test all --no-run --message-format=json \
+		| python3 -c 'import json, sys; print([m["executable"] for m in map(json.loads, sys.stdin) if m.get("reason") == "compiler-artifact" and m.get("executable") and m["target"]["name"] == "all"][-1])'); \
+	if ! runuser -u $(UNPRIVILEGED_USER) -- test -r "$$bin" -a -x "$$bin"; then \
+		dir=$$(mktemp -d); trap 'rm -rf "$$dir"' EXIT; chmod 755 "$$dir"; \
+		install -m 755 "$$bin" "$$dir/all"; bin=$$dir/all; \
+	fi; \
+	cd /home/$(UNPRIVILEGED_USER) && runuser -u $(UNPRIVILEGED_USER) -- env -i PATH=/usr/local/bin:/usr/bin:/bin \
+		HOME=/home/$(UNPRIVILEGED_USER) ASKFIRST_REQUIRE_SANDBOX_TESTS=1 \
+		"$$bin" --test-threads=2 $(UNPRIVILEGED_TESTS)
 
 test-ui: ui/node_modules/.package-lock.json
 	cd ui && npm run check && npm test

@@ -260,11 +260,12 @@ fn describe_now(
 /// three each, then how many more). `asking_rule`: the ask rule whose card this is, which opens
 /// what it keeps once approved, so it is not named (see
 /// [`crate::policy::Policy::hidden_from_command`]).
-fn card_effects(
+pub(super) fn card_effects(
     policy: &crate::policy::Policy,
     tool: &dyn Tool,
     mut effects: Vec<String>,
     asking_rule: Option<&str>,
+    tried_first: bool,
 ) -> Vec<String> {
     use crate::policy::kept::Keep;
     const NAMED: usize = 3;
@@ -272,7 +273,11 @@ fn card_effects(
     {
         return effects;
     }
-    let rules = policy.kept_from_command(asking_rule);
+    let rules = if tried_first {
+        policy.kept_from_tried_command(asking_rule)
+    } else {
+        policy.kept_from_command(asking_rule)
+    };
     for (keep, key, key_more) in [
         (Keep::Hidden, "confinement-kept", "confinement-kept_more"),
         (
@@ -379,6 +384,7 @@ impl Shown {
                 self.tool.as_ref(),
                 description.effects,
                 self.asking_rule.as_deref(),
+                false,
             ),
             grant_scope: self.grantable.then(wording::grant_scope),
             detail: description.detail,
@@ -492,10 +498,18 @@ impl Run {
                 self.audit(decided_without_asking(true, &verdict.note));
                 None
             }
+            // Its card comes after the try (or none, if it changes nothing): an ordinary
+            // command, or one an ask rule about changing files is about (that rule asks on
+            // the card of its changes).
             PolicyDecision::Ask { .. }
                 if try_first == Some(false)
-                    && layer == PolicyLayer::ToolDefault
-                    && asking_rule.is_none() =>
+                    && match (&asking_rule, layer) {
+                        (None, PolicyLayer::ToolDefault) => true,
+                        (Some(rule), PolicyLayer::UserRule) => {
+                            self.rt.config.policy.asks_only_about_changes(rule)
+                        }
+                        _ => false,
+                    } =>
             {
                 None
             }
@@ -545,6 +559,7 @@ impl Run {
                         tool.as_ref(),
                         description.effects.clone(),
                         asking_rule.as_deref(),
+                        false,
                     ),
                     detail: description.detail.clone(),
                     reword: Some(Reword::new(move || shown.reword())),
@@ -695,10 +710,16 @@ impl Run {
         // named the rule; an ordinary command card did not say the command could reach it).
         let for_commands;
         let ws = if call.name == "run_command" {
-            let opened = asking_rule.filter(|_| approved);
+            let opened = asking_rule.clone().filter(|_| approved);
             // Looking through the workspace for glob rules reads the disk: off the workers.
             let (policy, root) = (Arc::clone(&config.policy), ws.root().to_owned());
-            let hidden = off_worker(move || policy.hidden_from_command(&root, opened.as_deref()))
+            let hidden = off_worker(move || {
+                if try_first.is_some() {
+                    policy.hidden_from_tried_command(&root, opened.as_deref())
+                } else {
+                    policy.hidden_from_command(&root, opened.as_deref())
+                }
+            })
                 .await
                 .unwrap_or(Err(HiddenError::TooBig {
                     cap: crate::policy::kept::LOOK_CAP,
@@ -718,7 +739,10 @@ impl Run {
         };
         if let Some(network) = try_first {
             let ws = ws.clone();
-            return self.try_command(call, &ws, layer, network, key).await;
+            let opened = asking_rule.filter(|_| approved);
+            return self
+                .try_command(call, &ws, layer, network, key, opened.as_deref())
+                .await;
         }
         // What the call will change is kept, and recorded, before it takes effect; a change
         // whose before-copy cannot be kept is not made.

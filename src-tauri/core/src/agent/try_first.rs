@@ -12,10 +12,10 @@
 //! Applying keeps before-copies in the undo store, and the session log records the command's
 //! changes as one change, so Activity's Undo takes the whole command back.
 
-use super::call::{off_worker, CallResult, DenialKey, Said};
+use super::call::{card_effects, off_worker, CallResult, DenialKey, Said};
 use super::run::Run;
 use super::wording;
-use crate::approvals::{ApprovalError, NewApproval};
+use crate::approvals::{ApprovalError, CardWords, NewApproval, Reword};
 use crate::audit::{AuditRecord, AuditSink as _};
 use crate::i18n::{tr, with_language, Arg, Language};
 use crate::policy::{CallFacts, PolicyDecision};
@@ -45,8 +45,9 @@ enum ChangesVerdict {
     },
     /// Every change is in a place a rule allows changes in.
     Allowed,
-    /// The person must see them.
-    Ask,
+    /// The person must see them; `rule`: the reason of the first ask rule that names one of
+    /// them (the card says it), if one does.
+    Ask { rule: Option<String> },
 }
 
 /// The file tools whose rules a change is judged by: what a "never write" (`write_file`),
@@ -89,6 +90,7 @@ fn judge_changes(
     let tools = crate::tools::ToolSet::builtin();
     let moves = changes.iter().any(|c| c.change == ChangeKind::Deleted);
     let mut all_allowed = true;
+    let mut rule = None;
     for change in changes {
         for (tool_name, arguments) in judged_as(change, moves) {
             let Some(tool) = tools.get(tool_name) else {
@@ -120,6 +122,10 @@ fn judge_changes(
                     }
                 }
                 PolicyDecision::Allow if verdict.layer == PolicyLayer::UserRule => {}
+                PolicyDecision::Ask { reason } if verdict.layer == PolicyLayer::UserRule => {
+                    all_allowed = false;
+                    rule.get_or_insert(reason);
+                }
                 PolicyDecision::Allow | PolicyDecision::Ask { .. } => all_allowed = false,
             }
         }
@@ -127,7 +133,7 @@ fn judge_changes(
     if all_allowed {
         ChangesVerdict::Allowed
     } else {
-        ChangesVerdict::Ask
+        ChangesVerdict::Ask { rule }
     }
 }
 
@@ -187,6 +193,7 @@ impl Run {
         layer: PolicyLayer,
         network: bool,
         key: DenialKey,
+        opened_rule: Option<&str>,
     ) -> CallResult {
         let copy = {
             let ws = ws.clone();
@@ -272,7 +279,7 @@ impl Run {
             off_worker(move || judge_changes(&policy, &ws, &changes)).await
         };
         let needs_card = match verdict {
-            None => true,
+            None => Some(None),
             Some(ChangesVerdict::Forbidden {
                 path,
                 reason,
@@ -307,10 +314,10 @@ impl Run {
                     layer,
                 );
             }
-            Some(ChangesVerdict::Allowed) => false,
-            Some(ChangesVerdict::Ask) => true,
+            Some(ChangesVerdict::Allowed) => None,
+            Some(ChangesVerdict::Ask { rule }) => Some(rule),
         };
-        if needs_card {
+        if let Some(asking_rule) = needs_card {
             let tried = TriedCommand {
                 more: changes
                     .len()
@@ -324,7 +331,10 @@ impl Run {
                 },
                 ended: ended(&result),
             };
-            if let Some(done) = self.ask_about_changes(call, ws, layer, tried, &key).await {
+            if let Some(done) = self
+                .ask_about_changes(call, ws, layer, tried, &key, opened_rule, asking_rule)
+                .await
+            {
                 return done;
             }
         }
@@ -403,6 +413,8 @@ impl Run {
         layer: PolicyLayer,
         tried: TriedCommand,
         key: &DenialKey,
+        opened_rule: Option<&str>,
+        asking_rule: Option<String>,
     ) -> Option<CallResult> {
         let line = command_line(&call.arguments_json);
         let count = tried.changes.len() as u64 + tried.more;
@@ -422,31 +434,50 @@ impl Run {
                 })
                 .unwrap_or_default()
         };
+        let detail = CallDetail::Command {
+            line: line.clone(),
+            working_folder: ws.root().to_string_lossy().into_owned(),
+            effects,
+            tried: Some(tried),
+        };
+        // The card's words, made again when the person changes the language while it waits
+        // (the changes, the output and how it ended are facts and stay as they are).
+        let words = {
+            let policy = std::sync::Arc::clone(&self.rt.config.policy);
+            let opened_rule = opened_rule.map(str::to_owned);
+            let detail = detail.clone();
+            move || CardWords {
+                summary: tr(
+                    "card-command-tried",
+                    &[
+                        ("command", Arg::from(line.as_str())),
+                        ("count", Arg::from(count)),
+                    ],
+                ),
+                reason: match &asking_rule {
+                    Some(rule) => format!("{rule} {}", tr("card-command-tried-reason", &[])),
+                    None => tr("card-command-tried-reason", &[]),
+                },
+                effects: card_words(&policy, opened_rule.as_deref()),
+                grant_scope: None,
+                detail: Some(detail.clone()),
+            }
+        };
+        let now = words();
         let request = NewApproval {
             run_id: self.id,
             tool_call_id: call.id.clone(),
             tool_name: call.name.clone(),
             arguments_json: call.arguments_json.clone(),
-            summary: tr(
-                "card-command-tried",
-                &[
-                    ("command", Arg::from(line.as_str())),
-                    ("count", Arg::from(count)),
-                ],
-            ),
-            reason: tr("card-command-tried-reason", &[]),
+            summary: now.summary,
+            reason: now.reason,
             risk: Risk::High,
             policy_layer: layer,
             grant_scope: None,
             preview: None,
-            effects: vec![tr("card-command-tried-apply", &[])],
-            detail: Some(CallDetail::Command {
-                line,
-                working_folder: ws.root().to_string_lossy().into_owned(),
-                effects,
-                tried: Some(tried),
-            }),
-            reword: None,
+            effects: now.effects,
+            detail: now.detail,
+            reword: Some(Reword::new(move || Some(words()))),
         };
         let pending = match self.rt.registry.request(request) {
             Ok(pending) => {
@@ -545,4 +576,17 @@ fn command_line(arguments_json: &str) -> String {
         .ok()
         .and_then(|v| v.get("command").and_then(|c| c.as_str()).map(str::to_owned))
         .unwrap_or_default()
+}
+
+/// The effects of the card of a try's changes, in the current language: what Approve and
+/// Deny do, and the rules whose places were hidden from the command or read-only
+/// ([`card_effects`]; `opened_rule`: the ask rule whose card opened its place).
+fn card_words(policy: &crate::policy::Policy, opened_rule: Option<&str>) -> Vec<String> {
+    card_effects(
+        policy,
+        &crate::tools::RunCommand,
+        vec![tr("card-command-tried-apply", &[])],
+        opened_rule,
+        true,
+    )
 }

@@ -2,14 +2,14 @@
 //! step beneath the folder (never through a link), all or nothing.
 
 use super::read::{ChangeSet, Entry, EntryKind, LowerState};
-use super::{is_overlay_xattr, permission_bits};
+use super::{is_overlay_xattr, open_plain, permission_bits, with_access, Opened};
 use crate::undo::beneath::{self, Holder};
 use crate::undo::{CommandFile, Left, UndoStore, Was};
 use cap_std::fs::Dir;
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
 use std::io::{self, Read as _, Write as _};
-use std::os::unix::fs::{MetadataExt as _, OpenOptionsExt as _, PermissionsExt as _};
+use std::os::unix::fs::{MetadataExt as _, PermissionsExt as _};
 use std::path::{Path, PathBuf};
 
 /// How many items of deleted folders get before-copies, per command; past it the command is
@@ -110,27 +110,13 @@ fn state_now(root: &Dir, rel: &Path) -> Result<Option<LowerState>, ()> {
     }))
 }
 
-/// Hex SHA-256 of the ordinary file at `path` (not through a link, not waiting on a pipe).
-fn hash_file(path: &Path) -> io::Result<String> {
-    let mut file = open_plain(path)?;
+/// Hex SHA-256 of the ordinary file at `path` (not through a link, not waiting on a pipe; see
+/// [`open_plain`] for `upper`).
+fn hash_file(path: &Path, upper: bool) -> io::Result<String> {
+    let mut file = open_plain(path, upper)?;
     let mut hasher = Sha256::new();
     io::copy(&mut file, &mut hasher)?;
     Ok(format!("{:x}", hasher.finalize()))
-}
-
-/// Opens the ordinary file at `path` to read, refusing a link or anything not a file.
-fn open_plain(path: &Path) -> io::Result<std::fs::File> {
-    let file = std::fs::OpenOptions::new()
-        .read(true)
-        .custom_flags((nix::fcntl::OFlag::O_NOFOLLOW | nix::fcntl::OFlag::O_NONBLOCK).bits())
-        .open(path)?;
-    if !file.metadata()?.is_file() {
-        return Err(io::Error::new(
-            io::ErrorKind::InvalidInput,
-            "not an ordinary file",
-        ));
-    }
-    Ok(file)
 }
 
 /// Keeps before-copies within the store's limits.
@@ -170,7 +156,7 @@ impl Keeper<'_> {
         {
             return Ok(Was::NotKept { size });
         }
-        let file = open_plain(real).map_err(keep)?;
+        let file = open_plain(real, false).map_err(keep)?;
         let mut bytes = Vec::with_capacity(usize::try_from(size).unwrap_or(0));
         file.take(store.per_file_limit().saturating_add(1))
             .read_to_end(&mut bytes)
@@ -352,19 +338,57 @@ impl Journal<'_> {
         self.committed = true;
         for step in std::mem::take(&mut self.done) {
             if let Done::Aside { aside, .. } = step {
-                if let Ok(holder) = holder_of(self.root, &aside) {
-                    let is_dir = holder
-                        .dir
-                        .symlink_metadata(&holder.name)
-                        .is_ok_and(|m| m.is_dir());
-                    let _ = if is_dir {
-                        holder.dir.remove_dir_all(&holder.name)
-                    } else {
-                        holder.dir.remove_file(&holder.name)
-                    };
+                if self.remove(&aside).is_err() {
+                    // The command may have taken the permissions of the folder that holds it
+                    // away (`chmod 000`), and the apply just gave it that mode: it is opened
+                    // for a moment to remove the copy, then given its mode back.
+                    let _ = self.with_folder_opened(aside.parent(), || self.remove(&aside));
                 }
             }
         }
+    }
+
+    /// Removes what was put aside at `aside`.
+    fn remove(&self, aside: &Path) -> io::Result<()> {
+        let holder = holder_of(self.root, aside)?;
+        let is_dir = holder
+            .dir
+            .symlink_metadata(&holder.name)
+            .is_ok_and(|m| m.is_dir());
+        if is_dir {
+            holder.dir.remove_dir_all(&holder.name)
+        } else {
+            holder.dir.remove_file(&holder.name)
+        }
+    }
+
+    /// Runs `f` with the folder `rel` (beneath the folder, not the folder itself) given the
+    /// owner's read, write and search permission, then gives it its mode back.
+    fn with_folder_opened(
+        &self,
+        rel: Option<&Path>,
+        f: impl FnOnce() -> io::Result<()>,
+    ) -> io::Result<()> {
+        let Some(rel) = rel.filter(|r| !r.as_os_str().is_empty()) else {
+            return f();
+        };
+        let holder = holder_of(self.root, rel)?;
+        let meta = holder.dir.symlink_metadata(&holder.name)?;
+        use cap_std::fs::MetadataExt as _;
+        if !meta.is_dir() || meta.uid() != nix::unistd::geteuid().as_raw() {
+            return f();
+        }
+        let mode = permission_bits(meta.mode());
+        let set = |mode: u32| {
+            holder.dir.set_permissions(
+                &holder.name,
+                cap_std::fs::Permissions::from_std(std::fs::Permissions::from_mode(mode)),
+            )
+        };
+        set(mode | 0o700)?;
+        let out = f();
+        let back = set(mode);
+        out.and(back)
     }
 }
 
@@ -376,14 +400,21 @@ impl Drop for Journal<'_> {
     }
 }
 
-/// Takes overlayfs's own marks (`user.overlay.*`) off the upper item at `path`.
+/// Takes overlayfs's own marks (`user.overlay.*`) off the upper item at `path` (given the
+/// owner's read and write permission for that while when the command took them away).
 fn strip_overlay_marks(path: &Path) -> io::Result<()> {
-    for name in xattr::list(path)? {
-        if is_overlay_xattr(&name) {
-            xattr::remove(path, &name)?;
+    let strip = || -> io::Result<()> {
+        for name in xattr::list(path)? {
+            if is_overlay_xattr(&name) {
+                xattr::remove(path, &name)?;
+            }
         }
+        Ok(())
+    };
+    match strip() {
+        Err(e) if e.kind() == io::ErrorKind::PermissionDenied => with_access(path, 0o600, strip),
+        other => other,
     }
-    Ok(())
 }
 
 /// Puts the upper file `up` at `rel` beneath `root`, replacing what is there: renamed when on
@@ -404,7 +435,7 @@ fn place_file(root: &Dir, up: &Path, rel: &Path, mode: u32) -> io::Result<()> {
     }
     let tmp = format!(".askfirst-new-{}", uuid::Uuid::new_v4().simple());
     let copied = (|| {
-        let mut from = open_plain(up)?;
+        let mut from = open_plain(up, true)?;
         let mut options = cap_std::fs::OpenOptions::new();
         options.write(true).create_new(true);
         let mut to = holder.dir.open_with(&tmp, &options)?.into_std();
@@ -495,7 +526,10 @@ pub fn apply_recorded(
         }
     }
 
-    // 2. Before-copies and what the command leaves.
+    // 2. Before-copies and what the command leaves. The upper folders files are moved out of
+    // are made searchable and writable for the while (a command on the copy may have taken
+    // that away; the folders created in the real folder get the command's modes).
+    let mut opened = Opened::default();
     let mut keeper = Keeper {
         store,
         kept_bytes: 0,
@@ -505,8 +539,13 @@ pub fn apply_recorded(
     for entry in &set.entries {
         let real = real_root.join(&entry.path);
         let up = upper.join(&entry.path);
+        if let EntryKind::CreatedFile { .. } | EntryKind::ChangedFile { .. } = entry.kind {
+            opened
+                .reach(upper, entry.path.parent().unwrap_or(Path::new("")), 0o700)
+                .map_err(failed(&entry.path))?;
+        }
         let hash_up = || {
-            hash_file(&up).map_err(|source| ApplyError::Failed {
+            hash_file(&up, true).map_err(|source| ApplyError::Failed {
                 path: entry.path.clone(),
                 source,
             })
@@ -534,7 +573,7 @@ pub fn apply_recorded(
                     (
                         Was::SameBytes { mode },
                         Left::File {
-                            sha256: hash_file(&real).map_err(failed(&entry.path))?,
+                            sha256: hash_file(&real, false).map_err(failed(&entry.path))?,
                         },
                     )
                 }

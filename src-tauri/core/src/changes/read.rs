@@ -1,6 +1,6 @@
 //! Reading an overlay's upper directory into the list of changes a command made.
 
-use super::{overlay_mark, permission_bits};
+use super::{open_plain, overlay_mark, permission_bits, Opened};
 use askfirst_protocol::{ChangeKind, FileChange};
 use std::fs::Metadata;
 use std::io::{self, Read as _};
@@ -191,17 +191,10 @@ fn is_whiteout(path: &Path, meta: &Metadata) -> bool {
         || (file_type.is_file() && meta.size() == 0 && overlay_mark(path, "whiteout").is_some())
 }
 
-/// Whether the ordinary files `a` and `b` (of the same size) hold the same bytes. Neither is
-/// opened through a link or waited on as a pipe.
-fn same_bytes(a: &Path, b: &Path) -> io::Result<bool> {
-    let open = |path: &Path| {
-        use std::os::unix::fs::OpenOptionsExt as _;
-        std::fs::OpenOptions::new()
-            .read(true)
-            .custom_flags((nix::fcntl::OFlag::O_NOFOLLOW | nix::fcntl::OFlag::O_NONBLOCK).bits())
-            .open(path)
-    };
-    let (mut a, mut b) = (open(a)?, open(b)?);
+/// Whether the ordinary files `up` (of the upper directory) and `b` (of the same size) hold
+/// the same bytes. Neither is opened through a link or waited on as a pipe.
+fn same_bytes(up: &Path, b: &Path) -> io::Result<bool> {
+    let (mut a, mut b) = (open_plain(up, true)?, open_plain(b, false)?);
     let (mut buf_a, mut buf_b) = (vec![0u8; 64 * 1024], vec![0u8; 64 * 1024]);
     loop {
         let n = read_full(&mut a, &mut buf_a)?;
@@ -234,6 +227,8 @@ struct Walk<'a> {
     upper: &'a Path,
     cap: usize,
     entries: Vec<Entry>,
+    /// Upper folders the command left unreadable, readable while the walk lasts.
+    opened: Opened,
 }
 
 impl Walk<'_> {
@@ -262,6 +257,11 @@ impl Walk<'_> {
         let up = self.upper.join(rel);
         let real = self.root.join(rel);
         let meta = std::fs::symlink_metadata(&up).map_err(io_error(&up))?;
+        if meta.is_dir() {
+            // Its marks are read and what it holds listed; `mode` below is still the
+            // command's.
+            self.opened.give(&up, &meta, 0o500).map_err(io_error(&up))?;
+        }
         let lower = if look_lower { lower_meta(&real)? } else { None };
         let lower = lower.as_ref();
         if is_whiteout(&up, &meta) {
@@ -382,6 +382,7 @@ impl Walk<'_> {
 /// A file only touched, or whose bytes were written back unchanged, has no entry; a folder
 /// that merely holds changes has none either (unless its permissions changed). Every item
 /// inside a new folder has an entry of its own; a deleted folder is one entry.
+/// The permissions of the folder itself (`chmod` of `.`) are not read.
 ///
 /// # Errors
 /// [`ReadError::TooMany`] past `cap` entries (the walk stops there);
@@ -393,7 +394,11 @@ pub fn read(real_root: &Path, upper: &Path, cap: usize) -> Result<ChangeSet, Rea
         upper,
         cap,
         entries: Vec::new(),
+        opened: Opened::default(),
     };
+    walk.opened
+        .reach(upper, Path::new(""), 0o500)
+        .map_err(io_error(upper))?;
     let mut folders = vec![(PathBuf::new(), true)];
     while let Some((rel, look_lower)) = folders.pop() {
         let here = upper.join(&rel);
@@ -407,7 +412,7 @@ pub fn read(real_root: &Path, upper: &Path, cap: usize) -> Result<ChangeSet, Rea
             }
         }
     }
-    let mut entries = walk.entries;
+    let mut entries = std::mem::take(&mut walk.entries);
     entries.sort_by(|a, b| {
         let created = |e: &Entry| !matches!(e.kind, EntryKind::Deleted { .. });
         a.path.cmp(&b.path).then(created(a).cmp(&created(b)))
@@ -454,6 +459,7 @@ impl ChangeSet {
     /// the edit tools' previews), up to 4 MiB of diffs per card. `root` is the real folder.
     pub fn for_card(&self, root: &Path) -> Vec<FileChange> {
         let mut budget = DIFF_BUDGET_BYTES;
+        let mut opened = Opened::default();
         let mut out = Vec::with_capacity(self.entries.len());
         for entry in &self.entries {
             let mut change = FileChange {
@@ -469,7 +475,7 @@ impl ChangeSet {
             match &entry.kind {
                 EntryKind::CreatedFile { size, .. } => {
                     change.size = Some(*size);
-                    change.diff = self.diff(root, entry, false, &mut budget);
+                    change.diff = self.diff(root, entry, false, &mut budget, &mut opened);
                 }
                 EntryKind::CreatedFolder { .. } => change.folder = true,
                 EntryKind::CreatedLink { target } | EntryKind::ChangedLink { target } => {
@@ -484,7 +490,7 @@ impl ChangeSet {
                         .lower
                         .filter(|l| permission_bits(l.mode) != *mode)
                         .map(|_| *mode);
-                    change.diff = self.diff(root, entry, true, &mut budget);
+                    change.diff = self.diff(root, entry, true, &mut budget, &mut opened);
                 }
                 EntryKind::ModeOnly { mode } => {
                     change.change = ChangeKind::Mode;
@@ -509,13 +515,17 @@ impl ChangeSet {
         entry: &Entry,
         changed: bool,
         budget: &mut usize,
+        opened: &mut Opened,
     ) -> Option<String> {
         if *budget == 0 {
             return None;
         }
-        let new = read_text(&self.upper.join(&entry.path))?;
+        opened
+            .reach(&self.upper, entry.path.parent()?, 0o100)
+            .ok()?;
+        let new = read_text(&self.upper.join(&entry.path), true)?;
         let old = if changed {
-            Some(read_text(&root.join(&entry.path))?)
+            Some(read_text(&root.join(&entry.path), false)?)
         } else {
             None
         };
@@ -529,17 +539,10 @@ impl ChangeSet {
 }
 
 /// The text of the ordinary file at `path` when it is UTF-8 without NUL and at most
-/// [`DIFF_SOURCE_MAX_BYTES`] (never opened through a link, never waited on as a pipe).
-fn read_text(path: &Path) -> Option<String> {
-    use std::os::unix::fs::OpenOptionsExt as _;
-    let file = std::fs::OpenOptions::new()
-        .read(true)
-        .custom_flags((nix::fcntl::OFlag::O_NOFOLLOW | nix::fcntl::OFlag::O_NONBLOCK).bits())
-        .open(path)
-        .ok()?;
-    if !file.metadata().ok()?.is_file() {
-        return None;
-    }
+/// [`DIFF_SOURCE_MAX_BYTES`] (never opened through a link, never waited on as a pipe; see
+/// [`open_plain`] for `upper`).
+fn read_text(path: &Path, upper: bool) -> Option<String> {
+    let file = open_plain(path, upper).ok()?;
     let mut bytes = Vec::new();
     file.take(DIFF_SOURCE_MAX_BYTES + 1)
         .read_to_end(&mut bytes)

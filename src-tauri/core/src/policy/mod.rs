@@ -296,6 +296,30 @@ impl Policy {
         workspace: &Path,
         opened: Option<&str>,
     ) -> Result<kept::KeptPlaces, HiddenError> {
+        self.hidden_from(workspace, opened, false)
+    }
+
+    /// [`Self::hidden_from_command`] for a command tried first on a copy of the folder
+    /// (`agent::try_first`): what an ask rule about *changing* files keeps is not kept from it
+    /// (it can change only the copy, and its changes there are asked about on the card, by
+    /// that rule); what a deny rule keeps, and what an ask rule about reading keeps, are.
+    ///
+    /// # Errors
+    /// As [`Self::hidden_from_command`].
+    pub fn hidden_from_tried_command(
+        &self,
+        workspace: &Path,
+        opened: Option<&str>,
+    ) -> Result<kept::KeptPlaces, HiddenError> {
+        self.hidden_from(workspace, opened, true)
+    }
+
+    fn hidden_from(
+        &self,
+        workspace: &Path,
+        opened: Option<&str>,
+        tried_first: bool,
+    ) -> Result<kept::KeptPlaces, HiddenError> {
         // The rules are copied out so that the look through the workspace (up to
         // [`kept::LOOK_CAP`] entries) holds no lock other decisions wait for.
         let kept: Vec<(kept::Keep, Rule)> = {
@@ -303,7 +327,7 @@ impl Policy {
             let Rules::Loaded(set) = &state.rules else {
                 return Ok(kept::KeptPlaces::default());
             };
-            Self::keeping(set, opened)
+            Self::keeping(set, opened, tried_first)
                 .map(|(_, keep, rule)| (keep, rule.clone()))
                 .collect()
         };
@@ -317,6 +341,7 @@ impl Policy {
     fn keeping<'a>(
         set: &'a RuleSet,
         opened: Option<&'a str>,
+        tried_first: bool,
     ) -> impl Iterator<Item = (RuleKind, kept::Keep, &'a Rule)> {
         let keeps = |rule: &'a Rule| kept::keeps(rule).map(|keep| (keep, rule));
         set.deny
@@ -328,6 +353,7 @@ impl Policy {
                     .iter()
                     .filter(move |rule| opened != Some(rule.line(RuleKind::Ask).as_str()))
                     .filter_map(keeps)
+                    .filter(move |(keep, _)| !(tried_first && *keep == kept::Keep::ReadOnly))
                     .map(|(keep, rule)| (RuleKind::Ask, keep, rule)),
             )
     }
@@ -337,11 +363,36 @@ impl Policy {
     /// screen lists them ("Never touch anything in Private"), each with how it keeps its places
     /// from the command ([`kept::keeps`]); empty while the rules file is broken.
     pub fn kept_from_command(&self, opened: Option<&str>) -> Vec<(kept::Keep, String)> {
+        self.kept_from(opened, false)
+    }
+
+    /// Whether the ask rule `line` (its one-line form, [`Verdict::asking_rule`]) is only about
+    /// changing files (what it keeps from a command is kept read-only, [`kept::keeps`]): for a
+    /// command tried first on a copy of the folder, such a rule asks on the card of the
+    /// command's changes, not before the try.
+    pub fn asks_only_about_changes(&self, line: &str) -> bool {
+        let state = self.lock();
+        let Rules::Loaded(set) = &state.rules else {
+            return false;
+        };
+        set.ask
+            .iter()
+            .find(|rule| rule.line(RuleKind::Ask) == line)
+            .is_some_and(|rule| kept::keeps(rule) == Some(kept::Keep::ReadOnly))
+    }
+
+    /// [`Self::kept_from_command`] for a command tried first on a copy of the folder (as
+    /// [`Self::hidden_from_tried_command`] keeps them).
+    pub fn kept_from_tried_command(&self, opened: Option<&str>) -> Vec<(kept::Keep, String)> {
+        self.kept_from(opened, true)
+    }
+
+    fn kept_from(&self, opened: Option<&str>, tried_first: bool) -> Vec<(kept::Keep, String)> {
         let state = self.lock();
         let Rules::Loaded(set) = &state.rules else {
             return Vec::new();
         };
-        Self::keeping(set, opened)
+        Self::keeping(set, opened, tried_first)
             .map(|(kind, keep, rule)| (keep, rule.sentence(kind)))
             .collect()
     }

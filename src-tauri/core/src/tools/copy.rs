@@ -144,14 +144,40 @@ impl CopyFolder {
 
 impl Drop for CopyFolder {
     fn drop(&mut self) {
-        // overlayfs leaves `work/work` without any permission; it must be opened to be
-        // removed by a person who is not root.
-        let inner = self.run_dir.join("work/work");
-        let _ = std::fs::set_permissions(
-            &inner,
-            std::os::unix::fs::PermissionsExt::from_mode(0o700),
-        );
+        // overlayfs leaves `work/work` without any permission, and the command may have left
+        // folders of the upper folder so (`chmod 000`): they must be opened to be removed by
+        // a person who is not root.
+        open_folders(&self.run_dir);
         let _ = std::fs::remove_dir_all(&self.run_dir);
+    }
+}
+
+/// Gives every folder beneath `dir` (and `dir`), not through a link, the owner's read, write
+/// and search permission where it lacks them (best effort), so that it can be removed.
+fn open_folders(dir: &Path) {
+    use std::os::unix::fs::{MetadataExt as _, PermissionsExt as _};
+    let mut todo = vec![dir.to_path_buf()];
+    while let Some(folder) = todo.pop() {
+        let Ok(meta) = std::fs::symlink_metadata(&folder) else {
+            continue;
+        };
+        if !meta.is_dir() {
+            continue;
+        }
+        if meta.mode() & 0o700 != 0o700 {
+            let _ = std::fs::set_permissions(
+                &folder,
+                std::fs::Permissions::from_mode((meta.mode() & 0o7777) | 0o700),
+            );
+        }
+        let Ok(children) = std::fs::read_dir(&folder) else {
+            continue;
+        };
+        for child in children.flatten() {
+            if child.file_type().is_ok_and(|t| t.is_dir()) {
+                todo.push(child.path());
+            }
+        }
     }
 }
 

@@ -81,8 +81,10 @@ async fn a_command_card_says_what_the_command_does_and_the_log_keeps_it() {
         }])
     );
     assert_eq!(request.effects.len(), 1, "{:?}", request.effects);
+    // Shut in, or (tried on a copy first) what Approve does with what it did there.
     assert!(
-        request.effects[0].contains("shut in"),
+        request.effects[0].contains("shut in")
+            || request.effects[0].contains("exactly these changes"),
         "{:?}",
         request.effects
     );
@@ -145,7 +147,7 @@ fn tools_without_a_command_line_have_no_detail() {
 async fn the_detail_reaches_the_approval_request_and_its_json() {
     let mut h = harness(
         json!({"turns": [
-            {"tool_calls": [{"name": "run_command", "arguments": {"command": "ls -la"}}]},
+            {"tool_calls": [{"name": "run_command", "arguments": {"command": "touch made.txt"}}]},
             {"tool_calls": [{"name": "write_file", "arguments": {"path": "a.txt", "content": "x"}}]},
             {"say": "done"}
         ]}),
@@ -155,19 +157,34 @@ async fn the_detail_reaches_the_approval_request_and_its_json() {
     let command = h.events.approval_required().await;
     let root = std::fs::canonicalize(h.dir.path()).unwrap();
     let working_folder = root.to_string_lossy().into_owned();
+    let Some(CallDetail::Command {
+        line,
+        working_folder: shown_folder,
+        effects,
+        tried,
+    }) = command.detail.clone()
+    else {
+        panic!("no command detail: {:?}", command.detail);
+    };
     assert_eq!(
-        command.detail,
-        Some(CallDetail::Command {
-            line: "ls -la".into(),
-            working_folder: working_folder.clone(),
-            effects: Vec::new(),
-            tried: None,
-        })
+        (line.as_str(), shown_folder.as_str(), effects.len()),
+        ("touch made.txt", working_folder.as_str(), 0)
     );
-    assert_eq!(
-        serde_json::to_value(&command).unwrap()["detail"],
-        json!({"kind": "command", "line": "ls -la", "working_folder": working_folder})
-    );
+    // Where commands are tried on a copy first, the card holds what it made there.
+    if let Some(tried) = tried {
+        assert_eq!(tried.changes.len(), 1, "{tried:?}");
+        assert_eq!(
+            serde_json::to_value(&command).unwrap()["detail"],
+            json!({"kind": "command", "line": "touch made.txt", "working_folder": working_folder,
+                   "tried": {"changes": [{"change": "created", "path": "made.txt", "folder": false, "size": 0}],
+                             "more": 0, "output": "", "ended": "It finished without an error."}})
+        );
+    } else {
+        assert_eq!(
+            serde_json::to_value(&command).unwrap()["detail"],
+            json!({"kind": "command", "line": "touch made.txt", "working_folder": working_folder})
+        );
+    }
     h.runtime
         .resolve_approval(command.approval_id, Decision::Deny { note: None })
         .unwrap();

@@ -23,6 +23,17 @@ struct Tried {
     data: PathBuf,
 }
 
+impl Drop for Tried {
+    /// Opens every folder again (a test may leave one without permissions), so that the
+    /// temporary folder can be removed by a user who is not root.
+    fn drop(&mut self) {
+        let _ = Command::new("chmod")
+            .args(["-R", "u+rwx"])
+            .arg(self._dir.path())
+            .status();
+    }
+}
+
 impl Tried {
     fn store(&self) -> UndoStore {
         UndoStore::new(&self.data, 1_000_000_000)
@@ -504,6 +515,146 @@ fn an_empty_folder_and_permission_bits_are_applied_as_made() {
     );
     changes::apply(&set, &t.real, &t.upper, Some(&t.store())).unwrap();
     assert_eq!(snapshot(&t.real), plainly("", command));
+}
+
+/// The permission bits of `path` (not followed).
+fn mode_of(path: &Path) -> u32 {
+    std::fs::symlink_metadata(path).unwrap().mode() & 0o7777
+}
+
+/// A command may leave a folder of the copy without any permission: its changes are read (the
+/// mode it gave included) and applied all the same, and the upper directory is left as it
+/// was. Root ignores permissions: these tests prove something as a user who is not root
+/// (`make test-unprivileged`).
+#[test]
+fn a_new_folder_left_unreadable_is_read_and_applied() {
+    let setup = "mkdir Work";
+    let command = "mkdir Work/2024; echo a > Work/2024/a.txt; echo b > Work/2024/b.txt; \
+                   chmod 000 Work/2024/b.txt; chmod 000 Work/2024";
+    let Some(t) = tried(setup, command) else {
+        return;
+    };
+    let set = t.read();
+    assert_eq!(
+        kinds(&set),
+        vec![
+            (p("Work/2024"), EntryKind::CreatedFolder { mode: 0 }),
+            (
+                p("Work/2024/a.txt"),
+                EntryKind::CreatedFile {
+                    size: 2,
+                    mode: 0o644
+                }
+            ),
+            (
+                p("Work/2024/b.txt"),
+                EntryKind::CreatedFile { size: 2, mode: 0 }
+            ),
+        ]
+    );
+    // Read again, the same: the upper folder was left as the command left it.
+    assert_eq!(mode_of(&t.upper.join("Work/2024")), 0);
+    assert_eq!(t.read(), set);
+    let card: Vec<_> = set
+        .for_card(&t.real)
+        .into_iter()
+        .map(|c| (c.path, c.folder, c.diff.is_some()))
+        .collect();
+    assert_eq!(
+        card,
+        vec![
+            (p("Work/2024"), true, false),
+            (p("Work/2024/a.txt"), false, true),
+            (p("Work/2024/b.txt"), false, true),
+        ]
+    );
+    assert_eq!(mode_of(&t.upper.join("Work/2024")), 0);
+    let applied = changes::apply(&set, &t.real, &t.upper, Some(&t.store())).unwrap();
+    assert!(applied.skipped.is_empty());
+    assert_eq!(mode_of(&t.real.join("Work/2024")), 0);
+    assert_eq!(mode_of(&t.upper.join("Work/2024")), 0);
+    // What is inside, seen with the folder opened for a moment.
+    std::fs::set_permissions(
+        t.real.join("Work/2024"),
+        std::os::unix::fs::PermissionsExt::from_mode(0o700),
+    )
+    .unwrap();
+    assert_eq!(mode_of(&t.real.join("Work/2024/b.txt")), 0);
+    assert_eq!(mode_of(&t.real.join("Work/2024/a.txt")), 0o644);
+    assert_eq!(
+        std::fs::read_to_string(t.real.join("Work/2024/a.txt")).unwrap(),
+        "a\n"
+    );
+    assert_eq!(overlay_marks(&t.real), Vec::<String>::new());
+}
+
+#[test]
+fn an_existing_folder_made_unreadable_is_read_and_applied() {
+    let setup = "mkdir -p Work/2024 Work/2025; echo a > Work/2024/a.txt; echo b > Work/2025/b.txt";
+    let command = "echo more >> Work/2024/a.txt; echo n > Work/2024/n.txt; chmod 000 Work/2024; \
+                   chmod -r Work/2025";
+    let Some(t) = tried(setup, command) else {
+        return;
+    };
+    let set = t.read();
+    assert_eq!(
+        kinds(&set),
+        vec![
+            (p("Work/2024"), EntryKind::ModeOnly { mode: 0 }),
+            (
+                p("Work/2024/a.txt"),
+                EntryKind::ChangedFile {
+                    size: 7,
+                    mode: 0o644
+                }
+            ),
+            (
+                p("Work/2024/n.txt"),
+                EntryKind::CreatedFile {
+                    size: 2,
+                    mode: 0o644
+                }
+            ),
+            (p("Work/2025"), EntryKind::ModeOnly { mode: 0o311 }),
+        ]
+    );
+    assert_eq!(t.read(), set);
+    let card: Vec<_> = set
+        .for_card(&t.real)
+        .into_iter()
+        .map(|c| (c.change, c.path, c.folder, c.mode, c.diff.is_some()))
+        .collect();
+    assert_eq!(
+        card,
+        vec![
+            (ChangeKind::Mode, p("Work/2024"), true, Some(0), false),
+            (ChangeKind::Changed, p("Work/2024/a.txt"), false, None, true),
+            (ChangeKind::Created, p("Work/2024/n.txt"), false, None, true),
+            (ChangeKind::Mode, p("Work/2025"), true, Some(0o311), false),
+        ]
+    );
+    let store = t.store();
+    let applied = changes::apply(&set, &t.real, &t.upper, Some(&store)).unwrap();
+    assert!(applied.skipped.is_empty());
+    assert_eq!(mode_of(&t.real.join("Work/2024")), 0);
+    assert_eq!(mode_of(&t.real.join("Work/2025")), 0o311);
+    std::fs::set_permissions(
+        t.real.join("Work/2024"),
+        std::os::unix::fs::PermissionsExt::from_mode(0o755),
+    )
+    .unwrap();
+    std::fs::set_permissions(
+        t.real.join("Work/2025"),
+        std::os::unix::fs::PermissionsExt::from_mode(0o755),
+    )
+    .unwrap();
+    let mut expected = plainly(
+        setup,
+        "echo more >> Work/2024/a.txt; echo n > Work/2024/n.txt",
+    );
+    expected.insert(p("Work/2024"), p("folder 755"));
+    assert_eq!(snapshot(&t.real), expected);
+    assert_eq!(overlay_marks(&t.real), Vec::<String>::new());
 }
 
 #[test]

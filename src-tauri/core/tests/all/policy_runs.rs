@@ -68,9 +68,10 @@ async fn allow_for_this_session_grants_exactly_that_call() {
 
 #[tokio::test]
 async fn allow_for_this_session_also_answers_the_identical_calls_already_waiting() {
-    let command = |line: &str| json!({"name": "run_command", "arguments": {"command": line}});
+    // Writes (a command's card comes only after it was tried, one at a time).
+    let write = |text: &str| json!({"name": "write_file", "arguments": {"path": "log.txt", "content": text}});
     let scenario = json!({"turns": [
-        {"tool_calls": [command("echo one >> log.txt"), command("echo one >> log.txt"), command("echo two >> log.txt")]},
+        {"tool_calls": [write("one\n"), write("one\n"), write("two\n")]},
         {"say": "done"}
     ]});
     let mut h = harness(scenario, TIMEOUT);
@@ -118,7 +119,7 @@ async fn allow_for_this_session_also_answers_the_identical_calls_already_waiting
     h.events.run_finished().await;
     assert_eq!(
         std::fs::read_to_string(h.dir.path().join("log.txt")).unwrap(),
-        "one\none\n"
+        "one\n"
     );
     // One grant, created by the person's answer (not again by the call it covered).
     assert_eq!(h.policy.grants().len(), 1);

@@ -140,11 +140,7 @@ fn reword_child() {
         ]});
         let mut f = harness(failing, Duration::from_secs(120));
         f.runtime.start_run("Fail twice").unwrap();
-        let card = f.events.approval_required().await;
-        assert_eq!(card.tool_name, "run_command");
-        f.runtime
-            .resolve_approval(card.approval_id, Decision::Approve)
-            .unwrap();
+        // The command changes nothing on the copy it is tried on: no card.
         f.events.run_finished().await;
         let outputs: Vec<String> = finished(&f.events.all())
             .into_iter()

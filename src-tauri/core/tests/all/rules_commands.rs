@@ -119,13 +119,28 @@ async fn approved(line: &str) -> (String, (ToolCallStatus, String)) {
     );
     plant(h.dir.path());
     h.runtime.start_run("look").unwrap();
-    let card = h.events.approval_required().await;
-    h.runtime
-        .resolve_approval(card.approval_id, Decision::Approve)
-        .unwrap();
-    h.events.run_finished().await;
+    // A command that changes nothing on the copy it is tried on has no card, unless a rule
+    // asks about it.
+    let card = h
+        .events
+        .next_matching(|e| match e {
+            AgentEvent::ApprovalRequired(card) => Some(Some(card.clone())),
+            AgentEvent::RunFinished { .. } => Some(None),
+            _ => None,
+        })
+        .await;
+    let reason = match card {
+        Some(card) => {
+            h.runtime
+                .resolve_approval(card.approval_id, Decision::Approve)
+                .unwrap();
+            h.events.run_finished().await;
+            card.reason
+        }
+        None => String::new(),
+    };
     let outputs = finished_outputs(&h.events.all());
-    (card.reason, outputs[0].clone())
+    (reason, outputs[0].clone())
 }
 
 #[tokio::test]
@@ -413,7 +428,8 @@ async fn a_command_rule_keeps_no_files_and_a_write_into_a_kept_folder_fails() {
         ]),
         "[[ask]]\ntool = \"run_command\"\nmatch = \"docker*\"\n\
          [[deny]]\ntool = \"*\"\nmatch = \"Private/**\"\n\
-         [[allow]]\ntool = \"run_command\"\n",
+         [[allow]]\ntool = \"run_command\"\n\
+         [[allow]]\ntool = \"write_file\"\nmatch = \"docker/**\"\n",
         |root| {
             std::fs::write(root.join("docker-compose.yml"), "services: {}\n").unwrap();
             std::fs::create_dir_all(root.join("docker")).unwrap();
@@ -440,7 +456,7 @@ async fn a_command_card_names_the_rules_whose_places_are_hidden_from_it() {
     // An ordinary command card: every rule that keeps places, deny first (docker* is about
     // commands, not places).
     let mut h = harness_with(
-        commands(&["grep -r IBAN", "cat Work/Contracts/salary.txt"]),
+        commands(&["grep -r IBAN > found.txt", "cat Work/Contracts/salary.txt"]),
         TIMEOUT,
         rules(keeping),
         AnswerMode::Interactive,
@@ -668,9 +684,16 @@ async fn a_rule_about_a_file_tool_holds_for_commands_too() {
     std::fs::create_dir_all(root.join("Photos")).unwrap();
     std::fs::write(root.join("Photos/cat.jpg"), "photo-7731\n").unwrap();
     h.runtime.start_run("tidy").unwrap();
+    // The one change (made.txt) is shown on a card: the allow rule lets commands run, not
+    // change files unasked.
+    let card = h.events.approval_required().await;
+    assert!(card.summary.contains("echo made"), "{}", card.summary);
+    h.runtime
+        .resolve_approval(card.approval_id, Decision::Approve)
+        .unwrap();
     h.events.run_finished().await;
     let events = h.events.all();
-    assert_eq!(cards(&events), 0);
+    assert_eq!(cards(&events), 1);
     let outputs = finished_outputs(&events);
     assert_eq!(outputs.len(), 5, "{outputs:?}");
     assert_eq!(outputs[0].0, ToolCallStatus::Denied, "{outputs:?}");
@@ -698,8 +721,9 @@ async fn a_command_card_says_what_rules_about_file_tools_keep_from_it() {
     if !shut_in() {
         return;
     }
+    // It writes a file, so it has a card (after it was tried on a copy).
     let mut h = harness_with(
-        commands(&["ls"]),
+        commands(&["ls > listing.txt"]),
         TIMEOUT,
         rules(
             "[[deny]]\ntool = \"read_file\"\nmatch = \"Private/**\"\n\
@@ -716,13 +740,9 @@ async fn a_command_card_says_what_rules_about_file_tools_keep_from_it() {
         effects.contains("What your rules keep is hidden from it: Never read files in Private."),
         "{effects}"
     );
-    assert!(
-        effects.contains(
-            "Whatever it tries, it cannot change, move or delete what these rules protect \
-             (it can read it): Ask before writing files in Photos."
-        ),
-        "{effects}"
-    );
+    // Tried on a copy first, it may change Photos there: the card of its changes asks by
+    // that rule.
+    assert!(!effects.contains("Photos"), "{effects}");
     h.runtime
         .resolve_approval(card.approval_id, Decision::Deny { note: None })
         .unwrap();

@@ -111,7 +111,11 @@ async fn a_command_cannot_write_outside_the_workspace() {
     assert!(!sibling.exists());
     assert!(!far.exists());
     // A folder outside /tmp that the host could write to: the command cannot.
-    let outside = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
+    // (The target folder, or the home folder where the tests run as a user who cannot write
+    // to the target folder: `make test-unprivileged`.)
+    let outside = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR"))
+        .or_else(|_| tempfile::tempdir_in(std::env::var_os("HOME").expect("HOME is set")))
+        .unwrap();
     let target = outside.path().join("escape.txt");
     let out = run(&format!("echo bad > '{}'", target.display()), &ws).await;
     assert!(
