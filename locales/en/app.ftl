@@ -795,6 +795,8 @@ tool_failed-command-no_code = The command ended without an exit code.
 # $wait: a duration (duration-seconds).
 tool_failed-command-too_long = The command was stopped after { $wait } because it was still running, and so was everything it started.
 tool_failed-command-left_running = It left programs running in the background; they were stopped.
+# $size: a size (8 GB); $count: a number of files.
+tool_failed-command-wrote_too_much = The command was stopped: on the copy of your folder it wrote more than a command may write (more than { $size } or { $count } files, or it was filling the disk). Nothing it did was put into your folder.
 # Followed on the next lines by what the command printed, exactly as it printed it.
 tool_failed-command-printed = What it printed:
 tool_failed-command-printed_nothing = It printed nothing.

@@ -770,6 +770,8 @@ tool_failed-command-signal = O comando foi encerrado pelo sinal { $signal }.
 tool_failed-command-no_code = O comando terminou sem código de saída.
 tool_failed-command-too_long = O comando foi parado depois de { $wait } porque ainda estava rodando, e tudo o que ele iniciou também foi parado.
 tool_failed-command-left_running = Ele deixou programas rodando em segundo plano; eles foram parados.
+# $size: a size (8 GB); $count: a number of files.
+tool_failed-command-wrote_too_much = O comando foi parado: na cópia da sua pasta ele escreveu mais do que um comando pode escrever (mais de { $size } ou { $count } arquivos, ou estava enchendo o disco). Nada do que ele fez foi colocado na sua pasta.
 tool_failed-command-printed = O que ele mostrou:
 tool_failed-command-printed_nothing = Ele não mostrou nada.
 tool_failed-not_there = { $name } não existe.

@@ -707,6 +707,8 @@ tool_failed-command-signal = 命令被信号 { $signal } 结束。
 tool_failed-command-no_code = 命令结束了，但没有退出码。
 tool_failed-command-too_long = 命令运行了 { $wait } 仍未结束，所以它和它启动的一切都被停止了。
 tool_failed-command-left_running = 它在后台留下了仍在运行的程序；这些程序已被停止。
+# $size: a size (8 GB); $count: a number of files.
+tool_failed-command-wrote_too_much = 命令已被停止：它在你的文件夹副本上写入的内容超过了命令允许写入的量（超过 { $size } 或 { $count } 个文件，或正在占满磁盘）。它所做的一切都没有放进你的文件夹。
 tool_failed-command-printed = 它输出的内容：
 tool_failed-command-printed_nothing = 它没有输出任何内容。
 tool_failed-not_there = { $name } 不存在。

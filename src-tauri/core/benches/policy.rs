@@ -123,7 +123,5 @@ fn bench_policy(c: &mut Criterion) {
     group.finish();
 }
 
-/// One decision about our own `run_command` with each line in the 20,000-file workspace, under
-/// "Never write PDF files" and "allow run_command".
 criterion_group!(benches, bench_policy);
 criterion_main!(benches);

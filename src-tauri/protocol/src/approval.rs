@@ -73,7 +73,7 @@ pub enum CallDetail {
         /// internet, a rule asks about it, or this computer cannot make the copy).
         #[ts(optional)]
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        tried: Option<TriedCommand>,
+        tried: Option<Box<TriedCommand>>,
     },
     /// The request comes from another agent on this computer through the inbox (not from Ask
     /// First's own assistant): who asks and the folder it works in, which is that agent's own

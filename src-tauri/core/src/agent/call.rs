@@ -210,7 +210,9 @@ async fn leads_to_now(
 
 /// Runs `work` on the blocking pool. A panic in it goes on in the caller (the run's
 /// supervisor then ends the run); `None` when the runtime is shutting down.
-pub(super) async fn off_worker<T: Send + 'static>(work: impl FnOnce() -> T + Send + 'static) -> Option<T> {
+pub(super) async fn off_worker<T: Send + 'static>(
+    work: impl FnOnce() -> T + Send + 'static,
+) -> Option<T> {
     match tokio::task::spawn_blocking(work).await {
         Ok(value) => Some(value),
         Err(error) if error.is_panic() => std::panic::resume_unwind(error.into_panic()),
@@ -720,10 +722,10 @@ impl Run {
                     policy.hidden_from_command(&root, opened.as_deref())
                 }
             })
-                .await
-                .unwrap_or(Err(HiddenError::TooBig {
-                    cap: crate::policy::kept::LOOK_CAP,
-                }));
+            .await
+            .unwrap_or(Err(HiddenError::TooBig {
+                cap: crate::policy::kept::LOOK_CAP,
+            }));
             match hidden {
                 Ok(hidden) => {
                     for_commands = ws.clone().hiding_from_commands(hidden);

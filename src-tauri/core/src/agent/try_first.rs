@@ -56,15 +56,17 @@ enum ChangesVerdict {
 /// rule is about.
 fn judged_as(change: &FileChange, moves: bool) -> Vec<(&'static str, serde_json::Value)> {
     let path = serde_json::Value::String(change.path.clone());
-    let write = || ("write_file", serde_json::json!({"path": path, "content": ""}));
+    let write = || {
+        (
+            "write_file",
+            serde_json::json!({"path": path, "content": ""}),
+        )
+    };
     match change.change {
         ChangeKind::Created | ChangeKind::Link => {
             let mut tools = vec![write()];
             if moves {
-                tools.push((
-                    "move_path",
-                    serde_json::json!({"from": path, "to": path}),
-                ));
+                tools.push(("move_path", serde_json::json!({"from": path, "to": path})));
             }
             tools
         }
@@ -234,6 +236,10 @@ impl Run {
             Ok(result) => result,
             Err(no_copy) => return no_copy_result(&no_copy),
         };
+        // It wrote past its bounds and was stopped: nothing of it is read or applied.
+        if copy.overflowed() {
+            return command_result(result, None, layer);
+        }
         let root = ws.root().to_path_buf();
         let upper = copy.upper();
         let read = {
@@ -324,7 +330,11 @@ impl Run {
                     .saturating_sub(TriedCommand::SHOWN_CAP)
                     .try_into()
                     .unwrap_or(u64::MAX),
-                changes: changes.iter().take(TriedCommand::SHOWN_CAP).cloned().collect(),
+                changes: changes
+                    .iter()
+                    .take(TriedCommand::SHOWN_CAP)
+                    .cloned()
+                    .collect(),
                 output: match &result {
                     Ok(text) => printed(text),
                     Err(error) => printed(&error.to_string()),
@@ -332,7 +342,7 @@ impl Run {
                 ended: ended(&result),
             };
             if let Some(done) = self
-                .ask_about_changes(call, ws, layer, tried, &key, opened_rule, asking_rule)
+                .ask_about_changes(call, ws, layer, tried, &key, (opened_rule, asking_rule))
                 .await
             {
                 return done;
@@ -413,8 +423,7 @@ impl Run {
         layer: PolicyLayer,
         tried: TriedCommand,
         key: &DenialKey,
-        opened_rule: Option<&str>,
-        asking_rule: Option<String>,
+        (opened_rule, asking_rule): (Option<&str>, Option<String>),
     ) -> Option<CallResult> {
         let line = command_line(&call.arguments_json);
         let count = tried.changes.len() as u64 + tried.more;
@@ -438,7 +447,7 @@ impl Run {
             line: line.clone(),
             working_folder: ws.root().to_string_lossy().into_owned(),
             effects,
-            tried: Some(tried),
+            tried: Some(Box::new(tried)),
         };
         // The card's words, made again when the person changes the language while it waits
         // (the changes, the output and how it ended are facts and stay as they are).

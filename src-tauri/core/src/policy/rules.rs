@@ -583,8 +583,9 @@ impl Rule {
                     // made, when it is tried on a copy of the folder first
                     // (`agent::try_first`). Where it cannot be, nothing can keep this rule for
                     // it: it is refused.
-                    Sandboxed::ButNames => !Self::workspace_root(a)
-                        .is_some_and(crate::tools::copy::tried_first_in),
+                    Sandboxed::ButNames => {
+                        !Self::workspace_root(a).is_some_and(crate::tools::copy::tried_first_in)
+                    }
                     Sandboxed::No => self.matches_argument_any(a, asking, inside),
                 }))
     }

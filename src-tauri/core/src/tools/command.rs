@@ -293,6 +293,9 @@ mod unix {
     /// pipe still holds), before the reply is made with what arrived.
     const OUTPUT_GRACE: Duration = Duration::from_secs(2);
 
+    /// How often what a command tried on a copy has written is looked at.
+    const WATCH_EVERY: Duration = Duration::from_millis(500);
+
     /// The command's process group. Dropping it kills every process still in the group, so a
     /// call whose future is dropped (the run was stopped) leaves nothing running.
     struct ProcessGroup {
@@ -361,11 +364,10 @@ mod unix {
                     Ok(ends) => ends,
                     Err(e) => return not_started(e.to_string()),
                 };
-                let bwrap =
-                    match sandbox::confined_command(program, *user_namespace, command, ws) {
-                        Ok(bwrap) => bwrap,
-                        Err(e) => return not_started(e.to_string()),
-                    };
+                let bwrap = match sandbox::confined_command(program, *user_namespace, command, ws) {
+                    Ok(bwrap) => bwrap,
+                    Err(e) => return not_started(e.to_string()),
+                };
                 // On a copy of the folder, the same bwrap inside the namespaces that hold it.
                 let mut shell = match copy {
                     Some((copy, network)) => copy.wrap(&bwrap, network),
@@ -453,7 +455,55 @@ mod unix {
         // The shell is waited for (and reaped) on a blocking thread, which ends once the
         // shell does; a timeout or a drop below kills the group, so it always ends.
         let waiter = tokio::task::spawn_blocking(move || child.wait());
-        let ended = tokio::time::timeout(limit, waiter).await;
+        let ended = tokio::time::timeout(limit, waiter);
+        // On a copy, what it writes is watched: past its bounds it is stopped, and nothing of
+        // it will be applied.
+        let ended = match copy {
+            None => ended.await,
+            Some((copy, _)) => {
+                let bounds = copy.bounds();
+                let watch = async move {
+                    loop {
+                        tokio::time::sleep(WATCH_EVERY).await;
+                        let bounds = bounds.clone();
+                        if tokio::task::spawn_blocking(move || bounds.exceeded())
+                            .await
+                            .unwrap_or(false)
+                        {
+                            break;
+                        }
+                    }
+                };
+                tokio::select! {
+                    ended = ended => ended,
+                    () = watch => {
+                        copy.mark_overflowed();
+                        group.stop();
+                        let _ = tokio::time::timeout(OUTPUT_GRACE, reader).await;
+                        return Ok(Err(ToolError::said(
+                            format!(
+                                "The command was stopped: on the copy of the folder it wrote \
+                                 more than Ask First lets a command write (over {} bytes, or \
+                                 {} files, or it was filling the disk). Nothing it did was \
+                                 applied.",
+                                super::super::copy::write_cap(),
+                                super::super::copy::TRY_ENTRY_CAP
+                            ),
+                            "tool_failed-command-wrote_too_much",
+                            &[
+                                (
+                                    "size",
+                                    Arg::from(crate::undo::words::size(
+                                        super::super::copy::write_cap(),
+                                    )),
+                                ),
+                                ("count", Arg::from(super::super::copy::TRY_ENTRY_CAP as u64)),
+                            ],
+                        )));
+                    }
+                }
+            }
+        };
         // After the shell ended, this stops what it left running in the background; after a
         // timeout, everything. (While any process of the group lives, the kernel does not hand
         // its id to a new process; an empty group's id could only be reused after the process

@@ -60,6 +60,84 @@ pub const NO_COPY_SENTENCE: &str = "confinement-no_copy";
 pub struct CopyFolder {
     run_dir: PathBuf,
     root: PathBuf,
+    /// The bytes free for this user on the file system of the copy when it was made.
+    free_at_start: u64,
+    /// Set when the try wrote past its bounds ([`WriteBounds`]) and was stopped.
+    overflowed: std::sync::atomic::AtomicBool,
+}
+
+/// The most a try may write on its copy (disk space its new and changed files take): 8 GiB.
+/// Past it the try is stopped and nothing of it is applied.
+pub const TRY_WRITE_CAP_BYTES: u64 = 8 << 30;
+
+/// The environment variable that lowers [`TRY_WRITE_CAP_BYTES`] (`ASKFIRST_TRY_WRITE_CAP=<bytes>`),
+/// read once: for tests of a try that writes too much, and for a computer with little room.
+pub const TRY_WRITE_CAP_ENV: &str = "ASKFIRST_TRY_WRITE_CAP";
+
+/// The most a try may write: [`TRY_WRITE_CAP_BYTES`], or less where [`TRY_WRITE_CAP_ENV`]
+/// says so.
+pub fn write_cap() -> u64 {
+    static CAP: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
+    *CAP.get_or_init(|| {
+        std::env::var(TRY_WRITE_CAP_ENV)
+            .ok()
+            .and_then(|v| v.trim().parse::<u64>().ok())
+            .map_or(TRY_WRITE_CAP_BYTES, |cap| cap.min(TRY_WRITE_CAP_BYTES))
+    })
+}
+
+/// The free space a try always leaves on the disk that holds the copy: 1 GiB (unless the disk
+/// had less to begin with; then it may use half of what was free).
+pub const TRY_FREE_FLOOR_BYTES: u64 = 1 << 30;
+
+/// The most entries a try's copy may hold before it is stopped (as many as a change set may
+/// have, `agent::try_first::CHANGE_CAP`).
+pub const TRY_ENTRY_CAP: usize = 200_000;
+
+/// What a running try may write ([`CopyFolder::bounds`]), checked from another thread while it
+/// runs.
+#[derive(Debug, Clone)]
+pub struct WriteBounds {
+    upper: PathBuf,
+    free_at_start: u64,
+}
+
+impl WriteBounds {
+    /// Whether the try has written past its bounds: more than [`write_cap`] bytes or
+    /// [`TRY_ENTRY_CAP`] entries in its copy, or the disk's free space below
+    /// [`TRY_FREE_FLOOR_BYTES`] (or below half of what was free when it started). Folders it
+    /// made unreadable are not looked into; the free space still counts what is in them.
+    pub fn exceeded(&self) -> bool {
+        let floor = TRY_FREE_FLOOR_BYTES.min(self.free_at_start / 2);
+        if free_bytes(&self.upper).is_some_and(|free| free < floor) {
+            return true;
+        }
+        let (mut bytes, mut entries) = (0_u64, 0_usize);
+        let mut folders = vec![self.upper.clone()];
+        while let Some(folder) = folders.pop() {
+            let Ok(listing) = std::fs::read_dir(&folder) else {
+                continue;
+            };
+            for entry in listing.flatten() {
+                entries += 1;
+                let Ok(meta) = entry.metadata() else { continue };
+                bytes = bytes.saturating_add(std::os::unix::fs::MetadataExt::blocks(&meta) * 512);
+                if meta.is_dir() {
+                    folders.push(entry.path());
+                }
+                if entries > TRY_ENTRY_CAP || bytes > write_cap() {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+}
+
+/// The bytes free for this user on the file system holding `path`.
+fn free_bytes(path: &Path) -> Option<u64> {
+    let stat = nix::sys::statvfs::statvfs(path).ok()?;
+    Some(stat.blocks_available().saturating_mul(stat.fragment_size()))
 }
 
 impl CopyFolder {
@@ -90,12 +168,21 @@ impl CopyFolder {
             reason: "no folder for the copy lies outside the person's folder".into(),
         })?;
         let failed = |e: std::io::Error| NoCopy {
-            reason: format!("the folder for the copy could not be made in {}: {e}", runs.display()),
+            reason: format!(
+                "the folder for the copy could not be made in {}: {e}",
+                runs.display()
+            ),
         };
         make_private_dir(&runs).map_err(failed)?;
         let run_dir = runs.join(uuid::Uuid::new_v4().to_string());
         make_private_dir(&run_dir).map_err(failed)?;
-        let copy = Self { run_dir, root };
+        let free_at_start = free_bytes(&run_dir).unwrap_or(u64::MAX);
+        let copy = Self {
+            run_dir,
+            root,
+            free_at_start,
+            overflowed: std::sync::atomic::AtomicBool::new(false),
+        };
         std::fs::create_dir(copy.upper()).map_err(failed)?;
         std::fs::create_dir(copy.run_dir.join("work")).map_err(failed)?;
         std::os::unix::fs::symlink(&copy.root, copy.run_dir.join("lower")).map_err(failed)?;
@@ -105,6 +192,25 @@ impl CopyFolder {
     /// The upper folder: what the command changed, as overlayfs keeps it.
     pub fn upper(&self) -> PathBuf {
         self.run_dir.join("upper")
+    }
+
+    /// What the try on this copy may write, for a watch while it runs.
+    pub fn bounds(&self) -> WriteBounds {
+        WriteBounds {
+            upper: self.upper(),
+            free_at_start: self.free_at_start,
+        }
+    }
+
+    /// Records that the try wrote past its bounds and was stopped.
+    pub(crate) fn mark_overflowed(&self) {
+        self.overflowed
+            .store(true, std::sync::atomic::Ordering::SeqCst);
+    }
+
+    /// Whether the try wrote past its bounds and was stopped: nothing of it may be applied.
+    pub fn overflowed(&self) -> bool {
+        self.overflowed.load(std::sync::atomic::Ordering::SeqCst)
     }
 
     /// The person's folder this is a copy of (canonical).
@@ -219,7 +325,10 @@ fn runs_folder(ws: &Workspace) -> Option<PathBuf> {
             name.push(nix::unistd::getuid().as_raw().to_string());
             temp.join(name)
         });
-    in_data.into_iter().chain(in_temp).find(|folder| apart(folder))
+    in_data
+        .into_iter()
+        .chain(in_temp)
+        .find(|folder| apart(folder))
 }
 
 /// The environment variable that turns trying commands on a copy off (`ASKFIRST_TRY_FIRST=off`),
@@ -232,14 +341,16 @@ pub const TRY_FIRST_SWITCH_ENV: &str = "ASKFIRST_TRY_FIRST";
 /// copy there (tried once per process and folder for copies, a few milliseconds).
 pub fn available(ws: &Workspace) -> bool {
     let works = probed(ws);
-    crate::sync::MutexExt::lock_or_recover(tried_first_folders()).insert(ws.root().to_owned(), works);
+    crate::sync::MutexExt::lock_or_recover(tried_first_folders())
+        .insert(ws.root().to_owned(), works);
     works
 }
 
 /// The folders [`available`] was asked about, and its answer.
 fn tried_first_folders() -> &'static std::sync::Mutex<std::collections::HashMap<PathBuf, bool>> {
-    static FOLDERS: std::sync::OnceLock<std::sync::Mutex<std::collections::HashMap<PathBuf, bool>>> =
-        std::sync::OnceLock::new();
+    static FOLDERS: std::sync::OnceLock<
+        std::sync::Mutex<std::collections::HashMap<PathBuf, bool>>,
+    > = std::sync::OnceLock::new();
     FOLDERS.get_or_init(Default::default)
 }
 

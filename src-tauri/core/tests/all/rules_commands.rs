@@ -629,7 +629,8 @@ async fn unreadable_folder_child() {
         ]),
         "[[deny]]\ntool = \"*\"\nmatch = \"**/*.pdf\"\n\
          [[deny]]\ntool = \"*\"\nmatch = \"Work/Contracts/**\"\n\
-         [[allow]]\ntool = \"run_command\"\n",
+         [[allow]]\ntool = \"run_command\"\n\
+         [[allow]]\ntool = \"write_file\"\n[[allow]]\ntool = \"edit_file\"\n",
         |root| {
             plant(root);
             std::fs::write(root.join("Work/2024/contract.pdf"), "%PDF SECRET").unwrap();
