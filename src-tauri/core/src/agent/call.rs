@@ -482,18 +482,22 @@ impl Run {
         };
         let asking_rule = verdict.asking_rule.clone();
         // A command is tried on a copy of the folder first, where this computer can make one:
-        // its card, if any, shows what it did. Only an ask rule's card, or one about the
-        // internet (the try has none), comes before the try.
-        let try_first = if call.name == "run_command" {
+        // its card, if any, shows what it did. Only an ask rule's card, one about the internet
+        // (the try has none), or one whose words reach outside the folder (what it reads there
+        // would reach the model with no card) comes before the try.
+        let (try_first, outside) = if call.name == "run_command" {
             let (arguments, ws) = (call.arguments_json.clone(), ws.clone());
             off_worker(move || {
-                crate::tools::copy::available(&ws)
-                    .then(|| crate::tools::uses_network(&arguments, &ws))
+                let available = crate::tools::copy::available(&ws);
+                (
+                    available.then(|| crate::tools::uses_network(&arguments, &ws)),
+                    available && crate::tools::reaches_outside(&arguments, &ws),
+                )
             })
             .await
-            .flatten()
+            .unwrap_or((None, false))
         } else {
-            None
+            (None, false)
         };
         let pending = match verdict.decision {
             PolicyDecision::Allow => {
@@ -505,6 +509,7 @@ impl Run {
             // the card of its changes).
             PolicyDecision::Ask { .. }
                 if try_first == Some(false)
+                    && !outside
                     && match (&asking_rule, layer) {
                         (None, PolicyLayer::ToolDefault) => true,
                         (Some(rule), PolicyLayer::UserRule) => {

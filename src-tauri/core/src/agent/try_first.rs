@@ -214,6 +214,9 @@ impl Run {
                 )
             }
         };
+        // Files of the folder changed while it ran (by the person) are not overwritten by
+        // what it made of them: their status-change time is after this.
+        let started_ns = unix_nanos_now();
         self.emit(askfirst_protocol::AgentEvent::ToolCallStarted {
             run_id: self.id,
             tool_call_id: call.id.clone(),
@@ -275,6 +278,20 @@ impl Run {
         // It changed nothing: as a read, no card.
         if set.is_empty() {
             return command_result(result, None, layer);
+        }
+        if let Some(changed) = set.entries.iter().find(|entry| {
+            entry
+                .lower
+                .as_ref()
+                .is_some_and(|l| l.ctime_ns >= started_ns)
+        }) {
+            let name = changed.path.display().to_string();
+            let words = |language| {
+                with_language(language, || {
+                    tr("tried-conflict", &[("name", Arg::from(name.as_str()))])
+                })
+            };
+            return CallResult::failed(words(Language::En), words(crate::i18n::language()));
         }
         let verdict = {
             let (policy, ws, changes) = (
@@ -598,4 +615,11 @@ fn card_words(policy: &crate::policy::Policy, opened_rule: Option<&str>) -> Vec<
         opened_rule,
         true,
     )
+}
+
+/// Now, in nanoseconds since 1970 (as file times are kept).
+fn unix_nanos_now() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_nanos()).unwrap_or(i64::MAX))
 }

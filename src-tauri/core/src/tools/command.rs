@@ -188,6 +188,26 @@ impl Tool for RunCommand {
     }
 }
 
+/// Whether the `run_command` call `raw` reads or writes a place outside the folder that the
+/// sandbox does not hide (`cat /etc/…`, `ls /srv`), as its line reads: a command tried on a
+/// copy that changes nothing has no card, and what it reads goes to the model, so one whose
+/// words reach outside the folder is asked about before it is tried. (A second line: what a
+/// command reads outside the folder is not kept from it by the kernel.)
+pub fn reaches_outside(raw: &str, ws: &Workspace) -> bool {
+    use crate::command_line::Effect;
+    let Ok(args) = parse_args::<RunCommandArgs>("run_command", raw) else {
+        return false;
+    };
+    let place = Place {
+        root: ws.root().to_path_buf(),
+        home: std::env::var_os("HOME").map(std::path::PathBuf::from),
+        confined: true,
+    };
+    crate::command_line::effects(&args.command, &place)
+        .iter()
+        .any(|effect| matches!(effect, Effect::Outside { hidden: false, .. }))
+}
+
 /// Whether the `run_command` call `raw` uses the internet, as its line reads (it downloads,
 /// sends, or runs what it downloads): such a command is asked about before it is tried, and
 /// tried with the network.

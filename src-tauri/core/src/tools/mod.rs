@@ -31,7 +31,8 @@ mod workspace;
 mod write;
 
 pub use command::{
-    try_on_copy, uses_network, RunCommand, DEFAULT_COMMAND_TIMEOUT_SECS, MAX_COMMAND_TIMEOUT_SECS,
+    reaches_outside, try_on_copy, uses_network, RunCommand, DEFAULT_COMMAND_TIMEOUT_SECS,
+    MAX_COMMAND_TIMEOUT_SECS,
 };
 pub use delete::DeletePath;
 pub use edit::EditFile;

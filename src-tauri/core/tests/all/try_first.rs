@@ -60,7 +60,7 @@ fn changes_of(request: &askfirst_protocol::ApprovalRequest) -> Vec<(ChangeKind, 
 #[tokio::test]
 async fn a_command_that_changes_nothing_runs_without_a_card() {
     let mut h = harness_with(
-        commands(&["ls; wc -l notes.txt"]),
+        commands(&["ls; wc -l notes.txt; ls > /dev/null 2>&1"]),
         TIMEOUT,
         rules(""),
         AnswerMode::Interactive,
@@ -345,7 +345,7 @@ async fn undo_takes_a_whole_command_back() {
 async fn a_hostile_change_set_is_shown_as_it_is_and_a_pipe_is_never_applied() {
     let mut h = harness_with(
         commands(&[
-            "mkfifo pipe; ln -s /etc/passwd out-link; printf x > \"$(printf 'evil\\nname\\342\\200\\256txt.exe')\"",
+            "mkfifo pipe; t=/etc; ln -s $t/passwd out-link; printf x > \"$(printf 'evil\\nname\\342\\200\\256txt.exe')\"",
         ]),
         TIMEOUT,
         rules(""),
@@ -404,7 +404,7 @@ fn a_try_that_writes_too_much_is_stopped_and_nothing_applies() {
 #[ignore = "run by a_try_that_writes_too_much_is_stopped_and_nothing_applies"]
 async fn writes_too_much_child() {
     let mut h = harness_with(
-        commands(&["echo small > small.txt; head -c 50000000 /dev/zero > big.bin; sleep 20"]),
+        commands(&["echo small > small.txt; yes | head -c 50000000 > big.bin; sleep 20"]),
         TIMEOUT,
         rules(""),
         AnswerMode::Interactive,
@@ -421,4 +421,61 @@ async fn writes_too_much_child() {
     assert_eq!(done[0].status, ToolCallStatus::Failed, "{:?}", done[0]);
     assert!(done[0].output.contains("stopped"), "{:?}", done[0]);
     assert!(!root.join("small.txt").exists() && !root.join("big.bin").exists());
+}
+
+/// A file the person changes while the command runs on the copy is not overwritten by what the
+/// command made of it.
+#[tokio::test]
+async fn a_file_changed_while_the_command_runs_is_not_overwritten() {
+    let mut h = harness_with(
+        commands(&["sleep 1; echo command >> notes.txt"]),
+        TIMEOUT,
+        rules(""),
+        AnswerMode::Interactive,
+    );
+    let root = std::fs::canonicalize(h.dir.path()).unwrap();
+    if !tried_first(&root) {
+        return;
+    }
+    std::fs::write(root.join("notes.txt"), "mine\n").unwrap();
+    h.runtime.start_run("append").unwrap();
+    h.events
+        .next_matching(|e| matches!(e, AgentEvent::ToolCallStarted { .. }).then_some(()))
+        .await;
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    std::fs::write(root.join("notes.txt"), "mine, edited while it ran\n").unwrap();
+    h.events.run_finished().await;
+    let events = h.events.all();
+    assert_eq!(cards(&events), 0);
+    assert_eq!(finished(&events)[0].status, ToolCallStatus::Failed);
+    assert_eq!(
+        std::fs::read_to_string(root.join("notes.txt")).unwrap(),
+        "mine, edited while it ran\n"
+    );
+}
+
+/// A command whose words read outside the folder is asked about before it is tried (what it
+/// reads there would reach the model without a card).
+#[tokio::test]
+async fn a_command_that_reads_outside_the_folder_asks_before_it_runs() {
+    let mut h = harness_with(
+        commands(&["cat /etc/hostname"]),
+        TIMEOUT,
+        rules(""),
+        AnswerMode::Interactive,
+    );
+    let root = std::fs::canonicalize(h.dir.path()).unwrap();
+    if !tried_first(&root) {
+        return;
+    }
+    h.runtime.start_run("look").unwrap();
+    let card = h.events.approval_required().await;
+    assert!(
+        matches!(&card.detail, Some(CallDetail::Command { tried: None, .. })),
+        "{card:?}"
+    );
+    h.runtime
+        .resolve_approval(card.approval_id, Decision::Deny { note: None })
+        .unwrap();
+    h.events.run_finished().await;
 }
