@@ -816,6 +816,9 @@ card-command-tried = The command `{ $command }` was tried on a copy of your fold
 } to your folder
 card-command-tried-reason = Nothing in your folder has changed yet. Ask First ran the command on a copy, without the internet, to show you what it does.
 card-command-tried-apply = Approve puts exactly these changes into your folder (the command is not run again), and you can undo them from Activity. Deny throws them away.
+card-command-tried-grant_scope = While this conversation is open, this same command may make these changes again without asking: the same files, changed in the same ways. Anything more (another file, another kind of change, or a script it runs edited since) still asks. It ends when you start or open another conversation, or close Ask First.
+# $command: the command line.
+card-command-tried-granted = The command `{ $command }`, making the same changes as the one you allowed
 tried-ended_ok = It finished without an error.
 # $why: the technical reason.
 tried-unreadable = The command was tried on a copy of your folder, but Ask First could not read what it changed ({ $why }), so nothing was applied.

@@ -788,6 +788,9 @@ card-command-tried = O comando `{ $command }` foi testado numa cópia da sua pas
 } na sua pasta
 card-command-tried-reason = Nada mudou na sua pasta ainda. O Ask First rodou o comando numa cópia, sem internet, para mostrar o que ele faz.
 card-command-tried-apply = Aprovar coloca exatamente estas mudanças na sua pasta (o comando não roda de novo), e você pode desfazê-las em Atividade. Recusar as descarta.
+card-command-tried-grant_scope = Enquanto esta conversa estiver aberta, este mesmo comando pode fazer estas mudanças de novo sem perguntar: os mesmos arquivos, mudados do mesmo jeito. Qualquer coisa a mais (outro arquivo, outro tipo de mudança, ou um script que ele roda editado desde então) ainda pergunta. Termina quando você começa ou abre outra conversa, ou fecha o Ask First.
+# $command: the command line.
+card-command-tried-granted = O comando `{ $command }`, fazendo as mesmas mudanças que você permitiu
 tried-ended_ok = Terminou sem erro.
 # $why: the technical reason.
 tried-unreadable = O comando foi testado numa cópia da sua pasta, mas o Ask First não conseguiu ler o que ele mudou ({ $why }), então nada foi aplicado.

@@ -724,6 +724,9 @@ card-command-tried = 命令 `{ $command }` 已在你的文件夹副本上试运�
 }
 card-command-tried-reason = 你的文件夹还没有任何改变。Ask First 在副本上（不联网）运行了这个命令，好让你看到它会做什么。
 card-command-tried-apply = 批准会把这些更改原样放进你的文件夹（命令不会再运行一次），之后可以在“活动”中撤销。拒绝则丢弃这些更改。
+card-command-tried-grant_scope = 在这次对话打开期间，同一个命令可以不经询问再次做出这些更改：同样的文件，同样的更改方式。任何更多的内容（其他文件、其他类型的更改，或它运行的脚本之后被修改过）仍会询问。当你开始或打开另一个对话，或关闭 Ask First 时结束。
+# $command: the command line.
+card-command-tried-granted = 命令 `{ $command }`，做出与你允许的相同的更改
 tried-ended_ok = 它正常结束，没有出错。
 # $why: the technical reason.
 tried-unreadable = 命令已在你的文件夹副本上试运行，但 Ask First 无法读取它做了哪些更改（{ $why }），所以什么都没有应用。

@@ -18,13 +18,13 @@ use super::wording;
 use crate::approvals::{ApprovalError, CardWords, NewApproval, Reword};
 use crate::audit::{AuditRecord, AuditSink as _};
 use crate::i18n::{tr, with_language, Arg, Language};
-use crate::policy::{CallFacts, PolicyDecision};
+use crate::policy::{CallFacts, ChangeShape, PolicyDecision};
 use crate::provider::ToolCall;
 use crate::tools::copy::CopyFolder;
 use crate::tools::{CallDetail, ToolError, Workspace};
 use askfirst_protocol::{
-    CancelCause, ChangeKind, DenialSource, FileChange, NotRun, Outcome, PolicyLayer, Risk,
-    ToolCallStatus, TriedCommand, Wording,
+    ApprovalScope, ApprovalSource, CancelCause, ChangeKind, DenialSource, FileChange, NotRun,
+    Outcome, PolicyLayer, Risk, ToolCallStatus, TriedCommand, Wording,
 };
 
 /// The most changes one try may make (files and folders created, changed or deleted); past
@@ -340,7 +340,44 @@ impl Run {
             Some(ChangesVerdict::Allowed) => None,
             Some(ChangesVerdict::Ask { rule }) => Some(rule),
         };
+        // "Allow in this conversation" on an earlier card of the same command covers changes
+        // among those it showed, while the files its words name (a script) are as they were.
+        // Not past an ask rule, which sits above grants.
+        let canonical = crate::canonical::canonical_json(&call.arguments_json);
+        let shape = {
+            let (line, ws, changes) = (
+                command_line(&call.arguments_json),
+                ws.clone(),
+                changes.clone(),
+            );
+            off_worker(move || change_shape(&line, &ws, &changes))
+                .await
+                .unwrap_or_default()
+        };
+        let needs_card = match (needs_card, &canonical) {
+            (Some(None), Some(canonical))
+                if self
+                    .rt
+                    .config
+                    .policy
+                    .command_changes_granted(canonical, &shape) =>
+            {
+                self.audit(AuditRecord::PolicyDecided {
+                    run_id: self.id,
+                    tool_call_id: call.id.clone(),
+                    tool_name: call.name.clone(),
+                    arguments_sha256: crate::approvals::sha256_hex(call.arguments_json.as_bytes()),
+                    allowed: true,
+                    policy_layer: PolicyLayer::SessionGrant,
+                    reason: "its changes are among those allowed in this conversation".into(),
+                    at: crate::unix_millis_now(),
+                });
+                None
+            }
+            (needs_card, _) => needs_card,
+        };
         if let Some(asking_rule) = needs_card {
+            let grantable = canonical.is_some() && asking_rule.is_none();
             let tried = TriedCommand {
                 more: changes
                     .len()
@@ -358,11 +395,39 @@ impl Run {
                 },
                 ended: ended(&result),
             };
-            if let Some(done) = self
-                .ask_about_changes(call, ws, layer, tried, &key, (opened_rule, asking_rule))
+            match self
+                .ask_about_changes(
+                    call,
+                    ws,
+                    (layer, grantable),
+                    tried,
+                    &key,
+                    (opened_rule, asking_rule),
+                )
                 .await
             {
-                return done;
+                Err(done) => return done,
+                Ok(true) => {
+                    if let Some(canonical) = &canonical {
+                        let summary = tr(
+                            "card-command-tried-granted",
+                            &[(
+                                "command",
+                                Arg::from(command_line(&call.arguments_json).as_str()),
+                            )],
+                        );
+                        self.rt
+                            .config
+                            .policy
+                            .grant_command_changes(canonical, shape, &summary);
+                        self.audit(AuditRecord::GrantCreated {
+                            tool_name: call.name.clone(),
+                            canonical_arguments: canonical.clone(),
+                            at: crate::unix_millis_now(),
+                        });
+                    }
+                }
+                Ok(false) => {}
             }
         }
         // Approved, or allowed by the rules: applied exactly, with before-copies, recorded
@@ -431,17 +496,19 @@ impl Run {
         }
     }
 
-    /// Shows the card of a try's changes and waits for the answer: `None` when approved (the
-    /// caller applies them), else the call's result (denied, cancelled, or no one to ask).
+    /// Shows the card of a try's changes and waits for the answer: `Ok` when approved (the
+    /// caller applies them; `true` for "Allow in this conversation"), else the call's result
+    /// (denied, cancelled, or no one to ask). `grantable`: whether the card offers "Allow in
+    /// this conversation".
     async fn ask_about_changes(
         &mut self,
         call: &ToolCall,
         ws: &Workspace,
-        layer: PolicyLayer,
+        (layer, grantable): (PolicyLayer, bool),
         tried: TriedCommand,
         key: &DenialKey,
         (opened_rule, asking_rule): (Option<&str>, Option<String>),
-    ) -> Option<CallResult> {
+    ) -> Result<bool, CallResult> {
         let line = command_line(&call.arguments_json);
         let count = tried.changes.len() as u64 + tried.more;
         // The card's words about the line (what it reads as), as before, beside its changes.
@@ -485,7 +552,7 @@ impl Run {
                     None => tr("card-command-tried-reason", &[]),
                 },
                 effects: card_words(&policy, opened_rule.as_deref()),
-                grant_scope: None,
+                grant_scope: grantable.then(|| tr("card-command-tried-grant_scope", &[])),
                 detail: Some(detail.clone()),
             }
         };
@@ -499,7 +566,7 @@ impl Run {
             reason: now.reason,
             risk: Risk::High,
             policy_layer: layer,
-            grant_scope: None,
+            grant_scope: now.grant_scope,
             preview: None,
             effects: now.effects,
             detail: now.detail,
@@ -513,7 +580,7 @@ impl Run {
                 pending
             }
             Err(ApprovalError::ShuttingDown) => {
-                return Some(CallResult::not_run(
+                return Err(CallResult::not_run(
                     ToolCallStatus::Cancelled,
                     NotRun::Cancelled {
                         cause: CancelCause::AppShutdown,
@@ -528,20 +595,23 @@ impl Run {
                     Some(&why),
                     error.wording().as_ref(),
                 );
-                return Some(self.denied.remember(key.clone(), reason, layer));
+                return Err(self.denied.remember(key.clone(), reason, layer));
             }
         };
         match pending.wait().await {
-            Outcome::Approved { .. } => None,
+            Outcome::Approved { scope, source } => Ok(matches!(
+                (scope, source),
+                (ApprovalScope::Session, ApprovalSource::User)
+            )),
             Outcome::Denied {
                 source,
                 reason,
                 wording,
             } => {
                 let reason = wording::denial(source, reason.as_deref(), wording.as_ref());
-                Some(self.denied.remember(key.clone(), reason, layer))
+                Err(self.denied.remember(key.clone(), reason, layer))
             }
-            Outcome::Cancelled { cause } => Some(CallResult::not_run(
+            Outcome::Cancelled { cause } => Err(CallResult::not_run(
                 ToolCallStatus::Cancelled,
                 NotRun::Cancelled { cause },
                 Some(layer),
@@ -622,4 +692,61 @@ fn unix_nanos_now() -> i64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| i64::try_from(d.as_nanos()).unwrap_or(i64::MAX))
+}
+
+/// The shape of a try's changes, for "Allow in this conversation" ([`ChangeShape`]): each
+/// change's kind and path, and a fingerprint of the files in the folder the command's words
+/// name (a script it runs: edited since, the grant no longer covers it). Reads files (up to
+/// 8 MB each are hashed; larger ones by size and time).
+fn change_shape(line: &str, ws: &Workspace, changes: &[FileChange]) -> ChangeShape {
+    use sha2::{Digest, Sha256};
+    use std::io::Read;
+    const HASHED: u64 = 8 << 20;
+    const WORDS: usize = 256;
+    let mut inputs = std::collections::BTreeMap::new();
+    let words = crate::command_line::all_simple_commands(line);
+    for word in words.iter().flatten().take(WORDS) {
+        let Ok(path) = ws.resolve(word) else { continue };
+        let Ok(meta) = std::fs::symlink_metadata(&path) else {
+            continue;
+        };
+        if !meta.is_file() {
+            continue;
+        }
+        let print = if meta.len() <= HASHED {
+            let mut bytes = Vec::new();
+            match std::fs::File::open(&path).and_then(|f| f.take(HASHED).read_to_end(&mut bytes)) {
+                Ok(_) => crate::approvals::sha256_hex(&bytes),
+                Err(_) => continue,
+            }
+        } else {
+            use std::os::unix::fs::MetadataExt;
+            format!("{}:{}:{}", meta.len(), meta.mtime(), meta.mtime_nsec())
+        };
+        inputs.insert(path, print);
+    }
+    let mut hasher = Sha256::new();
+    for (path, print) in &inputs {
+        hasher.update(path.as_os_str().as_encoded_bytes());
+        hasher.update([0]);
+        hasher.update(print.as_bytes());
+        hasher.update([0]);
+    }
+    ChangeShape {
+        changes: changes
+            .iter()
+            .map(|c| {
+                let kind = serde_json::to_value(c.change)
+                    .ok()
+                    .and_then(|v| v.as_str().map(str::to_owned))
+                    .unwrap_or_default();
+                (kind, c.path.clone())
+            })
+            .collect(),
+        inputs: hasher
+            .finalize()
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect(),
+    }
 }

@@ -11,6 +11,20 @@ use askfirst_protocol::Grant;
 pub(super) struct GrantedStates {
     shown: Option<String>,
     left: Option<Option<String>>,
+    /// For a command tried on a copy first: the changes its card showed.
+    changes: Option<ChangeShape>,
+}
+
+/// What a command's changes were like when "Allow in this conversation" was given on their
+/// card: which paths changed in which way, and what the files its words name held (a script
+/// it runs). The same command later runs without a card only when its changes are among
+/// these and those files are unchanged.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct ChangeShape {
+    /// Each change as (kind, path relative to the folder), e.g. `("deleted", "a.tmp")`.
+    pub changes: std::collections::BTreeSet<(String, String)>,
+    /// A fingerprint of the files the command's words name (empty when none exists).
+    pub inputs: String,
 }
 
 impl GrantedStates {
@@ -45,10 +59,55 @@ impl Policy {
                 GrantedStates {
                     shown: fingerprint.map(str::to_owned),
                     left: None,
+                    changes: None,
                 },
             ),
         );
         grant
+    }
+
+    /// Adds a grant for a command tried on a copy first (tool `run_command`, these canonical
+    /// arguments) that covers changes among `shape` ([`Self::command_changes_granted`]); it is
+    /// listed, revoked and cleared with the other grants. Returns it.
+    pub fn grant_command_changes(
+        &self,
+        canonical_arguments: &str,
+        shape: ChangeShape,
+        summary: &str,
+    ) -> Grant {
+        let grant = Grant {
+            tool_name: "run_command".to_owned(),
+            canonical_arguments: canonical_arguments.to_owned(),
+            summary: summary.to_owned(),
+            granted_at: crate::unix_millis_now(),
+        };
+        self.lock().grants.insert(
+            ("run_command".to_owned(), canonical_arguments.to_owned()),
+            (
+                grant.clone(),
+                GrantedStates {
+                    // Never the state of a description: the command still runs on the copy
+                    // first, and its changes decide.
+                    shown: Some(String::from("\u{0}changes")),
+                    left: None,
+                    changes: Some(shape),
+                },
+            ),
+        );
+        grant
+    }
+
+    /// Whether a grant covers the changes `shape` of the command with these canonical
+    /// arguments: every change is one the granted card showed (same path, same kind), and the
+    /// files its words name are as they were.
+    pub fn command_changes_granted(&self, canonical_arguments: &str, shape: &ChangeShape) -> bool {
+        self.lock()
+            .grants
+            .get(&("run_command".to_owned(), canonical_arguments.to_owned()))
+            .and_then(|(_, states)| states.changes.as_ref())
+            .is_some_and(|granted| {
+                granted.inputs == shape.inputs && shape.changes.is_subset(&granted.changes)
+            })
     }
 
     /// After a call with this exact tool and canonical arguments ran: a grant for it (if there

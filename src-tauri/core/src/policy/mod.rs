@@ -33,6 +33,7 @@ pub use rules::{remove_rule, Rule, RuleKind, RuleSet, Rules, RulesError, RULES_T
 use crate::i18n::{self, tr, with_language, Arg, Language};
 use crate::sync::MutexExt;
 use askfirst_protocol::{Grant, PolicyLayer, Risk, SessionPolicy, Wording};
+pub use grants::ChangeShape;
 use grants::GrantedStates;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

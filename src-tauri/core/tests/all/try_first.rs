@@ -479,3 +479,68 @@ async fn a_command_that_reads_outside_the_folder_asks_before_it_runs() {
         .unwrap();
     h.events.run_finished().await;
 }
+
+/// "Allow in this conversation" on the card of a command's changes covers the same command
+/// making changes among those (the same paths, the same kinds), and nothing more: a new
+/// deletion, or the script it runs edited since, asks again.
+#[tokio::test]
+async fn allow_in_this_conversation_covers_the_same_changes_and_nothing_more() {
+    let tidy =
+        json!({"tool_calls": [{"name": "run_command", "arguments": {"command": "sh ./tidy.sh"}}]});
+    let edit = json!({"tool_calls": [{"name": "write_file", "arguments": {
+        "path": "tidy.sh", "content": "date > stamp.txt; rm -f tidy.sh\n"}}]});
+    let mut h = harness_with(
+        json!({"turns": [tidy, tidy, tidy, edit, tidy, {"say": "done"}]}),
+        TIMEOUT,
+        rules(""),
+        AnswerMode::Interactive,
+    );
+    let root = std::fs::canonicalize(h.dir.path()).unwrap();
+    if !tried_first(&root) {
+        return;
+    }
+    std::fs::write(root.join("tidy.sh"), "date > stamp.txt\n").unwrap();
+    h.runtime.start_run("tidy").unwrap();
+    let first = h.events.approval_required().await;
+    assert!(first.grant_scope.is_some(), "{first:?}");
+    h.runtime
+        .resolve_approval(first.approval_id, Decision::ApproveForSession)
+        .unwrap();
+    // The second run of it changes stamp.txt, which the first created: another kind of
+    // change, so it asks.
+    let second = h.events.approval_required().await;
+    assert_eq!(
+        changes_of(&second),
+        vec![(ChangeKind::Changed, "stamp.txt".to_owned())]
+    );
+    h.runtime
+        .resolve_approval(second.approval_id, Decision::ApproveForSession)
+        .unwrap();
+    // The third makes the same change again: covered, no card. Then the script is edited
+    // (its own card), and the same command asks again.
+    let write = h.events.approval_required().await;
+    assert_eq!(write.tool_name, "write_file");
+    h.runtime
+        .resolve_approval(write.approval_id, Decision::Approve)
+        .unwrap();
+    let fifth = h.events.approval_required().await;
+    assert_eq!(fifth.tool_name, "run_command");
+    h.runtime
+        .resolve_approval(fifth.approval_id, Decision::Deny { note: None })
+        .unwrap();
+    h.events.run_finished().await;
+    let events = h.events.all();
+    assert_eq!(cards(&events), 4);
+    let done = finished(&events);
+    assert_eq!(
+        done.iter().map(|d| d.status).collect::<Vec<_>>(),
+        vec![
+            ToolCallStatus::Succeeded,
+            ToolCallStatus::Succeeded,
+            ToolCallStatus::Succeeded,
+            ToolCallStatus::Succeeded,
+            ToolCallStatus::Denied
+        ]
+    );
+    assert!(root.join("tidy.sh").exists());
+}
