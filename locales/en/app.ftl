@@ -260,6 +260,11 @@ card-fetch-redirects = If the site sends the request on to a different address, 
 provider-name-model_at_host = { $model } at { $host }
 provider-name-demo = Demo agent (offline, follows a fixed script)
 provider-name-scenario = Scripted scenario ({ $path })
+# The choices of who answers, in the welcome and Settings (src-tauri/core/src/app/catalog.rs).
+provider-choice-demo = The demo (no AI, for trying Ask First out)
+provider-choice-openai = A service with a key: OpenAI or a compatible address
+provider-choice-ollama = A model on this computer (Ollama)
+provider-choice-anthropic = A service with a key: Anthropic (Claude)
 
 ## When a model service fails (src-tauri/core/src/provider/error.rs and wording.rs).
 

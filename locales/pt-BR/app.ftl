@@ -256,6 +256,11 @@ card-fetch-redirects = Se o site mandar o pedido para outro endereço, o Ask Fir
 provider-name-model_at_host = { $model } em { $host }
 provider-name-demo = Agente de demonstração (offline, segue um roteiro fixo)
 provider-name-scenario = Roteiro fixo ({ $path })
+# The choices of who answers, in the welcome and Settings (src-tauri/core/src/app/catalog.rs).
+provider-choice-demo = A demonstração (sem IA, para experimentar o Ask First)
+provider-choice-openai = Um serviço com chave: OpenAI ou um endereço compatível
+provider-choice-ollama = Um modelo neste computador (Ollama)
+provider-choice-anthropic = Um serviço com chave: Anthropic (Claude)
 
 ## Quando um serviço de modelo falha.
 

@@ -219,6 +219,11 @@ card-fetch-redirects = 如果网站把请求转到另一个地址，Ask First �
 provider-name-model_at_host = { $host } 上的 { $model }
 provider-name-demo = 演示助手（离线，按固定脚本进行）
 provider-name-scenario = 固定脚本（{ $path }）
+# The choices of who answers, in the welcome and Settings (src-tauri/core/src/app/catalog.rs).
+provider-choice-demo = 演示（没有 AI，用来试用 Ask First）
+provider-choice-openai = 需要密钥的服务：OpenAI 或兼容的地址
+provider-choice-ollama = 这台电脑上的模型（Ollama）
+provider-choice-anthropic = 需要密钥的服务：Anthropic（Claude）
 
 ## 模型服务出错时。
 

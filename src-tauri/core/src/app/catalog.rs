@@ -28,7 +28,8 @@ pub enum ApiFamily {
 pub struct CatalogueEntry {
     /// Which provider.
     pub kind: ProviderKind,
-    /// Its name in the settings screen's list.
+    /// Its name in the settings screen's list, as a sentence key of `locales/*/app.ftl`
+    /// (English: "provider-choice-demo").
     pub label: &'static str,
     /// The service it speaks to; `None` for the offline demo.
     pub family: Option<ApiFamily>,
@@ -47,7 +48,7 @@ pub struct CatalogueEntry {
 pub const CATALOGUE: [CatalogueEntry; 4] = [
     CatalogueEntry {
         kind: ProviderKind::Demo,
-        label: "The demo (no AI, for trying Ask First out)",
+        label: "provider-choice-demo",
         family: None,
         default_base_url: "",
         default_model: "",
@@ -56,7 +57,7 @@ pub const CATALOGUE: [CatalogueEntry; 4] = [
     },
     CatalogueEntry {
         kind: ProviderKind::OpenAi,
-        label: "A service with a key: OpenAI or a compatible address",
+        label: "provider-choice-openai",
         family: Some(ApiFamily::OpenAi),
         default_base_url: "https://api.openai.com/v1",
         default_model: "gpt-4o-mini",
@@ -65,7 +66,7 @@ pub const CATALOGUE: [CatalogueEntry; 4] = [
     },
     CatalogueEntry {
         kind: ProviderKind::Ollama,
-        label: "A model on this computer (Ollama)",
+        label: "provider-choice-ollama",
         family: Some(ApiFamily::OpenAi),
         default_base_url: "http://127.0.0.1:11434/v1",
         default_model: "llama3.1",
@@ -74,7 +75,7 @@ pub const CATALOGUE: [CatalogueEntry; 4] = [
     },
     CatalogueEntry {
         kind: ProviderKind::Anthropic,
-        label: "A service with a key: Anthropic (Claude)",
+        label: "provider-choice-anthropic",
         family: Some(ApiFamily::Anthropic),
         default_base_url: "https://api.anthropic.com",
         default_model: "claude-sonnet-4-5",
@@ -93,13 +94,14 @@ pub fn entry(kind: ProviderKind) -> &'static CatalogueEntry {
     }
 }
 
-/// The catalogue as the settings screen receives it ([`askfirst_protocol::SettingsView`]).
+/// The catalogue as the settings screen receives it ([`askfirst_protocol::SettingsView`]), its
+/// labels in the current language.
 pub fn provider_infos() -> Vec<ProviderInfo> {
     CATALOGUE
         .iter()
         .map(|e| ProviderInfo {
             kind: e.kind,
-            label: e.label.to_owned(),
+            label: crate::i18n::tr(e.label, &[]),
             default_base_url: e.default_base_url.to_owned(),
             default_model: e.default_model.to_owned(),
             has_service: e.family.is_some(),

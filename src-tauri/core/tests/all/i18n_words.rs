@@ -467,3 +467,28 @@ fn a_conversation_too_long_or_over_the_plan_names_the_window_s_own_buttons_in_ea
         }
     }
 }
+
+/// The choices of who answers (the welcome, Settings) are in the window's language: every
+/// label comes from the catalogues, none is left in English.
+#[test]
+fn who_answers_is_offered_in_the_language() {
+    use askfirst_core::app::catalog::provider_infos;
+    let labels = |language| {
+        with_language(language, || {
+            provider_infos()
+                .into_iter()
+                .map(|info| info.label)
+                .collect::<Vec<_>>()
+        })
+    };
+    let english = labels(Language::En);
+    assert_eq!(english[0], "The demo (no AI, for trying Ask First out)");
+    for language in [Language::ZhCn, Language::PtBr] {
+        let said = labels(language);
+        assert_eq!(said.len(), english.len());
+        for (label, in_english) in said.iter().zip(&english) {
+            assert_ne!(label, in_english, "{language:?}");
+            assert!(!label.is_empty() && !label.contains("provider-"), "{label}");
+        }
+    }
+}
