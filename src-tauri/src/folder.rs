@@ -49,10 +49,22 @@ fn ask_picker<R: Runtime>(app: &AppHandle<R>, settings: &SettingsScreen) -> Opti
     let current = app
         .try_state::<Arc<AgentRuntime>>()
         .map(|runtime| runtime.folder().path().to_owned());
-    if let Some(parent) = current.as_deref().and_then(std::path::Path::parent) {
-        picker = picker.set_directory(parent);
+    if let Some(start) = picker_start(current.as_deref(), &settings.config().data_dir) {
+        picker = picker.set_directory(start);
     }
     picker.blocking_pick_folder()?.into_path().ok()
+}
+
+/// Where the folder picker opens: beside the folder in use, unless that is in Ask First's own
+/// data folder (the demo folder is), whose files are no business of the person's: then their
+/// home folder.
+fn picker_start(current: Option<&std::path::Path>, data_dir: &std::path::Path) -> Option<PathBuf> {
+    let data_dir = std::fs::canonicalize(data_dir).unwrap_or_else(|_| data_dir.to_owned());
+    let beside = current
+        .and_then(std::path::Path::parent)
+        .map(|parent| std::fs::canonicalize(parent).unwrap_or_else(|_| parent.to_owned()))
+        .filter(|parent| !parent.starts_with(&data_dir) && !data_dir.starts_with(parent));
+    beside.or_else(dirs::home_dir)
 }
 
 /// Opens the native folder picker and makes the chosen folder the agent's (checked by the
@@ -141,4 +153,32 @@ pub async fn finish_welcome(
 ) -> Result<WelcomeView, CommandError> {
     let settings = Arc::clone(&settings);
     blocking(move || settings.finish_welcome().map_err(|e| e.to_command_error())).await
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::picker_start;
+
+    #[test]
+    fn the_picker_never_opens_in_ask_first_s_own_data_folder() {
+        let home = dirs::home_dir();
+        let data = tempfile::tempdir().unwrap();
+        let demo = data.path().join("Demo folder");
+        std::fs::create_dir_all(&demo).unwrap();
+        // The demo folder lies in the data folder: the picker opens in the home folder.
+        assert_eq!(picker_start(Some(&demo), data.path()), home);
+        // A folder of the person's: beside it.
+        let elsewhere = tempfile::tempdir().unwrap();
+        let folder = elsewhere.path().join("Invoices");
+        std::fs::create_dir_all(&folder).unwrap();
+        assert_eq!(
+            picker_start(Some(&folder), data.path()),
+            Some(std::fs::canonicalize(elsewhere.path()).unwrap())
+        );
+        // A folder whose parent holds the data folder: not there either.
+        let inner = data.path().join("sub");
+        assert_eq!(picker_start(Some(&inner.join("x")), &inner), home);
+        assert_eq!(picker_start(None, data.path()), home);
+    }
 }
