@@ -769,7 +769,11 @@ refusal-command-kills_all = This command would stop every program you are runnin
 refusal-command-too_deep = This command nests shells too deeply to be checked.
 refusal-command-fork_bomb = This command is a fork bomb: it would make the computer unusable.
 # $name: a path in the folder; $rule: the rule's sentence.
-refusal-command_change = When tried on a copy of your folder, this command changed { $name }, which your rule “{ $rule }” forbids, so nothing it did was applied.
+refusal-command_change = When it was tried on a copy of your folder, this command would { $change ->
+    [created] create
+    [deleted] delete
+   *[other] change
+} { $name }, which your rule “{ $rule }” forbids, so nothing it did was put into your folder.
 
 ## Why a tool failed, as the person is told it (src-tauri/core/src/tools/: ToolError::for_person);
 ## the model is told the English of the tool's own message.
@@ -815,12 +819,12 @@ tool_failed-trash_failed = { $name } could not be moved to the trash ({ $why }),
 tool_failed-command-unsupported = Running commands is not possible on this system yet.
 tool_failed-command-not_started = The command could not be started ({ $why }).
 # $command: the command line; $count: how many changes it made on the copy (1 or more).
-card-command-tried = The command `{ $command }` was tried on a copy of your folder. It would make { $count ->
-    [one] this change
-   *[other] these { $count } changes
-} to your folder
-card-command-tried-reason = Nothing in your folder has changed yet. Ask First ran the command on a copy, without the internet, to show you what it does.
-card-command-tried-apply = Approve puts exactly these changes into your folder (the command is not run again), and you can undo them from Activity. Deny throws them away.
+card-command-tried = Apply to your folder what the command `{ $command }` did on a copy of it: { $count ->
+    [one] 1 change
+   *[other] { $count } changes
+}
+card-command-tried-reason = Nothing in your folder has changed yet: the command ran on a copy of it, without the internet.
+card-command-tried-apply = Approve puts exactly the changes listed below into your folder (the command is not run again); you can undo them from Activity. Deny throws them away.
 card-command-tried-grant_scope = While this conversation is open, this same command may make these changes again without asking: the same files, changed in the same ways. Anything more (another file, another kind of change, or a script it runs edited since) still asks. It ends when you start or open another conversation, or close Ask First.
 # $command: the command line.
 card-command-tried-granted = The command `{ $command }`, making the same changes as the one you allowed

@@ -113,8 +113,8 @@ diff-cut-warning-some = This change is too long to show in full: some of it is n
 detail-command-tried-title = The command
 detail-command-tried-in = It was tried on a copy of { $folder }
 tried-label = What the command did on a copy of your folder
-tried-heading = Ask First first tried this on a copy of your folder. If you approve, it will do the same in your folder:
-tried-nothing = Ask First first tried this on a copy of your folder: it changed nothing there.
+tried-heading = What the command did on the copy (Approve does the same in your folder):
+tried-nothing = On the copy of your folder, it changed nothing.
 # Each group of changes. $shape is "files" (only files), "folders" (only folders) or "both";
 # $files and $folders count them.
 tried-group-deleted = { $shape ->

@@ -751,7 +751,11 @@ refusal-command-kills_all = Este comando pararia todos os programas que você es
 refusal-command-too_deep = Este comando aninha shells em camadas demais para ser verificado.
 refusal-command-fork_bomb = Este comando é uma "fork bomb": deixaria o computador inutilizável.
 # $name: a path in the folder; $rule: the rule's sentence.
-refusal-command_change = Testado numa cópia da sua pasta, este comando mudou { $name }, o que sua regra “{ $rule }” proíbe, então nada do que ele fez foi aplicado.
+refusal-command_change = Testado numa cópia da sua pasta, este comando iria { $change ->
+    [created] criar
+    [deleted] apagar
+   *[other] mudar
+} { $name }, o que sua regra “{ $rule }” proíbe, então nada do que ele fez foi colocado na sua pasta.
 
 tool_failed-invalid_arguments = O pedido do assistente para usar { $tool } não era válido, então nada foi feito.
 tool_failed-no_such_tool = O assistente pediu uma ferramenta chamada "{ $tool }", que o Ask First não tem, então nada foi feito.
@@ -787,12 +791,12 @@ tool_failed-trash_failed = { $name } não pôde ir para a lixeira ({ $why }), en
 tool_failed-command-unsupported = Ainda não é possível executar comandos neste sistema.
 tool_failed-command-not_started = O comando não pôde ser iniciado ({ $why }).
 # $command: the command line; $count: how many changes it made on the copy (1 or more).
-card-command-tried = O comando `{ $command }` foi testado numa cópia da sua pasta. Ele faria { $count ->
-    [one] esta mudança
-   *[other] estas { $count } mudanças
-} na sua pasta
-card-command-tried-reason = Nada mudou na sua pasta ainda. O Ask First rodou o comando numa cópia, sem internet, para mostrar o que ele faz.
-card-command-tried-apply = Aprovar coloca exatamente estas mudanças na sua pasta (o comando não roda de novo), e você pode desfazê-las em Atividade. Recusar as descarta.
+card-command-tried = Aplicar na sua pasta o que o comando `{ $command }` fez numa cópia dela: { $count ->
+    [one] 1 mudança
+   *[other] { $count } mudanças
+}
+card-command-tried-reason = Nada mudou na sua pasta ainda: o comando rodou numa cópia dela, sem internet.
+card-command-tried-apply = Aprovar coloca exatamente as mudanças listadas abaixo na sua pasta (o comando não roda de novo); você pode desfazê-las em Atividade. Recusar as descarta.
 card-command-tried-grant_scope = Enquanto esta conversa estiver aberta, este mesmo comando pode fazer estas mudanças de novo sem perguntar: os mesmos arquivos, mudados do mesmo jeito. Qualquer coisa a mais (outro arquivo, outro tipo de mudança, ou um script que ele roda editado desde então) ainda pergunta. Termina quando você começa ou abre outra conversa, ou fecha o Ask First.
 # $command: the command line.
 card-command-tried-granted = O comando `{ $command }`, fazendo as mesmas mudanças que você permitiu

@@ -99,8 +99,8 @@ diff-cut-warning-some = Esta mudança é longa demais para mostrar inteira: uma 
 detail-command-tried-title = O comando
 detail-command-tried-in = Ele foi testado numa cópia de { $folder }
 tried-label = O que o comando fez numa cópia da sua pasta
-tried-heading = Antes, o Ask First testou isto numa cópia da sua pasta. Se você aprovar, ele vai fazer o mesmo na sua pasta:
-tried-nothing = Antes, o Ask First testou isto numa cópia da sua pasta: não mudou nada nela.
+tried-heading = O que o comando fez na cópia (Aprovar faz o mesmo na sua pasta):
+tried-nothing = Na cópia da sua pasta, ele não mudou nada.
 # Cada grupo de mudanças. $shape é "files" (só arquivos), "folders" (só pastas) ou "both";
 # $files e $folders contam cada um.
 tried-group-deleted = { $shape ->

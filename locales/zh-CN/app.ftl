@@ -688,7 +688,11 @@ refusal-command-kills_all = 这个命令会停止你正在运行的所有程序�
 refusal-command-too_deep = 这个命令里的命令层层嵌套，太深了，无法检查。
 refusal-command-fork_bomb = 这个命令是一个“fork 炸弹”：它会让电脑无法使用。
 # $name: a path in the folder; $rule: the rule's sentence.
-refusal-command_change = 在你的文件夹副本上试运行时，这个命令更改了 { $name }，而你的规则“{ $rule }”禁止这样做，所以它所做的一切都没有应用。
+refusal-command_change = 在你的文件夹副本上试运行时，这个命令会{ $change ->
+    [created] 创建
+    [deleted] 删除
+   *[other] 更改
+} { $name }，而你的规则“{ $rule }”禁止这样做，所以它所做的一切都没有放进你的文件夹。
 
 tool_failed-invalid_arguments = 助手使用 { $tool } 的请求无效，所以什么都没有做。
 tool_failed-no_such_tool = 助手请求了一个名为“{ $tool }”的工具，但 Ask First 没有这个工具，所以什么都没有做。
@@ -724,11 +728,11 @@ tool_failed-trash_failed = { $name } 无法移到回收站（{ $why }），所�
 tool_failed-command-unsupported = 这个系统上暂时还不能运行命令。
 tool_failed-command-not_started = 命令无法启动（{ $why }）。
 # $command: the command line; $count: how many changes it made on the copy (1 or more).
-card-command-tried = 命令 `{ $command }` 已在你的文件夹副本上试运行。它会对你的文件夹做出 { $count ->
-   *[other] 以下 { $count } 项更改
+card-command-tried = 把命令 `{ $command }` 在你的文件夹副本上做的事应用到你的文件夹：{ $count ->
+   *[other] { $count } 项更改
 }
-card-command-tried-reason = 你的文件夹还没有任何改变。Ask First 在副本上（不联网）运行了这个命令，好让你看到它会做什么。
-card-command-tried-apply = 批准会把这些更改原样放进你的文件夹（命令不会再运行一次），之后可以在“活动”中撤销。拒绝则丢弃这些更改。
+card-command-tried-reason = 你的文件夹还没有任何改变：这个命令是在副本上运行的，没有联网。
+card-command-tried-apply = 批准会把下面列出的更改原样放进你的文件夹（命令不会再运行一次），之后可以在“活动”中撤销。拒绝则丢弃这些更改。
 card-command-tried-grant_scope = 在这次对话打开期间，同一个命令可以不经询问再次做出这些更改：同样的文件，同样的更改方式。任何更多的内容（其他文件、其他类型的更改，或它运行的脚本之后被修改过）仍会询问。当你开始或打开另一个对话，或关闭 Ask First 时结束。
 # $command: the command line.
 card-command-tried-granted = 命令 `{ $command }`，做出与你允许的相同的更改

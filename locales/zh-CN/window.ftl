@@ -93,8 +93,8 @@ diff-cut-warning-some = 这个改动太长，无法完整显示：下面有一�
 detail-command-tried-title = 命令
 detail-command-tried-in = 它已在 { $folder } 的副本上试过
 tried-label = 这个命令在你文件夹的副本上做了什么
-tried-heading = Ask First 先在你文件夹的副本上试了一下。如果你批准，它会在你的文件夹中做同样的事：
-tried-nothing = Ask First 先在你文件夹的副本上试了一下：它在那里没有改动任何东西。
+tried-heading = 命令在副本上做了这些（批准会在你的文件夹中做同样的事）：
+tried-nothing = 在你的文件夹副本上，它没有改动任何东西。
 # 每一组改动。$shape 是 "files"（只有文件）、"folders"（只有文件夹）或 "both"；
 # $files 和 $folders 是各自的数量。
 tried-group-deleted = { $shape ->

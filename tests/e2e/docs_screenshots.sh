@@ -14,6 +14,10 @@ pairs=(
   "card-write.png approve-card.png"                           # test_approvals
   "card-command.png command-card-words.png"                   # test_frictions
   "card-allow-in-conversation.png session-card.png"           # test_approvals
+  "try-first-script-card.png try-first-script-card.png"       # test_try_first
+  "try-first-pdf-refused.png try-first-pdf-refused.png"       # test_try_first
+  "try-first-500-deleted.png try-first-500-deleted.png"       # test_try_first
+  "try-first-activity-undo.png try-first-activity-undo.png"   # test_try_first
   "settings.png settings.png"                                 # test_settings_sessions
   "settings-rules.png settings-rules.png"                     # test_rules
   "settings-rules-form.png settings-rules-form.png"           # test_rules

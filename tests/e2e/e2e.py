@@ -50,6 +50,7 @@ import test_promise  # noqa: E402
 import test_rules  # noqa: E402
 import test_settings_sessions  # noqa: E402
 import test_tray_notify  # noqa: E402
+import test_try_first  # noqa: E402
 
 TESTS = (test_approvals.TESTS + test_cards.TESTS + test_tray_notify.TESTS
          + test_settings_sessions.TESTS + test_rules.TESTS + test_a11y.TESTS
@@ -73,6 +74,8 @@ TESTS = (test_approvals.TESTS + test_cards.TESTS + test_tray_notify.TESTS
          + test_activity.TESTS
          # A thousand cards in the virtualised list.
          + test_many.TESTS
+         # Commands tried first on a copy of the folder: the card of what they did, Undo.
+         + test_try_first.TESTS
          # Plain words on command cards, Enter, the waiting link, Quit (last: it ends its app).
          + test_frictions.TESTS)
 

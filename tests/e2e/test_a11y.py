@@ -13,9 +13,11 @@ from harness.webdriver import CONTROL, ELEMENT, ENTER, SPACE, TAB
 def test_accessibility_contrast_names_and_keyboard():
     scenario = scenario_file([
         {"say": "Looking first.", "tool_calls": [{"name": "list_directory", "arguments": {"path": "."}}]},
+        # (The command first: it is tried on a copy of the folder as the calls before it left it,
+        # so its card, listing what it did, comes once those ran; first, all three wait at once.)
         {"say": "Three changes, each needs your OK.", "tool_calls": [
-            {"name": "write_file", "arguments": {"path": "notes.txt", "content": "milk\n"}},
             {"name": "run_command", "arguments": {"command": "echo hi > hi.txt"}},
+            {"name": "write_file", "arguments": {"path": "notes.txt", "content": "milk\n"}},
             {"name": "delete_path", "arguments": {"path": "old.txt"}}]},
         {"say": "Done."},
     ])
@@ -123,7 +125,7 @@ def test_accessibility_contrast_names_and_keyboard():
         assert not os.path.exists(os.path.join(app.workspace, "hi.txt"))
         assert os.path.exists(os.path.join(app.workspace, "old.txt"))
         states = [app.wd.attr(c, "data-state") for c in app.wd.find_all('[data-testid="tool-call"]')]
-        assert states == ["succeeded", "succeeded", "denied", "denied"], states
+        assert states == ["succeeded", "denied", "succeeded", "denied"], states
         audit(app, "the finished transcript")
 
         app.wd.click(app.wd.find_all('[data-testid="settings"]')[0])

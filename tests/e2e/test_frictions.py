@@ -28,6 +28,8 @@ def test_a_command_card_says_what_the_command_does_and_enter_starts_the_task():
     try:
         with App("command-words", path) as app:
             os.makedirs(os.path.join(app.workspace, "Photos"))
+            with open(os.path.join(app.workspace, "Photos", "cat.jpg"), "wb") as f:
+                f.write(b"a cat")
             box = app.wd.find_all('[data-testid="task-input"]')[0]
             # Shift+Enter is a new line in the box; nothing starts.
             # (In one send-keys string Shift is pressed by its key and let go by it again.)
@@ -39,15 +41,25 @@ def test_a_command_card_says_what_the_command_does_and_enter_starts_the_task():
             # Enter starts it, as in every chat app.
             app.wd.type(box, ENTER)
             wait_for("the run to start", lambda: app.run_status() in ("running", "completed"))
+            # The command that uses the internet is asked about before it runs; rm -r is tried
+            # on a copy of the folder first, and its card, listing what it did, comes after.
             cards = wait_for("two cards", lambda: (lambda c: c if len(c) == 2 else None)(app.cards()))
-            first = effect_texts(app, cards[0])
+            rm, = [c for c in cards if app.in_card(c, '[data-testid="approval-tried"]')]
+            curl, = [c for c in cards if c.id != rm.id]
+            first = effect_texts(app, rm)
             assert first[0] == ("Deletes the folder Photos permanently, with everything in it "
                                 "(it does not go to the trash)."), first
-            assert any("shut in" in t for t in first[1:]), first
-            second = effect_texts(app, cards[1])
+            assert any(t.startswith("Approve puts exactly the changes listed below into your folder") for t in first), first
+            changes = app.wd.execute(
+                "return [...document.querySelectorAll(arguments[0])]"
+                ".map(c => [c.getAttribute('data-change'), c.getAttribute('data-path')]);",
+                card_css(rm, '[data-testid="approval-change"]'))
+            assert changes == [["deleted", "Photos"]], changes
+            second = effect_texts(app, curl)
             assert second[0] == ("Runs a script it downloads from get.example.com: Ask First "
                                  "cannot see what that script will do."), second
             assert "Downloads from get.example.com (curl)" in second, second
+            assert any("shut in" in t for t in second[1:]), second
             app.wd.screenshot(os.path.join(ARTIFACTS, "command-card-words.png"))
 
             # "Waiting for your OK" leads to the first waiting card, answering nothing.
@@ -62,7 +74,7 @@ def test_a_command_card_says_what_the_command_does_and_enter_starts_the_task():
             app.press(cards[0], "deny")
             app.press(cards[1], "deny")
             assert app.wait_finished() == "completed"
-            assert os.path.isdir(os.path.join(app.workspace, "Photos"))
+            assert os.path.isfile(os.path.join(app.workspace, "Photos", "cat.jpg"))
     finally:
         os.unlink(path)
 
@@ -83,13 +95,14 @@ def test_a_new_card_comes_into_view_when_the_person_reads_further_down():
     try:
         with App("reveal", path) as app:
             app.start_task("Write b")
-            first = app.card()
-            app.press(first, "approve")
+            # The command changes nothing: it runs (tried on a copy of the folder) with no card.
+            wait_for("the command to run", lambda: [s for s, _ in app.tool_calls() if s == "running"])
+            assert not app.cards(), "a card for a command that changes nothing"
             # While the command runs, the person scrolls down to read.
             app.wd.execute("const m = document.querySelector('main'); m.scrollTop = m.scrollHeight;")
             # (far enough that the top of the window's list is out of view)
             assert app.wd.execute("return document.querySelector('main').scrollTop") > 1000
-            second = wait_for("the next card", lambda: [c for c in app.cards() if c.id != first.id])[0]
+            second = wait_for("the next card", app.cards)[0]
             assert wait_for("the new card in view", lambda: app.wd.execute(visible, card_css(second)))
             # Brought into view, not focused, and its buttons arm as usual.
             focused = app.wd.execute("return document.activeElement.getAttribute('data-approval-id')")

@@ -130,6 +130,8 @@ MORE = [
         "mcp_summary": 'Usar "greet" do servidor MCP "plain"',
         "shut_in": ["Ele roda isolado: só pode alterar arquivos da sua pasta de trabalho",
                     "Neste computador ele não roda isolado: pode ler e alterar qualquer arquivo seu"],
+        "tried_apply": "Aprovar coloca exatamente as mudanças listadas abaixo na sua pasta (o comando não roda "
+                       "de novo); você pode desfazê-las em Atividade. Recusar as descarta.",
         "answered_by": "Respondido por: Roteiro fixo (",
         "running": "Rodando, 1 ferramenta.",
     }),
@@ -137,6 +139,7 @@ MORE = [
         "mcp_summary": "使用 MCP 服务器“plain”的“greet”",
         "shut_in": ["它在隔离中运行：只能改动你的工作文件夹里的文件",
                     "在这台电脑上它没有被隔离：它可以读取和改动你的任何文件"],
+        "tried_apply": "批准会把下面列出的更改原样放进你的文件夹（命令不会再运行一次），之后可以在“活动”中撤销。拒绝则丢弃这些更改。",
         "answered_by": "回答者：固定脚本（",
         "running": "正在运行，有 1 个工具。",
     }),
@@ -154,7 +157,9 @@ def test_mcp_and_command_cards_servers_and_activity_follow_the_desktop_language(
     path = scenario_file([
         {"say": "...", "tool_calls": [
             {"name": "plain__greet", "arguments": {"who": "you"}},
-            {"name": "run_command", "arguments": {"command": "echo hi"}}]},
+            # Its words say it uses the internet: a card before it runs; it makes hi.txt: after
+            # it was tried on a copy of the folder, a second card with what it did.
+            {"name": "run_command", "arguments": {"command": "curl -s http://127.0.0.1:9/ > hi.txt"}}]},
         {"say": "ok"},
     ])
     try:
@@ -181,6 +186,17 @@ def test_mcp_and_command_cards_servers_and_activity_follow_the_desktop_language(
                 # The longer sentences hold at the minimum window size (no button overflows).
                 check_min_size(app, f"{tag}-command-card")
                 app.press(command, "approve")
+                tried = wait_for("the card of what the command did", lambda: [
+                    c for c in app.cards() if app.wd.find_in(c, '[data-testid="approval-tried"]')])[0]
+                effects = [app.wd.text(e) for e in app.wd.find_in(tried, '[data-testid="approval-effects"] li')]
+                assert said["tried_apply"] in effects, (tag, effects)
+                changes = app.wd.execute(
+                    "return [...document.querySelectorAll('[data-testid=\"approval-change\"]')]"
+                    ".map(c => [c.getAttribute('data-change'), c.getAttribute('data-path')]);")
+                assert changes == [["created", "hi.txt"]], (tag, changes)
+                app.wd.screenshot(os.path.join(ARTIFACTS, f"language-{tag}-command-tried-card.png"))
+                check_min_size(app, f"{tag}-command-tried-card")
+                app.press(tried, "approve")
                 assert app.wait_finished() == "completed"
                 provider = app.wd.text(app.wd.find_all(".provider")[0])
                 assert provider.startswith(said["answered_by"]), (tag, provider)

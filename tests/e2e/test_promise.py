@@ -44,36 +44,73 @@ def card_text(app, card):
     return app.wd.text(card)
 
 
+# In every process's command line while the hostile command runs (and in no other).
+MARKER = "askfirst-e2e-setsid-marker"
+
+
+def _marked_processes():
+    """The pids of every process on this computer whose command line holds MARKER."""
+    found = []
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                if MARKER.encode() in f.read():
+                    found.append(int(pid))
+        except OSError:
+            pass
+    return found
+
+
 def test_stop_ends_everything_a_command_started_setsid_included():
-    # The hostile command leaves a child in a session of its own that writes a file later,
-    # and looks for the API key; the person approves it and then presses Stop.
-    line = ("setsid sh -c 'sleep 4; echo escaped > escaped.txt' & "
-            "env > env.txt; cat /proc/$PPID/environ >> env.txt 2>/dev/null; sleep 60")
+    # The hostile commands look for the API key (the person approves what they wrote), then
+    # leave a child in a session of its own that would write a file later, and the person
+    # presses Stop while they run. Commands are tried on a copy of the folder first: the one
+    # that writes env.txt gets a card before (it names a file outside the folder it reads) and
+    # one after the try, with what it made; the one that only sleeps runs (on the copy) with no
+    # card. Whatever it started must be gone after Stop, on the whole computer.
+    spy = "env > env.txt; cat /proc/$PPID/environ >> env.txt 2>/dev/null"
+    line = (f"setsid sh -c 'sleep 4; echo escaped > escaped.txt; : {MARKER}' & "
+            f"sleep 60; : {MARKER}")
     path = scenario_file([
+        {"say": "Looking around.", "tool_calls": [
+            {"name": "run_command", "arguments": {"command": spy}}]},
         {"say": "Running it.", "tool_calls": [
             {"name": "run_command", "arguments": {"command": line}}]},
         {"say": "Done."},
     ])
+    assert not _marked_processes(), "a marked process before the test"
     with App("stop-setsid", path, {"OPENAI_API_KEY": "sk-e2e-secret-never-shown"}) as app:
         app.start_task("Run the command")
+        # It names a file outside the folder it reads: asked before it runs, and the card
+        # says it runs shut in.
         card = app.card()
         text = card_text(app, card)
-        # The card says it runs shut in, and that part of it runs in the background.
         assert "shut in" in text, text
+        assert "Reads outside your folder: /proc/$PPID/environ" in text, text
         app.wd.screenshot(os.path.join(ARTIFACTS, "promise-command-card.png"))
         app.press(card, "approve")
-        wait_for("the command to run", lambda: [
-            c for c in app.wd.find_all('[data-testid="tool-call"]')
-            if app.wd.attr(c, "data-state") == "running"])
+        # Then tried on a copy: the card of what it made, before anything is in the folder.
+        tried = wait_for("the card of what it did", lambda: [
+            c for c in app.cards() if c.id != card.id and app.in_card(c, '[data-testid="approval-tried"]')])[0]
+        text = card_text(app, tried)
+        assert "Nothing in your folder has changed yet. Ask First ran the command on a copy, without the internet" in text, text
+        assert app.in_card(tried, '[data-testid="approval-change"][data-path="env.txt"]'), text
+        assert not os.path.exists(os.path.join(app.workspace, "env.txt")), "applied before Approve"
+        app.press(tried, "approve")
         wait_for("env.txt", lambda: os.path.exists(os.path.join(app.workspace, "env.txt")))
-        app.wd.click(app.wd.find_all('[data-testid="cancel-run"]')[0])
-        assert app.wait_finished() == "cancelled"
-        time.sleep(6)
-        assert not os.path.exists(os.path.join(app.workspace, "escaped.txt")), \
-            "a process the command started outlived Stop"
         with open(os.path.join(app.workspace, "env.txt"), encoding="utf-8") as f:
             env = f.read()
         assert "sk-e2e-secret" not in env and "ASKFIRST_" not in env, env
+        wait_for("the second command to run", lambda: [s for s, _ in app.tool_calls()[1:] if s == "running"])
+        wait_for("its processes", _marked_processes)
+        app.wd.click(app.wd.find_all('[data-testid="cancel-run"]')[0])
+        assert app.wait_finished() == "cancelled"
+        time.sleep(6)
+        assert not _marked_processes(), "a process the command started outlived Stop"
+        assert not os.path.exists(os.path.join(app.workspace, "escaped.txt")), \
+            "a process the command started outlived Stop"
 
 
 def test_a_redirect_to_another_host_is_not_followed_and_the_card_names_this_computer():
@@ -187,9 +224,11 @@ def test_rules_the_form_writes_for_one_kind_of_action_hold_for_commands():
     # "Never read files in Private" and "Never delete files in Photos", as the rule form writes
     # them (one file tool each). A command that names neither reads Photos and cannot delete
     # it, and never sees Private; its card says both. A command naming Private is refused.
+    # (The first command also writes seen.txt: a command that changes nothing runs with no
+    # card, one that changes files gets its card after it was tried on a copy of the folder.)
     path = scenario_file([
         {"say": "Looking around.", "tool_calls": [{"name": "run_command", "arguments": {
-            "command": "ls Photos; rm -rf Photos; grep -r diary-secret .; echo ended"}}]},
+            "command": "ls Photos; rm -rf Photos; grep -r diary-secret .; echo ended; echo seen > seen.txt"}}]},
         {"tool_calls": [{"name": "run_command", "arguments": {
             "command": "cat Private/diary.txt"}}]},
         {"say": "Done."},

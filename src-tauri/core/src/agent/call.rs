@@ -518,6 +518,10 @@ impl Run {
                         _ => false,
                     } =>
             {
+                self.audit(decided_without_asking(
+                    true,
+                    "tried on a copy of the folder first; its changes, if any, are asked about",
+                ));
                 None
             }
             PolicyDecision::Deny { reason, wording } => {

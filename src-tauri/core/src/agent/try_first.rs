@@ -39,6 +39,7 @@ enum ChangesVerdict {
     /// A rule or a hard denial forbids the change at `path`.
     Forbidden {
         path: String,
+        change: ChangeKind,
         reason: String,
         wording: Wording,
         layer: PolicyLayer,
@@ -118,6 +119,7 @@ fn judge_changes(
                 PolicyDecision::Deny { reason, wording } => {
                     return ChangesVerdict::Forbidden {
                         path: change.path.clone(),
+                        change: change.change,
                         reason,
                         wording,
                         layer: verdict.layer,
@@ -166,17 +168,7 @@ fn changes_for_model(changes: &[FileChange], total: usize) -> String {
     let mut said: Vec<String> = changes
         .iter()
         .take(NAMED_TO_MODEL)
-        .map(|c| {
-            let kind = match c.change {
-                ChangeKind::Created => "created",
-                ChangeKind::Changed => "changed",
-                ChangeKind::Deleted => "deleted",
-                ChangeKind::Moved => "moved",
-                ChangeKind::Mode => "permissions changed",
-                ChangeKind::Link => "link made",
-            };
-            format!("{kind} {}", c.path)
-        })
+        .map(|c| format!("{} {}", kind_word(c.change), c.path))
         .collect();
     if total > said.len() {
         said.push(format!("and {} more", total - said.len()));
@@ -305,14 +297,16 @@ impl Run {
             None => Some(None),
             Some(ChangesVerdict::Forbidden {
                 path,
+                change,
                 reason,
                 wording,
                 layer,
             }) => {
                 let rule = wording.args.get("rule").cloned().unwrap_or_default();
+                let kind = kind_word(change);
                 let reason = format!(
                     "The command was tried on a copy of the folder first. It would have \
-                     changed {path}, which is refused ({reason}). Nothing it did was applied."
+                     {kind} {path}, which is refused ({reason}). Nothing it did was applied."
                 );
                 self.audit(AuditRecord::PolicyDecided {
                     run_id: self.id,
@@ -326,7 +320,7 @@ impl Run {
                 });
                 let wording = crate::policy::refusal(
                     "refusal.command_change",
-                    [("name", path), ("rule", rule)],
+                    [("name", path), ("rule", rule), ("change", kind.to_owned())],
                 );
                 return self.denied.remember(
                     key,
@@ -337,7 +331,19 @@ impl Run {
                     layer,
                 );
             }
-            Some(ChangesVerdict::Allowed) => None,
+            Some(ChangesVerdict::Allowed) => {
+                self.audit(AuditRecord::PolicyDecided {
+                    run_id: self.id,
+                    tool_call_id: call.id.clone(),
+                    tool_name: call.name.clone(),
+                    arguments_sha256: crate::approvals::sha256_hex(call.arguments_json.as_bytes()),
+                    allowed: true,
+                    policy_layer: PolicyLayer::UserRule,
+                    reason: "its changes are all in places a rule allows changes in".into(),
+                    at: crate::unix_millis_now(),
+                });
+                None
+            }
             Some(ChangesVerdict::Ask { rule }) => Some(rule),
         };
         // "Allow in this conversation" on an earlier card of the same command covers changes
@@ -511,22 +517,8 @@ impl Run {
     ) -> Result<bool, CallResult> {
         let line = command_line(&call.arguments_json);
         let count = tried.changes.len() as u64 + tried.more;
-        // The card's words about the line (what it reads as), as before, beside its changes.
-        let effects = {
-            let (tool, arguments, ws) = (
-                crate::tools::ToolSet::builtin().get("run_command"),
-                call.arguments_json.clone(),
-                ws.clone(),
-            );
-            off_worker(move || tool.and_then(|tool| tool.describe(&arguments, &ws).ok()))
-                .await
-                .flatten()
-                .and_then(|described| match described.detail {
-                    Some(CallDetail::Command { effects, .. }) => Some(effects),
-                    _ => None,
-                })
-                .unwrap_or_default()
-        };
+        // What the line's words say it would do is not on this card: what it did is.
+        let effects = Vec::new();
         let detail = CallDetail::Command {
             line: line.clone(),
             working_folder: ws.root().to_string_lossy().into_owned(),
@@ -748,5 +740,18 @@ fn change_shape(line: &str, ws: &Workspace, changes: &[FileChange]) -> ChangeSha
             .iter()
             .map(|b| format!("{b:02x}"))
             .collect(),
+    }
+}
+
+/// A change's kind as a past participle, in English (and, for `refusal.command_change`'s
+/// selector, the wire name where it has one).
+fn kind_word(change: ChangeKind) -> &'static str {
+    match change {
+        ChangeKind::Created => "created",
+        ChangeKind::Changed => "changed",
+        ChangeKind::Deleted => "deleted",
+        ChangeKind::Moved => "moved",
+        ChangeKind::Mode => "changed the permissions of",
+        ChangeKind::Link => "made the link",
     }
 }

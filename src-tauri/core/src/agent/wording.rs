@@ -149,6 +149,12 @@ pub fn for_model(reason: &NotRun) -> String {
     }
 }
 
+/// A sentence as it stands inside parentheses in another: without its final full stop
+/// ("… forbids this." in "… not allowed by your settings (… forbids this). It was …").
+fn in_parentheses(sentence: &str) -> String {
+    sentence.trim_end().trim_end_matches(['.', '。']).to_owned()
+}
+
 fn in_brackets(reason: Option<&str>) -> String {
     reason.map(|r| format!(" ({r})")).unwrap_or_default()
 }
@@ -192,14 +198,14 @@ pub fn for_person(reason: &NotRun) -> Wording {
             wording: Some(w), ..
         } => (
             "not_run.denied_by_rule_with_reason".into(),
-            vec![("reason", text(w))],
+            vec![("reason", in_parentheses(&text(w)))],
         ),
         NotRun::DeniedByRule {
             reason: Some(r),
             wording: None,
         } => (
             "not_run.denied_by_rule_with_reason".into(),
-            vec![("reason", r.clone())],
+            vec![("reason", in_parentheses(r))],
         ),
         NotRun::DeniedByRule {
             reason: None,

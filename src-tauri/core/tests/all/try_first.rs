@@ -488,7 +488,7 @@ async fn allow_in_this_conversation_covers_the_same_changes_and_nothing_more() {
     let tidy =
         json!({"tool_calls": [{"name": "run_command", "arguments": {"command": "sh ./tidy.sh"}}]});
     let edit = json!({"tool_calls": [{"name": "write_file", "arguments": {
-        "path": "tidy.sh", "content": "date > stamp.txt; rm -f tidy.sh\n"}}]});
+        "path": "tidy.sh", "content": "date +%N > stamp.txt; rm -f tidy.sh\n"}}]});
     let mut h = harness_with(
         json!({"turns": [tidy, tidy, tidy, edit, tidy, {"say": "done"}]}),
         TIMEOUT,
@@ -499,7 +499,7 @@ async fn allow_in_this_conversation_covers_the_same_changes_and_nothing_more() {
     if !tried_first(&root) {
         return;
     }
-    std::fs::write(root.join("tidy.sh"), "date > stamp.txt\n").unwrap();
+    std::fs::write(root.join("tidy.sh"), "date +%N > stamp.txt\n").unwrap();
     h.runtime.start_run("tidy").unwrap();
     let first = h.events.approval_required().await;
     assert!(first.grant_scope.is_some(), "{first:?}");

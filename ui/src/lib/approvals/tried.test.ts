@@ -88,7 +88,7 @@ describe('the card of a command tried on a copy', () => {
     // The heading first, then the groups; the command line still below them, now "The command".
     const tried_ = one(target, 'approval-tried')!;
     expect(text(tried_.querySelector('.heading'))).toBe(
-      'Ask First first tried this on a copy of your folder. If you approve, it will do the same in your folder:',
+      'What the command did on the copy (Approve does the same in your folder):',
     );
     const command = one(target, 'approval-command')!;
     expect(text(command)).toBe('sh tidy.sh');
@@ -232,7 +232,7 @@ describe('the card of a command tried on a copy', () => {
   it('says so when it printed nothing, and when it changed nothing', () => {
     const target = show(tried({}));
     expect(text(one(target, 'approval-tried-nothing'))).toBe(
-      'Ask First first tried this on a copy of your folder: it changed nothing there.',
+      'On the copy of your folder, it changed nothing.',
     );
     expect(all(target, 'approval-change-group')).toEqual([]);
     expect(text(one(target, 'approval-tried-output-none'))).toBe('It printed nothing.');
