@@ -405,7 +405,7 @@ impl Run {
                 .ask_about_changes(
                     call,
                     ws,
-                    (layer, grantable),
+                    (layer, grantable, changes_risk(&changes)),
                     tried,
                     &key,
                     (opened_rule, asking_rule),
@@ -510,7 +510,7 @@ impl Run {
         &mut self,
         call: &ToolCall,
         ws: &Workspace,
-        (layer, grantable): (PolicyLayer, bool),
+        (layer, grantable, risk): (PolicyLayer, bool, Risk),
         tried: TriedCommand,
         key: &DenialKey,
         (opened_rule, asking_rule): (Option<&str>, Option<String>),
@@ -556,7 +556,7 @@ impl Run {
             arguments_json: call.arguments_json.clone(),
             summary: now.summary,
             reason: now.reason,
-            risk: Risk::High,
+            risk,
             policy_layer: layer,
             grant_scope: now.grant_scope,
             preview: None,
@@ -753,5 +753,22 @@ fn kind_word(change: ChangeKind) -> &'static str {
         ChangeKind::Moved => "moved",
         ChangeKind::Mode => "changed the permissions of",
         ChangeKind::Link => "made the link",
+    }
+}
+
+/// How risky a try's changes are, on their card: new files, and files changed in the folder
+/// (which Undo takes back), are [`Risk::Medium`], as the file tools that make them; a
+/// deletion, a permission change or a link out of the folder is [`Risk::High`].
+fn changes_risk(changes: &[FileChange]) -> Risk {
+    let high = changes.iter().any(|c| {
+        matches!(
+            c.change,
+            ChangeKind::Deleted | ChangeKind::Mode | ChangeKind::Moved
+        ) || c.outside
+    });
+    if high {
+        Risk::High
+    } else {
+        Risk::Medium
     }
 }
