@@ -34,10 +34,12 @@ pub const TRY_PROCESS_CAP: u32 = 1_000;
 /// `$2` the person's folder, the rest bwrap's command line. Relative names in the mount
 /// options mean no path is ever spelled inside them (a comma or colon in a folder's name
 /// cannot change them). When the mount fails it writes `nocopy` to standard input (the pipe
-/// only Ask First reads, see `sandbox::RUNNER`) and ends.
+/// only Ask First reads, see `sandbox::RUNNER`) and ends; so it does when the process limit
+/// cannot be set (`ulimit -u` in bash, `-p` in dash, which has no `-u`): a try is never
+/// started without it.
 const MAKE_COPY: &str = r#"cd "$1" || { echo nocopy >&0; exit 125; }
 PATH=/usr/sbin:/usr/bin:/sbin:/bin mount -t overlay askfirst-copy -o userxattr,lowerdir=lower,upperdir=upper,workdir=work "$2" 2>/dev/null || { echo nocopy >&0; exit 125; }
-ulimit -u "$3" 2>/dev/null
+{ ulimit -u "$3" || ulimit -p "$3"; } 2>/dev/null || { echo nocopy >&0; exit 125; }
 shift 3
 exec "$@""#;
 

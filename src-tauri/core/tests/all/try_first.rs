@@ -544,3 +544,51 @@ async fn allow_in_this_conversation_covers_the_same_changes_and_nothing_more() {
     );
     assert!(root.join("tidy.sh").exists());
 }
+
+/// A fork bomb the words do not show (`f(){ f & f & }; f`) ends with the try, at most 1,000
+/// processes, without harming the computer, and leaves nothing running. Only as a person's
+/// account: root is not held to a process limit (it would really fork without bound).
+#[tokio::test]
+async fn a_fork_bomb_ends_with_the_try_and_leaves_nothing_running() {
+    if nix::unistd::geteuid().is_root() {
+        eprintln!("skipped as root: run by make test-unprivileged");
+        return;
+    }
+    let mut h = harness_with(
+        json!({"turns": [
+            {"tool_calls": [{"name": "run_command", "arguments": {
+                "command": "f(){ f & f & }; f # forkbomb-5a1", "timeout_secs": 5}}]},
+            {"say": "done"}
+        ]}),
+        TIMEOUT,
+        rules(""),
+        AnswerMode::Interactive,
+    );
+    let root = std::fs::canonicalize(h.dir.path()).unwrap();
+    if !tried_first(&root) {
+        return;
+    }
+    h.runtime.start_run("bomb").unwrap();
+    h.events.run_finished().await;
+    // It changed nothing: no card; it could not fork past its bound.
+    let events = h.events.all();
+    assert_eq!(cards(&events), 0);
+    let done = finished(&events);
+    assert!(done[0].output.contains("fork"), "{:?}", done[0]);
+    // Whatever it printed or left on the copy, nothing of it is running now.
+    assert!(
+        super::support::all_gone("forkbomb-5a1").await,
+        "processes of the fork bomb are still running"
+    );
+    let ours = std::process::Command::new("ps")
+        .args([
+            "-u",
+            &nix::unistd::geteuid().as_raw().to_string(),
+            "-o",
+            "pid=",
+        ])
+        .output()
+        .unwrap();
+    let count = String::from_utf8_lossy(&ours.stdout).lines().count();
+    assert!(count < 200, "{count} processes of this user are left");
+}
