@@ -592,3 +592,47 @@ async fn a_fork_bomb_ends_with_the_try_and_leaves_nothing_running() {
     let count = String::from_utf8_lossy(&ours.stdout).lines().count();
     assert!(count < 200, "{count} processes of this user are left");
 }
+
+/// Where commands cannot be tried on a copy (here `ASKFIRST_TRY_FIRST=off`), a command is asked
+/// about first, on its words, as before, and its card says it runs on the folder itself.
+#[test]
+fn where_no_copy_can_be_made_the_card_says_so_and_asks_first() {
+    super::support::ignored_test_in_child("all::try_first::no_copy_child", &[], |child| {
+        child.env(copy::TRY_FIRST_SWITCH_ENV, "off");
+    });
+}
+
+#[tokio::test]
+#[ignore = "run by where_no_copy_can_be_made_the_card_says_so_and_asks_first"]
+async fn no_copy_child() {
+    let mut h = harness_with(
+        commands(&["ls", "echo made > made.txt"]),
+        TIMEOUT,
+        rules(""),
+        AnswerMode::Interactive,
+    );
+    let root = std::fs::canonicalize(h.dir.path()).unwrap();
+    assert!(!copy::available(&Workspace::open(&root).unwrap()));
+    h.runtime.start_run("look").unwrap();
+    for _ in 0..2 {
+        let card = h.events.approval_required().await;
+        assert!(
+            matches!(&card.detail, Some(CallDetail::Command { tried: None, .. })),
+            "{card:?}"
+        );
+        if askfirst_core::tools::sandbox::Confinement::detected().is_confined() {
+            assert!(
+                card.effects
+                    .iter()
+                    .any(|e| e.contains("cannot try it on a copy of your folder first")),
+                "{:?}",
+                card.effects
+            );
+        }
+        h.runtime
+            .resolve_approval(card.approval_id, Decision::Approve)
+            .unwrap();
+    }
+    h.events.run_finished().await;
+    assert!(root.join("made.txt").exists());
+}
