@@ -225,14 +225,24 @@ pub fn checked_rule(
 
 /// A folder typed or picked, relative to `workspace` with `/`; it must exist inside it.
 fn checked_folder(folder: &str, workspace: &Path) -> Result<String, RuleEditError> {
-    let typed = folder.trim();
-    if typed.is_empty() {
+    let root = std::fs::canonicalize(workspace).unwrap_or_else(|_| workspace.to_owned());
+    // Spaces around the name are the person's typing, unless a folder has them in its name
+    // (`Spaced `): then the name is kept exact, or the rule would be about another folder.
+    let exact = folder.trim_end_matches('/');
+    let typed = if !exact.trim().is_empty()
+        && Path::new(exact).is_relative()
+        && std::fs::symlink_metadata(root.join(exact)).is_ok()
+    {
+        folder
+    } else {
+        folder.trim()
+    };
+    if typed.trim().is_empty() {
         return Err(RuleEditError::FolderMissing);
     }
     if typed.chars().any(char::is_control) {
         return Err(RuleEditError::FolderNotInside);
     }
-    let root = std::fs::canonicalize(workspace).unwrap_or_else(|_| workspace.to_owned());
     let relative: String = if Path::new(typed).is_absolute() {
         let given = std::fs::canonicalize(typed).unwrap_or_else(|_| PathBuf::from(typed));
         match given.strip_prefix(&root) {

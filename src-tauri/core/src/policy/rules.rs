@@ -147,6 +147,39 @@ pub(super) fn line_of(kind: RuleKind, tool: &str, pattern: Option<&str>) -> Stri
     }
 }
 
+/// A rule's pattern as a path in the person's folder, as a person writing it means it: without
+/// a leading `./` or `/` (the folder's own root), and with a trailing `/` read as "everything
+/// in that folder" (`Bank/` → `Bank/**`, `Medical/**/` → `Medical/**`). A web address
+/// (`…://…`) is left as it is.
+fn path_form(pattern: &str) -> String {
+    if pattern.contains("://") {
+        return pattern.to_owned();
+    }
+    let mut p = pattern;
+    loop {
+        let before = p;
+        p = p.trim_start_matches("./");
+        p = p.trim_start_matches('/');
+        if p == before {
+            break;
+        }
+    }
+    if p.is_empty() {
+        return pattern.to_owned();
+    }
+    match p.strip_suffix('/') {
+        Some(folder) => {
+            let folder = folder.trim_end_matches('/');
+            if folder.ends_with("/**") || folder == "**" {
+                folder.to_owned()
+            } else {
+                format!("{folder}/**")
+            }
+        }
+        None => p.to_owned(),
+    }
+}
+
 /// One user rule.
 #[derive(Debug, Clone)]
 pub struct Rule {
@@ -177,6 +210,12 @@ impl Rule {
     /// # Errors
     /// The glob's error message when `pattern` is not a valid glob.
     pub fn new(tool: &str, pattern: Option<&str>) -> Result<Self, String> {
+        let written = pattern;
+        // Paths are matched on the pattern as a person means it (`./Secret/**`, `/Taxes/**`,
+        // `Bank/` and `Medical/**/` are about those folders in the person's folder); commands
+        // and addresses on the pattern as written.
+        let path_pattern = pattern.map(path_form);
+        let pattern = path_pattern.as_deref();
         let for_paths = match pattern {
             None => None,
             Some(p) => Some(
@@ -210,6 +249,7 @@ impl Rule {
             .map(PathBuf::from);
         // A rule about one tool must make sense for it; a rule for every tool (`*`) is read
         // in each way it can be.
+        let pattern = written;
         let everything = pattern.is_some_and(|p| matches!(p.trim(), "*" | "**"));
         let pattern_for_parts = pattern.filter(|_| !everything);
         let for_command = match pattern_for_parts.map(CommandPattern::parse) {

@@ -385,3 +385,35 @@ fn hostile_a_never_delete_rule_refuses_a_read_only_mcp_tool() {
         "{decision:?} ({layer:?})"
     );
 }
+
+/// Found by a third hostile review: hand-written rules Settings listed that matched nothing
+/// (`./Secret/**`, `/Taxes/**`, `Bank/`, `Medical/**/`). They are read as a person means them:
+/// the folder of that name in the person's folder, with everything in it.
+#[test]
+fn a_rule_written_with_a_leading_dot_slash_or_a_trailing_slash_means_that_folder() {
+    let policy = Policy::new(
+        rules(
+            "[[deny]]\ntool = \"read_file\"\nmatch = \"./Secret/**\"\n\
+             [[deny]]\ntool = \"read_file\"\nmatch = \"/Taxes/**\"\n\
+             [[deny]]\ntool = \"read_file\"\nmatch = \"Bank/\"\n\
+             [[deny]]\ntool = \"read_file\"\nmatch = \"Medical/**/\"\n\
+             [[deny]]\ntool = \"read_file\"\nmatch = \".//Deep/./\"\n",
+        ),
+        None,
+    );
+    for file in [
+        "Secret/a.txt",
+        "Taxes/2024/return.txt",
+        "Bank/statement.pdf",
+        "Medical/x-ray.png",
+    ] {
+        let (decision, layer) = decide(&policy, "read_file", true, &[path(file)]);
+        assert!(
+            matches!(decision, PolicyDecision::Deny { .. }) && layer == PolicyLayer::UserRule,
+            "{file}: {decision:?}"
+        );
+    }
+    // Other folders are not touched by them.
+    let (decision, _) = decide(&policy, "read_file", true, &[path("Notes/a.txt")]);
+    assert_eq!(decision, PolicyDecision::Allow);
+}

@@ -447,6 +447,27 @@ fn what_the_form_cannot_mean_is_refused_in_a_plain_sentence() {
             Some("Private/**".to_owned())
         )
     );
+    // A folder whose name ends with a space keeps it (found by a third hostile review: the
+    // form wrote `Spaced/**`, a rule for another folder); spaces the person typed around a
+    // name go.
+    std::fs::create_dir_all(ws.join("Spaced ")).unwrap();
+    for (typed, written) in [("Spaced ", "Spaced /**"), ("  Private  ", "Private/**")] {
+        assert_eq!(
+            checked_rule(
+                &RuleChoice {
+                    effect: never,
+                    tool: "*".into(),
+                    scope: folder(typed)
+                },
+                &actions,
+                &ws
+            )
+            .unwrap()
+            .2,
+            Some(written.to_owned()),
+            "{typed:?}"
+        );
+    }
     assert_eq!(
         checked_rule(
             &RuleChoice {
