@@ -24,9 +24,6 @@ pub const FETCH_SIZE_CAP_BYTES: usize = 2 * 1024 * 1024;
 /// The most seconds one fetch may take, from connecting to the last byte of the body.
 pub const FETCH_TIMEOUT_SECS: u64 = 20;
 
-/// The most redirects followed, all on the address's own site (scheme, host and port).
-pub const FETCH_MAX_REDIRECTS: usize = 5;
-
 /// `fetch_url {url}`: an HTTP GET of an `http://` or `https://` address (TLS by rustls with
 /// the webpki roots, proxies from the environment).
 ///
@@ -39,10 +36,12 @@ pub const FETCH_MAX_REDIRECTS: usize = 5;
 ///   reached directly, never through a proxy (which would reach its own). Through a proxy
 ///   from the environment, an internet address is looked up and checked here, but the proxy
 ///   makes its own lookup.
-/// - Redirects: up to [`FETCH_MAX_REDIRECTS`] are followed while they stay on the same
-///   scheme, host and port. One that leads anywhere else (another host, another port, https → http) is
-///   not followed: the call fails with a message naming where it leads and saying that
-///   `fetch_url` must be called again with that address, so a new card shows it.
+/// - Redirects are never followed, not even on the same site: every hop is a new address,
+///   which the person's rules must judge as they judge the first (found by a third hostile
+///   review: with "allow `/docs/*`" and "never `/private/*`", a same-site redirect from
+///   `/docs/start` to `/private/data` was followed with no card). The call fails with a
+///   message naming where it leads and saying that `fetch_url` must be called again with that
+///   address, which the rules then allow, refuse, or ask about on a card.
 /// - Caps: the body is read up to [`FETCH_SIZE_CAP_BYTES`] within [`FETCH_TIMEOUT_SECS`]
 ///   (for the whole call, lookups and redirects included; what arrived is kept, and the reply
 ///   says it was cut); the text handed to the model is capped at [`super::OUTPUT_CAP_BYTES`],
@@ -248,14 +247,7 @@ fn check_resolved(url: &Url, addrs: &[SocketAddr]) -> Result<(), ToolError> {
     }
 }
 
-/// Whether a redirect from `from` to `to` stays on the same site: scheme, host and port.
-fn same_site(from: &Url, to: &Url) -> bool {
-    from.scheme() == to.scheme()
-        && from.host() == to.host()
-        && from.port_or_known_default() == to.port_or_known_default()
-}
-
-/// Why a redirect from `from` to `to` (on another site) was not followed.
+/// Why a redirect from `from` to `to` was not followed.
 fn not_followed(from: &Url, to: &Url) -> ToolError {
     if !matches!(to.scheme(), "http" | "https") {
         return ToolError::said(
@@ -345,7 +337,7 @@ async fn fetch(url: &Url, lookup: Lookup) -> Result<String, ToolError> {
             Err(_) => return Err(no_answer(url)),
         };
         check_resolved(url, &addrs)?;
-        // Redirects are followed on this same host only, so this one pin covers them all.
+        // Redirects are never followed, so this one pin covers the whole call.
         client = client.resolve_to_addrs(name, &addrs);
     }
     let client = client.build().map_err(|e| {
@@ -357,43 +349,21 @@ async fn fetch(url: &Url, lookup: Lookup) -> Result<String, ToolError> {
         )
     })?;
 
-    let mut current = url.clone();
-    let mut redirects = 0;
-    let mut response = loop {
-        let response = client
-            .get(current.clone())
-            .timeout(left())
-            .send()
-            .await
-            .map_err(|e| could_not_fetch(&current, &e))?;
-        let status = response.status().as_u16();
-        let next = response
-            .headers()
-            .get(reqwest::header::LOCATION)
-            .and_then(|v| v.to_str().ok())
-            .and_then(|location| current.join(location).ok());
-        let Some(next) = next.filter(|_| matches!(status, 301 | 302 | 303 | 307 | 308)) else {
-            break response;
-        };
-        if !same_site(&current, &next) {
-            return Err(not_followed(&current, &next));
-        }
-        redirects += 1;
-        if redirects > FETCH_MAX_REDIRECTS {
-            return Err(ToolError::said(
-                format!(
-                    "Stopped: {url} redirected more than {FETCH_MAX_REDIRECTS} times (the last \
-                     time to {next}), so Ask First did not follow it further."
-                ),
-                "tool_failed-fetch-too_many_redirects",
-                &[
-                    ("url", Arg::from(url.as_str())),
-                    ("count", Arg::from(FETCH_MAX_REDIRECTS)),
-                ],
-            ));
-        }
-        current = next;
-    };
+    let mut response = client
+        .get(url.clone())
+        .timeout(left())
+        .send()
+        .await
+        .map_err(|e| could_not_fetch(&url, &e))?;
+    let status = response.status().as_u16();
+    let next = response
+        .headers()
+        .get(reqwest::header::LOCATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|location| url.join(location).ok());
+    if let Some(next) = next.filter(|_| matches!(status, 301 | 302 | 303 | 307 | 308)) {
+        return Err(not_followed(&url, &next));
+    }
 
     let status = response.status();
     let final_url = response.url().clone();
@@ -596,18 +566,8 @@ mod tests {
     }
 
     #[test]
-    fn only_the_same_scheme_host_and_port_is_the_same_site() {
+    fn a_redirect_to_plain_http_says_it_leaves_the_encrypted_connection() {
         let from = url("https://example.com/a");
-        for (to, same) in [
-            ("https://example.com/b?c", true),
-            ("https://EXAMPLE.com:443/b", true),
-            ("http://example.com/b", false),
-            ("https://example.com:8443/b", false),
-            ("https://www.example.com/b", false),
-            ("https://example.com./b", false),
-        ] {
-            assert_eq!((to, same_site(&from, &url(to))), (to, same));
-        }
         assert_eq!(
             not_followed(&from, &url("http://example.com/b")).to_string(),
             "Not followed: https://example.com/a redirects to http://example.com/b (an \

@@ -36,7 +36,7 @@ pub use command::{
 };
 pub use delete::DeletePath;
 pub use edit::EditFile;
-pub use fetch::{FetchUrl, FETCH_MAX_REDIRECTS, FETCH_SIZE_CAP_BYTES, FETCH_TIMEOUT_SECS};
+pub use fetch::{FetchUrl, FETCH_SIZE_CAP_BYTES, FETCH_TIMEOUT_SECS};
 pub use list::{ListDirectory, LIST_ENTRIES_SHOWN};
 pub use move_path::MovePath;
 pub use read::ReadFile;

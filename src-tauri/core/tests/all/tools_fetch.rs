@@ -1,4 +1,4 @@
-//! The built-in tool fetch_url: redirects only on the same site, what its cards say about an
+//! The built-in tool fetch_url: no redirect followed (each hop is asked about anew), what its cards say about an
 //! address, size caps and failures.
 
 use askfirst_core::policy::Contents;
@@ -97,7 +97,7 @@ fn serve_counting() -> (u16, Arc<AtomicUsize>) {
 }
 
 #[tokio::test]
-async fn fetch_url_returns_text_and_follows_redirects_only_on_the_same_site() {
+async fn fetch_url_returns_text_and_follows_no_redirect() {
     let port = serve();
     let (_dir, ws) = ws();
     let fetch = tool("fetch_url");
@@ -162,27 +162,18 @@ async fn fetch_url_returns_text_and_follows_redirects_only_on_the_same_site() {
         )))
     );
 
-    // A redirect on the same site is followed, without a note.
+    // Not even a redirect on the same site is followed: every hop is a new address, which the
+    // rules judge (found by a third hostile review: "allow /docs/*" and "never /private/*", and
+    // /docs/start redirected to /private/data was followed with no card).
     let raw = format!(r#"{{"url": "http://127.0.0.1:{port}/same-host"}}"#);
-    assert_eq!(
-        fetch.execute(&raw, &ws).await.unwrap(),
-        format!(
-            "Fetched http://127.0.0.1:{port}/hello (HTTP 200 OK, text/plain; charset=utf-8).\n\
-             hello from the test server\n"
-        )
-    );
-    let raw = format!(r#"{{"url": "http://127.0.0.1:{port}/chain/5"}}"#);
-    assert_eq!(
-        fetch.execute(&raw, &ws).await.unwrap(),
-        format!("Fetched http://127.0.0.1:{port}/chain/0 (HTTP 200 OK).\nend of the chain")
-    );
-    // One more than the cap stops.
-    let raw = format!(r#"{{"url": "http://127.0.0.1:{port}/chain/6"}}"#);
     assert_eq!(
         fetch.execute(&raw, &ws).await.map_err(|e| e.to_string()),
         Err(told(&format!(
-            "Stopped: http://127.0.0.1:{port}/chain/6 redirected more than 5 times (the last \
-             time to http://127.0.0.1:{port}/chain/0), so Ask First did not follow it further."
+            "Not followed: http://127.0.0.1:{port}/same-host redirects to \
+             http://127.0.0.1:{port}/hello (an address on this computer), which is not the \
+             address that was approved, so Ask First did not go there. To read it, fetch_url \
+             must be called again with http://127.0.0.1:{port}/hello; a new approval card will \
+             show it."
         )))
     );
 
