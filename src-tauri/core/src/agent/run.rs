@@ -33,6 +33,8 @@ pub(super) struct Run {
     failure_detail: Option<String>,
     /// The folder the run works in, from its start to its end.
     pub(super) workspace: crate::tools::Workspace,
+    /// Every tool-call id of the run so far ([`unique_call_ids`]).
+    call_ids: std::collections::HashSet<String>,
 }
 
 impl Run {
@@ -53,6 +55,7 @@ impl Run {
             denied: DeniedCalls::default(),
             failure_detail: None,
             workspace,
+            call_ids: std::collections::HashSet::new(),
         }
     }
 
@@ -169,6 +172,7 @@ impl Run {
                     text: text.to_owned(),
                 });
             }
+            let turn = unique_call_ids(turn, &mut self.call_ids);
             let mut calls = turn.tool_calls.clone();
             self.push_message(Message::Assistant { turn });
             if calls.is_empty() {
@@ -351,4 +355,35 @@ fn capped_output(text: String) -> String {
     let mut capped = crate::tools::HeadTail::new(crate::tools::OUTPUT_CAP_BYTES);
     capped.push(text.as_bytes());
     capped.into_text()
+}
+
+/// `turn` with every tool call's id unique in the run (`used`: the ids of the run so far, which
+/// this adds to): a model may give two calls one id (in one reply, or again in a later one), and
+/// events, approvals, the session log and the transcript all tell calls apart by it (found by a
+/// third hostile review: the transcript showed one call's outcome on the other). A repeated or
+/// empty id gets a suffix (`call_1` → `call_1_2`); the conversation sent back to the model
+/// holds the new ids, in its reply and in the results alike, so they still pair.
+pub(super) fn unique_call_ids(
+    mut turn: ModelTurn,
+    used: &mut std::collections::HashSet<String>,
+) -> ModelTurn {
+    let given: std::collections::HashSet<String> =
+        turn.tool_calls.iter().map(|c| c.id.clone()).collect();
+    for call in &mut turn.tool_calls {
+        if !call.id.is_empty() && used.insert(call.id.clone()) {
+            continue;
+        }
+        let base = if call.id.is_empty() {
+            "call"
+        } else {
+            call.id.as_str()
+        };
+        let fresh = (2_usize..)
+            .map(|n| format!("{base}_{n}"))
+            .find(|candidate| !used.contains(candidate) && !given.contains(candidate))
+            .unwrap_or_default();
+        used.insert(fresh.clone());
+        call.id = fresh;
+    }
+    turn
 }

@@ -491,3 +491,64 @@ async fn two_calls_creating_the_same_file_cannot_both_write_it() {
         vec![ToolCallStatus::Succeeded, ToolCallStatus::Failed]
     );
 }
+
+/// Found by a third hostile review: two calls of one reply with the same id. Each call gets an
+/// id of its own in the run, so the person's answers, the outcomes and the transcript stay with
+/// the right call.
+#[tokio::test]
+async fn two_calls_with_one_id_keep_their_own_outcomes() {
+    let write = |path: &str| {
+        serde_json::json!({"id": "dup", "name": "write_file",
+            "arguments": {"path": path, "content": "x"}})
+    };
+    let mut h = super::support::harness(
+        serde_json::json!({"turns": [
+            {"tool_calls": [write("a.txt"), write("b.txt")]},
+            {"tool_calls": [write("c.txt")]},
+            {"say": "done"}
+        ]}),
+        std::time::Duration::from_secs(60),
+    );
+    h.runtime.start_run("write").unwrap();
+    let first = h.events.approval_required().await;
+    let second = h.events.approval_required().await;
+    assert_ne!(first.tool_call_id, second.tool_call_id);
+    assert!(first.arguments_json.contains("a.txt"), "{first:?}");
+    h.runtime
+        .resolve_approval(first.approval_id, askfirst_protocol::Decision::Approve)
+        .unwrap();
+    h.runtime
+        .resolve_approval(
+            second.approval_id,
+            askfirst_protocol::Decision::Deny { note: None },
+        )
+        .unwrap();
+    let third = h.events.approval_required().await;
+    assert!(
+        third.tool_call_id != first.tool_call_id && third.tool_call_id != second.tool_call_id,
+        "{third:?}"
+    );
+    h.runtime
+        .resolve_approval(third.approval_id, askfirst_protocol::Decision::Approve)
+        .unwrap();
+    h.events.run_finished().await;
+    let done = super::support::finished(&h.events.all());
+    let by_id = |id: &str| done.iter().find(|d| d.tool_call_id == id).map(|d| d.status);
+    assert_eq!(
+        by_id(&first.tool_call_id),
+        Some(askfirst_protocol::ToolCallStatus::Succeeded)
+    );
+    assert_eq!(
+        by_id(&second.tool_call_id),
+        Some(askfirst_protocol::ToolCallStatus::Denied)
+    );
+    assert!(h.dir.path().join("a.txt").exists() && !h.dir.path().join("b.txt").exists());
+    assert!(h.dir.path().join("c.txt").exists());
+    // The model is sent each result under its call's own id.
+    let sent = h.requests.lock().unwrap().last().cloned().unwrap();
+    let text = serde_json::to_string(&sent).unwrap();
+    assert!(
+        text.contains(&format!("\"{}\"", second.tool_call_id)),
+        "{text}"
+    );
+}
