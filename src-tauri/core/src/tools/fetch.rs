@@ -354,7 +354,7 @@ async fn fetch(url: &Url, lookup: Lookup) -> Result<String, ToolError> {
         .timeout(left())
         .send()
         .await
-        .map_err(|e| could_not_fetch(&url, &e))?;
+        .map_err(|e| could_not_fetch(url, &e))?;
     let status = response.status().as_u16();
     let next = response
         .headers()
@@ -362,7 +362,7 @@ async fn fetch(url: &Url, lookup: Lookup) -> Result<String, ToolError> {
         .and_then(|v| v.to_str().ok())
         .and_then(|location| url.join(location).ok());
     if let Some(next) = next.filter(|_| matches!(status, 301 | 302 | 303 | 307 | 308)) {
-        return Err(not_followed(&url, &next));
+        return Err(not_followed(url, &next));
     }
 
     let status = response.status();
