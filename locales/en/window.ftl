@@ -197,6 +197,7 @@ tried-group-link = { $count ->
 tried-item-folder-whole = the folder { $path }, with everything in it
 tried-item-folder = the folder { $path }
 tried-item-executable = Make { $path } executable (it can then run as a program)
+tried-item-runs = it can run as a program
 tried-item-mode = { $path } (who may read, change or run it)
 tried-item-mode-folder = the folder { $path } (who may open or change it)
 tried-item-link = { $path }, which leads to { $target }

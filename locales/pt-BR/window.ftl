@@ -183,6 +183,7 @@ tried-group-link = { $count ->
 tried-item-folder-whole = a pasta { $path }, com tudo o que há nela
 tried-item-folder = a pasta { $path }
 tried-item-executable = Tornar { $path } executável (ele passa a poder rodar como programa)
+tried-item-runs = pode rodar como programa
 tried-item-mode = { $path } (quem pode ler, mudar ou rodar)
 tried-item-mode-folder = a pasta { $path } (quem pode abrir ou mudar)
 tried-item-link = { $path }, que leva a { $target }

@@ -123,6 +123,7 @@ tried-group-link = 创建或更改 { $count } 个链接
 tried-item-folder-whole = 文件夹 { $path }，连同其中的一切
 tried-item-folder = 文件夹 { $path }
 tried-item-executable = 让 { $path } 可以执行（之后它可以作为程序运行）
+tried-item-runs = 可以作为程序运行
 tried-item-mode = { $path }（谁可以读取、修改或运行它）
 tried-item-mode-folder = 文件夹 { $path }（谁可以打开或修改它）
 tried-item-link = { $path }，指向 { $target }

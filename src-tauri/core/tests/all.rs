@@ -16,6 +16,7 @@ mod all {
     pub mod flood;
     pub mod folders;
     pub mod history;
+    pub mod hostile_try_first;
     pub mod i18n;
     pub mod i18n_words;
     pub mod identity;

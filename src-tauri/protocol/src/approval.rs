@@ -98,7 +98,9 @@ pub enum CallDetail {
 /// "output":"","ended":"It finished without an error."}`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct TriedCommand {
-    /// The changes, sorted by path, at most [`TriedCommand::SHOWN_CAP`] of them.
+    /// The changes, the riskiest first (deletions, permission changes, links out of the
+    /// folder, changed files, then what is new), each kind by path; at most
+    /// [`TriedCommand::SHOWN_CAP`] of them.
     pub changes: Vec<FileChange>,
     /// How many changes there are beyond `changes` (0 when the list is whole). Approve
     /// applies them too; the card says how many.
@@ -114,7 +116,7 @@ pub struct TriedCommand {
 
 impl TriedCommand {
     /// How many changes a card lists one by one (the rest are counted in `more`).
-    pub const SHOWN_CAP: usize = 2_000;
+    pub const SHOWN_CAP: usize = 10_000;
 }
 
 /// One change a command made on the copy of the folder.

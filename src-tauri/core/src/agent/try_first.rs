@@ -241,13 +241,17 @@ impl Run {
             let (root, upper) = (root.clone(), upper.clone());
             off_worker(move || {
                 crate::changes::read(&root, &upper, CHANGE_CAP).map(|set| {
-                    let cards = set.for_card(&root);
-                    (set, cards)
+                    let mut cards = set.for_card(&root);
+                    // The riskiest first (deletions, permissions, links out), so that what a
+                    // long list leaves unnamed is only what it makes new.
+                    cards.sort_by_key(|c| risk_rank(c));
+                    let trees = deleted_trees(&root, &set);
+                    ((set, trees), cards)
                 })
             })
             .await
         };
-        let (set, changes) = match read {
+        let ((set, trees), changes) = match read {
             Some(Ok(read)) => read,
             Some(Err(error)) => {
                 let words = |language| {
@@ -456,6 +460,15 @@ impl Run {
                 at: crate::unix_millis_now(),
             };
             off_worker(move || {
+                // A folder the command deleted holds just what it held when the card was made
+                // (a file saved into it since is not deleted unseen).
+                if let Some(path) = trees
+                    .iter()
+                    .find(|(rel, print)| tree_print(&root.join(rel)) != *print)
+                    .map(|(rel, _)| rel.clone())
+                {
+                    return Err(crate::changes::ApplyError::Conflict { path });
+                }
                 crate::changes::apply_recorded(&set, &root, &upper, store.as_ref(), &mut |undo| {
                     let mut saved = saved.clone();
                     if let AuditRecord::ChangeSaved {
@@ -771,4 +784,80 @@ fn changes_risk(changes: &[FileChange]) -> Risk {
     } else {
         Risk::Medium
     }
+}
+
+/// Where a change comes on the card: deletions first, then permission changes, links out of
+/// the folder, changed files, and what is new last.
+fn risk_rank(change: &FileChange) -> u8 {
+    match change.change {
+        ChangeKind::Deleted => 0,
+        ChangeKind::Mode => 1,
+        ChangeKind::Link if change.outside => 2,
+        ChangeKind::Changed => 3,
+        ChangeKind::Moved => 4,
+        ChangeKind::Link => 5,
+        ChangeKind::Created => 6,
+    }
+}
+
+/// The folders a try deleted whole, each with a print of everything in it now
+/// ([`tree_print`]), to check before applying that it still holds just that.
+fn deleted_trees(
+    root: &std::path::Path,
+    set: &crate::changes::ChangeSet,
+) -> Vec<(std::path::PathBuf, String)> {
+    set.entries
+        .iter()
+        .filter(|e| matches!(e.kind, crate::changes::EntryKind::Deleted { folder: true }))
+        .map(|e| (e.path.clone(), tree_print(&root.join(&e.path))))
+        .collect()
+}
+
+/// A print of a folder and everything in it (each entry's name, kind, identity, size and
+/// times; links not followed), up to 200,000 entries: any file saved, changed, added or
+/// removed in it changes the print.
+fn tree_print(folder: &std::path::Path) -> String {
+    use sha2::{Digest, Sha256};
+    use std::os::unix::fs::MetadataExt;
+    const ENTRIES: usize = 200_000;
+    let mut hasher = Sha256::new();
+    let mut stack = vec![folder.to_path_buf()];
+    let mut seen = 0_usize;
+    while let Some(path) = stack.pop() {
+        let Ok(meta) = std::fs::symlink_metadata(&path) else {
+            hasher.update(b"gone\0");
+            continue;
+        };
+        hasher.update(path.as_os_str().as_encoded_bytes());
+        for n in [
+            meta.mode().into(),
+            meta.ino(),
+            meta.size(),
+            meta.mtime().unsigned_abs(),
+            meta.mtime_nsec().unsigned_abs(),
+            meta.ctime().unsigned_abs(),
+            meta.ctime_nsec().unsigned_abs(),
+        ] {
+            hasher.update(n.to_le_bytes());
+        }
+        seen += 1;
+        if seen > ENTRIES {
+            hasher.update(b"more\0");
+            break;
+        }
+        if meta.is_dir() {
+            let Ok(listing) = std::fs::read_dir(&path) else {
+                hasher.update(b"unreadable\0");
+                continue;
+            };
+            let mut names: Vec<_> = listing.flatten().map(|e| e.path()).collect();
+            names.sort();
+            stack.extend(names.into_iter().rev());
+        }
+    }
+    hasher
+        .finalize()
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
 }

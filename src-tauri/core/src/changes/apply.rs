@@ -431,7 +431,15 @@ fn place_file(root: &Dir, up: &Path, rel: &Path, mode: u32) -> io::Result<()> {
     let up_dir = Dir::open_ambient_dir(up_folder, cap_std::ambient_authority())?;
     match up_dir.rename(up_name, &holder.dir, &holder.name) {
         Err(e) if e.raw_os_error() == Some(nix::errno::Errno::EXDEV as i32) => {}
-        other => return other,
+        // Renamed: it is given exactly the mode the change set holds (which may withhold
+        // bits the command set on the copy).
+        Ok(()) => {
+            return holder.dir.set_permissions(
+                &holder.name,
+                cap_std::fs::Permissions::from_std(std::fs::Permissions::from_mode(mode)),
+            )
+        }
+        Err(e) => return Err(e),
     }
     let tmp = format!(".askfirst-new-{}", uuid::Uuid::new_v4().simple());
     let copied = (|| {

@@ -271,7 +271,10 @@ impl Walk<'_> {
             return Ok(None);
         }
         let file_type = meta.file_type();
-        let mode = permission_bits(meta.mode());
+        let mode = granted_mode(
+            permission_bits(meta.mode()),
+            lower.map(|l| permission_bits(l.mode())),
+        );
         // A folder moved by the overlay (`redirect_dir`) or a file copied up without its
         // bytes (`metacopy`) would hide content in the real folder: not read, rather than
         // read wrong (both are off for unprivileged mounts).
@@ -473,8 +476,10 @@ impl ChangeSet {
                 diff: None,
             };
             match &entry.kind {
-                EntryKind::CreatedFile { size, .. } => {
+                EntryKind::CreatedFile { size, mode } => {
                     change.size = Some(*size);
+                    // Said on the card when it can run as a program.
+                    change.mode = (mode & 0o111 != 0).then_some(*mode);
                     change.diff = self.diff(root, entry, false, &mut budget, &mut opened);
                 }
                 EntryKind::CreatedFolder { .. } => change.folder = true,
@@ -628,4 +633,15 @@ mod tests {
             );
         }
     }
+}
+
+/// The permission bits a change may give: the command's `mode`, without set-user-id,
+/// set-group-id, sticky or write-for-everyone bits the item did not already have (`before`,
+/// `None` for a new item): a command cannot make a program that runs with the person's rights
+/// for anyone, or a file anyone may change, by a `chmod` the card would only show as
+/// "permissions" (found by a hostile review: `chmod 4777 run.sh` was applied as it was).
+fn granted_mode(mode: u32, before: Option<u32>) -> u32 {
+    const WITHHELD: u32 = 0o7002;
+    let kept = before.unwrap_or(0) & WITHHELD;
+    (mode & !WITHHELD) | (mode & kept)
 }
