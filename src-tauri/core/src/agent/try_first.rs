@@ -244,7 +244,7 @@ impl Run {
                     let mut cards = set.for_card(&root);
                     // The riskiest first (deletions, permissions, links out), so that what a
                     // long list leaves unnamed is only what it makes new.
-                    cards.sort_by_key(|c| risk_rank(c));
+                    cards.sort_by_key(risk_rank);
                     let trees = deleted_trees(&root, &set);
                     ((set, trees), cards)
                 })

@@ -607,6 +607,17 @@ fn normalized(path: &Path) -> PathBuf {
     out
 }
 
+/// The permission bits a change may give: the command's `mode`, without set-user-id,
+/// set-group-id, sticky or write-for-everyone bits the item did not already have (`before`,
+/// `None` for a new item): a command cannot make a program that runs with the person's rights
+/// for anyone, or a file anyone may change, by a `chmod` the card would only show as
+/// "permissions" (found by a hostile review: `chmod 4777 run.sh` was applied as it was).
+fn granted_mode(mode: u32, before: Option<u32>) -> u32 {
+    const WITHHELD: u32 = 0o7002;
+    let kept = before.unwrap_or(0) & WITHHELD;
+    (mode & !WITHHELD) | (mode & kept)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -633,15 +644,4 @@ mod tests {
             );
         }
     }
-}
-
-/// The permission bits a change may give: the command's `mode`, without set-user-id,
-/// set-group-id, sticky or write-for-everyone bits the item did not already have (`before`,
-/// `None` for a new item): a command cannot make a program that runs with the person's rights
-/// for anyone, or a file anyone may change, by a `chmod` the card would only show as
-/// "permissions" (found by a hostile review: `chmod 4777 run.sh` was applied as it was).
-fn granted_mode(mode: u32, before: Option<u32>) -> u32 {
-    const WITHHELD: u32 = 0o7002;
-    let kept = before.unwrap_or(0) & WITHHELD;
-    (mode & !WITHHELD) | (mode & kept)
 }

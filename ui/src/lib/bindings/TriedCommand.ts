@@ -11,7 +11,9 @@ import type { FileChange } from "./FileChange";
  */
 export type TriedCommand = { 
 /**
- * The changes, sorted by path, at most [`TriedCommand::SHOWN_CAP`] of them.
+ * The changes, the riskiest first (deletions, permission changes, links out of the
+ * folder, changed files, then what is new), each kind by path; at most
+ * [`TriedCommand::SHOWN_CAP`] of them.
  */
 changes: Array<FileChange>, 
 /**
