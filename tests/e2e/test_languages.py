@@ -24,7 +24,7 @@ LANGUAGES = [
         "title": "O Ask First precisa da sua aprovação",
         "refused": "Você disse não. A ação não foi feita.",
         "forbidden": "Suas configurações não permitem esta ação (Sua regra “Nunca mexer em nada em "
-                     "Private” proíbe isto.). Ela não foi feita.",
+                     "Private” proíbe isto). Ela não foi feita.",
         "reason": "Sua regra “Perguntar antes de escrever notas.txt” diz para perguntar a você antes.",
         "rules": ["Nunca mexer em nada em Private", "Perguntar antes de escrever notas.txt",
                   "Sempre permitir executar o comando “git status” (com qualquer coisa depois)"],
@@ -34,7 +34,7 @@ LANGUAGES = [
         "summary": "新建文件 notas.txt（1 行）",
         "title": "Ask First 需要你的同意",
         "refused": "你拒绝了。这个操作没有执行。",
-        "forbidden": "你的设置不允许这个操作（你的规则“禁止操作 Private 中的任何内容”禁止这样做。）。它没有执行。",
+        "forbidden": "你的设置不允许这个操作（你的规则“禁止操作 Private 中的任何内容”禁止这样做）。它没有执行。",
         "reason": "你的规则“写入 notas.txt 前先问我”要求先问你。",
         "rules": ["禁止操作 Private 中的任何内容", "写入 notas.txt 前先问我",
                   "始终允许运行命令“git status”（后面跟任何内容都算）"],

@@ -95,7 +95,7 @@ def test_stop_ends_everything_a_command_started_setsid_included():
         tried = wait_for("the card of what it did", lambda: [
             c for c in app.cards() if c.id != card.id and app.in_card(c, '[data-testid="approval-tried"]')])[0]
         text = card_text(app, tried)
-        assert "Nothing in your folder has changed yet. Ask First ran the command on a copy, without the internet" in text, text
+        assert "Nothing in your folder has changed yet: the command ran on a copy of it, without the internet" in text, text
         assert app.in_card(tried, '[data-testid="approval-change"][data-path="env.txt"]'), text
         assert not os.path.exists(os.path.join(app.workspace, "env.txt")), "applied before Approve"
         app.press(tried, "approve")

@@ -60,7 +60,7 @@ def test_a_never_rule_added_in_settings_stops_the_next_write_and_can_be_removed(
         assert not app.wd.find_all('[data-testid="approval-card"]')
         assert not os.path.exists(os.path.join(app.workspace, "Private", "plan.txt"))
         call = app.wd.text(wait_for("the call", lambda: app.wd.find_all('[data-testid="tool-call"]'))[0])
-        assert f"Your rule “{SENTENCE}” forbids this." in call, call
+        assert f"Your rule “{SENTENCE}” forbids this)" in call, call
         app.wd.click(app.wd.find_all('[data-testid="settings"]')[0])  # closes Settings
         app.wd.execute("document.querySelector('[data-testid=tool-call]').scrollIntoView()")
         app.wd.screenshot(os.path.join(ARTIFACTS, "rules-refused.png"))
