@@ -173,7 +173,7 @@ def test_a_command_that_makes_a_pdf_under_never_write_pdf_is_refused_with_no_car
             assert "march.pdf" in shown, shown
             # The rule is named as Settings lists it.
             assert "your rule \u201cNever write files matching \u201c**/*.pdf\u201d\u201d forbids" in shown, shown
-            assert "nothing it did was applied" in shown, shown
+            assert "nothing it did was put into your folder" in shown, shown
             scroll_into_view(app, '[data-testid="tool-call"]')
             app.wd.screenshot(os.path.join(ARTIFACTS, "try-first-pdf-refused.png"))
     finally:
