@@ -870,7 +870,6 @@ tool_failed-fetch-redirect_elsewhere_unencrypted = { $from } sends the request o
 tool_failed-fetch-failed = Could not read { $url }: { $why }.
 # $wait: a duration (duration-seconds).
 tool_failed-fetch-no_answer = { $url } did not answer within { $wait }.
-tool_failed-fetch-too_many_redirects = { $url } sent the request on more than { $count } times, so Ask First stopped following it.
 tool_failed-fetch-not_prepared = Ask First could not prepare the request to { $url }: { $why }.
 # An answer with an error status, then what was not read (tool_failed-fetch-note-*), then what it holds.
 # $status: the HTTP status code, such as 404.

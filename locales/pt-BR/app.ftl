@@ -837,7 +837,6 @@ tool_failed-fetch-redirect_elsewhere = { $from } encaminha o pedido para { $to }
 tool_failed-fetch-redirect_elsewhere_unencrypted = { $from } encaminha o pedido para { $to } ({ $place }), que não é o endereço que você aprovou e não é criptografado, então o Ask First não foi até lá. Se o assistente pedir esse endereço, você verá um cartão para ele.
 tool_failed-fetch-failed = Não foi possível ler { $url }: { $why }.
 tool_failed-fetch-no_answer = { $url } não respondeu em { $wait }.
-tool_failed-fetch-too_many_redirects = { $url } encaminhou o pedido mais de { $count } vezes, então o Ask First parou de seguir.
 tool_failed-fetch-not_prepared = O Ask First não conseguiu preparar o pedido para { $url }: { $why }.
 tool_failed-fetch-error_status = { $url } respondeu com um erro (código HTTP { $status }).
 tool_failed-fetch-note-size_cap = Só os primeiros { $limit } MB foram lidos; o resto não foi baixado.

@@ -773,7 +773,6 @@ tool_failed-fetch-redirect_elsewhere = { $from } 把请求转到了 { $to }（{ 
 tool_failed-fetch-redirect_elsewhere_unencrypted = { $from } 把请求转到了 { $to }（{ $place }），这不是你批准的地址，而且没有加密，所以 Ask First 没有去那里。如果助手请求那个地址，你会看到一张新的卡片。
 tool_failed-fetch-failed = 无法读取 { $url }：{ $why }。
 tool_failed-fetch-no_answer = { $url } 在 { $wait } 内没有回应。
-tool_failed-fetch-too_many_redirects = { $url } 把请求转走了超过 { $count } 次，所以 Ask First 不再跟着走。
 tool_failed-fetch-not_prepared = Ask First 无法准备对 { $url } 的请求：{ $why }。
 tool_failed-fetch-error_status = { $url } 回答了一个错误（HTTP 状态码 { $status }）。
 tool_failed-fetch-note-size_cap = 只读取了前 { $limit } MB；其余部分没有下载。
