@@ -177,6 +177,20 @@ fn changes_for_model(changes: &[FileChange], total: usize) -> String {
 }
 
 impl Run {
+    /// Records, without a card, what the policy decided about `call` after its try.
+    fn decided(&self, call: &ToolCall, allowed: bool, layer: PolicyLayer, reason: &str) {
+        self.audit(AuditRecord::PolicyDecided {
+            run_id: self.id,
+            tool_call_id: call.id.clone(),
+            tool_name: call.name.clone(),
+            arguments_sha256: crate::approvals::sha256_hex(call.arguments_json.as_bytes()),
+            allowed,
+            policy_layer: layer,
+            reason: reason.to_owned(),
+            at: crate::unix_millis_now(),
+        });
+    }
+
     /// Tries the `run_command` call on a copy of `ws`'s folder (with the network when
     /// `network`: the person approved its use of it on a card), then judges, shows and applies
     /// what it did (see the module comment). `layer`: the policy layer that let it run.
@@ -196,15 +210,7 @@ impl Run {
         let copy = match copy {
             Some(Ok(copy)) => copy,
             Some(Err(no_copy)) => return no_copy_result(&no_copy),
-            None => {
-                return CallResult::not_run(
-                    ToolCallStatus::Cancelled,
-                    NotRun::Cancelled {
-                        cause: CancelCause::AppShutdown,
-                    },
-                    Some(layer),
-                )
-            }
+            None => return shut_down(layer),
         };
         // Files of the folder changed while it ran (by the person) are not overwritten by
         // what it made of them: their status-change time is after this.
@@ -261,15 +267,7 @@ impl Run {
                 };
                 return CallResult::failed(words(Language::En), words(crate::i18n::language()));
             }
-            None => {
-                return CallResult::not_run(
-                    ToolCallStatus::Cancelled,
-                    NotRun::Cancelled {
-                        cause: CancelCause::AppShutdown,
-                    },
-                    Some(layer),
-                )
-            }
+            None => return shut_down(layer),
         };
         // It changed nothing: as a read, no card.
         if set.is_empty() {
@@ -312,16 +310,7 @@ impl Run {
                     "The command was tried on a copy of the folder first. It would have \
                      {kind} {path}, which is refused ({reason}). Nothing it did was applied."
                 );
-                self.audit(AuditRecord::PolicyDecided {
-                    run_id: self.id,
-                    tool_call_id: call.id.clone(),
-                    tool_name: call.name.clone(),
-                    arguments_sha256: crate::approvals::sha256_hex(call.arguments_json.as_bytes()),
-                    allowed: false,
-                    policy_layer: layer,
-                    reason: reason.clone(),
-                    at: crate::unix_millis_now(),
-                });
+                self.decided(call, false, layer, &reason);
                 let wording = crate::policy::refusal(
                     "refusal.command_change",
                     [("name", path), ("rule", rule), ("change", kind.to_owned())],
@@ -336,16 +325,12 @@ impl Run {
                 );
             }
             Some(ChangesVerdict::Allowed) => {
-                self.audit(AuditRecord::PolicyDecided {
-                    run_id: self.id,
-                    tool_call_id: call.id.clone(),
-                    tool_name: call.name.clone(),
-                    arguments_sha256: crate::approvals::sha256_hex(call.arguments_json.as_bytes()),
-                    allowed: true,
-                    policy_layer: PolicyLayer::UserRule,
-                    reason: "its changes are all in places a rule allows changes in".into(),
-                    at: crate::unix_millis_now(),
-                });
+                self.decided(
+                    call,
+                    true,
+                    PolicyLayer::UserRule,
+                    "its changes are all in places a rule allows changes in",
+                );
                 None
             }
             Some(ChangesVerdict::Ask { rule }) => Some(rule),
@@ -372,16 +357,12 @@ impl Run {
                     .policy
                     .command_changes_granted(canonical, &shape) =>
             {
-                self.audit(AuditRecord::PolicyDecided {
-                    run_id: self.id,
-                    tool_call_id: call.id.clone(),
-                    tool_name: call.name.clone(),
-                    arguments_sha256: crate::approvals::sha256_hex(call.arguments_json.as_bytes()),
-                    allowed: true,
-                    policy_layer: PolicyLayer::SessionGrant,
-                    reason: "its changes are among those allowed in this conversation".into(),
-                    at: crate::unix_millis_now(),
-                });
+                self.decided(
+                    call,
+                    true,
+                    PolicyLayer::SessionGrant,
+                    "its changes are among those allowed in this conversation",
+                );
                 None
             }
             (needs_card, _) => needs_card,
@@ -505,13 +486,7 @@ impl Run {
                 };
                 CallResult::failed(words(Language::En), words(crate::i18n::language()))
             }
-            None => CallResult::not_run(
-                ToolCallStatus::Cancelled,
-                NotRun::Cancelled {
-                    cause: CancelCause::AppShutdown,
-                },
-                Some(layer),
-            ),
+            None => shut_down(layer),
         }
     }
 
@@ -584,15 +559,7 @@ impl Run {
                 }
                 pending
             }
-            Err(ApprovalError::ShuttingDown) => {
-                return Err(CallResult::not_run(
-                    ToolCallStatus::Cancelled,
-                    NotRun::Cancelled {
-                        cause: CancelCause::AppShutdown,
-                    },
-                    Some(layer),
-                ))
-            }
+            Err(ApprovalError::ShuttingDown) => return Err(shut_down(layer)),
             Err(error) => {
                 let why = error.to_string();
                 let reason = wording::denial(
@@ -860,4 +827,15 @@ fn tree_print(folder: &std::path::Path) -> String {
         .iter()
         .map(|b| format!("{b:02x}"))
         .collect()
+}
+
+/// The result of a call that was not finished because Ask First is shutting down.
+fn shut_down(layer: PolicyLayer) -> CallResult {
+    CallResult::not_run(
+        ToolCallStatus::Cancelled,
+        NotRun::Cancelled {
+            cause: CancelCause::AppShutdown,
+        },
+        Some(layer),
+    )
 }

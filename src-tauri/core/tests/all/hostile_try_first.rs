@@ -2,34 +2,13 @@
 
 use super::policy::{rules, TIMEOUT};
 use super::support::{finished, harness_with, Harness};
+use super::try_first::{commands, tried_first};
 use askfirst_core::approvals::AnswerMode;
-use askfirst_core::tools::copy;
-use askfirst_core::tools::Workspace;
 use askfirst_protocol::{
     AgentEvent, ApprovalRequest, CallDetail, ChangeKind, Decision, FileChange,
 };
-use serde_json::json;
 use std::os::unix::ffi::OsStrExt as _;
 use std::path::Path;
-
-fn tried_first(root: &Path) -> bool {
-    let works = copy::available(&Workspace::open(root).unwrap());
-    if !works {
-        eprintln!("skipped: commands cannot be tried on a copy here");
-    }
-    works
-}
-
-fn commands(lines: &[&str]) -> serde_json::Value {
-    let mut turns: Vec<serde_json::Value> = lines
-        .iter()
-        .map(
-            |line| json!({"tool_calls": [{"name": "run_command", "arguments": {"command": line}}]}),
-        )
-        .collect();
-    turns.push(json!({"say": "done"}));
-    json!({ "turns": turns })
-}
 
 fn shown(card: &ApprovalRequest) -> (Vec<FileChange>, u64) {
     let Some(CallDetail::Command {

@@ -12,7 +12,7 @@ use askfirst_protocol::{AgentEvent, CallDetail, ChangeKind, Decision, NotRun, To
 use serde_json::json;
 
 /// Whether commands are tried on a copy here; fails under `ASKFIRST_REQUIRE_SANDBOX_TESTS`.
-fn tried_first(root: &std::path::Path) -> bool {
+pub(crate) fn tried_first(root: &std::path::Path) -> bool {
     let works = copy::available(&Workspace::open(root).unwrap());
     if !works {
         assert!(
@@ -24,7 +24,7 @@ fn tried_first(root: &std::path::Path) -> bool {
     works
 }
 
-fn commands(lines: &[&str]) -> serde_json::Value {
+pub(crate) fn commands(lines: &[&str]) -> serde_json::Value {
     let mut turns: Vec<serde_json::Value> = lines
         .iter()
         .map(
