@@ -152,6 +152,17 @@ impl CallResult {
         }
     }
 
+    /// The call was not finished because Ask First is shutting down.
+    pub(super) fn shut_down(layer: PolicyLayer) -> Self {
+        Self::not_run(
+            ToolCallStatus::Cancelled,
+            NotRun::Cancelled {
+                cause: CancelCause::AppShutdown,
+            },
+            Some(layer),
+        )
+    }
+
     pub(super) fn not_run(
         status: ToolCallStatus,
         reason: NotRun,
@@ -554,7 +565,7 @@ impl Run {
                     grantable,
                     asking_rule: asking_rule.clone(),
                 };
-                match self.rt.registry.request(NewApproval {
+                let request = NewApproval {
                     run_id,
                     tool_call_id: call.id.clone(),
                     tool_name: call.name.clone(),
@@ -574,34 +585,10 @@ impl Run {
                     ),
                     detail: description.detail.clone(),
                     reword: Some(Reword::new(move || shown.reword())),
-                }) {
-                    Ok(pending) => {
-                        // Stop may have come while this call was described (off the workers),
-                        // after `cancel_run` ended what was waiting: end this one the same
-                        // way, so it is not left waiting for a run that has stopped.
-                        if self.token.is_cancelled() {
-                            self.rt.registry.cancel_run(run_id);
-                        }
-                        Some(pending)
-                    }
-                    Err(ApprovalError::ShuttingDown) => {
-                        return Prepared::Done(CallResult::not_run(
-                            ToolCallStatus::Cancelled,
-                            NotRun::Cancelled {
-                                cause: CancelCause::AppShutdown,
-                            },
-                            Some(layer),
-                        ))
-                    }
-                    Err(error) => {
-                        let why = error.to_string();
-                        let reason = wording::denial(
-                            DenialSource::Unavailable,
-                            Some(&why),
-                            error.wording().as_ref(),
-                        );
-                        return Prepared::Done(self.denied.remember(key, reason, layer));
-                    }
+                };
+                match self.register(request, &key, layer) {
+                    Ok(pending) => Some(pending),
+                    Err(done) => return Prepared::Done(*done),
                 }
             }
         };
@@ -840,6 +827,37 @@ impl Run {
             layer: Some(layer),
             stop_run: None,
             finished_after_stop,
+        }
+    }
+
+    /// Registers the approval `request` of a call (its denial key `key`, decided at `layer`):
+    /// the pending approval, or the call's result when it cannot be asked (Ask First is
+    /// shutting down, or no one can answer). Stop may have come while the call was described
+    /// (off the workers), after `cancel_run` ended what was waiting: this one is ended the
+    /// same way, so it is not left waiting for a run that has stopped.
+    pub(super) fn register(
+        &mut self,
+        request: NewApproval,
+        key: &DenialKey,
+        layer: PolicyLayer,
+    ) -> Result<PendingApproval, Box<CallResult>> {
+        match self.rt.registry.request(request) {
+            Ok(pending) => {
+                if self.token.is_cancelled() {
+                    self.rt.registry.cancel_run(self.id);
+                }
+                Ok(pending)
+            }
+            Err(ApprovalError::ShuttingDown) => Err(Box::new(CallResult::shut_down(layer))),
+            Err(error) => {
+                let why = error.to_string();
+                let reason = wording::denial(
+                    DenialSource::Unavailable,
+                    Some(&why),
+                    error.wording().as_ref(),
+                );
+                Err(Box::new(self.denied.remember(key.clone(), reason, layer)))
+            }
         }
     }
 

@@ -15,7 +15,7 @@
 use super::call::{card_effects, off_worker, CallResult, DenialKey, Said};
 use super::run::Run;
 use super::wording;
-use crate::approvals::{ApprovalError, CardWords, NewApproval, Reword};
+use crate::approvals::{CardWords, NewApproval, Reword};
 use crate::audit::{AuditRecord, AuditSink as _};
 use crate::i18n::{tr, with_language, Arg, Language};
 use crate::policy::{CallFacts, ChangeShape, PolicyDecision};
@@ -23,8 +23,8 @@ use crate::provider::ToolCall;
 use crate::tools::copy::CopyFolder;
 use crate::tools::{CallDetail, ToolError, Workspace};
 use askfirst_protocol::{
-    ApprovalScope, ApprovalSource, CancelCause, ChangeKind, DenialSource, FileChange, NotRun,
-    Outcome, PolicyLayer, Risk, ToolCallStatus, TriedCommand, Wording,
+    ApprovalScope, ApprovalSource, ChangeKind, FileChange, NotRun, Outcome, PolicyLayer, Risk,
+    ToolCallStatus, TriedCommand, Wording,
 };
 
 /// The most changes one try may make (files and folders created, changed or deleted); past
@@ -210,7 +210,7 @@ impl Run {
         let copy = match copy {
             Some(Ok(copy)) => copy,
             Some(Err(no_copy)) => return no_copy_result(&no_copy),
-            None => return shut_down(layer),
+            None => return CallResult::shut_down(layer),
         };
         // Files of the folder changed while it ran (by the person) are not overwritten by
         // what it made of them: their status-change time is after this.
@@ -267,7 +267,7 @@ impl Run {
                 };
                 return CallResult::failed(words(Language::En), words(crate::i18n::language()));
             }
-            None => return shut_down(layer),
+            None => return CallResult::shut_down(layer),
         };
         // It changed nothing: as a read, no card.
         if set.is_empty() {
@@ -486,7 +486,7 @@ impl Run {
                 };
                 CallResult::failed(words(Language::En), words(crate::i18n::language()))
             }
-            None => shut_down(layer),
+            None => CallResult::shut_down(layer),
         }
     }
 
@@ -552,24 +552,7 @@ impl Run {
             detail: now.detail,
             reword: Some(Reword::new(move || Some(words()))),
         };
-        let pending = match self.rt.registry.request(request) {
-            Ok(pending) => {
-                if self.token.is_cancelled() {
-                    self.rt.registry.cancel_run(self.id);
-                }
-                pending
-            }
-            Err(ApprovalError::ShuttingDown) => return Err(shut_down(layer)),
-            Err(error) => {
-                let why = error.to_string();
-                let reason = wording::denial(
-                    DenialSource::Unavailable,
-                    Some(&why),
-                    error.wording().as_ref(),
-                );
-                return Err(self.denied.remember(key.clone(), reason, layer));
-            }
-        };
+        let pending = self.register(request, key, layer).map_err(|done| *done)?;
         match pending.wait().await {
             Outcome::Approved { scope, source } => Ok(matches!(
                 (scope, source),
@@ -827,15 +810,4 @@ fn tree_print(folder: &std::path::Path) -> String {
         .iter()
         .map(|b| format!("{b:02x}"))
         .collect()
-}
-
-/// The result of a call that was not finished because Ask First is shutting down.
-fn shut_down(layer: PolicyLayer) -> CallResult {
-    CallResult::not_run(
-        ToolCallStatus::Cancelled,
-        NotRun::Cancelled {
-            cause: CancelCause::AppShutdown,
-        },
-        Some(layer),
-    )
 }
