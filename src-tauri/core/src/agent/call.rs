@@ -499,11 +499,11 @@ impl Run {
         let (try_first, outside) = if call.name == "run_command" {
             let (arguments, ws) = (call.arguments_json.clone(), ws.clone());
             off_worker(move || {
-                let available = crate::tools::copy::available(&ws);
-                (
-                    available.then(|| crate::tools::uses_network(&arguments, &ws)),
-                    available && crate::tools::reaches_outside(&arguments, &ws),
-                )
+                if !crate::tools::copy::available(&ws) {
+                    return (None, false);
+                }
+                let said = crate::tools::before_trying(&arguments, &ws);
+                (Some(said.network), said.outside)
             })
             .await
             .unwrap_or((None, false))

@@ -188,50 +188,45 @@ impl Tool for RunCommand {
     }
 }
 
-/// Whether the `run_command` call `raw` reads or writes a place outside the folder that the
-/// sandbox does not hide (`cat /etc/…`, `ls /srv`), as its line reads: a command tried on a
-/// copy that changes nothing has no card, and what it reads goes to the model, so one whose
-/// words reach outside the folder is asked about before it is tried. (A second line: what a
-/// command reads outside the folder is not kept from it by the kernel.)
-pub fn reaches_outside(raw: &str, ws: &Workspace) -> bool {
-    use crate::command_line::Effect;
-    let Ok(args) = parse_args::<RunCommandArgs>("run_command", raw) else {
-        return false;
-    };
-    let place = Place {
-        root: ws.root().to_path_buf(),
-        home: std::env::var_os("HOME").map(std::path::PathBuf::from),
-        confined: true,
-    };
-    crate::command_line::effects(&args.command, &place)
-        .iter()
-        .any(|effect| matches!(effect, Effect::Outside { hidden: false, .. }))
+/// What the line of the `run_command` call `raw` says about trying it on a copy first, read
+/// once from how it parses (a second line: the kernel holds the try either way):
+/// - `network`: it uses the internet (it downloads, sends, or runs what it downloads): it is
+///   asked about before it is tried, and tried with the network;
+/// - `outside`: it reads or writes a place outside the folder the sandbox does not hide
+///   (`cat /etc/…`, `ls /srv`): a try that changes nothing has no card and what it reads goes
+///   to the model, so it is asked about before it is tried.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct BeforeTrying {
+    /// It uses the internet.
+    pub network: bool,
+    /// It reaches outside the folder.
+    pub outside: bool,
 }
 
-/// Whether the `run_command` call `raw` uses the internet, as its line reads (it downloads,
-/// sends, or runs what it downloads): such a command is asked about before it is tried, and
-/// tried with the network.
-pub fn uses_network(raw: &str, ws: &Workspace) -> bool {
+/// [`BeforeTrying`] for the `run_command` call `raw` in `ws` (nothing for arguments that do not
+/// parse: the call then fails on its own).
+pub fn before_trying(raw: &str, ws: &Workspace) -> BeforeTrying {
     use crate::command_line::Effect;
     let Ok(args) = parse_args::<RunCommandArgs>("run_command", raw) else {
-        return false;
+        return BeforeTrying::default();
     };
     let place = Place {
         root: ws.root().to_path_buf(),
         home: std::env::var_os("HOME").map(std::path::PathBuf::from),
         confined: true,
     };
-    crate::command_line::effects(&args.command, &place)
-        .iter()
-        .any(|effect| {
-            matches!(
-                effect,
-                Effect::Downloads { .. }
-                    | Effect::Sends { .. }
-                    | Effect::RunsDownloaded { .. }
-                    | Effect::ReplacesRemote
-            )
-        })
+    let mut said = BeforeTrying::default();
+    for effect in crate::command_line::effects(&args.command, &place) {
+        match effect {
+            Effect::Downloads { .. }
+            | Effect::Sends { .. }
+            | Effect::RunsDownloaded { .. }
+            | Effect::ReplacesRemote => said.network = true,
+            Effect::Outside { hidden: false, .. } => said.outside = true,
+            _ => {}
+        }
+    }
+    said
 }
 
 /// The error of a command that was to run on a copy that could not be made (never when no

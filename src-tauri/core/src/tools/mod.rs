@@ -31,7 +31,7 @@ mod workspace;
 mod write;
 
 pub use command::{
-    reaches_outside, try_on_copy, uses_network, RunCommand, DEFAULT_COMMAND_TIMEOUT_SECS,
+    before_trying, try_on_copy, BeforeTrying, RunCommand, DEFAULT_COMMAND_TIMEOUT_SECS,
     MAX_COMMAND_TIMEOUT_SECS,
 };
 pub use delete::DeletePath;
