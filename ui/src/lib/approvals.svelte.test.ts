@@ -68,6 +68,28 @@ const resolvedEvent = (id: string) => ({
 describe('approval cards', () => {
   beforeEach(() => vi.resetAllMocks());
 
+  it("puts the person's own cards before another agent's, whenever they arrive", async () => {
+    const a = new Approvals();
+    const external = (id: string): ApprovalRequest => ({
+      ...request(id),
+      detail: { kind: 'external', agent: 'Claude Code', folder: '/home/ann/site' },
+    });
+    vi.mocked(ipc.listPendingApprovals).mockResolvedValue([
+      external('X1'),
+      external('X2'),
+      request('A'),
+      external('X3'),
+      request('B'),
+    ]);
+    await a.reconcile();
+    await frames();
+    expect(a.cards.map((c) => c.request.approval_id)).toEqual(['A', 'B', 'X1', 'X2', 'X3']);
+    // The newest is the last to arrive, wherever it stands.
+    expect(a.newestWaiting?.request.approval_id).toBe('B');
+    a.add(external('X4'));
+    expect(a.newestWaiting?.request.approval_id).toBe('X4');
+  });
+
   it('shows each approval once, however often it is announced or listed', async () => {
     const a = new Approvals();
     a.add(request('A'));

@@ -108,6 +108,11 @@ export function endedNotice(outcome: Outcome): string {
   return t('ended-allowed');
 }
 
+/** Whether `request` comes from another agent (through the inbox), not the person's own conversation. */
+export function isExternal(request: ApprovalRequest): boolean {
+  return request.detail?.kind === 'external';
+}
+
 export class Approvals {
   cards = $state<Card[]>([]);
   /**
@@ -164,13 +169,16 @@ export class Approvals {
     return this.#newestQueued ?? this.newestWaiting?.request;
   }
 
-  /** The newest card still waiting for an answer (usually found at the end of the list). */
+  /**
+   * The newest card still waiting for an answer: the last to arrive (the person's own cards
+   * stand before other agents', so it is not always at the end of the list).
+   */
   get newestWaiting(): Card | undefined {
-    for (let i = this.cards.length - 1; i >= 0; i--) {
-      const card = this.cards[i];
-      if (card?.phase === 'waiting') return card;
+    let newest: Card | undefined;
+    for (const card of this.cards) {
+      if (card.phase === 'waiting' && (!newest || card.seq > newest.seq)) newest = card;
     }
-    return undefined;
+    return newest;
   }
 
   /**
@@ -232,11 +240,22 @@ export class Approvals {
     }
   }
 
+  /**
+   * Shows a card: at the end of the list, except that a card of the person's own conversation
+   * goes before every card of another agent (through the inbox), so a flood of another
+   * agent's requests never pushes the person's own card out of view.
+   */
   #show(request: ApprovalRequest, seq: number): void {
-    this.cards.push({ request, phase: 'waiting', notice: null, seq });
-    // The state proxy of what was pushed, the object the window reads and changes.
-    const pushed = untrack(() => this.cards.at(-1));
-    if (pushed) this.#byId.set(request.approval_id, pushed);
+    const card: Card = { request, phase: 'waiting', notice: null, seq };
+    const at = isExternal(request)
+      ? -1
+      : untrack(() => this.cards.findIndex((c) => isExternal(c.request)));
+    const index = at < 0 ? untrack(() => this.cards.length) : at;
+    if (at < 0) this.cards.push(card);
+    else this.cards.splice(at, 0, card);
+    // The state proxy of what was added, the object the window reads and changes.
+    const shown = untrack(() => this.cards[index]);
+    if (shown) this.#byId.set(request.approval_id, shown);
   }
 
   /**

@@ -44,6 +44,10 @@ use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 pub const READ_LIMIT: Duration = Duration::from_secs(5);
 /// The most requests waiting at once; more are denied at once.
 pub const MAX_IN_FLIGHT: usize = 32;
+/// The most requests of one agent waiting at once; more are denied at once ([`words::TOO_MANY`]),
+/// so that a flood sent in one agent's name (any local program can claim to be Claude Code)
+/// stays a handful of cards beside the person's own.
+pub const MAX_WAITING_PER_AGENT: usize = 8;
 /// The most requests per [`RATE_WINDOW`]; more are denied at once.
 pub const MAX_PER_WINDOW: usize = 60;
 /// The window of [`MAX_PER_WINDOW`].
@@ -68,6 +72,8 @@ struct State {
     /// When the requests of the current rate window arrived.
     recent: Vec<Instant>,
     in_flight: usize,
+    /// How many of `in_flight` each agent sent.
+    in_flight_by_agent: HashMap<ExternalAgent, usize>,
 }
 
 /// The inbox: turns requests of other agents into approvals of the registry.
@@ -86,13 +92,16 @@ pub struct Inbox {
 /// Where the inbox reads the person's folder from (`None` while there is none).
 pub type FolderSource = Arc<dyn Fn() -> Option<crate::tools::Workspace> + Send + Sync>;
 
-/// Frees one in-flight slot when the request ends, however it ends.
-struct Slot<'a>(&'a Inbox);
+/// Frees one in-flight slot (of the agent) when the request ends, however it ends.
+struct Slot<'a>(&'a Inbox, ExternalAgent);
 
 impl Drop for Slot<'_> {
     fn drop(&mut self) {
         let mut state = self.0.state.lock_or_recover();
         state.in_flight = state.in_flight.saturating_sub(1);
+        if let Some(count) = state.in_flight_by_agent.get_mut(&self.1) {
+            *count = count.saturating_sub(1);
+        }
     }
 }
 
@@ -135,19 +144,25 @@ impl Inbox {
         &self.logs_dir
     }
 
-    /// Takes a slot for one request, or says why not (too many at once, or too fast).
-    fn admit(&self) -> Option<Slot<'_>> {
+    /// Takes a slot for one request of `agent`, or says why not (too many at once, of all
+    /// agents or of this one, or too fast).
+    fn admit(&self, agent: ExternalAgent) -> Option<Slot<'_>> {
         let mut state = self.state.lock_or_recover();
         let now = Instant::now();
         state
             .recent
             .retain(|at| now.saturating_duration_since(*at) < RATE_WINDOW);
-        if state.in_flight >= MAX_IN_FLIGHT || state.recent.len() >= MAX_PER_WINDOW {
+        let of_agent = state.in_flight_by_agent.get(&agent).copied().unwrap_or(0);
+        if state.in_flight >= MAX_IN_FLIGHT
+            || of_agent >= MAX_WAITING_PER_AGENT
+            || state.recent.len() >= MAX_PER_WINDOW
+        {
             return None;
         }
         state.recent.push(now);
         state.in_flight += 1;
-        Some(Slot(self))
+        *state.in_flight_by_agent.entry(agent).or_insert(0) += 1;
+        Some(Slot(self, agent))
     }
 
     /// The run id and log of the agent's conversation `session_id` (made on first use).
@@ -259,7 +274,7 @@ impl Inbox {
             verdict: InboxVerdict::Deny,
             reason: Some(reason.to_owned()),
         };
-        let Some(_slot) = self.admit() else {
+        let Some(_slot) = self.admit(request.agent) else {
             return deny(words::TOO_MANY);
         };
         let mut card = card::describe(&request, self.home.as_deref());

@@ -180,15 +180,74 @@ async fn dont_ask_me_now_refuses_without_a_card_and_reads_are_left_to_the_agent(
 #[tokio::test]
 async fn too_many_requests_at_once_are_denied_not_queued() {
     let f = fixture(Duration::from_secs(60));
-    let slots: Vec<_> = (0..MAX_IN_FLIGHT).map_while(|_| f.inbox.admit()).collect();
-    assert_eq!(slots.len(), MAX_IN_FLIGHT);
+    let slots: Vec<_> = ExternalAgent::ALL
+        .into_iter()
+        .flat_map(|agent| (0..MAX_IN_FLIGHT).map_while(move |_| Some(agent)))
+        .map_while(|agent| f.inbox.admit(agent))
+        .collect();
+    assert_eq!(
+        slots.len(),
+        MAX_IN_FLIGHT.min(MAX_WAITING_PER_AGENT),
+        "the first agent's requests fill its share"
+    );
     let answer = f
         .inbox
         .answer(request("s", "Bash", r#"{"command":"ls"}"#))
         .await;
     assert_eq!(answer.reason.as_deref(), Some(words::TOO_MANY));
     drop(slots);
-    assert!(f.inbox.admit().is_some(), "slots come back");
+    assert!(
+        f.inbox.admit(ExternalAgent::ClaudeCode).is_some(),
+        "slots come back"
+    );
+}
+
+/// Found by a red team (round three): 32 forged requests in one agent's name pushed the
+/// person's own card out of view. One agent has at most [`MAX_WAITING_PER_AGENT`] requests
+/// waiting; the next is refused at once with a sentence, while another agent still asks.
+#[tokio::test]
+async fn one_agent_floods_only_its_own_share_of_cards() {
+    let Fixture {
+        inbox, mut asked, ..
+    } = fixture(Duration::from_secs(60));
+    let mut waiting = Vec::new();
+    for i in 0..MAX_WAITING_PER_AGENT {
+        let inbox = Arc::clone(&inbox);
+        waiting.push(tokio::spawn(async move {
+            inbox
+                .answer(request(
+                    "flood",
+                    "Bash",
+                    &format!(r#"{{"command":"rm -rf build-{i}"}}"#),
+                ))
+                .await
+        }));
+    }
+    let mut cards = 0;
+    while cards < MAX_WAITING_PER_AGENT {
+        tokio::time::timeout(Duration::from_secs(10), asked.recv())
+            .await
+            .expect("a card")
+            .expect("asked");
+        cards += 1;
+    }
+    let refused = inbox
+        .answer(request("flood", "Bash", r#"{"command":"rm -rf one-more"}"#))
+        .await;
+    assert_eq!(refused.verdict, InboxVerdict::Deny);
+    assert_eq!(refused.reason.as_deref(), Some(words::TOO_MANY));
+    let mut other = request("g", "run_shell_command", r#"{"command":"rm -rf x"}"#);
+    other.agent = ExternalAgent::Gemini;
+    let inbox2 = Arc::clone(&inbox);
+    let gemini = tokio::spawn(async move { inbox2.answer(other).await });
+    tokio::time::timeout(Duration::from_secs(10), asked.recv())
+        .await
+        .expect("another agent still gets its card")
+        .expect("asked");
+    gemini.abort();
+    for task in waiting {
+        task.abort();
+    }
 }
 
 async fn exchange(path: &Path, line: &[u8]) -> String {

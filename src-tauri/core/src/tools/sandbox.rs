@@ -329,19 +329,77 @@ pub fn command_env(home: Option<&Path>, tmp: Option<&Path>) -> Vec<(OsString, Os
     env
 }
 
-/// Covers each socket of the session bus that lies outside the `hidden` folders with
+/// Covers each socket a command must never reach that lies outside the `hidden` folders with
 /// `/dev/null` (a connection to it is refused), after every other mount, so it stays covered
-/// even inside the workspace. Abstract sockets cannot be covered: see
-/// [`super::session_bus::SessionBus::open_to_commands`].
-fn hide_session_bus(bwrap: &mut Command, bus: &super::session_bus::SessionBus, hidden: &[PathBuf]) {
-    for socket in &bus.paths {
+/// even inside the workspace: the session bus's ([`super::session_bus::SessionBus`]) and Ask
+/// First's own inbox (`<runtime dir>/askfirst/inbox.sock`, where other agents ask; a command
+/// that reached it could put a card of "another agent" in front of the person). Abstract
+/// sockets cannot be covered: see [`super::session_bus::SessionBus::open_to_commands`].
+fn hide_sockets(
+    bwrap: &mut Command,
+    bus: &super::session_bus::SessionBus,
+    runtime: Option<&Path>,
+    hidden: &Hidden<'_>,
+) {
+    let inbox = runtime.map(|runtime| {
+        runtime
+            .join("askfirst")
+            .join(askfirst_protocol::INBOX_SOCKET_NAME)
+    });
+    for socket in bus.paths.iter().chain(&inbox) {
         let Ok(socket) = std::fs::canonicalize(socket) else {
             continue;
         };
-        if !hidden.iter().any(|folder| socket.starts_with(folder)) {
+        if !hidden.hides(&socket) {
             bwrap.arg("--ro-bind").arg("/dev/null").arg(&socket);
         }
     }
+}
+
+/// The system's places hidden from a command, and the workspace bound over them.
+struct Hidden<'a> {
+    /// The places hidden before the workspace was bound (see [`hide_again_inside`]).
+    places: &'a [PathBuf],
+    /// The workspace.
+    root: &'a Path,
+    /// Whether the workspace is shown at all (not hidden whole by a rule).
+    shown: bool,
+}
+
+impl Hidden<'_> {
+    /// Whether `path` is out of a command's sight in the end: inside the shown workspace only
+    /// where a place was hidden again in it; elsewhere wherever a place hides it.
+    fn hides(&self, path: &Path) -> bool {
+        let in_workspace = path.starts_with(self.root);
+        if in_workspace && !self.shown {
+            return true;
+        }
+        self.places.iter().any(|place| {
+            path.starts_with(place)
+                && (!in_workspace || (place.starts_with(self.root) && place != self.root))
+        })
+    }
+}
+
+/// Hides again each of the system's `hidden` places that lies inside the workspace `root`
+/// (a runtime folder, `/tmp` or a home folder under the chosen folder): binding the workspace,
+/// and the folders pinned or shown read-only in it, brings back from the disk what was hidden
+/// under them before. Called after every such bind (later mounts cover earlier ones).
+fn hide_again_inside(bwrap: &mut Command, hidden: &[PathBuf], root: &Path) {
+    for place in hidden {
+        if place.starts_with(root) && place != root && place.is_dir() {
+            bwrap.arg("--tmpfs").arg(place);
+        }
+    }
+}
+
+/// The person's runtime folder (`$XDG_RUNTIME_DIR`, resolved): the session bus, the keyring,
+/// ssh-agent and Ask First's inbox live there.
+fn runtime_dir() -> Option<PathBuf> {
+    super::session_bus::SessionBus::of_process()
+        .runtime_dir
+        .as_ref()
+        .and_then(|runtime| std::fs::canonicalize(runtime).ok())
 }
 
 /// The home folder of the person Ask First runs for (`$HOME`, resolved), if it exists.
@@ -430,24 +488,23 @@ pub(crate) fn confined_command(
     if let Some(home) = &home {
         hide(&mut bwrap, home);
     }
-    // The folders hidden so far: a socket inside one of them is gone already.
+    // The system's places hidden before the workspace is bound: those that lie inside the
+    // workspace are hidden again after every bind from the disk ([`hide_again_inside`]).
     let mut hidden: Vec<PathBuf> = SHOWN_EMPTY
         .iter()
         .map(PathBuf::from)
+        .filter(|fixed| fixed.is_dir())
         .chain(home.clone())
         .collect();
-    if let Some(runtime) = super::session_bus::SessionBus::of_process()
-        .runtime_dir
+    let runtime = runtime_dir();
+    // Never a folder that holds the workspace (a strange `XDG_RUNTIME_DIR=/`); its sockets are
+    // covered one by one below.
+    if let Some(runtime) = runtime
         .as_ref()
+        .filter(|runtime| !root.starts_with(runtime))
     {
-        // Never a folder that holds the workspace (a strange `XDG_RUNTIME_DIR=/`).
-        if let Some(runtime) = std::fs::canonicalize(runtime)
-            .ok()
-            .filter(|runtime| !root.starts_with(runtime))
-        {
-            hide(&mut bwrap, &runtime);
-            hidden.push(runtime);
-        }
+        hide(&mut bwrap, runtime);
+        hidden.push(runtime.clone());
     }
     bwrap.args([
         "--ro-bind-try",
@@ -507,6 +564,9 @@ pub(crate) fn confined_command(
             bwrap.arg("--ro-bind").arg(place).arg(place);
         }
     }
+    if shown {
+        hide_again_inside(&mut bwrap, &hidden, root);
+    }
     if let Some(data) = data_inside {
         hide(&mut bwrap, data);
     }
@@ -523,10 +583,15 @@ pub(crate) fn confined_command(
             bwrap.arg("--ro-bind").arg("/dev/null").arg(place);
         }
     }
-    hide_session_bus(
+    hide_sockets(
         &mut bwrap,
         super::session_bus::SessionBus::of_process(),
-        &hidden,
+        runtime.as_deref(),
+        &Hidden {
+            places: &hidden,
+            root,
+            shown,
+        },
     );
     // Inside, the home folder is an empty private folder at the same place, so `~/…` paths to
     // the workspace still work.

@@ -707,3 +707,87 @@ async fn hostile_a_link_kept_read_only_shows_what_the_sandbox_hides_outside_the_
     let out = run(attack, &ws).await;
     assert!(!out.contains("secret-91b2"), "{out}");
 }
+
+/// Found by a red team (round three): with `XDG_RUNTIME_DIR` inside the workspace, a command
+/// shut in reached Ask First's inbox socket and put a card of "another agent" in front of the
+/// person: the runtime folder was hidden before the workspace was bound, and the bind brought
+/// it back. Each hidden place (the runtime folder, the home folder), with the workspace above
+/// it, equal to it and below it, in a test process of its own whose `XDG_RUNTIME_DIR`, `HOME`
+/// and session bus are inside a temporary folder.
+#[test]
+fn hidden_places_stay_hidden_with_the_workspace_above_equal_or_below() {
+    let dir = tempfile::tempdir().unwrap();
+    let top = dir.path().canonicalize().unwrap();
+    let runtime = top.join("rt");
+    std::fs::create_dir_all(runtime.join("askfirst")).unwrap();
+    std::fs::create_dir_all(runtime.join("inside")).unwrap();
+    std::fs::create_dir_all(top.join("home/inside")).unwrap();
+    std::fs::write(runtime.join("secret"), "RUNTIME-SECRET\n").unwrap();
+    std::fs::write(top.join("home/secret"), "HOME-SECRET\n").unwrap();
+    let _inbox =
+        std::os::unix::net::UnixListener::bind(runtime.join("askfirst/inbox.sock")).unwrap();
+    let _bus = std::os::unix::net::UnixListener::bind(top.join("bus")).unwrap();
+    super::support::ignored_test_in_child(
+        "all::sandbox::hidden_places_stay_hidden_child",
+        &[],
+        |child| {
+            child
+                .env("XDG_RUNTIME_DIR", &runtime)
+                .env("HOME", top.join("home"))
+                .env(
+                    "DBUS_SESSION_BUS_ADDRESS",
+                    format!("unix:path={}", top.join("bus").display()),
+                )
+                .env("ASKFIRST_TEST_TOP", &top);
+        },
+    );
+}
+
+#[tokio::test]
+#[ignore = "run by hidden_places_stay_hidden_with_the_workspace_above_equal_or_below"]
+async fn hidden_places_stay_hidden_child() {
+    confined();
+    let top = std::path::PathBuf::from(std::env::var_os("ASKFIRST_TEST_TOP").unwrap());
+    let rt = top.join("rt");
+    let home = top.join("home");
+    // What a command sees of each place: a secret's text, and whether a socket is a socket.
+    let look = format!(
+        "cat {rt}/secret {home}/secret; \
+         for s in {rt}/askfirst/inbox.sock {top}/bus; do test -S $s && echo SOCKET:$s; done; true",
+        rt = rt.display(),
+        home = home.display(),
+        top = top.display()
+    );
+    let seen = |out: &str| {
+        let mut seen = Vec::new();
+        for (mark, name) in [
+            ("RUNTIME-SECRET", "runtime"),
+            ("HOME-SECRET", "home"),
+            ("inbox.sock", "inbox"),
+            ("/bus", "bus"),
+        ] {
+            if out
+                .lines()
+                .any(|line| line.contains(mark) && !line.contains("No such"))
+            {
+                seen.push(name);
+            }
+        }
+        seen
+    };
+    // The workspace holds both: neither is there for the command, nor are the sockets.
+    let above = Workspace::open(&top).unwrap();
+    let out = run(&look, &above).await;
+    assert_eq!(seen(&out), Vec::<&str>::new(), "above: {out}");
+    // The workspace is the runtime folder itself (the person chose it): its files are the
+    // person's folder, but Ask First's inbox and the bus stay out of reach.
+    let equal = Workspace::open(&rt).unwrap();
+    let out = run(&look, &equal).await;
+    assert_eq!(seen(&out), ["runtime"], "equal: {out}");
+    // Inside each: the rest of the place stays hidden.
+    for below in [rt.join("inside"), home.join("inside")] {
+        let ws = Workspace::open(&below).unwrap();
+        let out = run(&look, &ws).await;
+        assert_eq!(seen(&out), Vec::<&str>::new(), "{}: {out}", below.display());
+    }
+}
