@@ -360,6 +360,7 @@ folder-not_a_folder = That is a file, not a folder: { $path }. Choose a folder.
 folder-whole_computer = That is the whole computer. Choose one folder with the files the agent should work on, such as Documents.
 folder-home_folder = That is your whole home folder, with all your files. Choose one folder inside it, such as Documents, for the agent to work in.
 folder-own_data = That folder holds Ask First's own files (its settings, keys and history), which the agent must never change. Choose another folder.
+folder-case_without_identity = That folder is on a disk that does not tell capital letters from small ones in a way Ask First can check, so your rules could not be kept there. Copy the files to a folder on this computer's own disk, or choose another folder.
 
 ## Undo and Activity (src-tauri/core/src/undo/words.rs, app/codes.rs UndoError)
 
@@ -424,6 +425,8 @@ inbox-allow-rule-not-applied = One of your rules would allow this for Ask First'
 # $rules: the rules' sentences, as Settings lists them, joined by "; "; $more: how many more.
 inbox-command-reaches-kept = { $agent } runs this command itself, so Ask First cannot hide from it what your rules keep, and it works in a folder that holds some of it: { $rules }. It could read or change those places without naming them. Approve it only if you are sure it leaves them alone.
 inbox-command-reaches-kept_more = { $agent } runs this command itself, so Ask First cannot hide from it what your rules keep, and it works in a folder that holds some of it: { $rules }; and { $more } more. It could read or change those places without naming them. Approve it only if you are sure it leaves them alone.
+inbox-command-reach-unknown = { $agent } runs this command itself, and its words do not show everything it reads or changes (it runs code or a program Ask First cannot see into). It could reach Ask First's own files, with your settings and keys, which Ask First cannot hide from it. Approve it only if you trust what it runs.
+inbox-command-near-own-files = { $agent } runs this command itself, in a folder that holds Ask First's own files (your settings, keys and history), which Ask First cannot hide from it. Approve it only if you are sure it leaves them alone.
 # The inbox: what "Allow in this conversation" does on another agent's card (its own session permission).
 inbox-session-command = { $agent } will not ask again for exactly `{ $command }` until you close that { $agent } conversation. It remembers this itself, so Ask First will not be asked about it again either.
 inbox-session-site = { $agent } will not ask again to fetch pages from { $host } until you close that { $agent } conversation. It remembers this itself, so Ask First will not be asked about it again either.

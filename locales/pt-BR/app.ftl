@@ -356,6 +356,7 @@ folder-not_a_folder = Isto é um arquivo, não uma pasta: { $path }. Escolha uma
 folder-whole_computer = Isto é o computador inteiro. Escolha uma pasta com os arquivos em que o agente deve trabalhar, como Documentos.
 folder-home_folder = Esta é a sua pasta pessoal inteira, com todos os seus arquivos. Escolha uma pasta dentro dela, como Documentos, para o agente trabalhar.
 folder-own_data = Essa pasta guarda os arquivos do próprio Ask First (configurações, chaves e histórico), que o agente nunca pode alterar. Escolha outra pasta.
+folder-case_without_identity = Essa pasta está num disco que não distingue letras maiúsculas de minúsculas de um jeito que o Ask First consiga verificar, então suas regras não poderiam ser cumpridas ali. Copie os arquivos para uma pasta no disco deste computador ou escolha outra pasta.
 
 ## Desfazer e Atividade (src-tauri/core/src/undo/words.rs, app/codes.rs UndoError)
 
@@ -418,6 +419,8 @@ error-connect-not_settings = O arquivo de configurações do agente tem um erro,
 inbox-allow-rule-not-applied = Uma das suas regras permitiria isto para o assistente do próprio Ask First, mas { $agent } não fica preso à sua pasta como o assistente do Ask First, então você é consultado.
 inbox-command-reaches-kept = { $agent } executa este comando por conta própria, então o Ask First não consegue esconder dele o que suas regras protegem, e ele trabalha numa pasta que contém parte disso: { $rules }. Ele poderia ler ou alterar esses lugares sem nomeá-los. Aprove só se tiver certeza de que ele não mexe neles.
 inbox-command-reaches-kept_more = { $agent } executa este comando por conta própria, então o Ask First não consegue esconder dele o que suas regras protegem, e ele trabalha numa pasta que contém parte disso: { $rules }; e mais { $more }. Ele poderia ler ou alterar esses lugares sem nomeá-los. Aprove só se tiver certeza de que ele não mexe neles.
+inbox-command-reach-unknown = { $agent } executa este comando por conta própria, e as palavras dele não mostram tudo o que ele lê ou altera (ele executa código ou um programa que o Ask First não consegue ver por dentro). Ele poderia alcançar os arquivos do próprio Ask First, com suas configurações e chaves, que o Ask First não consegue esconder dele. Aprove só se você confia no que ele executa.
+inbox-command-near-own-files = { $agent } executa este comando por conta própria, numa pasta que contém os arquivos do próprio Ask First (suas configurações, chaves e histórico), que o Ask First não consegue esconder dele. Aprove só se tiver certeza de que ele não mexe neles.
 # The inbox: what "Allow in this conversation" does on another agent's card (its own session permission).
 inbox-session-command = { $agent } não vai perguntar de novo por exatamente `{ $command }` até você fechar aquela conversa do { $agent }. Ele mesmo guarda isso, então o Ask First também não será consultado de novo sobre isso.
 inbox-session-site = { $agent } não vai perguntar de novo para buscar páginas de { $host } até você fechar aquela conversa do { $agent }. Ele mesmo guarda isso, então o Ask First também não será consultado de novo sobre isso.

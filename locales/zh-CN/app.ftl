@@ -310,6 +310,7 @@ folder-not_a_folder = 这是一个文件，不是文件夹：{ $path }。请选�
 folder-whole_computer = 这是整台电脑。请选择一个装着要让智能助手处理的文件的文件夹，例如“文档”。
 folder-home_folder = 这是你的整个主文件夹，里面有你所有的文件。请在其中选一个文件夹（例如“文档”）让智能助手工作。
 folder-own_data = 这个文件夹装着 Ask First 自己的文件（设置、密钥和记录），智能助手绝不能改动它们。请选择另一个文件夹。
+folder-case_without_identity = 该文件夹所在的磁盘不区分大小写字母，而且 Ask First 无法核实哪些写法指的是同一个文件，所以无法在那里遵守你的规则。请把文件复制到这台电脑自己磁盘上的文件夹，或选择另一个文件夹。
 
 ## 撤销与“活动”（src-tauri/core/src/undo/words.rs、app/codes.rs 的 UndoError）
 
@@ -360,6 +361,8 @@ error-connect-not_settings = 这个智能体的设置文件里有错误，所以
 inbox-allow-rule-not-applied = 你的一条规则会允许 Ask First 自己的助手这样做，但 { $agent } 不像 Ask First 的助手那样被限制在你的文件夹里，所以还是要问你。
 inbox-command-reaches-kept = { $agent } 自己运行这条命令，所以 Ask First 无法对它隐藏你的规则保护的内容，而它工作的文件夹里就有其中一部分：{ $rules }。它可能不点名就读取或更改这些地方。只有确定它不会碰这些地方时才批准。
 inbox-command-reaches-kept_more = { $agent } 自己运行这条命令，所以 Ask First 无法对它隐藏你的规则保护的内容，而它工作的文件夹里就有其中一部分：{ $rules }；另外还有 { $more } 条。它可能不点名就读取或更改这些地方。只有确定它不会碰这些地方时才批准。
+inbox-command-reach-unknown = { $agent } 自己运行这条命令，而命令的文字并没有显示它会读取或更改的全部内容（它运行的代码或程序，Ask First 看不到其内部）。它可能接触到 Ask First 自己的文件，包括你的设置和密钥，而 Ask First 无法对它隐藏这些文件。只有在你信任它所运行的内容时才批准。
+inbox-command-near-own-files = { $agent } 自己运行这条命令，所在的文件夹里有 Ask First 自己的文件（你的设置、密钥和历史记录），而 Ask First 无法对它隐藏这些文件。只有在你确定它不会动这些文件时才批准。
 # The inbox: what "Allow in this conversation" does on another agent's card (its own session permission).
 inbox-session-command = 在你关闭那个 { $agent } 对话之前，{ $agent } 不会再为完全相同的 `{ $command }` 询问。这是 { $agent } 自己记住的，所以也不会再来问 Ask First。
 inbox-session-site = 在你关闭那个 { $agent } 对话之前，{ $agent } 从 { $host } 获取网页时不会再询问。这是 { $agent } 自己记住的，所以也不会再来问 Ask First。

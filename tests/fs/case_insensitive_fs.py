@@ -1,14 +1,16 @@
 #!/usr/bin/python3
 """A case-insensitive passthrough file system, for tests (like a USB stick, exFAT or macOS).
 
-    case_insensitive_fs.py BACKING MOUNTPOINT
+    case_insensitive_fs.py BACKING MOUNTPOINT [--unstable-inodes]
 
 mounts the folder BACKING at MOUNTPOINT and serves it in the foreground until unmounted
 (`umount MOUNTPOINT` or `fusermount3 -u MOUNTPOINT`). A name finds the backing entry whose name
 is the same after Unicode NFC normalisation and case folding (`TAXES` and `taxes` find
 `Taxes`, `Cafe\u0301` finds `Café`); listing a folder shows the real names; creating a file or
 folder whose name matches an existing entry that way reaches that entry; every spelling of an
-entry has the backing inode number (`use_ino`), so two spellings are one (st_dev, st_ino).
+entry has the backing inode number (`use_ino`), so two spellings are one (st_dev, st_ino) —
+unless `--unstable-inodes` is given: then the kernel numbers each spelling apart, as some FUSE
+mounts do, and identity cannot tell that two spellings are one.
 
 Needs Debian's python3-fusepy (module `fusepy`; elsewhere it is called `fuse`).
 """
@@ -150,13 +152,14 @@ class CaseInsensitive(fuse.Operations):
 
 
 def main():
-    if len(sys.argv) != 3:
-        sys.exit(f"usage: {sys.argv[0]} BACKING MOUNTPOINT")
-    backing, mountpoint = sys.argv[1:]
+    if len(sys.argv) not in (3, 4) or sys.argv[3:] not in ([], ["--unstable-inodes"]):
+        sys.exit(f"usage: {sys.argv[0]} BACKING MOUNTPOINT [--unstable-inodes]")
+    backing, mountpoint = sys.argv[1:3]
+    stable = len(sys.argv) == 3
     # libfuse gives each spelling its own kernel inode: with nothing cached (names, attributes,
     # file pages), every spelling sees the one backing file as it is now.
     fuse.FUSE(CaseInsensitive(backing), mountpoint, foreground=True, nothreads=True,
-              use_ino=True, fsname="case_insensitive_fs", direct_io=True,
+              use_ino=stable, fsname="case_insensitive_fs", direct_io=True,
               entry_timeout=0, negative_timeout=0, attr_timeout=0)
 
 

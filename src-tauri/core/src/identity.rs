@@ -170,6 +170,75 @@ pub fn contains_identity(
     false
 }
 
+/// The most entries of a folder looked at by [`spellings_lack_identity`] for a name to spell
+/// in another letter case.
+const MAX_ENTRIES_PROBED: usize = 64;
+
+/// Whether the file system of `folder` finds a name in another letter case (`TAXES` finds
+/// `Taxes`, as on a USB stick, exFAT, NTFS or a network share) *without* giving both
+/// spellings one identity (device and inode): some FUSE mounts number each spelling apart.
+/// Rules, hard denials and the sandbox's hidden places compare identities, so such a folder
+/// cannot be kept safely, and the agent must not work there.
+///
+/// Probes an entry of `folder` whose name changes with its letter case (one spelling looked
+/// up the other way, never written); where there is none, a new empty folder of a unique name
+/// is made and removed again. `false` where nothing can be told (an empty folder that cannot
+/// be written: then nothing can be written there either).
+pub fn spellings_lack_identity(folder: &Path) -> bool {
+    let flipped = |name: &str| -> Option<String> {
+        let other: String = name
+            .chars()
+            .map(|c| {
+                if c.is_lowercase() {
+                    c.to_uppercase().next().unwrap_or(c)
+                } else {
+                    c.to_lowercase().next().unwrap_or(c)
+                }
+            })
+            .collect();
+        (other != name).then_some(other)
+    };
+    let Ok(entries) = std::fs::read_dir(folder) else {
+        return false;
+    };
+    let names: Vec<String> = entries
+        .take(MAX_ENTRIES_PROBED)
+        .filter_map(|entry| entry.ok()?.file_name().into_string().ok())
+        .collect();
+    // Whether the other spelling of `name` finds the same entry under another identity.
+    let apart = |name: &str| -> Option<bool> {
+        let other = flipped(name)?;
+        if names.contains(&other) {
+            return None; // two entries of their own: tells nothing
+        }
+        let found = FileId::of_link(&folder.join(&other))?; // not found: case-sensitive
+        Some(FileId::of_link(&folder.join(name)) != Some(found))
+    };
+    if names.iter().any(|n| flipped(n).is_some()) {
+        // The first that tells; none does where every other spelling is an entry of its own
+        // or is not found (a case-sensitive folder).
+        return names.iter().find_map(|n| apart(n)).unwrap_or(false);
+    }
+    let probe = folder.join(format!(
+        ".askfirst-case-probe-{}-{}",
+        std::process::id(),
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.subsec_nanos())
+    ));
+    if std::fs::create_dir(&probe).is_err() {
+        return false;
+    }
+    let name = probe
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or_default()
+        .to_owned();
+    let lacks = apart(&name).unwrap_or(false);
+    let _ = std::fs::remove_dir(&probe);
+    lacks
+}
+
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]
 mod tests {

@@ -273,6 +273,7 @@ impl Worded for StartupError {
             ) => tr("error-startup-bad_setting", &[]),
             StartupError::Build(BuildError::Folder { .. }) => tr("error-startup-folder", &[]),
             StartupError::Build(BuildError::Provider(error)) => error.to_string(),
+            StartupError::Build(BuildError::FixedFolder { source, .. }) => source.message(),
             StartupError::Window(_) => tr("error-startup-window", &[]),
         }
     }
@@ -282,7 +283,7 @@ impl Worded for StartupError {
             StartupError::Build(BuildError::Provider(error)) => error.detail(),
             StartupError::AlreadyRunning { .. }
             | StartupError::Config(_)
-            | StartupError::Build(BuildError::Folder { .. })
+            | StartupError::Build(BuildError::Folder { .. } | BuildError::FixedFolder { .. })
             | StartupError::Window(_) => Some(self.to_string()),
         }
     }

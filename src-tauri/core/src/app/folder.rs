@@ -5,7 +5,8 @@
 //! A folder is refused when the promise "the agent works only in your folder" would mean
 //! nothing or would put Ask First itself at risk: the whole computer (`/`), the home folder
 //! itself (all of a person's files), Ask First's own data folder (its settings, keys and
-//! history), a folder inside it other than the demo folder, or a folder that holds it.
+//! history), a folder inside it other than the demo folder, a folder that holds it, or a
+//! folder on a disk that finds names in any letter case without one identity for them.
 //! Folders are compared by what they are on disk (device and inode), not by how their path is
 //! spelled.
 
@@ -52,6 +53,15 @@ pub enum FolderError {
          agent must never change. Choose another folder."
     )]
     OwnData,
+    /// A folder on a disk that finds names in any letter case without telling Ask First which
+    /// spellings are one file ([`crate::identity::spellings_lack_identity`]): rules could not
+    /// be kept there.
+    #[error(
+        "That folder is on a disk that does not tell capital letters from small ones in a way \
+         Ask First can check, so your rules could not be kept there. Copy the files to a \
+         folder on this computer's own disk, or choose another folder."
+    )]
+    CaseWithoutIdentity,
     /// The runtime refused the change (a task is running, or the folder is fixed).
     #[error(transparent)]
     Session(#[from] SessionError),
@@ -69,7 +79,8 @@ impl FolderError {
             | Self::Unopenable { .. }
             | Self::WholeComputer
             | Self::HomeFolder
-            | Self::OwnData => ErrorCode::InvalidRequest,
+            | Self::OwnData
+            | Self::CaseWithoutIdentity => ErrorCode::InvalidRequest,
             Self::Session(error) => crate::app::Coded::code(error),
             Self::NotSaved(_) => ErrorCode::Storage,
         }
@@ -89,6 +100,7 @@ impl crate::app::Worded for FolderError {
             Self::WholeComputer => tr("folder-whole_computer", &[]),
             Self::HomeFolder => tr("folder-home_folder", &[]),
             Self::OwnData => tr("folder-own_data", &[]),
+            Self::CaseWithoutIdentity => tr("folder-case_without_identity", &[]),
         }
     }
 
@@ -101,7 +113,8 @@ impl crate::app::Worded for FolderError {
             | Self::NotAFolder(_)
             | Self::WholeComputer
             | Self::HomeFolder
-            | Self::OwnData => None,
+            | Self::OwnData
+            | Self::CaseWithoutIdentity => None,
         }
     }
 }
@@ -160,6 +173,9 @@ pub fn check_folder(
                 return Err(FolderError::OwnData);
             }
         }
+    }
+    if crate::identity::spellings_lack_identity(&real) {
+        return Err(FolderError::CaseWithoutIdentity);
     }
     Ok(real)
 }

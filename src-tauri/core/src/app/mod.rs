@@ -93,6 +93,16 @@ pub enum BuildError {
     /// The scenario file of a scripted provider cannot be read or parsed.
     #[error(transparent)]
     Provider(#[from] ProviderError),
+    /// `ASKFIRST_WORKSPACE` names a folder the welcome would refuse (Ask First's own data
+    /// folder or one holding it, the home folder, `/`, a disk whose spellings have no one
+    /// identity), with the welcome's sentence.
+    #[error("the folder {} set by ASKFIRST_WORKSPACE cannot be used: {source}", path.display())]
+    FixedFolder {
+        /// The folder.
+        path: PathBuf,
+        /// Why, as the welcome says it.
+        source: folder::FolderError,
+    },
 }
 
 impl AppConfig {
@@ -194,6 +204,22 @@ impl Backend {
         } else {
             config
         };
+        if fixed {
+            let home = config.env.var("HOME").map(PathBuf::from);
+            if let Err(source) = folder::check_folder(&config.workspace, &data_dir, home.as_deref())
+            {
+                // A missing folder or a file is said by opening it, below.
+                if !matches!(
+                    source,
+                    folder::FolderError::Missing(_) | folder::FolderError::NotAFolder(_)
+                ) {
+                    return Err(BuildError::FixedFolder {
+                        path: config.workspace.clone(),
+                        source,
+                    });
+                }
+            }
+        }
         let start_dir = if config.workspace_is_demo || chosen_is_gone {
             ensure_demo_folder(&demo_dir).map_err(folder("create the demo folder", &demo_dir))?;
             &demo_dir

@@ -24,7 +24,8 @@
 //!   there is no keyring, rules, session logs, the undo store), a command asking the keyring
 //!   for Ask First's keys (`secret-tool lookup service "Ask First" …`), the command lines our
 //!   parser refuses, and — for anything that changes — the agents' hook settings files, where Ask
-//!   First's own hook entry is (another agent could otherwise take itself out of the inbox).
+//!   First's own hook entry is, and their project settings in any folder, where hooks can be
+//!   switched off (another agent could otherwise take itself out of the inbox).
 //! - **Deny rules** refuse, **ask rules** ask with their reason on the card.
 //! - **A command that works where the rules keep something** (its folder holds a place a deny
 //!   or ask rule is about, or lies in one) is asked, with a reason that names those rules,
@@ -299,22 +300,10 @@ fn path_arguments(
     }
 }
 
-/// `path` with its existing part resolved as the kernel would (symlinks), the rest as given.
+/// `path` with its existing part resolved as the kernel would (symlinks, also one that leads
+/// nowhere yet), the rest as given ([`crate::tools::resolved_as_far_as_it_exists`]).
 fn resolved_on_disk(path: &Path) -> PathBuf {
-    let mut rest = Vec::new();
-    let mut head = path;
-    loop {
-        if let Ok(real) = std::fs::canonicalize(head) {
-            return rest.iter().rev().fold(real, |acc, part| acc.join(part));
-        }
-        match (head.parent(), head.file_name()) {
-            (Some(parent), Some(name)) => {
-                rest.push(name.to_owned());
-                head = parent;
-            }
-            _ => return path.to_owned(),
-        }
-    }
+    crate::tools::resolved_as_far_as_it_exists(path).unwrap_or_else(|| path.to_owned())
 }
 
 /// Another agent's shell line, read once for every check of one request ([`judge`]).
@@ -640,6 +629,33 @@ fn is_hook_settings(path: &Path, home: Option<&Path>) -> bool {
     })
 }
 
+/// Whether `path` (as it resolves) is an agent's own settings in any folder, where a project
+/// can switch hooks off (`"disableAllHooks": true`, an empty `hooks`): a `.claude`, `.gemini`
+/// or `.codex` folder itself (a folder moved there would become one), Claude Code's
+/// `.claude/settings.json` and `.claude/settings.local.json`, Gemini CLI's
+/// `.gemini/settings.json`, or anything in a `.codex` folder (its `hooks.json`,
+/// `config.toml`). Names are compared ignoring letter case, as a case-insensitive disk (and
+/// macOS) would find them.
+fn is_agent_settings_anywhere(path: &Path) -> bool {
+    let names: Vec<String> = path
+        .components()
+        .filter_map(|c| match c {
+            Component::Normal(name) => Some(name.to_string_lossy().to_ascii_lowercase()),
+            _ => None,
+        })
+        .collect();
+    let last = |n: usize| names.len().checked_sub(n).map(|at| &names[at..]);
+    let is = |tail: &[&str]| {
+        last(tail.len()).is_some_and(|found| found.iter().zip(tail).all(|(a, b)| a == b))
+    };
+    is(&[".claude"])
+        || is(&[".gemini"])
+        || is(&[".claude", "settings.json"])
+        || is(&[".claude", "settings.local.json"])
+        || is(&[".gemini", "settings.json"])
+        || names.iter().any(|name| name == ".codex")
+}
+
 /// Whether a shell line asks the desktop's keyring for Ask First's API keys: a simple command
 /// (also inside `sh -c`, after `sudo`, …) run by `secret-tool` or Python's `keyring` that names
 /// Ask First's keyring service ([`crate::app::secrets::KEYRING_SERVICE`]) as one word, in any
@@ -673,7 +689,7 @@ pub fn judge(
         && arguments
             .iter()
             .filter_map(|a| a.resolved.as_deref())
-            .any(|p| is_hook_settings(p, home))
+            .any(|p| is_hook_settings(p, home) || is_agent_settings_anywhere(p))
     {
         return Judged::Refuse {
             reason: words::hook_settings(request.agent.display_name()),
@@ -714,8 +730,15 @@ pub fn judge(
             allow_rule_not_applied: None,
         },
         // A read that no deny or ask rule is about is the agent's own business, whatever
-        // allowed it here.
-        (PolicyDecision::Allow, _) if card.read_only => Judged::LeaveToAgent,
+        // allowed it here — unless it is a command that could reach Ask First's own files
+        // (below).
+        (PolicyDecision::Allow, _) if card.read_only && tool_name != "run_command" => {
+            Judged::LeaveToAgent
+        }
+        (PolicyDecision::Allow, _) if card.read_only => Judged::Ask {
+            rule_reason: None,
+            allow_rule_not_applied: None,
+        },
         (PolicyDecision::Allow, PolicyLayer::UserRule) => Judged::Ask {
             rule_reason: None,
             allow_rule_not_applied: Some(words::allow_rule_not_applied(
@@ -744,12 +767,42 @@ pub fn judge(
                 )
             });
             let unknown = reach_unknown(&line.text, &line.folder, home);
-            let folders = std::iter::once(line.folder.as_path())
-                .chain(home.filter(|_| goes_home(&line.commands)));
-            Judged::Ask {
-                rule_reason: reaches_kept(policy, folders, unknown, workspace)
-                    .map(|rules| words::command_reaches_kept(request.agent.display_name(), &rules)),
-                allow_rule_not_applied,
+            let folders: Vec<&Path> = std::iter::once(line.folder.as_path())
+                .chain(home.filter(|_| goes_home(&line.commands)))
+                .collect();
+            let agent = request.agent.display_name();
+            if let Some(rules) = reaches_kept(policy, folders.iter().copied(), unknown, workspace) {
+                return Judged::Ask {
+                    rule_reason: Some(words::command_reaches_kept(agent, &rules)),
+                    allow_rule_not_applied,
+                };
+            }
+            // Ask First's own files are kept always, wherever they are: a command whose
+            // words do not show all it reaches, or that works where they are (a folder that
+            // holds the data folder, or a folder its words name that does), is asked.
+            let near_own = folders
+                .iter()
+                .map(|folder| resolved_on_disk(folder))
+                .chain(arguments.iter().filter_map(|a| a.resolved.clone()))
+                .any(|folder| folder.is_dir() && policy.holds_own_files(&folder));
+            let reason = if unknown {
+                Some(words::command_reach_unknown(agent))
+            } else if near_own {
+                Some(words::command_near_own_files(agent))
+            } else {
+                None
+            };
+            match reason {
+                Some(reason) => Judged::Ask {
+                    rule_reason: Some(reason),
+                    allow_rule_not_applied,
+                },
+                // A command that only reads what its words name, none of it kept.
+                None if card.read_only => Judged::LeaveToAgent,
+                None => Judged::Ask {
+                    rule_reason: None,
+                    allow_rule_not_applied,
+                },
             }
         }
         other => other,

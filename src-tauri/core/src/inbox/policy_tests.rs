@@ -1566,3 +1566,157 @@ fn review_eb2a863_the_keyring_asked_inside_a_compound_command_is_refused() {
     }
     assert!(not_refused.is_empty(), "not refused: {not_refused:#?}");
 }
+
+/// Found by a red team (round three): another agent's code reading Ask First's own files by a
+/// name its words do not spell (`python3 -c` joining two halves of the path, a script) got
+/// `no_opinion`, leaving it to the agent's own permissions. Ask First's own files are kept
+/// always: such a command asks, with a sentence that says why; so does one that works in a
+/// folder holding them, or names one. A read whose words show all it reaches is still left
+/// to the agent.
+#[test]
+fn a_command_whose_reach_its_words_do_not_show_asks_for_our_own_files() {
+    let p = place();
+    let policy = policy(&p, "");
+    std::fs::write(
+        p.elsewhere.join("helper.sh"),
+        "cat ~/.local/share/askfirst/settings.json",
+    )
+    .expect("script");
+    let data = p.data.display().to_string();
+    let half = &data[..data.len() - 2];
+    let asked = |judged: &Judged| match judged {
+        Judged::Ask {
+            rule_reason: Some(reason),
+            ..
+        } => reason.clone(),
+        other => panic!("not asked with a reason: {other:?}"),
+    };
+    for line in [
+        format!("python3 -c \"print(open('{half}'+'ta/settings.json').read())\""),
+        "sh ./helper.sh".to_owned(),
+        "awk '{print}' x".to_owned(),
+    ] {
+        let request = claude(&p.elsewhere, "Bash", serde_json::json!({ "command": line }));
+        let reason = asked(&judged(&policy, &p, &request));
+        assert!(reason.contains("its words do not show"), "{line}: {reason}");
+    }
+    // Where they are: from the home folder (asked), or naming a folder that holds them
+    // (refused: the words show it).
+    let ls = claude(&p.home, "Bash", serde_json::json!({"command": "ls"}));
+    let reason = asked(&judged(&policy, &p, &ls));
+    assert!(reason.contains("holds Ask First's own files"), "{reason}");
+    for (cwd, line) in [
+        (&p.home, "grep -r key ."),
+        (&p.elsewhere, "grep -r key ~/.local"),
+    ] {
+        let request = claude(cwd, "Bash", serde_json::json!({ "command": line }));
+        assert_eq!(
+            refused_by(&judged(&policy, &p, &request)),
+            Some(PolicyLayer::HardDenial),
+            "{line}"
+        );
+    }
+    // A command that shows all it reaches, far from them: no reason of ours (Claude Code's
+    // PreToolUse leaves it to its own flow).
+    let ls = claude(
+        &p.elsewhere,
+        "Bash",
+        serde_json::json!({"command": "ls -la"}),
+    );
+    assert!(
+        matches!(
+            judged(&policy, &p, &ls),
+            Judged::LeaveToAgent
+                | Judged::Ask {
+                    rule_reason: None,
+                    ..
+                }
+        ),
+        "{:?}",
+        judged(&policy, &p, &ls)
+    );
+}
+
+/// Found by a red team (round three): a write to a project's `.claude/settings.local.json`
+/// that switched hooks off got a plain card. An agent's own settings in any folder are
+/// refused as the user-level hook files are, in any letter case and through a link; moving a
+/// folder into their place too. Reading them is still the agent's business.
+#[test]
+fn changing_an_agents_project_settings_is_refused_like_its_hook_settings() {
+    let p = place();
+    let policy = policy(&p, "");
+    std::fs::create_dir_all(p.elsewhere.join(".claude")).expect("project .claude");
+    std::os::unix::fs::symlink(
+        p.elsewhere.join(".claude/settings.local.json"),
+        p.elsewhere.join("innocent.json"),
+    )
+    .expect("link");
+    let off = r#"{"disableAllHooks": true}"#;
+    for (tool, input) in [
+        (
+            "Write",
+            serde_json::json!({"file_path": ".claude/settings.local.json", "content": off}),
+        ),
+        (
+            "Write",
+            serde_json::json!({"file_path": ".claude/settings.json", "content": off}),
+        ),
+        (
+            "Write",
+            serde_json::json!({"file_path": ".CLAUDE/Settings.Local.json", "content": off}),
+        ),
+        (
+            "Write",
+            serde_json::json!({"file_path": "innocent.json", "content": off}),
+        ),
+        (
+            "Write",
+            serde_json::json!({"file_path": ".gemini/settings.json", "content": off}),
+        ),
+        (
+            "Write",
+            serde_json::json!({"file_path": ".codex/config.toml", "content": "x"}),
+        ),
+        ("Bash", serde_json::json!({"command": "mv staged .claude"})),
+        (
+            "Bash",
+            serde_json::json!({"command": "printf '{}' > .claude/settings.local.json"}),
+        ),
+    ] {
+        let request = claude(&p.elsewhere, tool, input.clone());
+        assert_eq!(
+            refused_by(&judged(&policy, &p, &request)),
+            Some(PolicyLayer::HardDenial),
+            "{tool} {input}"
+        );
+    }
+    let read = claude(
+        &p.elsewhere,
+        "Read",
+        serde_json::json!({"file_path": ".claude/settings.local.json"}),
+    );
+    assert_eq!(judged(&policy, &p, &read), Judged::LeaveToAgent);
+}
+
+/// A sibling of the link above: a write through a link that leads nowhere yet makes the file
+/// the link names, so a deny rule on that place refuses it (the path judged is where the link
+/// leads, not the link).
+#[test]
+fn a_write_through_a_link_that_leads_nowhere_yet_is_judged_where_it_leads() {
+    let p = place();
+    let policy = policy(
+        &p,
+        "[[deny]]\ntool = \"write_file\"\nmatch = \"Private/**\"\n",
+    );
+    let link = p.elsewhere.join("plain.txt");
+    std::os::unix::fs::symlink(p.person.join("Private/new.txt"), &link).expect("link");
+    let write = claude(
+        &p.elsewhere,
+        "Write",
+        serde_json::json!({"file_path": "plain.txt", "content": "x"}),
+    );
+    assert_eq!(
+        refused_by(&judged(&policy, &p, &write)),
+        Some(PolicyLayer::UserRule)
+    );
+}

@@ -187,6 +187,25 @@ pub fn command_reaches_kept(agent: &str, rules: &[String]) -> String {
     }
 }
 
+/// Why another agent's command is asked whose words do not show all it reaches (code given
+/// on its line or in a script, a variable, a program Ask First does not know): it could reach
+/// Ask First's own files, which nothing hides from another agent's command.
+pub fn command_reach_unknown(agent: &str) -> String {
+    tr(
+        "inbox-command-reach-unknown",
+        &[("agent", Arg::from(agent))],
+    )
+}
+
+/// Why another agent's command is asked that works in a folder holding Ask First's own files
+/// (the home folder, say), or names one.
+pub fn command_near_own_files(agent: &str) -> String {
+    tr(
+        "inbox-command-near-own-files",
+        &[("agent", Arg::from(agent))],
+    )
+}
+
 /// What "Allow in this conversation" does on another agent's card: the agent's own session
 /// permission `rule` (its own words in `locales/<tag>/app.ftl`, keys `inbox-session-…`).
 pub fn session_scope(agent: &str, rule: &askfirst_hook::agents::SessionRule) -> String {

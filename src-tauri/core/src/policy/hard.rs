@@ -59,6 +59,19 @@ impl Policy {
         None
     }
 
+    /// Whether a program working in `folder` (resolved) could reach Ask First's own files
+    /// without naming them: the folder is one of them, or holds the data folder (compared by
+    /// identity, like [`Self::own_files`]). The demo workspace inside the data folder holds
+    /// none of them.
+    pub fn holds_own_files(&self, folder: &Path) -> bool {
+        let Some((data, _)) = &self.protected else {
+            return false;
+        };
+        self.own_files(folder, false)
+            || crate::identity::FileId::of(folder)
+                .is_some_and(|id| crate::identity::is_within(data, id))
+    }
+
     /// Whether `resolved` is one of Ask First's own files or folders, compared by identity on
     /// disk: inside the data folder (however it is spelled or reached: other case, a bind
     /// mount, a second name of one of its files), or — when `changes` — a folder that holds

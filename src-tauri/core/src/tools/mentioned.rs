@@ -258,13 +258,30 @@ fn home_relative(text: &str) -> Option<&str> {
 
 /// `path` with `..` and symlinks resolved as far as it exists, like the operating system
 /// would, and the rest (which does not exist) appended with its `..` taken away by the letters.
-fn resolved_as_far_as_it_exists(path: &std::path::Path) -> Option<PathBuf> {
+/// A link that leads nowhere yet is followed (as the kernel would, at most 40 in a row): a
+/// write through `innocent.json → Private/new.txt` makes `Private/new.txt`, so that is the
+/// path judged. `None` for a path that is not absolute.
+pub(crate) fn resolved_as_far_as_it_exists(path: &std::path::Path) -> Option<PathBuf> {
+    resolved_following(path, 40)
+}
+
+/// [`resolved_as_far_as_it_exists`], following at most `links` links that lead nowhere.
+fn resolved_following(path: &std::path::Path, links: u32) -> Option<PathBuf> {
     use std::path::Component;
     let mut existing = path;
     let mut rest = Vec::new();
     let mut resolved = loop {
         if let Ok(real) = std::fs::canonicalize(existing) {
             break real;
+        }
+        if links > 0 {
+            if let Ok(target) = std::fs::read_link(existing) {
+                let target = existing
+                    .parent()
+                    .map_or(target.clone(), |at| at.join(&target));
+                let followed = rest.iter().rev().fold(target, |acc, name| acc.join(name));
+                return resolved_following(&followed, links - 1);
+            }
         }
         // Not `file_name()`: it has none for `a/..`, and a missing `a` must not hide the text.
         match existing.components().next_back() {

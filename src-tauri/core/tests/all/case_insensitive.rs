@@ -36,6 +36,12 @@ impl CaseInsensitiveMount {
     /// Mounts a new one for the test `test`; `None` (after printing "SKIPPED …") when this
     /// machine cannot, except on CI, where that fails the test.
     pub fn start(test: &str) -> Option<CaseInsensitiveMount> {
+        Self::start_numbered(test, true)
+    }
+
+    /// [`Self::start`]; with `stable_inodes` false, every spelling of an entry gets its own
+    /// inode number (as some FUSE mounts do), so identity cannot tell two spellings are one.
+    pub fn start_numbered(test: &str, stable_inodes: bool) -> Option<CaseInsensitiveMount> {
         if let Err(missing) = prerequisites() {
             assert!(
                 std::env::var_os("CI").is_none(),
@@ -57,6 +63,7 @@ impl CaseInsensitiveMount {
             .arg(&script)
             .arg(&backing)
             .arg(&root)
+            .args((!stable_inodes).then_some("--unstable-inodes"))
             .stdin(Stdio::null())
             .stdout(std::fs::File::create(&log).unwrap())
             .stderr(std::fs::File::create(&log).unwrap())
@@ -84,7 +91,7 @@ impl CaseInsensitiveMount {
             );
             std::thread::sleep(Duration::from_millis(20));
         }
-        mount.check_it_is_case_insensitive();
+        mount.check_it_is_case_insensitive(stable_inodes);
         Some(mount)
     }
 
@@ -94,13 +101,16 @@ impl CaseInsensitiveMount {
     }
 
     /// That the file system does what these tests rely on, so no test passes for nothing.
-    fn check_it_is_case_insensitive(&self) {
+    fn check_it_is_case_insensitive(&self, stable_inodes: bool) {
         let probe = self.root.join("Probe-É");
         std::fs::create_dir(&probe).unwrap();
         std::fs::write(probe.join("x"), "x").unwrap();
         let other = self.root.join("pROBE-E\u{301}/X");
         assert_eq!(std::fs::read_to_string(&other).unwrap(), "x");
-        assert_eq!(FileId::of(&other), FileId::of(&probe.join("x")));
+        assert_eq!(
+            FileId::of(&other) == FileId::of(&probe.join("x")),
+            stable_inodes
+        );
         let names: Vec<_> = std::fs::read_dir(&self.root)
             .unwrap()
             .map(|e| e.unwrap().file_name())
@@ -539,4 +549,49 @@ async fn case_insensitive_an_mcp_tool_naming_another_case_is_judged_as_the_real_
         PolicyDecision::Allow
     );
     clients.shutdown().await;
+}
+
+/// Found by a red team (round three): on a case-insensitive mount that numbers each spelling
+/// apart (some FUSE file systems), `read_file tAxes/return.txt` passed a `Taxes/**` deny rule,
+/// since identity by device and inode does not hold there. Such a folder is refused with a
+/// sentence — chosen in the window, or set by `ASKFIRST_WORKSPACE` — and one where identity
+/// holds is taken; a case-sensitive folder too (nothing written there to tell).
+#[test]
+fn case_insensitive_a_folder_whose_spellings_have_no_one_identity_is_refused() {
+    use askfirst_core::app::folder::{check_folder, FolderError};
+    let data = tempfile::tempdir().unwrap();
+    let Some(apart) = CaseInsensitiveMount::start_numbered("unstable-inodes", false) else {
+        return;
+    };
+    // An empty folder (the probe is made and removed again) and one with files.
+    for with_files in [false, true] {
+        if with_files {
+            std::fs::create_dir(apart.root.join("Taxes")).unwrap();
+            std::fs::write(apart.root.join("Taxes/return.txt"), "secret").unwrap();
+        }
+        assert!(
+            matches!(
+                check_folder(&apart.root, data.path(), None),
+                Err(FolderError::CaseWithoutIdentity)
+            ),
+            "with files: {with_files}"
+        );
+    }
+    assert_eq!(
+        std::fs::read_dir(&apart.root).unwrap().count(),
+        1,
+        "the probe is gone"
+    );
+    let Some(one) = CaseInsensitiveMount::start("stable-inodes") else {
+        return;
+    };
+    std::fs::write(one.root.join("Notes.txt"), "x").unwrap();
+    assert!(check_folder(&one.root, data.path(), None).is_ok());
+    let plain = tempfile::tempdir().unwrap();
+    std::fs::write(plain.path().join("Notes.txt"), "x").unwrap();
+    std::fs::write(plain.path().join("NOTES.txt"), "y").unwrap();
+    assert!(check_folder(plain.path(), data.path(), None).is_ok());
+    let empty = tempfile::tempdir().unwrap();
+    assert!(check_folder(empty.path(), data.path(), None).is_ok());
+    assert_eq!(std::fs::read_dir(empty.path()).unwrap().count(), 0);
 }

@@ -269,6 +269,7 @@ fn command_errors() -> Vec<(String, askfirst_protocol::CommandError)> {
         FolderError::WholeComputer,
         FolderError::HomeFolder,
         FolderError::OwnData,
+        FolderError::CaseWithoutIdentity,
         FolderError::Session(SessionError::Busy),
         FolderError::NotSaved("No space left on device (os error 28)".into()),
     ];
@@ -280,6 +281,7 @@ fn command_errors() -> Vec<(String, askfirst_protocol::CommandError)> {
             | FolderError::WholeComputer
             | FolderError::HomeFolder
             | FolderError::OwnData
+            | FolderError::CaseWithoutIdentity
             | FolderError::Session(_)
             | FolderError::NotSaved(_) => {}
         }
@@ -530,6 +532,10 @@ fn every_way_ask_first_fails_to_start_is_a_sentence_with_its_detail_apart() {
         StartupError::Build(BuildError::Provider(ProviderError::BadScenario {
             detail: "it has no turns.".into(),
         })),
+        StartupError::Build(BuildError::FixedFolder {
+            path: "/home/me".into(),
+            source: askfirst_core::app::folder::FolderError::HomeFolder,
+        }),
         StartupError::Window("Failed to initialize GTK".into()),
     ];
     for error in &all {
@@ -541,7 +547,11 @@ fn every_way_ask_first_fails_to_start_is_a_sentence_with_its_detail_apart() {
                 | ConfigError::Notify(_)
                 | ConfigError::UnknownProvider(_),
             )
-            | StartupError::Build(BuildError::Folder { .. } | BuildError::Provider(_))
+            | StartupError::Build(
+                BuildError::Folder { .. }
+                | BuildError::Provider(_)
+                | BuildError::FixedFolder { .. },
+            )
             | StartupError::Window(_) => {}
         }
         let what = format!("{error:?}");

@@ -444,3 +444,34 @@ async fn a_data_folder_written_into_settings_by_hand_is_not_used() {
     let view = settings.folder_view(&runtime);
     assert!(view.is_demo && !view.missing, "{view:?}");
 }
+
+/// Found by a red team (round three): `ASKFIRST_WORKSPACE` was taken when it held Ask First's
+/// data folder, which the welcome refuses. It is refused at start with the welcome's sentence;
+/// a folder beside the data folder is still taken.
+#[tokio::test]
+async fn a_fixed_folder_that_holds_the_data_folder_is_refused_with_the_welcomes_sentence() {
+    use askfirst_core::app::{AppConfig, Backend, BuildError, Environment};
+    let root = tempfile::tempdir().unwrap();
+    let data = root.path().join("data");
+    std::fs::create_dir_all(root.path().join("work")).unwrap();
+    let build = |workspace: &Path| {
+        let vars: std::collections::HashMap<String, String> = [
+            ("ASKFIRST_DATA_DIR", data.display().to_string()),
+            ("ASKFIRST_WORKSPACE", workspace.display().to_string()),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_owned(), v))
+        .collect();
+        let config = AppConfig::resolve(Environment::fixed(vars), None).unwrap();
+        Backend::build(config, tokio::runtime::Handle::current())
+    };
+    match build(root.path()) {
+        Err(BuildError::FixedFolder { source, .. }) => assert_eq!(
+            askfirst_core::app::Worded::message(&source),
+            askfirst_core::i18n::tr("folder-own_data", &[])
+        ),
+        Err(other) => panic!("{other}"),
+        Ok(_) => panic!("a folder holding the data folder was taken"),
+    }
+    assert!(build(&root.path().join("work")).is_ok());
+}
