@@ -255,6 +255,7 @@ grants-hint = These end when you start or open another conversation, or close As
 
 ## The folder the agent works in
 
+folder-bar-label = The folder the agent works in
 folder-missing = This conversation's folder, { $folder }, is no longer there.
 folder-demo = Working in the demo folder (sample files)
 folder-working-in = Working in: { $folder }

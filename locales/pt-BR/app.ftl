@@ -21,7 +21,7 @@ not_run-no_longer_awaited-app_shutdown = O aplicativo foi fechado enquanto esta 
 not_run-changed_after_shown = Não foi feito: o arquivo ou a pasta mudou depois de ser mostrado para aprovação ("{ $summary }"), então a ação já não faria o que foi mostrado. Nada foi alterado; peça de novo com as coisas como estão agora.
 not_run-run_ended_before = A tarefa foi parada antes desta ação; ela não foi feita.
 not_run-output_limit = As ações desta tarefa já produziram { $limit_mb } MB de saída, o máximo que o Ask First repassa em uma tarefa (limite de { $limit_mb } MB), então a tarefa termina aqui; esta ação não foi feita.
-not_run-too_many_calls = Não foi feito: o agente pediu { $asked } ações de uma vez, e o Ask First faz no máximo { $limit } por vez, então as outras { $left_out } não foram examinadas, perguntadas nem feitas. Ele foi orientado a pedir menos de cada vez.
+not_run-too_many_calls = Não foi feito: o assistente pediu { $asked } ações de uma vez, e o Ask First faz no máximo { $limit } por vez, então as outras { $left_out } não foram examinadas, perguntadas nem feitas. Ele foi orientado a pedir menos de cada vez.
 not_run-closed_before_start = Foi permitido, mas o Ask First foi fechado antes de começar, então não foi feito.
 not_run-may_have_run = O Ask First parou enquanto isto estava em andamento, então pode ter sido feito, em parte ou por completo. Confira antes de contar com isso.
 not_run-refused_end_not_saved = Esta ação não foi feita.
@@ -104,11 +104,11 @@ confinement-read_only_more = O que quer que ele tente, não pode alterar, mover 
 
 ## Erros que a janela mostra: o que aconteceu e o que fazer.
 
-error-run-empty_task = Digite primeiro uma tarefa para o agente.
-error-run-busy = O agente ainda está trabalhando na tarefa anterior. Pare-o ou espere ele terminar.
+error-run-empty_task = Digite primeiro uma tarefa para o assistente.
+error-run-busy = O assistente ainda está trabalhando na tarefa anterior. Pare-o ou espere ele terminar.
 error-run-folder_gone = A pasta em que esta conversa trabalha, { $path }, não existe mais. Escolha uma pasta para ela com "Alterar…" acima da caixa de tarefa.
 error-internal = Algo deu errado dentro do Ask First, então isto não foi feito. Tente de novo; se continuar acontecendo, feche o Ask First e abra de novo.
-error-session-busy = O agente ainda está trabalhando. Pare-o ou espere ele terminar primeiro.
+error-session-busy = O assistente ainda está trabalhando. Pare-o ou espere ele terminar primeiro.
 error-session-folder_fixed = A pasta é definida por ASKFIRST_WORKSPACE quando o Ask First começa, então não pode ser mudada aqui. Abra o Ask First sem ela para escolher uma pasta.
 error-session-unreadable = Não foi possível abrir esta conversa, porque o histórico dela não pode ser lido (pode ter sido movido ou apagado). Escolha outra conversa ou comece uma nova.
 error-session-not_writable = O Ask First não consegue gravar o histórico desta conversa, então ela não foi aberta. Libere espaço no disco ou verifique se o Ask First pode gravar na pasta de dados dele e tente de novo.
@@ -163,24 +163,24 @@ tray-tooltip = { $count ->
 ## Como uma tarefa terminou, como a conversa mostra.
 
 run-broke = Algo deu errado dentro do Ask First e esta tarefa parou. Nada mais será feito nela; você pode começar uma nova tarefa.
-run-closed_while_working = O Ask First foi fechado enquanto o agente trabalhava.
-run-you_stopped = Você parou o agente.
+run-closed_while_working = O Ask First foi fechado enquanto o assistente trabalhava.
+run-you_stopped = Você parou o assistente.
 run-unrecorded = Parte desta tarefa não pôde ser salva (o disco estava cheio ou não pôde ser gravado), então não se sabe como ela terminou.
 run-stopped_after_finishing = { $why } O que já estava sendo feito foi terminado, já que parar no meio poderia deixar tudo pela metade: { $summary }.
-run-output_limit = O agente foi parado: as ações dele nesta tarefa produziram mais de { $limit_mb } MB de saída, o máximo que o Ask First permite em uma tarefa. Envie uma nova mensagem para continuar.
-run-out_of_steps = O agente parou depois de { $max_steps } passos sem terminar. Envie uma nova mensagem para ele continuar ou dê a ele uma tarefa menor.
-run-kept_asking = O agente insistiu em fazer algo que já tinha sido recusado ("{ $summary }"), então foi parado. Envie uma nova mensagem dizendo o que ele deve fazer no lugar.
+run-output_limit = O assistente foi parado: as ações dele nesta tarefa produziram mais de { $limit_mb } MB de saída, o máximo que o Ask First permite em uma tarefa. Envie uma nova mensagem para continuar.
+run-out_of_steps = O assistente parou depois de { $max_steps } passos sem terminar. Envie uma nova mensagem para ele continuar ou dê a ele uma tarefa menor.
+run-kept_asking = O assistente insistiu em fazer algo que já tinha sido recusado ("{ $summary }"), então foi parado. Envie uma nova mensagem dizendo o que ele deve fazer no lugar.
 
 ## No cartão de aprovação.
 
 # O que "Permitir nesta conversa" faz: diga exatamente quando termina.
 card-grant_scope = Enquanto esta conversa estiver aberta, esta mesma ação (mesma ferramenta, mesmos detalhes) vai rodar de novo sem perguntar, desde que aquilo em que ela mexe esteja como mostrado aqui ou como esta ação deixar. Qualquer coisa diferente continua perguntando. Isso termina quando você começar ou abrir outra conversa, ou fechar o Ask First.
-card-too_many_summary = O agente pediu { $asked } ações de uma vez; as { $left_out } depois das primeiras { $limit } não foram feitas
+card-too_many_summary = O assistente pediu { $asked } ações de uma vez; as { $left_out } depois das primeiras { $limit } não foram feitas
 card-use_the_tool = Usar a ferramenta "{ $name }"
 
 ## O seletor de pasta.
 
-folder-picker_title = Escolha a pasta em que o agente pode trabalhar
+folder-picker_title = Escolha a pasta em que o assistente pode trabalhar
 
 ## Quando o Ask First não consegue abrir.
 
@@ -264,7 +264,7 @@ provider-choice-anthropic = Um serviço com chave: Anthropic (Claude)
 
 ## Quando um serviço de modelo falha.
 
-provider-script_exhausted = O roteiro do modelo simulado não tem mais turno para a chamada { $step }; ele tem { $turns } turnos. Acrescente um turno ao arquivo do roteiro ou dê ao agente uma tarefa menor.
+provider-script_exhausted = O roteiro do modelo simulado não tem mais turno para a chamada { $step }; ele tem { $turns } turnos. Acrescente um turno ao arquivo do roteiro ou dê ao assistente uma tarefa menor.
 provider-config = O Ask First não consegue usar o seu arquivo de configurações para saber qual serviço de modelo deve responder. Abra Configurações e escolha de novo quem responde, ou corrija ou apague o arquivo.
 provider-missing_key = Adicione a sua chave de API de { $host } nas configurações (ou em { $env_var }).
 provider-bad_scenario = O arquivo de roteiro do modelo simulado não pode ser usado. Confira o arquivo indicado em ASKFIRST_PROVIDER (os detalhes dizem o que há de errado).
@@ -353,9 +353,9 @@ folder-unopenable = Não foi possível abrir a pasta { $path }. Verifique se voc
 folder-not_saved = A pasta já está em uso, mas o Ask First não conseguiu guardá-la para a próxima vez. Verifique se o disco não está cheio e se o Ask First pode gravar na pasta de dados dele e escolha-a de novo.
 folder-missing = A pasta { $path } não existe. Escolha uma pasta que exista.
 folder-not_a_folder = Isto é um arquivo, não uma pasta: { $path }. Escolha uma pasta.
-folder-whole_computer = Isto é o computador inteiro. Escolha uma pasta com os arquivos em que o agente deve trabalhar, como Documentos.
-folder-home_folder = Esta é a sua pasta pessoal inteira, com todos os seus arquivos. Escolha uma pasta dentro dela, como Documentos, para o agente trabalhar.
-folder-own_data = Essa pasta guarda os arquivos do próprio Ask First (configurações, chaves e histórico), que o agente nunca pode alterar. Escolha outra pasta.
+folder-whole_computer = Isto é o computador inteiro. Escolha uma pasta com os arquivos em que o assistente deve trabalhar, como Documentos.
+folder-home_folder = Esta é a sua pasta pessoal inteira, com todos os seus arquivos. Escolha uma pasta dentro dela, como Documentos, para o assistente trabalhar.
+folder-own_data = Essa pasta guarda os arquivos do próprio Ask First (configurações, chaves e histórico), que o assistente nunca pode alterar. Escolha outra pasta.
 folder-case_without_identity = Essa pasta está num disco que não distingue letras maiúsculas de minúsculas de um jeito que o Ask First consiga verificar, então suas regras não poderiam ser cumpridas ali. Copie os arquivos para uma pasta no disco deste computador ou escolha outra pasta.
 
 ## Desfazer e Atividade (src-tauri/core/src/undo/words.rs, app/codes.rs UndoError)
@@ -373,8 +373,8 @@ undo-copy-refused = O Ask First não conseguiu guardar uma cópia de { $file } p
 undo-changed-since = { $file } foi alterado depois da mudança do assistente. Desfazer põe de volta a versão de antes da mudança do assistente, e essas alterações posteriores serão perdidas.
 undo-changed-since-created = { $file } foi alterado depois que o assistente o criou. Desfazer o move para a lixeira com essas alterações (você pode restaurá-lo de lá).
 undo-changed-since-more = { $count ->
-    [one] Mais um arquivo da tarefa também foi alterado depois da mudança do agente, e essas alterações também serão perdidas.
-   *[other] Mais { $count } arquivos da tarefa também foram alterados depois da mudança do agente, e essas alterações também serão perdidas.
+    [one] Mais um arquivo da tarefa também foi alterado depois da mudança do assistente, e essas alterações também serão perdidas.
+   *[other] Mais { $count } arquivos da tarefa também foram alterados depois da mudança do assistente, e essas alterações também serão perdidas.
 }
 undo-undone = Desfeito: { $summary }.
 undo-task-undone = { $count ->

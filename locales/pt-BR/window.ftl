@@ -241,6 +241,7 @@ grants-hint = Isto termina quando você começa ou abre outra conversa, ou fecha
 
 ## The folder the agent works in
 
+folder-bar-label = A pasta em que o assistente trabalha
 folder-missing = A pasta desta conversa, { $folder }, não existe mais.
 folder-demo = Trabalhando na pasta de demonstração (arquivos de exemplo)
 folder-working-in = Trabalhando em: { $folder }

@@ -21,7 +21,7 @@ not_run-no_longer_awaited-app_shutdown = 这个操作进行时应用被关闭了
 not_run-changed_after_shown = 没有执行：在请你批准之后，文件或文件夹发生了变化（“{ $summary }”），它已不会按显示的那样去做。什么都没有改动；请按现在的样子重新询问。
 not_run-run_ended_before = 在这个操作之前任务已被停止；它没有执行。
 not_run-output_limit = 这次任务的操作已产生 { $limit_mb } MB 输出，这是 Ask First 在一次任务中传递的上限（{ $limit_mb } MB），所以任务到此结束；这个操作没有执行。
-not_run-too_many_calls = 没有执行：智能助手一次要求做 { $asked } 个操作，而 Ask First 每次最多处理 { $limit } 个，所以其余 { $left_out } 个没有被查看、询问或执行。已经让它一次少要一些。
+not_run-too_many_calls = 没有执行：助手一次要求做 { $asked } 个操作，而 Ask First 每次最多处理 { $limit } 个，所以其余 { $left_out } 个没有被查看、询问或执行。已经让它一次少要一些。
 not_run-closed_before_start = 它已获允许，但 Ask First 在它开始前就被关闭了，所以没有执行。
 not_run-may_have_run = 这个操作进行时 Ask First 停止了，所以它可能已经部分或全部完成。依赖它之前请先检查。
 not_run-refused_end_not_saved = 这个操作没有执行。
@@ -104,8 +104,8 @@ confinement-read_only_more = 无论它尝试做什么，都不能改动、移动
 
 ## 窗口中显示的错误：说明发生了什么、该怎么做。
 
-error-run-empty_task = 请先为智能助手输入一个任务。
-error-run-busy = 智能助手还在处理上一个任务。请停止它，或等它完成。
+error-run-empty_task = 请先为助手输入一个任务。
+error-run-busy = 助手还在处理上一个任务。请停止它，或等它完成。
 error-run-folder_gone = 这个对话所用的文件夹 { $path } 已经不在了。请用任务框上方的“更改…”为它选择一个文件夹。
 error-internal = Ask First 内部出了问题，所以这件事没有完成。请再试一次；如果一直这样，请关闭 Ask First 再重新打开。
 error-session-busy = 助手还在工作。请先让它停下，或等它做完。
@@ -159,24 +159,24 @@ tray-tooltip = { $count ->
 ## 对话中显示的任务结束方式。
 
 run-broke = Ask First 内部出了问题，这个任务已停止。它不会再做任何事；你可以开始一个新任务。
-run-closed_while_working = 智能助手工作时 Ask First 被关闭了。
-run-you_stopped = 你停止了智能助手。
+run-closed_while_working = 助手工作时 Ask First 被关闭了。
+run-you_stopped = 你停止了助手。
 run-unrecorded = 这个任务有一部分没能保存（磁盘已满或无法写入），所以不知道它是怎样结束的。
 run-stopped_after_finishing = { $why } 已经在做的事情已经做完，因为中途停下可能会让它只做了一半：{ $summary }。
-run-output_limit = 智能助手已停止：它在这次任务中的操作产生了超过 { $limit_mb } MB 的输出，这是 Ask First 一次任务允许的上限。发送新消息即可继续。
-run-out_of_steps = 智能助手做了 { $max_steps } 步仍未完成，已停止。发送新消息让它继续，或给它一个小一些的任务。
-run-kept_asking = 智能助手一再要求做已被拒绝的事情（“{ $summary }”），所以被停止了。发送新消息告诉它改做什么。
+run-output_limit = 助手已停止：它在这次任务中的操作产生了超过 { $limit_mb } MB 的输出，这是 Ask First 一次任务允许的上限。发送新消息即可继续。
+run-out_of_steps = 助手做了 { $max_steps } 步仍未完成，已停止。发送新消息让它继续，或给它一个小一些的任务。
+run-kept_asking = 助手一再要求做已被拒绝的事情（“{ $summary }”），所以被停止了。发送新消息告诉它改做什么。
 
 ## 批准卡片上。
 
 # “在这个对话中允许”的确切含义：说清楚何时结束。
 card-grant_scope = 在这个对话打开期间，完全相同的操作（同一个工具、同样的细节）再次出现时会直接执行、不再询问，前提是它要处理的内容和这里显示的一样，或是这个操作执行后的样子。任何不同之处仍会询问。当你开始或打开另一个对话，或关闭 Ask First 时，这个允许就结束了。
-card-too_many_summary = 智能助手一次要求做 { $asked } 个操作；前 { $limit } 个之后的 { $left_out } 个没有执行
+card-too_many_summary = 助手一次要求做 { $asked } 个操作；前 { $limit } 个之后的 { $left_out } 个没有执行
 card-use_the_tool = 使用工具“{ $name }”
 
 ## 选择文件夹。
 
-folder-picker_title = 选择智能助手可以工作的文件夹
+folder-picker_title = 选择助手可以工作的文件夹
 
 ## Ask First 无法启动时。
 
@@ -227,7 +227,7 @@ provider-choice-anthropic = 需要密钥的服务：Anthropic（Claude）
 
 ## 模型服务出错时。
 
-provider-script_exhausted = 脚本场景中已没有给第 { $step } 次模型调用的回合；它共有 { $turns } 个回合。请在场景文件中添加一个回合，或给智能助手一个小一些的任务。
+provider-script_exhausted = 脚本场景中已没有给第 { $step } 次模型调用的回合；它共有 { $turns } 个回合。请在场景文件中添加一个回合，或给助手一个小一些的任务。
 provider-config = Ask First 无法通过你的设置文件判断该由哪个模型服务回答。请打开“设置”重新选择由谁回答，或修正、删除这个文件。
 provider-missing_key = 请在设置中添加你在 { $host } 的 API 密钥（或使用 { $env_var }）。
 provider-bad_scenario = 无法使用脚本模型的场景文件。请检查 ASKFIRST_PROVIDER 指定的文件（详情中写明了哪里有问题）。
@@ -307,9 +307,9 @@ folder-unopenable = 无法打开文件夹 { $path }。请确认你有权打开�
 folder-not_saved = 现在已在使用这个文件夹，但 Ask First 没能记住它供下次使用。请确认磁盘没有满，并且 Ask First 可以写入它的数据文件夹，然后再选择一次。
 folder-missing = 文件夹 { $path } 不存在。请选择一个存在的文件夹。
 folder-not_a_folder = 这是一个文件，不是文件夹：{ $path }。请选择一个文件夹。
-folder-whole_computer = 这是整台电脑。请选择一个装着要让智能助手处理的文件的文件夹，例如“文档”。
-folder-home_folder = 这是你的整个主文件夹，里面有你所有的文件。请在其中选一个文件夹（例如“文档”）让智能助手工作。
-folder-own_data = 这个文件夹装着 Ask First 自己的文件（设置、密钥和记录），智能助手绝不能改动它们。请选择另一个文件夹。
+folder-whole_computer = 这是整台电脑。请选择一个装着要让助手处理的文件的文件夹，例如“文档”。
+folder-home_folder = 这是你的整个主文件夹，里面有你所有的文件。请在其中选一个文件夹（例如“文档”）让助手工作。
+folder-own_data = 这个文件夹装着 Ask First 自己的文件（设置、密钥和记录），助手绝不能改动它们。请选择另一个文件夹。
 folder-case_without_identity = 该文件夹所在的磁盘不区分大小写字母，而且 Ask First 无法核实哪些写法指的是同一个文件，所以无法在那里遵守你的规则。请把文件复制到这台电脑自己磁盘上的文件夹，或选择另一个文件夹。
 
 ## 撤销与“活动”（src-tauri/core/src/undo/words.rs、app/codes.rs 的 UndoError）

@@ -175,6 +175,7 @@ grants-hint = 当你开始或打开另一个对话，或关闭 Ask First 时，�
 
 ## The folder the agent works in
 
+folder-bar-label = 助手工作的文件夹
 folder-missing = 这个对话的文件夹 { $folder } 已经不存在了。
 folder-demo = 正在演示文件夹（示例文件）中工作
 folder-working-in = 工作文件夹：{ $folder }

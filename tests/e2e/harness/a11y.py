@@ -12,8 +12,9 @@ from .env import HERE
 from .webdriver import ELEMENT
 
 AXE = os.path.join(HERE, "node_modules", "axe-core", "axe.min.js")
-# WCAG 2.0, 2.1 and 2.2 at levels A and AA: axe's tags for them (axe-core's doc/API.md).
-WCAG_22_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
+# WCAG 2.0, 2.1 and 2.2 at levels A and AA: axe's tags for them (axe-core's doc/API.md), and
+# axe's best practices (every part of the page in a landmark, one main heading, …).
+WCAG_22_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]
 
 _RUN = """
 const [tags, context] = arguments;

@@ -238,7 +238,7 @@ fn card_lines_are_said_in_chinese_and_portuguese_with_numbers_for_the_language()
     assert_eq!(
         with_language(Language::PtBr, || wording::too_many_summary(12000, 11990)),
         format!(
-            "O agente pediu 12.000 ações de uma vez; as 11.990 depois das primeiras {} não \
+            "O assistente pediu 12.000 ações de uma vez; as 11.990 depois das primeiras {} não \
              foram feitas",
             askfirst_core::agent::MAX_TOOL_CALLS_PER_TURN
         )
@@ -479,4 +479,38 @@ fn command_cards_and_who_answers_are_said_in_the_language() {
         with_language(Language::ZhCn, || file.display_name()),
         "固定脚本（/tmp/s.json）"
     );
+}
+
+/// Found by newcomers (the first hour): the Portuguese window called Ask First's agent
+/// "assistente" and the folder picker "agente", the Chinese one "助手" and "智能助手". Each
+/// language names it one way in the app's and the window's catalogues alike; "agente" and
+/// "智能体" are kept for the other agents on the computer (the inbox, Settings' "Other agents").
+#[test]
+fn ask_firsts_own_agent_has_one_name_in_each_language() {
+    let window = |tag: &str| {
+        std::fs::read_to_string(
+            Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../../locales/{tag}/window.ftl")),
+        )
+        .unwrap()
+    };
+    let about_other_agents = |line: &str| {
+        ["inbox-", "error-connect-", "other-agents-", "external-", "#"]
+            .iter()
+            .any(|start| line.starts_with(start))
+            || line.contains("{ $agent }")
+    };
+    for (tag, text) in [
+        ("pt-BR", catalogue(Language::PtBr).to_owned() + &window("pt-BR")),
+        ("zh-CN", catalogue(Language::ZhCn).to_owned() + &window("zh-CN")),
+    ] {
+        for line in text.lines().filter(|line| !about_other_agents(line)) {
+            let other_name = match tag {
+                "pt-BR" => ["o agente", "ao agente", "do agente", "O agente"]
+                    .iter()
+                    .any(|name| line.contains(name)),
+                _ => line.contains("智能助手"),
+            };
+            assert!(!other_name, "{tag}: {line}");
+        }
+    }
 }
