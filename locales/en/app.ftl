@@ -275,6 +275,7 @@ provider-bad_scenario = The scenario file for the scripted model cannot be used.
 provider-auth = The API key was refused by { $host }. Check the key in the settings.
 provider-model_not_found = The model "{ $model }" was not found at { $host }. Check the model name in the settings.
 provider-rate_limited = The model service at { $host } says it is getting too many requests and kept refusing after { $tries } tries. Wait a minute and try again, or check the plan's limits.
+provider-busy_too_long = The model service at { $host } is busy and asks to wait longer than Ask First waits between tries ({ $limit } seconds), so this task stopped. Try again in a while, or check the plan's limits.
 provider-server_error = The model service at { $host } is having trouble (error { $status }) and kept failing after { $tries } tries. Try again later.
 provider-context_too_long = This conversation has grown longer than the model at { $host } can read at once, so it cannot go on here. To go on, click Conversations at the top, then “Start a new conversation”; this one stays in the list. If a new conversation stops the same way, this model reads too little at once for the task: choose another in Settings.
 provider-over_plan_limit = This conversation has grown larger than your plan at { $host } accepts in one request, so it cannot go on here, and waiting will not help. To go on, click Conversations at the top, then “Start a new conversation”; this one stays in the list. Or raise the plan's limit with the service.

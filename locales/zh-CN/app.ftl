@@ -234,6 +234,7 @@ provider-bad_scenario = 无法使用脚本模型的场景文件。请检查 ASKF
 provider-auth = { $host } 拒绝了这个 API 密钥。请检查设置中的密钥。
 provider-model_not_found = 在 { $host } 找不到模型“{ $model }”。请检查设置中的模型名称。
 provider-rate_limited = { $host } 的模型服务表示请求太多，试了 { $tries } 次仍被拒绝。请等一分钟再试，或检查套餐的限额。
+provider-busy_too_long = { $host } 上的模型服务正忙，要求等待的时间超过了 Ask First 两次尝试之间会等待的时间（{ $limit } 秒），所以这个任务停止了。请过一会儿再试，或检查套餐的限额。
 provider-server_error = { $host } 的模型服务出了问题（错误 { $status }），试了 { $tries } 次仍然失败。请稍后再试。
 provider-context_too_long = 这段对话已经超过了 { $host } 的模型一次能读的长度，所以无法在这里继续。要继续，请点顶部的“对话”，再点“开始新对话”；这段对话仍保留在列表中。如果新对话也这样停下，说明这个模型一次能读的内容对这个任务来说太少：请在设置中换一个模型。
 provider-over_plan_limit = 这段对话已经超过了你在 { $host } 的套餐一次请求所能接受的大小，所以无法在这里继续，等待也没有用。要继续，请点顶部的“对话”，再点“开始新对话”；这段对话仍保留在列表中。或者在该服务上提高套餐的限额。

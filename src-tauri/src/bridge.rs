@@ -87,6 +87,7 @@ fn forward<R: Runtime>(app: &AppHandle<R>, events: &[SequencedEvent], tray_chang
             | AgentEvent::RunStarted { .. }
             | AgentEvent::AssistantMessage { .. }
             | AgentEvent::AssistantDelta { .. }
+            | AgentEvent::ModelRetrying { .. }
             | AgentEvent::LogStatus { .. }
             | AgentEvent::SessionOpened { .. }
             | AgentEvent::ToolCallProposed { .. }

@@ -19,6 +19,18 @@ pub enum RunStatus {
     Cancelled,
 }
 
+/// Why a request to the model service waits before it is sent again.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum RetryReason {
+    /// The service said it gets too many requests (HTTP 429).
+    Busy,
+    /// The service failed on its side (HTTP 5xx).
+    ServiceTrouble,
+    /// The service could not be reached (a connection error another try may cure).
+    Unreachable,
+}
+
 /// How one tool call ended, for the transcript.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "snake_case")]
@@ -103,6 +115,21 @@ pub enum AgentEvent {
         /// Its new expiry, Unix milliseconds (the card's countdown follows it).
         #[ts(type = "number")]
         expires_at: u64,
+    },
+    /// The model service did not answer this time and the request waits to be tried again:
+    /// the window says why and when ("The service is busy: trying again in 20 s").
+    ModelRetrying {
+        /// The run.
+        run_id: RunId,
+        /// Why.
+        reason: RetryReason,
+        /// When it is tried again, Unix milliseconds.
+        #[ts(type = "number")]
+        retry_at: u64,
+        /// Which try comes next (2 for the first retry).
+        next_try: u32,
+        /// How many tries there are in all.
+        tries: u32,
     },
     /// A tool call starts running now (it was allowed or approved, and its turn came).
     ToolCallStarted {

@@ -107,4 +107,27 @@ describe('Waiting for your OK', () => {
       'Working…',
     );
   });
+
+  it('says why and until when while the AI service is asked again, then "Working…"', () => {
+    vi.useFakeTimers();
+    try {
+      const now = Date.now();
+      const target = show({
+        status: 'running',
+        runId: 'r1',
+        openCount: 0,
+        retry: { runId: 'r1', reason: 'busy', retryAt: now + 20_000, nextTry: 2, tries: 4 },
+      });
+      const status = () => target.querySelector('[data-testid="run-status"]')?.textContent?.trim();
+      expect(status()).toBe('The AI service is busy: trying again in 20 s (try 2 of 4)');
+      vi.advanceTimersByTime(5_000);
+      flushSync();
+      expect(status()).toBe('The AI service is busy: trying again in 15 s (try 2 of 4)');
+      vi.advanceTimersByTime(16_000);
+      flushSync();
+      expect(status()).toBe('Working…');
+    } finally {
+      vi.useRealTimers();
+    }
+  });
 });

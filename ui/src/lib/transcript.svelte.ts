@@ -12,6 +12,7 @@
 import { assertNever } from './assert';
 import type { AgentEvent } from './bindings/AgentEvent';
 import type { PolicyLayer } from './bindings/PolicyLayer';
+import type { RetryReason } from './bindings/RetryReason';
 import type { RunEventsPage } from './bindings/RunEventsPage';
 import type { RunId } from './bindings/RunId';
 import type { RunStatus } from './bindings/RunStatus';
@@ -170,6 +171,17 @@ class UnloadedEntry {
   ) {}
 }
 
+/** The model service did not answer and the request waits to be sent again (`model_retrying`). */
+export interface ModelRetry {
+  runId: RunId;
+  reason: RetryReason;
+  /** When it is tried again, Unix milliseconds. */
+  retryAt: number;
+  /** Which try comes next, of `tries`. */
+  nextTry: number;
+  tries: number;
+}
+
 export class Transcript {
   entries = $state<Entry[]>([]);
   /** The run in progress, if any. */
@@ -185,6 +197,11 @@ export class Transcript {
    * while it can. Approvals that cannot be recorded are refused meanwhile.
    */
   logProblem = $state<string | null>(null);
+  /**
+   * While the run in progress waits to ask the model service again (it was busy, failed or
+   * could not be reached): why, and when it is tried again. Gone with the run's next event.
+   */
+  retry = $state<ModelRetry | null>(null);
   #n = 0;
   /** The `seq` of the next event to apply. */
   #nextSeq = 0;
@@ -246,7 +263,24 @@ export class Transcript {
   }
 
   apply(event: AgentEvent): void {
+    // The retry's wait is over once anything else happens in its run (or another session).
+    if (this.retry && event.type !== 'model_retrying') {
+      if (event.type === 'session_opened' || ('run_id' in event && event.run_id === this.retry.runId)) {
+        this.retry = null;
+      }
+    }
     switch (event.type) {
+      case 'model_retrying':
+        if (event.run_id === this.runId) {
+          this.retry = {
+            runId: event.run_id,
+            reason: event.reason,
+            retryAt: event.retry_at,
+            nextTry: event.next_try,
+            tries: event.tries,
+          };
+        }
+        return;
       case 'run_started':
         this.runId = event.run_id;
         this.sessionId = event.session_id;

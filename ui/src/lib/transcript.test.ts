@@ -166,4 +166,24 @@ describe('tool calls', () => {
     expect(logged).toHaveBeenCalledOnce();
     logged.mockRestore();
   });
+
+  it("keeps a retry's wait until the run's next event, and none of another run", () => {
+    const t = new Transcript();
+    t.apply(events[0]!);
+    const retrying: AgentEvent = {
+      type: 'model_retrying',
+      run_id: 'r',
+      reason: 'unreachable',
+      retry_at: 1_000,
+      next_try: 2,
+      tries: 4,
+    };
+    t.apply({ ...retrying, run_id: 'other' });
+    expect(t.retry).toBeNull();
+    t.apply(retrying);
+    expect(t.retry).toEqual({ runId: 'r', reason: 'unreachable', retryAt: 1_000, nextTry: 2, tries: 4 });
+    t.apply({ type: 'assistant_delta', run_id: 'r', text: 'Hel' });
+    expect(t.retry).toBeNull();
+    expect(t.entries.map((e) => e.kind)).toEqual(['task', 'assistant']);
+  });
 });

@@ -56,7 +56,15 @@ pub async fn step_streaming(
             flush(&mut buffer);
         }
     };
-    let step = provider.step(messages, specs, &on_delta);
+    // While a request waits to be sent again, the window says why and until when: the
+    // provider's retries are told through a channel read beside the step.
+    let (retries, mut retrying) = tokio::sync::mpsc::unbounded_channel();
+    let notice: crate::providers::http::RetryNotice =
+        std::sync::Arc::new(move |wait: &crate::providers::http::RetryWait| {
+            let _ = retries.send(*wait);
+        });
+    let step =
+        crate::providers::http::telling_retries(notice, provider.step(messages, specs, &on_delta));
     tokio::pin!(step);
     let mut ticker = tokio::time::interval_at(Instant::now() + DELTA_INTERVAL, DELTA_INTERVAL);
     ticker.set_missed_tick_behavior(MissedTickBehavior::Delay);
@@ -64,6 +72,13 @@ pub async fn step_streaming(
         tokio::select! {
             biased;
             result = &mut step => break result,
+            Some(wait) = retrying.recv() => emit(AgentEvent::ModelRetrying {
+                run_id,
+                reason: wait.reason,
+                retry_at: unix_ms_after(wait.wait),
+                next_try: wait.next_try,
+                tries: wait.tries,
+            }),
             _ = ticker.tick() => {
                 let mut buffer = lock();
                 if !buffer.text.is_empty() && buffer.last.elapsed() >= DELTA_INTERVAL {
@@ -74,4 +89,11 @@ pub async fn step_streaming(
     };
     flush(&mut lock());
     result
+}
+
+/// Unix milliseconds `wait` from now.
+fn unix_ms_after(wait: std::time::Duration) -> u64 {
+    let at = std::time::SystemTime::now() + wait;
+    at.duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
 }

@@ -73,6 +73,20 @@ pub enum ProviderError {
         /// The service's last message.
         detail: String,
     },
+    /// The service said it is busy (429) and asked to wait longer than Ask First waits between
+    /// tries ([`crate::providers::http::HttpSettings::max_retry_wait`]): failed at once rather
+    /// than after minutes of "Working…".
+    #[error("{}", tr("provider-busy_too_long", &[("host", Arg::from(host)), ("limit", Arg::from(limit.as_secs()))]))]
+    BusyTooLong {
+        /// The service's host name.
+        host: String,
+        /// How long it asked to wait (`Duration::MAX` for "forever").
+        asked: std::time::Duration,
+        /// The longest wait Ask First makes between tries.
+        limit: std::time::Duration,
+        /// The service's message.
+        detail: String,
+    },
     /// The service kept failing on its side (HTTP 5xx) until the retries ran out.
     #[error("{}", tr("provider-server_error", &[("host", Arg::from(host)), ("status", Arg::from(*status)), ("tries", Arg::from(*tries))]))]
     ServerError {
@@ -335,7 +349,7 @@ impl ProviderError {
             Self::BadScenario { .. } => ProviderErrorCode::BadScenario,
             Self::Auth { .. } => ProviderErrorCode::Unauthorized,
             Self::ModelNotFound { .. } => ProviderErrorCode::ModelNotFound,
-            Self::RateLimited { .. } => ProviderErrorCode::RateLimited,
+            Self::RateLimited { .. } | Self::BusyTooLong { .. } => ProviderErrorCode::RateLimited,
             Self::ServerError { .. } => ProviderErrorCode::ServerError,
             Self::ContextTooLong { .. } => ProviderErrorCode::ContextTooLong,
             Self::OverPlanLimit { .. } => ProviderErrorCode::OverPlanLimit,
@@ -374,6 +388,13 @@ impl ProviderError {
             } => Some(format!("HTTP {status} ({tries} tries): {detail}")),
             Self::RateLimited { detail, tries, .. } => {
                 Some(format!("HTTP 429 ({tries} tries): {detail}"))
+            }
+            Self::BusyTooLong { asked, detail, .. } => {
+                Some(if *asked == std::time::Duration::MAX {
+                    format!("HTTP 429, Retry-After: too long to count: {detail}")
+                } else {
+                    format!("HTTP 429, Retry-After: {} s: {detail}", asked.as_secs())
+                })
             }
             Self::ModelNotFound { detail, .. }
             | Self::ContextTooLong {

@@ -113,6 +113,34 @@ impl HttpSettings {
     }
 }
 
+/// A request to the model service that waits to be sent again ([`send`]'s retries).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RetryWait {
+    /// Why.
+    pub reason: askfirst_protocol::RetryReason,
+    /// How long it waits.
+    pub wait: Duration,
+    /// Which try comes next (2 for the first retry).
+    pub next_try: u32,
+    /// How many tries there are in all (`max_retries + 1`).
+    pub tries: u32,
+}
+
+/// Who is told of a [`RetryWait`] (the run, which tells the window).
+pub type RetryNotice = std::sync::Arc<dyn Fn(&RetryWait) + Send + Sync>;
+
+tokio::task_local! {
+    /// The notice of the step being run ([`telling_retries`]); none outside one (a
+    /// connection test).
+    static ON_RETRY: RetryNotice;
+}
+
+/// Runs `step` (a provider's request) so that each retry [`send`] waits for inside it is told
+/// to `notice` before the wait.
+pub async fn telling_retries<F: std::future::Future>(notice: RetryNotice, step: F) -> F::Output {
+    ON_RETRY.scope(notice, step).await
+}
+
 /// An HTTP client for providers: connect timeout 15 s, no overall timeout (a reply may stream
 /// for minutes; the idle timeout bounds silence, and cancelling the run drops the request).
 /// Response headers are bounded by hyper's defaults (100 headers, about 400 KB in all); more
@@ -472,6 +500,34 @@ pub async fn send(
         if tries > settings.max_retries {
             return Err(failure);
         }
-        tokio::time::sleep(settings.retry_wait(tries - 1, retry_after)).await;
+        // A busy service that asks for a longer wait than any Ask First makes: waiting the
+        // shorter time would only be refused again, with the window saying "Working…".
+        if let (ProviderError::RateLimited { host, detail, .. }, Some(asked)) =
+            (&failure, retry_after)
+        {
+            if asked > settings.max_retry_wait {
+                return Err(ProviderError::BusyTooLong {
+                    host: host.clone(),
+                    asked,
+                    limit: settings.max_retry_wait,
+                    detail: detail.clone(),
+                });
+            }
+        }
+        let wait = settings.retry_wait(tries - 1, retry_after);
+        let reason = match &failure {
+            ProviderError::RateLimited { .. } => askfirst_protocol::RetryReason::Busy,
+            ProviderError::ServerError { .. } => askfirst_protocol::RetryReason::ServiceTrouble,
+            _ => askfirst_protocol::RetryReason::Unreachable,
+        };
+        let _ = ON_RETRY.try_with(|tell| {
+            tell(&RetryWait {
+                reason,
+                wait,
+                next_try: tries + 1,
+                tries: settings.max_retries + 1,
+            });
+        });
+        tokio::time::sleep(wait).await;
     }
 }

@@ -214,6 +214,7 @@ fn replayable(events: Vec<AgentEvent>, facts: &LogFacts) -> Vec<AgentEvent> {
             | AgentEvent::ApprovalResolved(_)
             | AgentEvent::ApprovalExtended { .. }
             | AgentEvent::AssistantDelta { .. }
+            | AgentEvent::ModelRetrying { .. }
             | AgentEvent::LogStatus { .. }
             | AgentEvent::SessionOpened { .. } => continue,
             AgentEvent::RunStarted { run_id, .. } => {

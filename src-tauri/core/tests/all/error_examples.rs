@@ -43,6 +43,12 @@ pub fn provider_errors() -> Vec<ProviderError> {
             tries: 4,
             detail: "Rate limit reached".into(),
         },
+        ProviderError::BusyTooLong {
+            host: host(),
+            asked: std::time::Duration::MAX,
+            limit: std::time::Duration::from_secs(30),
+            detail: "Rate limit reached".into(),
+        },
         ProviderError::ServerError {
             host: host(),
             status: 503,
@@ -142,6 +148,7 @@ pub fn provider_errors() -> Vec<ProviderError> {
             | ProviderError::Auth { .. }
             | ProviderError::ModelNotFound { .. }
             | ProviderError::RateLimited { .. }
+            | ProviderError::BusyTooLong { .. }
             | ProviderError::ServerError { .. }
             | ProviderError::ContextTooLong { .. }
             | ProviderError::OverPlanLimit { .. }

@@ -494,14 +494,26 @@ fn ask_firsts_own_agent_has_one_name_in_each_language() {
         .unwrap()
     };
     let about_other_agents = |line: &str| {
-        ["inbox-", "error-connect-", "other-agents-", "external-", "#"]
-            .iter()
-            .any(|start| line.starts_with(start))
+        [
+            "inbox-",
+            "error-connect-",
+            "other-agents-",
+            "external-",
+            "#",
+        ]
+        .iter()
+        .any(|start| line.starts_with(start))
             || line.contains("{ $agent }")
     };
     for (tag, text) in [
-        ("pt-BR", catalogue(Language::PtBr).to_owned() + &window("pt-BR")),
-        ("zh-CN", catalogue(Language::ZhCn).to_owned() + &window("zh-CN")),
+        (
+            "pt-BR",
+            catalogue(Language::PtBr).to_owned() + &window("pt-BR"),
+        ),
+        (
+            "zh-CN",
+            catalogue(Language::ZhCn).to_owned() + &window("zh-CN"),
+        ),
     ] {
         for line in text.lines().filter(|line| !about_other_agents(line)) {
             let other_name = match tag {

@@ -565,3 +565,80 @@ async fn a_conversation_too_long_for_the_model_says_to_start_a_new_one_and_is_no
         "{turn:?}"
     );
 }
+
+/// Found by newcomers (the first hour): a service answering 429 with `Retry-After: 1e300` kept
+/// the window at "Working…" for 85 s with no word of why. A wait longer than Ask First's cap
+/// fails at once with a sentence; a shorter one is told to the window (why, until when, which
+/// try) before it is waited.
+#[tokio::test]
+async fn a_busy_service_is_said_while_waited_for_and_an_endless_wait_fails_at_once() {
+    use askfirst_protocol::{AgentEvent, RetryReason, RunId};
+    let busy = |after: &str| {
+        let mut reply = Reply::status(429, r#"{"error": {"message": "slow down"}}"#);
+        reply.headers.push(("Retry-After", after.to_owned()));
+        reply
+    };
+    for endless in ["1e300", "31", "Fri, 31 Dec 9999 23:59:59 GMT"] {
+        let server = replay(vec![busy(endless), busy(endless)]).await;
+        let (turn, _) = run(&OpenAiProvider::new(settings(&server.base))).await;
+        let error = turn.unwrap_err();
+        assert!(
+            matches!(error, ProviderError::BusyTooLong { .. }),
+            "{endless}: {error:?}"
+        );
+        assert!(
+            error.to_string().contains("longer than Ask First waits"),
+            "{error}"
+        );
+        assert_eq!(server.requests.lock().unwrap().len(), 1, "{endless}");
+    }
+    let ok = openai_stream(
+        &[
+            serde_json::json!({"choices": [{"index": 0, "delta": {"content": "hi"}, "finish_reason": "stop"}]}),
+        ],
+        true,
+    );
+    let server = replay(vec![busy("0.2"), Reply::sse(&ok, 1000)]).await;
+    let provider = OpenAiProvider::new(settings(&server.base));
+    let said = Mutex::new(Vec::new());
+    let emit = |event: AgentEvent| said.lock().unwrap().push(event);
+    let run_id = RunId::new();
+    let before = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as u64;
+    let turn = askfirst_core::agent::deltas::step_streaming(
+        &emit,
+        run_id,
+        &provider,
+        &conversation(),
+        &ToolSet::builtin().specs(),
+    )
+    .await
+    .unwrap();
+    assert_eq!(turn.text.as_deref(), Some("hi"));
+    let said = said.into_inner().unwrap();
+    let retrying: Vec<_> = said
+        .iter()
+        .filter_map(|e| match e {
+            AgentEvent::ModelRetrying {
+                run_id: r,
+                reason,
+                retry_at,
+                next_try,
+                tries,
+            } => Some((*r, *reason, *retry_at, *next_try, *tries)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(retrying.len(), 1, "{said:?}");
+    let (r, reason, retry_at, next_try, tries) = retrying[0];
+    assert_eq!(
+        (r, reason, next_try, tries),
+        (run_id, RetryReason::Busy, 2, 4)
+    );
+    assert!(
+        (before + 150..before + 5_000).contains(&retry_at),
+        "{retry_at} vs {before}"
+    );
+}

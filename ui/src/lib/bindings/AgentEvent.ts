@@ -4,6 +4,7 @@ import type { ApprovalRequest } from "./ApprovalRequest";
 import type { ApprovalResolvedEvent } from "./ApprovalResolvedEvent";
 import type { NotRun } from "./NotRun";
 import type { PolicyLayer } from "./PolicyLayer";
+import type { RetryReason } from "./RetryReason";
 import type { RunId } from "./RunId";
 import type { RunStatus } from "./RunStatus";
 import type { SessionId } from "./SessionId";
@@ -87,7 +88,27 @@ run_id: RunId,
 /**
  * Its new expiry, Unix milliseconds (the card's countdown follows it).
  */
-expires_at: number, } | { "type": "tool_call_started", 
+expires_at: number, } | { "type": "model_retrying", 
+/**
+ * The run.
+ */
+run_id: RunId, 
+/**
+ * Why.
+ */
+reason: RetryReason, 
+/**
+ * When it is tried again, Unix milliseconds.
+ */
+retry_at: number, 
+/**
+ * Which try comes next (2 for the first retry).
+ */
+next_try: number, 
+/**
+ * How many tries there are in all.
+ */
+tries: number, } | { "type": "tool_call_started", 
 /**
  * The run.
  */

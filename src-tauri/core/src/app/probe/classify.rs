@@ -47,6 +47,7 @@ impl ConnectionTest {
                 }
             }
             ProviderError::RateLimited { detail, .. }
+            | ProviderError::BusyTooLong { detail, .. }
             | ProviderError::OverPlanLimit { detail, .. } => Self::RateLimited { host, detail },
             ProviderError::ServerError { status, detail, .. } => Self::ServiceTrouble {
                 host,
