@@ -608,8 +608,7 @@ fn case_insensitive4_a_folder_holding_a_mount_without_identity_is_taken() {
     use askfirst_core::app::folder::{check_folder, FolderError};
     use askfirst_core::policy::{Policy, Rules};
     let data = tempfile::tempdir().unwrap();
-    let Some(apart) = CaseInsensitiveMount::start_numbered("unstable-inodes-inside", false)
-    else {
+    let Some(apart) = CaseInsensitiveMount::start_numbered("unstable-inodes-inside", false) else {
         return;
     };
     std::fs::create_dir(apart.root.join("Taxes")).unwrap();

@@ -851,7 +851,11 @@ async fn hostile4_a_hidden_place_moved_child() {
     // The workspace above: `a` holds the runtime folder, which is hidden again in it.
     let above = Workspace::open(&top).unwrap();
     let before = run(&look(&top.join("a/rt")), &above).await;
-    assert_eq!(seen(&before), Vec::<&str>::new(), "hidden at first: {before}");
+    assert_eq!(
+        seen(&before),
+        Vec::<&str>::new(),
+        "hidden at first: {before}"
+    );
     let moved = run("mv a b && echo MOVED", &above).await;
     let after = run(&look(&top.join("b/rt")), &above).await;
     if !seen(&after).is_empty() {
