@@ -512,3 +512,44 @@ async fn a_waiting_card_is_said_again_in_another_language_and_still_answers_its_
         .expect("resolve");
     assert_eq!(asking.await.expect("answer"), allow());
 }
+
+/// Red team, round four: the agent a request comes from is what the request says
+/// (`InboxRequest::agent`, written by whoever connects), so the per-agent share is per name,
+/// not per program. One program that sends eight requests in each of the three agents' names
+/// puts 24 cards in front of the person — the flood [`MAX_WAITING_PER_AGENT`] was meant to keep
+/// to a handful — and the real Claude Code, Codex and Gemini CLI are all refused "too many"
+/// meanwhile.
+#[tokio::test]
+#[ignore = "red team: one program claiming all three agents' names still floods 24 cards"]
+async fn hostile4_one_program_in_every_agents_name_floods_three_shares_of_cards() {
+    let Fixture {
+        inbox, mut asked, ..
+    } = fixture(Duration::from_secs(60));
+    let mut waiting = Vec::new();
+    for agent in ExternalAgent::ALL {
+        for i in 0..MAX_WAITING_PER_AGENT {
+            let inbox = Arc::clone(&inbox);
+            let mut forged = request(
+                "flood",
+                "Bash",
+                &format!(r#"{{"command":"rm -rf build-{i}"}}"#),
+            );
+            forged.agent = agent;
+            waiting.push(tokio::spawn(async move { inbox.answer(forged).await }));
+        }
+    }
+    let mut cards = 0;
+    while tokio::time::timeout(Duration::from_secs(2), asked.recv())
+        .await
+        .is_ok_and(|card| card.is_some())
+    {
+        cards += 1;
+    }
+    for task in waiting {
+        task.abort();
+    }
+    assert!(
+        cards <= MAX_WAITING_PER_AGENT,
+        "one program put {cards} cards in front of the person"
+    );
+}

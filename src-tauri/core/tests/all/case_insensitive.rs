@@ -595,3 +595,43 @@ fn case_insensitive_a_folder_whose_spellings_have_no_one_identity_is_refused() {
     assert!(check_folder(empty.path(), data.path(), None).is_ok());
     assert_eq!(std::fs::read_dir(empty.path()).unwrap().count(), 0);
 }
+
+/// Red team, round four: `spellings_lack_identity` probes the chosen folder's own entries only.
+/// A case-sensitive folder that holds a case-insensitive mount without identity (a USB stick
+/// or a network share mounted in it, as `/media/<person>` holds the person's drives) is taken:
+/// its entries (`mnt`, …) have no other spelling there, so nothing tells. Inside the mount,
+/// `mnt/tAxes/return.txt` then passes a deny rule on `mnt/Taxes/**`, as in the round-three
+/// finding this check was made for.
+#[test]
+#[ignore = "red team: a folder that holds a case-insensitive mount without identity is taken"]
+fn case_insensitive4_a_folder_holding_a_mount_without_identity_is_taken() {
+    use askfirst_core::app::folder::{check_folder, FolderError};
+    use askfirst_core::policy::{Policy, Rules};
+    let data = tempfile::tempdir().unwrap();
+    let Some(apart) = CaseInsensitiveMount::start_numbered("unstable-inodes-inside", false) else {
+        return;
+    };
+    std::fs::create_dir(apart.root.join("Taxes")).unwrap();
+    std::fs::write(apart.root.join("Taxes/return.txt"), "secret").unwrap();
+    // The folder the mount lies in (its other entries: the backing folder, a log).
+    let outer = apart.root.parent().unwrap().to_path_buf();
+    let taken = check_folder(&outer, data.path(), None);
+    let policy = Policy::new(
+        Rules::parse(
+            "[[deny]]\ntool = \"*\"\nmatch = \"mnt/Taxes/**\"\n",
+            Path::new("rules.toml"),
+        ),
+        Some((data.path(), outer.as_path())),
+    );
+    let ws = Workspace::open(&outer).unwrap().with_own_data(data.path());
+    let read = verdict(
+        &policy,
+        &ws,
+        &*builtin("read_file"),
+        &json!({ "path": "mnt/tAxes/return.txt" }),
+    );
+    assert!(
+        matches!(taken, Err(FolderError::CaseWithoutIdentity)) || denied_by_rule(&read),
+        "the folder was taken ({taken:?}) and read_file mnt/tAxes/return.txt is {read:?}"
+    );
+}

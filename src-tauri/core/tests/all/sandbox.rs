@@ -791,3 +791,85 @@ async fn hidden_places_stay_hidden_child() {
         assert_eq!(seen(&out), Vec::<&str>::new(), "{}: {out}", below.display());
     }
 }
+
+/// Red team, round four: a hidden place brought back by the workspace bind is hidden again
+/// ([`hide_again_inside`]) and Ask First's inbox socket covered, but neither is pinned: unlike
+/// Ask First's data folder and the places rules keep, the folders above them inside the
+/// workspace can be renamed by a command. The hiding mounts move with the renamed folder in
+/// that command, and the *next* command is built from the old names: `runtime_dir()` no longer
+/// resolves, so the runtime folder is neither hidden nor has its inbox socket covered. Two
+/// commands the person approves one by one (`mv a b`, then anything) and the second reaches the
+/// inbox (a card of "another agent") and every socket and file of the runtime folder.
+/// Also with the workspace *equal* to the runtime folder (the case the round-three test allows):
+/// `mv askfirst x` carries the covered socket away from its cover.
+#[test]
+#[ignore = "red team: renaming a folder above the hidden runtime folder opens it to the next command"]
+fn hostile4_a_hidden_place_moved_by_one_command_is_open_to_the_next() {
+    let dir = tempfile::tempdir().unwrap();
+    let top = dir.path().canonicalize().unwrap();
+    let runtime = top.join("a/rt");
+    std::fs::create_dir_all(runtime.join("askfirst")).unwrap();
+    std::fs::create_dir_all(top.join("home")).unwrap();
+    std::fs::write(runtime.join("secret"), "RUNTIME-SECRET\n").unwrap();
+    let _inbox =
+        std::os::unix::net::UnixListener::bind(runtime.join("askfirst/inbox.sock")).unwrap();
+    super::support::ignored_test_in_child(
+        "all::sandbox::hostile4_a_hidden_place_moved_child",
+        &[],
+        |child| {
+            child
+                .env("XDG_RUNTIME_DIR", &runtime)
+                .env("HOME", top.join("home"))
+                .env_remove("DBUS_SESSION_BUS_ADDRESS")
+                .env("ASKFIRST_TEST_TOP", &top);
+        },
+    );
+}
+
+#[tokio::test]
+#[ignore = "run by hostile4_a_hidden_place_moved_by_one_command_is_open_to_the_next"]
+async fn hostile4_a_hidden_place_moved_child() {
+    confined();
+    let top = std::path::PathBuf::from(std::env::var_os("ASKFIRST_TEST_TOP").unwrap());
+    // What a command sees at `rt`: the secret, the socket as a socket, a connection to it.
+    let look = |rt: &Path| {
+        format!(
+            "cat {rt}/secret; test -S {rt}/askfirst/inbox.sock && echo SOCKET; \
+             test -S {rt}/x/inbox.sock && echo SOCKET; \
+             python3 -c 'import socket,sys\nfor p in sys.argv[1:]:\n  try:\n    s=socket.socket(socket.AF_UNIX); s.connect(p); print(\"CONNECTED\")\n  except OSError: pass' \
+             {rt}/askfirst/inbox.sock {rt}/x/inbox.sock; true",
+            rt = rt.display()
+        )
+    };
+    let seen = |out: &str| {
+        ["RUNTIME-SECRET", "SOCKET", "CONNECTED"]
+            .into_iter()
+            .filter(|mark| out.lines().any(|line| line.trim() == *mark))
+            .collect::<Vec<_>>()
+    };
+    let mut found = Vec::new();
+    // The workspace above: `a` holds the runtime folder, which is hidden again in it.
+    let above = Workspace::open(&top).unwrap();
+    let before = run(&look(&top.join("a/rt")), &above).await;
+    assert_eq!(
+        seen(&before),
+        Vec::<&str>::new(),
+        "hidden at first: {before}"
+    );
+    let moved = run("mv a b && echo MOVED", &above).await;
+    let after = run(&look(&top.join("b/rt")), &above).await;
+    if !seen(&after).is_empty() {
+        found.push(format!("above, after `mv a b` ({moved}): {after}"));
+    }
+    if top.join("b").exists() {
+        std::fs::rename(top.join("b"), top.join("a")).unwrap();
+    }
+    // The workspace is the runtime folder: the socket is covered where it lies.
+    let equal = Workspace::open(&top.join("a/rt")).unwrap();
+    let moved = run("mv askfirst x && echo MOVED", &equal).await;
+    let after = run(&look(&top.join("a/rt")), &equal).await;
+    if seen(&after).iter().any(|mark| *mark != "RUNTIME-SECRET") {
+        found.push(format!("equal, after `mv askfirst x` ({moved}): {after}"));
+    }
+    assert!(found.is_empty(), "{}", found.join("\n"));
+}
