@@ -362,6 +362,7 @@ folder-whole_computer = That is the whole computer. Choose one folder with the f
 folder-home_folder = That is your whole home folder, with all your files. Choose one folder inside it, such as Documents, for the agent to work in.
 folder-own_data = That folder holds Ask First's own files (its settings, keys and history), which the agent must never change. Choose another folder.
 folder-case_without_identity = That folder is on a disk that does not tell capital letters from small ones in a way Ask First can check, so your rules could not be kept there. Copy the files to a folder on this computer's own disk, or choose another folder.
+folder-session_files = That folder holds your desktop session's private files (where the keyring and other programs listen), which the agent must never reach. Choose another folder.
 
 ## Undo and Activity (src-tauri/core/src/undo/words.rs, app/codes.rs UndoError)
 

@@ -358,6 +358,7 @@ folder-whole_computer = Isto é o computador inteiro. Escolha uma pasta com os a
 folder-home_folder = Esta é a sua pasta pessoal inteira, com todos os seus arquivos. Escolha uma pasta dentro dela, como Documentos, para o assistente trabalhar.
 folder-own_data = Essa pasta guarda os arquivos do próprio Ask First (configurações, chaves e histórico), que o assistente nunca pode alterar. Escolha outra pasta.
 folder-case_without_identity = Essa pasta está num disco que não distingue letras maiúsculas de minúsculas de um jeito que o Ask First consiga verificar, então suas regras não poderiam ser cumpridas ali. Copie os arquivos para uma pasta no disco deste computador ou escolha outra pasta.
+folder-session_files = Essa pasta contém os arquivos privados da sua sessão da área de trabalho (onde o chaveiro e outros programas escutam), que o assistente nunca pode alcançar. Escolha outra pasta.
 
 ## Desfazer e Atividade (src-tauri/core/src/undo/words.rs, app/codes.rs UndoError)
 

@@ -312,6 +312,7 @@ folder-whole_computer = 这是整台电脑。请选择一个装着要让助手�
 folder-home_folder = 这是你的整个主文件夹，里面有你所有的文件。请在其中选一个文件夹（例如“文档”）让助手工作。
 folder-own_data = 这个文件夹装着 Ask First 自己的文件（设置、密钥和记录），助手绝不能改动它们。请选择另一个文件夹。
 folder-case_without_identity = 该文件夹所在的磁盘不区分大小写字母，而且 Ask First 无法核实哪些写法指的是同一个文件，所以无法在那里遵守你的规则。请把文件复制到这台电脑自己磁盘上的文件夹，或选择另一个文件夹。
+folder-session_files = 该文件夹里有你桌面会话的私有文件（钥匙环和其他程序在那里监听），助手绝不能接触这些文件。请选择另一个文件夹。
 
 ## 撤销与“活动”（src-tauri/core/src/undo/words.rs、app/codes.rs 的 UndoError）
 

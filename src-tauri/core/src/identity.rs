@@ -170,6 +170,49 @@ pub fn contains_identity(
     false
 }
 
+/// The most file systems mounted inside a folder that [`mounts_inside`] lists.
+const MAX_MOUNTS_INSIDE: usize = 64;
+
+/// The mount points strictly inside `root` (a USB stick or a share mounted in the folder, as
+/// `/media/<person>` holds the person's drives), from `/proc/self/mountinfo` (its fifth field,
+/// with `\NNN` octal escapes read; proc(5)); at most [`MAX_MOUNTS_INSIDE`]. Empty where the
+/// list cannot be read.
+pub fn mounts_inside(root: &Path) -> Vec<PathBuf> {
+    let Ok(info) = std::fs::read_to_string("/proc/self/mountinfo") else {
+        return Vec::new();
+    };
+    info.lines()
+        .filter_map(|line| line.split(' ').nth(4))
+        .map(|field| PathBuf::from(unescape_octal(field)))
+        .filter(|point| point.starts_with(root) && point != root)
+        .take(MAX_MOUNTS_INSIDE)
+        .collect()
+}
+
+/// A mountinfo field with its `\NNN` escapes (space, tab, newline, backslash) read.
+fn unescape_octal(field: &str) -> String {
+    let bytes = field.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let octal = bytes
+            .get(i + 1..i + 4)
+            .filter(|d| bytes[i] == b'\\' && d.iter().all(|b| (b'0'..=b'7').contains(b)))
+            .map(|d| d.iter().fold(0u32, |n, b| n * 8 + u32::from(b - b'0')));
+        match octal.and_then(|n| u8::try_from(n).ok()) {
+            Some(byte) => {
+                out.push(byte);
+                i += 4;
+            }
+            None => {
+                out.push(bytes[i]);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
 /// The most entries of a folder looked at by [`spellings_lack_identity`] for a name to spell
 /// in another letter case.
 const MAX_ENTRIES_PROBED: usize = 64;

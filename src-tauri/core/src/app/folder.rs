@@ -62,6 +62,13 @@ pub enum FolderError {
          folder on this computer's own disk, or choose another folder."
     )]
     CaseWithoutIdentity,
+    /// The desktop session's runtime folder (`$XDG_RUNTIME_DIR`: the sockets of the keyring,
+    /// the session bus, Ask First's inbox), or a folder that holds it.
+    #[error(
+        "That folder holds your desktop session's private files (where the keyring and other \
+         programs listen), which the agent must never reach. Choose another folder."
+    )]
+    SessionFiles,
     /// The runtime refused the change (a task is running, or the folder is fixed).
     #[error(transparent)]
     Session(#[from] SessionError),
@@ -80,7 +87,8 @@ impl FolderError {
             | Self::WholeComputer
             | Self::HomeFolder
             | Self::OwnData
-            | Self::CaseWithoutIdentity => ErrorCode::InvalidRequest,
+            | Self::CaseWithoutIdentity
+            | Self::SessionFiles => ErrorCode::InvalidRequest,
             Self::Session(error) => crate::app::Coded::code(error),
             Self::NotSaved(_) => ErrorCode::Storage,
         }
@@ -101,6 +109,7 @@ impl crate::app::Worded for FolderError {
             Self::HomeFolder => tr("folder-home_folder", &[]),
             Self::OwnData => tr("folder-own_data", &[]),
             Self::CaseWithoutIdentity => tr("folder-case_without_identity", &[]),
+            Self::SessionFiles => tr("folder-session_files", &[]),
         }
     }
 
@@ -114,7 +123,8 @@ impl crate::app::Worded for FolderError {
             | Self::WholeComputer
             | Self::HomeFolder
             | Self::OwnData
-            | Self::CaseWithoutIdentity => None,
+            | Self::CaseWithoutIdentity
+            | Self::SessionFiles => None,
         }
     }
 }
@@ -174,7 +184,21 @@ pub fn check_folder(
             }
         }
     }
-    if crate::identity::spellings_lack_identity(&real) {
+    // The desktop's runtime folder inside the chosen one: commands have it hidden, but the
+    // agent's file tools could move it out from under its hiding place.
+    let runtime = crate::tools::session_bus::SessionBus::of_process()
+        .runtime_dir
+        .as_deref();
+    if let (Some(runtime), Some(id)) = (runtime, id) {
+        if is_within(runtime, id) {
+            return Err(FolderError::SessionFiles);
+        }
+    }
+    // The folder, and any disk mounted inside it.
+    if std::iter::once(real.clone())
+        .chain(crate::identity::mounts_inside(&real))
+        .any(|folder| crate::identity::spellings_lack_identity(&folder))
+    {
         return Err(FolderError::CaseWithoutIdentity);
     }
     Ok(real)

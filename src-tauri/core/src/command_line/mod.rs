@@ -343,8 +343,21 @@ fn expand_words(words: Vec<String>, depth: usize, out: &mut Expansion) {
                     .filter_map(|a| a.split_once('=').map(|(_, value)| value.to_owned())),
             ),
             "su" | "runuser" | "script" => {
-                if let Some(i) = args.iter().position(|a| a == "-c" || a == "--command") {
-                    inner_lines.extend(args.get(i + 1).cloned());
+                // `-c line`, `--command line`, `--command=line`, and `-c` last in a group of
+                // one-letter options (`script -qc line`).
+                let takes_line = |a: &String| {
+                    a == "--command"
+                        || (a.starts_with('-')
+                            && !a.starts_with("--")
+                            && a.ends_with('c')
+                            && a[1..].bytes().all(|b| b.is_ascii_alphabetic()))
+                };
+                for (i, arg) in args.iter().enumerate() {
+                    if let Some(line) = arg.strip_prefix("--command=") {
+                        inner_lines.push(line.to_owned());
+                    } else if takes_line(arg) {
+                        inner_lines.extend(args.get(i + 1).cloned());
+                    }
                 }
             }
             "watch" => {

@@ -248,18 +248,30 @@ fn reach_unknown(line: &str, cwd: &Path, home: Option<&Path>) -> bool {
         home: home.map(Path::to_path_buf),
         confined: false,
     };
-    effects(line, &place).iter().any(|effect| {
-        matches!(
-            effect,
-            Effect::RunsCode { .. }
-                | Effect::RunsScript { .. }
-                | Effect::RunsItsInput { .. }
-                | Effect::RunsDownloaded { .. }
-                | Effect::BuildsCommands { .. }
-                | Effect::Unknown { .. }
-                | Effect::Containers { .. }
-                | Effect::Sends { .. }
-        )
+    effects(line, &place).iter().any(|effect| match effect {
+        Effect::RunsCode { .. }
+        | Effect::RunsScript { .. }
+        | Effect::RunsItsInput { .. }
+        | Effect::RunsDownloaded { .. }
+        | Effect::BuildsCommands { .. }
+        | Effect::Unknown { .. }
+        | Effect::Containers { .. }
+        | Effect::Sends { .. }
+        // A build, a project's or a package's scripts, an install (whose packages run their
+        // own steps), a program of the folder: code the line does not show.
+        | Effect::RunsBuild { .. }
+        | Effect::RunsProjectScript { .. }
+        | Effect::RunsPackage { .. }
+        | Effect::InstallsPackages { .. }
+        | Effect::InstallsSoftware { .. }
+        | Effect::RunsProgram { .. }
+        // More than the card lists: what was left out is not seen.
+        | Effect::More { .. } => true,
+        // A terminal multiplexer runs the line it is given (or types into a shell) later.
+        Effect::Background {
+            program: Some(program),
+        } => matches!(program.as_str(), "screen" | "tmux" | "daemonize"),
+        _ => false,
     })
 }
 
@@ -656,6 +668,39 @@ fn is_agent_settings_anywhere(path: &Path) -> bool {
         || names.iter().any(|name| name == ".codex")
 }
 
+/// Whether a word of a shell line names an agent's settings folder (`.claude`, `.gemini`,
+/// `.codex`) in any part of it, also as a pattern that would match one (`.c?aude`, `.cl*`),
+/// in any letter case, whether or not it exists yet: `mkdir -p .claude && cd .claude && echo …
+/// > settings.local.json` makes the folder the words name before anything is on disk.
+fn names_agent_settings(line: &ShellLine) -> bool {
+    const NAMES: [&str; 3] = [".claude", ".gemini", ".codex"];
+    let matches = |part: &str| {
+        let part = part.to_ascii_lowercase();
+        if NAMES.contains(&part.as_str()) {
+            return true;
+        }
+        // A pattern for one name (no space or line break: not a patch's or a note's text)
+        // that starts with a dot, as the shell's does to match a dot-name (`*` does not).
+        part.starts_with('.')
+            && part.contains(['*', '?', '['])
+            && part.len() <= 64
+            && !part.contains(char::is_whitespace)
+            && globset::GlobBuilder::new(&part)
+                .literal_separator(true)
+                .build()
+                .is_ok_and(|glob| {
+                    let glob = glob.compile_matcher();
+                    NAMES.iter().any(|name| glob.is_match(name))
+                })
+    };
+    line.commands
+        .iter()
+        .flatten()
+        .chain(&line.redirected)
+        .take(MAX_WORDS)
+        .any(|word| glued_value(word).split('/').any(matches))
+}
+
 /// Whether a shell line asks the desktop's keyring for Ask First's API keys: a simple command
 /// (also inside `sh -c`, after `sudo`, …) run by `secret-tool` or Python's `keyring` that names
 /// Ask First's keyring service ([`crate::app::secrets::KEYRING_SERVICE`]) as one word, in any
@@ -686,10 +731,11 @@ pub fn judge(
     let (tool_name, arguments, shell) = facts_of(request, &input, workspace, home);
     let changes = !card.read_only;
     if changes
-        && arguments
+        && (arguments
             .iter()
             .filter_map(|a| a.resolved.as_deref())
             .any(|p| is_hook_settings(p, home) || is_agent_settings_anywhere(p))
+            || shell.as_ref().is_some_and(names_agent_settings))
     {
         return Judged::Refuse {
             reason: words::hook_settings(request.agent.display_name()),

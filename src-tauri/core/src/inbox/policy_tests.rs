@@ -177,7 +177,7 @@ fn a_hard_denied_command_is_refused_however_the_agent_sends_it() {
     let fine = claude(
         &p.elsewhere,
         "Bash",
-        serde_json::json!({"command": "npm test"}),
+        serde_json::json!({"command": "mkdir build"}),
     );
     assert!(matches!(
         judged(&policy, &p, &fine),
@@ -1346,10 +1346,11 @@ fn hostile_false_ask_more_than_a_thousand_kept_places_make_every_command_everywh
     for n in 0..=crate::policy::kept::HIDDEN_CAP {
         std::fs::write(p.person.join(format!("notes/scan{n}.pdf")), "%PDF").expect("pdf");
     }
+    // (A command whose reach its words show: `npm test` runs code they do not, and asks.)
     let npm = claude(
         &p.elsewhere,
         "Bash",
-        serde_json::json!({"command": "npm test"}),
+        serde_json::json!({"command": "mkdir build"}),
     );
     assert_eq!(
         judged(&policy, &p, &npm),
@@ -1724,7 +1725,6 @@ fn a_write_through_a_link_that_leads_nowhere_yet_is_judged_where_it_leads() {
 // Red team, round four: each test below fails on the current code.
 
 #[test]
-#[ignore = "red team: script -qc, tmux, screen -dm and make --eval hide a read of Ask First's settings"]
 fn hostile4_a_program_that_runs_a_line_it_is_given_hides_ask_firsts_own_files() {
     // `sh -c "…"`, `nohup sh -c`, `xargs sh -c`, `find -exec sh -c` are looked into (a read of
     // Ask First's settings there is refused), but these programs also run the line they are
@@ -1752,7 +1752,6 @@ fn hostile4_a_program_that_runs_a_line_it_is_given_hides_ask_firsts_own_files() 
 }
 
 #[test]
-#[ignore = "red team: an agent's project settings made by a command that never names them are not refused"]
 fn hostile4_an_agents_project_settings_made_without_naming_them_are_not_refused() {
     // `is_agent_settings_anywhere` looks only at the paths a command's words name, as they are
     // on disk *before* it runs: a `.claude` folder the same line makes first (`mkdir`, then
@@ -1774,12 +1773,29 @@ fn hostile4_an_agents_project_settings_made_without_naming_them_are_not_refused(
             .to_owned(),
         r#"mkdir -p .gemini; cd .gemini; echo '{"hooks":{}}' > settings.json"#.to_owned(),
         "mkdir .codex && cd .codex && printf '' > hooks.json".to_owned(),
-        "cp -r ../../evil/. .".to_owned(),
         "cp -r ../../evil/.c?aude .".to_owned(),
     ];
     assert_no_way_through(&not_hard_denied_of(
         &policy,
         &p,
         &bash_in(&p.elsewhere, &lines),
+    ));
+}
+
+#[test]
+#[ignore = "red team, left open: a copy of a folder whose contents hold an agent's settings folder"]
+fn hostile4_a_copied_folder_that_holds_an_agents_settings_is_not_refused() {
+    // `cp -r evil/. .` names neither `.claude` nor anything that holds it at its target: what
+    // the copy brings is seen only by running it. Not refused yet (a reading of which word is
+    // a copy's source would be one more word list; trying the command on a copy, as Ask
+    // First's own commands are, would see it).
+    let p = place();
+    let policy = policy(&p, "");
+    let evil = p.home.join("evil");
+    std::fs::create_dir_all(evil.join(".claude")).expect("evil");
+    assert_no_way_through(&not_hard_denied_of(
+        &policy,
+        &p,
+        &bash_in(&p.elsewhere, &["cp -r ../../evil/. .".to_owned()]),
     ));
 }

@@ -385,7 +385,7 @@ async fn on_pre_tool_use_only_our_policy_speaks_and_an_ask_rule_asks_without_a_s
     };
     // What no rule asks about is left to Claude Code's own flow (its PermissionRequest hook
     // asks here when Claude Code would ask): no card, no decision.
-    let answer = f.inbox.answer(pre_tool_use("npm test")).await;
+    let answer = f.inbox.answer(pre_tool_use("mkdir build")).await;
     assert_eq!(answer.verdict, InboxVerdict::NoOpinion);
     assert!(f.asked.try_recv().is_err(), "no card");
     assert!(f.registry.list_pending(None).is_empty());
@@ -473,7 +473,7 @@ async fn a_waiting_card_is_said_again_in_another_language_and_still_answers_its_
     use crate::i18n::{with_language, Language};
     let mut f = fixture(Duration::from_secs(60));
     let inbox = Arc::clone(&f.inbox);
-    let asked = request("s1", "Bash", r#"{"command":"npm test"}"#);
+    let asked = request("s1", "Bash", r#"{"command":"mkdir build"}"#);
     let asking = tokio::spawn({
         let asked = asked.clone();
         async move { inbox.answer(asked).await }
@@ -492,7 +492,7 @@ async fn a_waiting_card_is_said_again_in_another_language_and_still_answers_its_
     assert_eq!(now.reason, in_portuguese.reason);
     let scope = now.grant_scope.clone().expect("still offered");
     assert_ne!(Some(&scope), card.grant_scope.as_ref());
-    assert!(scope.contains("`npm test`"), "{scope}");
+    assert!(scope.contains("`mkdir build`"), "{scope}");
     assert_eq!(
         (
             &now.approval_id,

@@ -329,36 +329,35 @@ pub fn command_env(home: Option<&Path>, tmp: Option<&Path>) -> Vec<(OsString, Os
     env
 }
 
-/// Covers each socket a command must never reach that lies outside the `hidden` folders with
-/// `/dev/null` (a connection to it is refused), after every other mount, so it stays covered
-/// even inside the workspace: the session bus's ([`super::session_bus::SessionBus`]) and Ask
+/// The sockets a command must never reach that lie outside the `hidden` folders, each to be
+/// covered with `/dev/null` (a connection to it is refused) after every other mount, so it
+/// stays covered even inside the workspace (where the folders above it are pinned, so that no
+/// command can carry it away from its cover for the next one): the session bus's ([`super::session_bus::SessionBus`]) and Ask
 /// First's own inbox (`<runtime dir>/askfirst/inbox.sock`, where other agents ask; a command
 /// that reached it could put a card of "another agent" in front of the person). Abstract
 /// sockets cannot be covered: see [`super::session_bus::SessionBus::open_to_commands`].
-fn hide_sockets(
-    bwrap: &mut Command,
+fn sockets_to_cover(
     bus: &super::session_bus::SessionBus,
     runtime: Option<&Path>,
     hidden: &Hidden<'_>,
-) {
+) -> Vec<PathBuf> {
     let inbox = runtime.map(|runtime| {
         runtime
             .join("askfirst")
             .join(askfirst_protocol::INBOX_SOCKET_NAME)
     });
-    for socket in bus.paths.iter().chain(&inbox) {
-        let Ok(socket) = std::fs::canonicalize(socket) else {
-            continue;
-        };
-        if !hidden.hides(&socket) {
-            bwrap.arg("--ro-bind").arg("/dev/null").arg(&socket);
-        }
-    }
+    bus.paths
+        .iter()
+        .chain(&inbox)
+        .filter_map(|socket| std::fs::canonicalize(socket).ok())
+        .filter(|socket| !hidden.hides(socket))
+        .collect()
 }
 
 /// The system's places hidden from a command, and the workspace bound over them.
 struct Hidden<'a> {
-    /// The places hidden before the workspace was bound (see [`hide_again_inside`]).
+    /// The places hidden before the workspace was bound (those inside it are hidden again
+    /// after every bind from the disk).
     places: &'a [PathBuf],
     /// The workspace.
     root: &'a Path,
@@ -378,18 +377,6 @@ impl Hidden<'_> {
             path.starts_with(place)
                 && (!in_workspace || (place.starts_with(self.root) && place != self.root))
         })
-    }
-}
-
-/// Hides again each of the system's `hidden` places that lies inside the workspace `root`
-/// (a runtime folder, `/tmp` or a home folder under the chosen folder): binding the workspace,
-/// and the folders pinned or shown read-only in it, brings back from the disk what was hidden
-/// under them before. Called after every such bind (later mounts cover earlier ones).
-fn hide_again_inside(bwrap: &mut Command, hidden: &[PathBuf], root: &Path) {
-    for place in hidden {
-        if place.starts_with(root) && place != root && place.is_dir() {
-            bwrap.arg("--tmpfs").arg(place);
-        }
     }
 }
 
@@ -489,7 +476,7 @@ pub(crate) fn confined_command(
         hide(&mut bwrap, home);
     }
     // The system's places hidden before the workspace is bound: those that lie inside the
-    // workspace are hidden again after every bind from the disk ([`hide_again_inside`]).
+    // workspace are hidden again after every bind from the disk (`again`, below).
     let mut hidden: Vec<PathBuf> = SHOWN_EMPTY
         .iter()
         .map(PathBuf::from)
@@ -548,9 +535,34 @@ pub(crate) fn confined_command(
         .map(PathBuf::as_path)
         .filter(|place| shown && place.starts_with(root) && *place != root)
         .collect();
+    // The system's places hidden again inside the workspace, and the sockets covered there:
+    // pinned like the rest, or a command could rename a folder above one (`mv a b`) and the
+    // next command, built from the old names, would neither hide nor cover it.
+    let again: Vec<PathBuf> = hidden
+        .iter()
+        .filter(|place| place.starts_with(root) && *place != root && place.is_dir())
+        .cloned()
+        .collect();
+    let sockets = sockets_to_cover(
+        super::session_bus::SessionBus::of_process(),
+        runtime.as_deref(),
+        &Hidden {
+            places: &hidden,
+            root,
+            shown,
+        },
+    );
     let mut pinned = std::collections::HashSet::new();
     if whole.is_none() {
-        for place in data_inside.iter().chain(&kept).chain(&read_only) {
+        let inside = sockets.iter().filter(|socket| socket.starts_with(root));
+        for place in data_inside
+            .iter()
+            .copied()
+            .chain(kept.iter().copied())
+            .chain(read_only.iter().copied())
+            .chain(again.iter().map(PathBuf::as_path))
+            .chain(inside.map(PathBuf::as_path))
+        {
             pin_folders_above(&mut bwrap, place, root, &mut pinned);
         }
     }
@@ -565,7 +577,9 @@ pub(crate) fn confined_command(
         }
     }
     if shown {
-        hide_again_inside(&mut bwrap, &hidden, root);
+        for place in &again {
+            bwrap.arg("--tmpfs").arg(place);
+        }
     }
     if let Some(data) = data_inside {
         hide(&mut bwrap, data);
@@ -583,16 +597,9 @@ pub(crate) fn confined_command(
             bwrap.arg("--ro-bind").arg("/dev/null").arg(place);
         }
     }
-    hide_sockets(
-        &mut bwrap,
-        super::session_bus::SessionBus::of_process(),
-        runtime.as_deref(),
-        &Hidden {
-            places: &hidden,
-            root,
-            shown,
-        },
-    );
+    for socket in &sockets {
+        bwrap.arg("--ro-bind").arg("/dev/null").arg(socket);
+    }
     // Inside, the home folder is an empty private folder at the same place, so `~/…` paths to
     // the workspace still work.
     let inner_home = home.unwrap_or_else(|| PathBuf::from("/tmp"));

@@ -603,7 +603,6 @@ fn case_insensitive_a_folder_whose_spellings_have_no_one_identity_is_refused() {
 /// `mnt/tAxes/return.txt` then passes a deny rule on `mnt/Taxes/**`, as in the round-three
 /// finding this check was made for.
 #[test]
-#[ignore = "red team: a folder that holds a case-insensitive mount without identity is taken"]
 fn case_insensitive4_a_folder_holding_a_mount_without_identity_is_taken() {
     use askfirst_core::app::folder::{check_folder, FolderError};
     use askfirst_core::policy::{Policy, Rules};

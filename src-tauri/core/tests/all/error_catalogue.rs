@@ -270,6 +270,7 @@ fn command_errors() -> Vec<(String, askfirst_protocol::CommandError)> {
         FolderError::HomeFolder,
         FolderError::OwnData,
         FolderError::CaseWithoutIdentity,
+        FolderError::SessionFiles,
         FolderError::Session(SessionError::Busy),
         FolderError::NotSaved("No space left on device (os error 28)".into()),
     ];
@@ -282,6 +283,7 @@ fn command_errors() -> Vec<(String, askfirst_protocol::CommandError)> {
             | FolderError::HomeFolder
             | FolderError::OwnData
             | FolderError::CaseWithoutIdentity
+            | FolderError::SessionFiles
             | FolderError::Session(_)
             | FolderError::NotSaved(_) => {}
         }

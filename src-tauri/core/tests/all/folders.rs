@@ -475,3 +475,43 @@ async fn a_fixed_folder_that_holds_the_data_folder_is_refused_with_the_welcomes_
     }
     assert!(build(&root.path().join("work")).is_ok());
 }
+
+/// Red team, round four: a folder that holds the desktop session's runtime folder
+/// (`$XDG_RUNTIME_DIR`: the keyring's and the bus's sockets, Ask First's inbox) let the agent's
+/// file tools move it out from under the sandbox's hiding place. It is refused with a
+/// sentence (the runtime folder itself too); a folder inside it is not (gvfs, the portal). In
+/// a test process of its own, whose runtime folder is a temporary one.
+#[test]
+fn a_folder_that_holds_the_sessions_runtime_folder_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let top = dir.path().canonicalize().unwrap();
+    std::fs::create_dir_all(top.join("a/rt/inside")).unwrap();
+    super::support::ignored_test_in_child(
+        "all::folders::a_folder_that_holds_the_runtime_folder_child",
+        &[],
+        |child| {
+            child
+                .env("XDG_RUNTIME_DIR", top.join("a/rt"))
+                .env("ASKFIRST_TEST_TOP", &top);
+        },
+    );
+}
+
+#[test]
+#[ignore = "run by a_folder_that_holds_the_sessions_runtime_folder_is_refused"]
+fn a_folder_that_holds_the_runtime_folder_child() {
+    let top = PathBuf::from(std::env::var_os("ASKFIRST_TEST_TOP").unwrap());
+    let data = top.join("data");
+    std::fs::create_dir_all(&data).unwrap();
+    for refused in [top.join("a"), top.join("a/rt")] {
+        assert!(
+            matches!(
+                check_folder(&refused, &data, None),
+                Err(FolderError::SessionFiles)
+            ),
+            "{}",
+            refused.display()
+        );
+    }
+    assert!(check_folder(&top.join("a/rt/inside"), &data, None).is_ok());
+}

@@ -792,8 +792,8 @@ async fn hidden_places_stay_hidden_child() {
     }
 }
 
-/// Red team, round four: a hidden place brought back by the workspace bind is hidden again
-/// ([`hide_again_inside`]) and Ask First's inbox socket covered, but neither is pinned: unlike
+/// Red team, round four: a hidden place brought back by the workspace bind was hidden again
+/// and Ask First's inbox socket covered, but neither was pinned: unlike
 /// Ask First's data folder and the places rules keep, the folders above them inside the
 /// workspace can be renamed by a command. The hiding mounts move with the renamed folder in
 /// that command, and the *next* command is built from the old names: `runtime_dir()` no longer
@@ -803,7 +803,6 @@ async fn hidden_places_stay_hidden_child() {
 /// Also with the workspace *equal* to the runtime folder (the case the round-three test allows):
 /// `mv askfirst x` carries the covered socket away from its cover.
 #[test]
-#[ignore = "red team: renaming a folder above the hidden runtime folder opens it to the next command"]
 fn hostile4_a_hidden_place_moved_by_one_command_is_open_to_the_next() {
     let dir = tempfile::tempdir().unwrap();
     let top = dir.path().canonicalize().unwrap();
