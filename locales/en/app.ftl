@@ -180,6 +180,8 @@ run-you_stopped = You stopped the agent.
 run-unrecorded = Part of this task could not be saved (the disk was full or could not be written), so how it ended is not known.
 run-stopped_after_finishing = { $why } What was already being done was finished, since stopping it halfway could have left it half done: { $summary }.
 run-output_limit = The agent was stopped: its actions in this task produced more than { $limit_mb } MB of output, the most Ask First allows in one task. Send a new message to go on.
+not_run-folder_gone = Not done: your folder { $folder } is no longer there.
+run-folder_gone = Your folder { $folder } is no longer there (it was moved or deleted), so the task stopped. Choose another folder to go on.
 run-out_of_steps = The agent stopped after { $max_steps } steps without finishing. Send a new message to let it go on, or give it a smaller task.
 run-kept_asking = The agent kept asking to do something that was already refused ("{ $summary }"), so it was stopped. Send a new message to tell it what to do instead.
 

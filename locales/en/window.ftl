@@ -225,6 +225,10 @@ internal-failure = Something went wrong inside Ask First, so this was not done. 
 ## The conversation
 
 transcript-label = Conversation
+transcript-new-below = { $count ->
+    [one] New: 1 message
+   *[other] New: { $count } messages
+}
 transcript-empty = Tell the agent what to do below. It can look at files on its own, but it will ask you before it changes anything.
 transcript-you = You
 # $provider is the name of who answers ("Demo", "OpenAI").

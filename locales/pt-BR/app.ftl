@@ -168,6 +168,8 @@ run-you_stopped = Você parou o assistente.
 run-unrecorded = Parte desta tarefa não pôde ser salva (o disco estava cheio ou não pôde ser gravado), então não se sabe como ela terminou.
 run-stopped_after_finishing = { $why } O que já estava sendo feito foi terminado, já que parar no meio poderia deixar tudo pela metade: { $summary }.
 run-output_limit = O assistente foi parado: as ações dele nesta tarefa produziram mais de { $limit_mb } MB de saída, o máximo que o Ask First permite em uma tarefa. Envie uma nova mensagem para continuar.
+not_run-folder_gone = Não foi feito: sua pasta { $folder } não existe mais.
+run-folder_gone = Sua pasta { $folder } não existe mais (foi movida ou apagada), então a tarefa parou. Escolha outra pasta para continuar.
 run-out_of_steps = O assistente parou depois de { $max_steps } passos sem terminar. Envie uma nova mensagem para ele continuar ou dê a ele uma tarefa menor.
 run-kept_asking = O assistente insistiu em fazer algo que já tinha sido recusado ("{ $summary }"), então foi parado. Envie uma nova mensagem dizendo o que ele deve fazer no lugar.
 

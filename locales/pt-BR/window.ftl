@@ -211,6 +211,10 @@ internal-failure = Algo deu errado dentro do Ask First, então isto não foi fei
 ## The conversation
 
 transcript-label = Conversa
+transcript-new-below = { $count ->
+    [one] Nova: 1 mensagem
+   *[other] Novas: { $count } mensagens
+}
 transcript-empty = Diga abaixo o que o assistente deve fazer. Ele pode olhar os arquivos sozinho, mas vai perguntar a você antes de mudar qualquer coisa.
 transcript-you = Você
 # $provider is the name of who answers ("Demo", "OpenAI").

@@ -164,6 +164,8 @@ run-you_stopped = 你停止了助手。
 run-unrecorded = 这个任务有一部分没能保存（磁盘已满或无法写入），所以不知道它是怎样结束的。
 run-stopped_after_finishing = { $why } 已经在做的事情已经做完，因为中途停下可能会让它只做了一半：{ $summary }。
 run-output_limit = 助手已停止：它在这次任务中的操作产生了超过 { $limit_mb } MB 的输出，这是 Ask First 一次任务允许的上限。发送新消息即可继续。
+not_run-folder_gone = 没有执行：你的文件夹 { $folder } 已经不在了。
+run-folder_gone = 你的文件夹 { $folder } 已经不在了（被移动或删除），所以任务已停止。请选择另一个文件夹再继续。
 run-out_of_steps = 助手做了 { $max_steps } 步仍未完成，已停止。发送新消息让它继续，或给它一个小一些的任务。
 run-kept_asking = 助手一再要求做已被拒绝的事情（“{ $summary }”），所以被停止了。发送新消息告诉它改做什么。
 

@@ -13,6 +13,7 @@ pairs=(
   "folder-line.png folder-line.png"                           # test_folder
   "card-write.png approve-card.png"                           # test_approvals
   "card-command.png command-card-words.png"                   # test_frictions
+  "transcript-new-below.png transcript-new-below.png"         # test_frictions
   "card-allow-in-conversation.png session-card.png"           # test_approvals
   "try-first-script-card.png try-first-script-card.png"       # test_try_first
   "try-first-pdf-refused.png try-first-pdf-refused.png"       # test_try_first

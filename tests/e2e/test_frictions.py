@@ -113,6 +113,49 @@ def test_a_new_card_comes_into_view_when_the_person_reads_further_down():
         os.unlink(path)
 
 
+def test_the_view_follows_the_conversation_unless_the_person_scrolled_up():
+    """The first hour (issue 41.3): after the last answer, or when a task ended, the window
+    jumped to the top and the result was off screen. The newest entry stays in view; once the
+    person scrolls up themselves, the view stays and "New: N messages" brings them back."""
+    long_text = "\n\n".join(f"Line {i} of what the agent has to say." for i in range(60))
+    path = scenario_file([
+        {"say": long_text, "tool_calls": [
+            {"name": "write_file", "arguments": {"path": "a.txt", "content": "a"}}]},
+        {"say": "Written. Now a pause.", "tool_calls": [
+            {"name": "run_command", "arguments": {"command": "sleep 3"}}]},
+        {"say": "Done: a.txt is there."},
+    ])
+    last_in_view = ("const m = document.querySelector('main').getBoundingClientRect();"
+                    "const all = document.querySelectorAll('[data-testid=\"assistant-message\"]');"
+                    "const r = all[all.length - 1]?.getBoundingClientRect();"
+                    "return !!r && r.bottom > m.top && r.top < m.bottom"
+                    " && r.bottom <= m.bottom + 1 ? all[all.length - 1].textContent : null;")
+    try:
+        with App("follow", path) as app:
+            app.start_task("Write a")
+            card = wait_for("the card", app.cards)[0]
+            app.press(card, "approve")
+            # After the answer the newest entry comes into view.
+            assert wait_for("the newest entry in view", lambda: app.wd.execute(last_in_view))
+            # The person turns the wheel up while the command runs; the view stays there.
+            app.wd.execute("const m = document.querySelector('main');"
+                           "m.dispatchEvent(new WheelEvent('wheel', {deltaY: -500}));"
+                           "m.scrollTop = 0;")
+            assert app.wait_finished() == "completed"
+            time.sleep(0.5)
+            assert app.wd.execute("return document.querySelector('main').scrollTop") == 0
+            button = wait_for("the New button",
+                              lambda: app.wd.find_all('[data-testid="new-below"]'))[0]
+            assert app.wd.text(button).startswith("New: "), app.wd.text(button)
+            app.wd.screenshot(os.path.join(ARTIFACTS, "transcript-new-below.png"))
+            app.wd.click(button)
+            said = wait_for("the newest entry in view", lambda: app.wd.execute(last_in_view))
+            assert "Done: a.txt is there." in said, said
+            assert not app.wd.find_all('[data-testid="new-below"]')
+    finally:
+        os.unlink(path)
+
+
 def test_quit_in_the_window_ends_ask_first():
     with App("quit", "write-hello.json") as app:
         quit_button = app.wd.find_all('[data-testid="quit"]')[0]
@@ -126,4 +169,5 @@ def test_quit_in_the_window_ends_ask_first():
 
 TESTS = [test_a_command_card_says_what_the_command_does_and_enter_starts_the_task,
          test_a_new_card_comes_into_view_when_the_person_reads_further_down,
+         test_the_view_follows_the_conversation_unless_the_person_scrolled_up,
          test_quit_in_the_window_ends_ask_first]

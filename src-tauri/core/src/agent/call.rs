@@ -418,6 +418,20 @@ impl Run {
     /// the approval (so every card of a turn shows at once). Nothing runs here.
     pub(super) async fn prepare_call(&mut self, call: &ToolCall, tools: &ToolSet) -> Prepared {
         let ws = self.workspace.clone();
+        // The folder went away during the run (deleted, moved, a disk unplugged): nothing is
+        // described or asked about there ("outside your work folder" would be the wrong reason);
+        // the run ends with a sentence, and the window offers another folder.
+        if ws.is_gone() {
+            let _ = self.rt.folder();
+            self.emit(askfirst_protocol::AgentEvent::ToolCallProposed {
+                run_id: self.id,
+                tool_call_id: call.id.clone(),
+                tool_name: call.name.clone(),
+                arguments_json: call.arguments_json.clone(),
+                summary: wording::use_the_tool(&call.name),
+            });
+            return Prepared::Done(self.folder_gone());
+        }
         let tool = tools.get(&call.name);
         let described = match &tool {
             Some(tool) => {
@@ -607,6 +621,19 @@ impl Run {
     }
 
     /// Second half of one tool call: wait for its approval (if it asked), then run it.
+    /// The result of a call whose folder went away during the run: not done, and the run
+    /// stops with a sentence that says why; the window's folder line says it is gone.
+    fn folder_gone(&self) -> CallResult {
+        let _ = self.rt.folder();
+        let shown = crate::app::folder::display_path(self.workspace.root(), own_home().as_deref());
+        let mut result = CallResult::failed(
+            wording::folder_gone_for_model(),
+            wording::folder_gone(&shown),
+        );
+        result.stop_run = Some(wording::run_folder_gone(&shown));
+        result
+    }
+
     pub(super) async fn complete_call(
         &mut self,
         call: &ToolCall,
@@ -671,6 +698,10 @@ impl Run {
                 NotRun::Cancelled { cause },
                 Some(layer),
             );
+        }
+        // Nor where the folder went away while the card waited.
+        if ws.is_gone() {
+            return self.folder_gone();
         }
         // What was shown (and approved) must still be what would happen: a file edited by the
         // person, or by an earlier call, while the card waited is not overwritten, and a folder
@@ -945,4 +976,9 @@ impl Run {
                 && canonical_json(&request.arguments_json).as_deref() == Some(canonical)
         });
     }
+}
+
+/// The person's home folder (`$HOME`), to write paths as they read them (`~/Taxes`).
+fn own_home() -> Option<std::path::PathBuf> {
+    std::env::var_os("HOME").map(std::path::PathBuf::from)
 }

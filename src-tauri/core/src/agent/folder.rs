@@ -100,9 +100,20 @@ pub enum FolderChanged {
 }
 
 impl AgentRuntime {
-    /// The folder of the conversation in the window.
+    /// The folder of the conversation in the window; [`SessionFolder::Gone`] as soon as it is
+    /// no longer there as it was opened ([`Workspace::is_gone`]: deleted, moved, a disk
+    /// unplugged), so the window says so and no task starts there.
     pub fn folder(&self) -> SessionFolder {
-        self.session().folder.clone()
+        let mut session = self.session();
+        if let SessionFolder::Open { workspace, demo } = &session.folder {
+            if workspace.is_gone() {
+                session.folder = SessionFolder::Gone {
+                    path: workspace.root().to_owned(),
+                    demo: *demo,
+                };
+            }
+        }
+        session.folder.clone()
     }
 
     /// Whether the conversation in the window has tasks (choosing a folder then starts a new

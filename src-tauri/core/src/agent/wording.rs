@@ -373,6 +373,23 @@ pub fn run_out_of_steps(max_steps: usize) -> String {
     i18n::tr("run-out_of_steps", &[("max_steps", Arg::from(max_steps))])
 }
 
+/// The result the model gets for a call made after the folder went away.
+pub fn folder_gone_for_model() -> String {
+    "The folder you work in is no longer there (it was moved or deleted). Nothing was done; \
+     the task ends here."
+        .to_owned()
+}
+
+/// The person's line for a call made after the folder (`folder`, as they read it) went away.
+pub fn folder_gone(folder: &str) -> String {
+    i18n::tr("not_run-folder_gone", &[("folder", Arg::from(folder))])
+}
+
+/// The end of a run whose folder (`folder`, as the person reads it) went away while it ran.
+pub fn run_folder_gone(folder: &str) -> String {
+    i18n::tr("run-folder_gone", &[("folder", Arg::from(folder))])
+}
+
 /// The end of a run whose model kept asking for what was refused (`summary` is the call's).
 pub fn run_kept_asking(summary: &str) -> String {
     i18n::tr("run-kept_asking", &[("summary", Arg::from(summary))])

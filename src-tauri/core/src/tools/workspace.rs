@@ -11,6 +11,8 @@ use std::path::{Component, Path, PathBuf};
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Workspace {
     root: PathBuf,
+    /// What `root` was when it was opened (device and inode).
+    root_id: Option<crate::identity::FileId>,
     own_data: Option<PathBuf>,
     hidden_from_commands: KeptPlaces,
 }
@@ -29,10 +31,17 @@ impl Workspace {
             ));
         }
         Ok(Self {
+            root_id: crate::identity::FileId::of(&root),
             root,
             own_data: None,
             hidden_from_commands: KeptPlaces::default(),
         })
+    }
+
+    /// Whether the folder is no longer there as it was opened: deleted, moved or renamed away
+    /// (its path leads nowhere, or to another folder), or a disk unplugged.
+    pub fn is_gone(&self) -> bool {
+        crate::identity::FileId::of(&self.root) != self.root_id
     }
 
     /// The same workspace, knowing where Ask First's own data folder is (settings, rules,

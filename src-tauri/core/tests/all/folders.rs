@@ -515,3 +515,40 @@ fn a_folder_that_holds_the_runtime_folder_child() {
     }
     assert!(check_folder(&top.join("a/rt/inside"), &data, None).is_ok());
 }
+
+/// The first hour (issue 41.2): a folder deleted or moved while the conversation was open was
+/// not noticed: each step failed with the wrong reason ("is outside your work folder") and
+/// cards were still offered. A card approved after its folder went away does nothing; the run
+/// stops with a sentence that names the folder, and the conversation's folder is gone (the
+/// window's line says so and offers another; no task starts there).
+#[tokio::test]
+async fn a_folder_that_goes_away_during_a_task_stops_it_and_is_said_gone() {
+    use askfirst_protocol::ToolCallStatus;
+    let place = super::place::Place::new();
+    place.script(&[
+        (
+            "write_file",
+            serde_json::json!({"path": "a.txt", "content": "a"}),
+        ),
+        ("list_directory", serde_json::json!({"path": "."})),
+    ]);
+    let (backend, mut events) = place.backend_with_events();
+    let moved = place.ws.with_file_name("Taxes-moved");
+    let (status, calls) = super::place::play_calls(&backend, &mut events, |_| {
+        std::fs::rename(&place.ws, &moved).unwrap();
+    })
+    .await;
+    assert_eq!(status, RunStatus::Failed);
+    assert_eq!(calls.len(), 1, "{calls:?}");
+    assert_eq!(calls[0].0, ToolCallStatus::Failed);
+    assert!(calls[0].1.contains("is no longer there"), "{}", calls[0].1);
+    assert!(!moved.join("a.txt").exists() && !place.ws.exists());
+    assert!(matches!(
+        backend.runtime.folder(),
+        SessionFolder::Gone { .. }
+    ));
+    // It comes back: the folder is there again as it was, but the conversation waits for the
+    // person to choose (a folder by that name may be another one).
+    std::fs::rename(&moved, &place.ws).unwrap();
+    assert!(backend.runtime.start_run("Again").is_err());
+}
