@@ -163,7 +163,14 @@ bench: setup-test-system ui
 # (tauri.conf.json has no beforeBuildCommand) and embedded in the binary.
 TAURI := ui/node_modules/.bin/tauri
 TARGET_DIR := $(or $(CARGO_TARGET_DIR),$(CURDIR)/target)
-DEB_DIR := $(TARGET_DIR)/release/bundle/deb
+# The profile the package is built from: `release` for make package; make package-test builds
+# it from `debug` (no optimisation, no LTO, over the debug build make test made): it checks the
+# packaging and the installed app's behaviour, not its speed, and takes under a minute instead
+# of a cold thin-LTO release build's 13.
+PACKAGE_PROFILE ?= release
+PACKAGE_CARGO_FLAGS := $(if $(filter debug,$(PACKAGE_PROFILE)),,--release)
+PACKAGE_TAURI_FLAGS := $(if $(filter debug,$(PACKAGE_PROFILE)),--debug,)
+DEB_DIR := $(TARGET_DIR)/$(PACKAGE_PROFILE)/bundle/deb
 # The bundler names the file after productName ("Ask First_0.1.0_amd64.deb") and the package
 # after it too (ask-first); the file is renamed as Debian names packages, without the space.
 # The package holds askfirst-hook beside askfirst (/usr/bin), so Settings → "Other agents" can
@@ -171,11 +178,11 @@ DEB_DIR := $(TARGET_DIR)/release/bundle/deb
 # bundler's `deb.files` (given here, since its place depends on CARGO_TARGET_DIR).
 package: setup ui
 	rm -f $(DEB_DIR)/*.deb
-	cargo build --locked --release -p askfirst-hook
+	cargo build --locked $(PACKAGE_CARGO_FLAGS) -p askfirst-hook
 	# The menu entry, with its Comment in each language of the window (packaging/desktop_entry.py).
 	python3 packaging/desktop_entry.py $(TARGET_DIR)/askfirst.desktop.hbs
-	$(TAURI) build --ci --bundles deb \
-		--config '{"bundle":{"linux":{"deb":{"files":{"/usr/bin/askfirst-hook":"$(TARGET_DIR)/release/askfirst-hook"},"desktopTemplate":"$(TARGET_DIR)/askfirst.desktop.hbs"}}}}' \
+	$(TAURI) build --ci $(PACKAGE_TAURI_FLAGS) --bundles deb \
+		--config '{"bundle":{"linux":{"deb":{"files":{"/usr/bin/askfirst-hook":"$(TARGET_DIR)/$(PACKAGE_PROFILE)/askfirst-hook"},"desktopTemplate":"$(TARGET_DIR)/askfirst.desktop.hbs"}}}}' \
 		-- --locked
 	cd $(DEB_DIR) && for f in *' '*.deb; do mv -- "$$f" "$$(dpkg-deb --showformat='$${Package}_$${Version}_$${Architecture}' --show "$$f").deb"; done
 	@echo "The package: $$(ls $(DEB_DIR)/*.deb)"
@@ -189,9 +196,10 @@ PACKAGE_E2E := test_approve_writes_the_file test_deny_leaves_no_file_and_the_run
 	test_tray_lists_the_approval_opens_its_card_and_quit_records_shutdown \
 	test_stop_ends_everything_a_command_started_setsid_included
 comma := ,
-package-test: setup-test-system package tests/e2e/node_modules/.package-lock.json
+package-test: setup-test-system tests/e2e/node_modules/.package-lock.json
+	$(MAKE) --no-print-directory package PACKAGE_PROFILE=debug
 	SUDO=$(SUDO) ASKFIRST_PACKAGE_E2E='$(subst $(eval) ,$(comma),$(strip $(PACKAGE_E2E)))' \
-	tests/package/run.sh "$$(ls $(DEB_DIR)/*.deb)"
+	tests/package/run.sh "$$(ls $(TARGET_DIR)/debug/bundle/deb/*.deb)"
 
 bindings:
 	UPDATE_BINDINGS=1 cargo test -p askfirst-protocol --test bindings
