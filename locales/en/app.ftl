@@ -190,7 +190,15 @@ run-kept_asking = The agent kept asking to do something that was already refused
 # What "Allow in this conversation" does: say exactly when it ends.
 card-grant_scope = While this conversation is open, this exact action (same tool, same details) will run again without asking, as long as what it works on is as shown here or as this action leaves it. Anything different still asks. It ends when you start or open another conversation, or close Ask First.
 card-too_many_summary = The agent asked for { $asked } actions at once; the { $left_out } after the first { $limit } were not done
-card-use_the_tool = Use the tool "{ $name }"
+card-use_the_tool = Use an extra tool ({ $name })
+card-use-read_file = Read a file
+card-use-list_directory = Look at a folder
+card-use-write_file = Write a file
+card-use-edit_file = Change a file
+card-use-move_path = Move or rename a file or folder
+card-use-delete_path = Delete a file or folder
+card-use-run_command = Run a command
+card-use-fetch_url = Open a web page
 
 ## The folder chooser (src-tauri/src/folder.rs).
 

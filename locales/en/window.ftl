@@ -66,7 +66,8 @@ risk-medium = Medium risk
 risk-high = High risk
 card-effects = What this will do
 card-change = What will change (green is added, red is removed)
-card-exact-details = Exact details for the tool
+card-exact-details = Exact details the agent sent
+card-tool-name = The tool:
 card-sending = Sending your answer…
 card-ended = Already ended
 # $time is minutes:seconds, e.g. 1:05.
@@ -353,7 +354,8 @@ rules-added = Rule added.
 rules-changed = Rule changed.
 rules-removed = Rule removed.
 # Followed by the rules file's path.
-rules-intro = What the agent may do without asking, must always ask about, or may never do. A change applies from the agent's next action; a request already waiting still waits for your answer. They are kept in this file, which you can also edit by hand:
+rules-intro = What the agent may do without asking, must always ask about, or may never do. A change applies from the agent's next action; a request already waiting still waits for your answer. They are kept in a file you can also edit by hand.
+rules-file-where = Where the file is
 rules-file-mistake = Your rules file cannot be read or has a mistake, so none of its rules are in use: Ask First asks before every action until it is fixed, and does not change the file from here. Fix the file (or delete it to start again).
 rules-none = No rules: reading runs, everything else asks.
 rules-change = Change
@@ -387,7 +389,7 @@ rule-cancel = Cancel
 
 ## MCP servers (Settings)
 
-mcp-heading = MCP servers
+mcp-heading = Extra tools (MCP servers)
 mcp-intro = Programs that give the agent more tools. Every action they offer still asks you first, unless you trust the server's own "only reads" labels.
 mcp-none = None yet.
 mcp-saved = MCP server "{ $name }" saved. The next task can use its tools.
@@ -461,7 +463,7 @@ other-agents-heading = Other agents on this computer
 other-agents-intro = Other AI agents you run in a terminal can ask you here instead, on the same cards. Connect adds Ask First to the agent’s own settings; Disconnect removes exactly that.
 other-agents-not-found = Not found on this computer
 other-agents-connected = Asks you through Ask First
-other-agents-not-connected = Asks in its own terminal
+other-agents-not-connected = Not connected: it asks you in its own window, not here
 other-agents-connect = Connect
 other-agents-disconnect = Disconnect
 other-agents-settings-file = Its settings: { $file }

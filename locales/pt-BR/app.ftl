@@ -178,7 +178,15 @@ run-kept_asking = O assistente insistiu em fazer algo que já tinha sido recusad
 # O que "Permitir nesta conversa" faz: diga exatamente quando termina.
 card-grant_scope = Enquanto esta conversa estiver aberta, esta mesma ação (mesma ferramenta, mesmos detalhes) vai rodar de novo sem perguntar, desde que aquilo em que ela mexe esteja como mostrado aqui ou como esta ação deixar. Qualquer coisa diferente continua perguntando. Isso termina quando você começar ou abrir outra conversa, ou fechar o Ask First.
 card-too_many_summary = O assistente pediu { $asked } ações de uma vez; as { $left_out } depois das primeiras { $limit } não foram feitas
-card-use_the_tool = Usar a ferramenta "{ $name }"
+card-use_the_tool = Usar uma ferramenta extra ({ $name })
+card-use-read_file = Ler um arquivo
+card-use-list_directory = Ver uma pasta
+card-use-write_file = Gravar um arquivo
+card-use-edit_file = Alterar um arquivo
+card-use-move_path = Mover ou renomear um arquivo ou pasta
+card-use-delete_path = Apagar um arquivo ou pasta
+card-use-run_command = Executar um comando
+card-use-fetch_url = Abrir uma página da web
 
 ## O seletor de pasta.
 

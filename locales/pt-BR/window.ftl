@@ -52,7 +52,8 @@ risk-medium = Risco médio
 risk-high = Risco alto
 card-effects = O que isto vai fazer
 card-change = O que vai mudar (verde é acrescentado, vermelho é removido)
-card-exact-details = Detalhes exatos para a ferramenta
+card-exact-details = Detalhes exatos que o assistente enviou
+card-tool-name = A ferramenta:
 card-sending = Enviando a sua resposta…
 card-ended = Já terminou
 # $time is minutes:seconds, e.g. 1:05.
@@ -339,7 +340,8 @@ rules-added = Regra adicionada.
 rules-changed = Regra alterada.
 rules-removed = Regra removida.
 # Followed by the rules file's path.
-rules-intro = O que o assistente pode fazer sem perguntar, sempre deve perguntar antes, ou nunca pode fazer. Uma mudança vale a partir da próxima ação do assistente; um pedido que já espera continua esperando a sua resposta. Elas ficam neste arquivo, que você também pode editar à mão:
+rules-intro = O que o assistente pode fazer sem perguntar, sempre deve perguntar antes, ou nunca pode fazer. Uma mudança vale a partir da próxima ação do assistente; um pedido que já espera continua esperando a sua resposta. Elas ficam num arquivo que você também pode editar à mão.
+rules-file-where = Onde fica o arquivo
 rules-file-mistake = Seu arquivo de regras não pode ser lido ou tem um erro, então nenhuma das regras dele está valendo: o Ask First pergunta antes de toda ação até ele ser corrigido, e não muda o arquivo a partir daqui. Corrija o arquivo (ou apague-o para começar de novo).
 rules-none = Nenhuma regra: ler é feito direto, todo o resto pergunta.
 rules-change = Alterar
@@ -373,7 +375,7 @@ rule-cancel = Cancelar
 
 ## MCP servers (Settings)
 
-mcp-heading = Servidores MCP
+mcp-heading = Ferramentas extras (servidores MCP)
 mcp-intro = Programas que dão mais ferramentas ao assistente. Toda ação que eles oferecem ainda pergunta a você antes, a não ser que você confie nas marcações de "só lê" do próprio servidor.
 mcp-none = Nenhum ainda.
 mcp-saved = Servidor MCP "{ $name }" salvo. A próxima tarefa pode usar as ferramentas dele.
@@ -447,7 +449,7 @@ other-agents-heading = Outros agentes neste computador
 other-agents-intro = Outros agentes de IA que você usa em um terminal podem pedir sua permissão aqui, nos mesmos cartões. Conectar adiciona o Ask First às configurações do próprio agente; Desconectar remove exatamente isso.
 other-agents-not-found = Não encontrado neste computador
 other-agents-connected = Pede sua permissão pelo Ask First
-other-agents-not-connected = Pede no próprio terminal
+other-agents-not-connected = Não conectado: ele pergunta na própria janela, não aqui
 other-agents-connect = Conectar
 other-agents-disconnect = Desconectar
 other-agents-settings-file = As configurações dele: { $file }

@@ -174,7 +174,15 @@ run-kept_asking = 助手一再要求做已被拒绝的事情（“{ $summary }�
 # “在这个对话中允许”的确切含义：说清楚何时结束。
 card-grant_scope = 在这个对话打开期间，完全相同的操作（同一个工具、同样的细节）再次出现时会直接执行、不再询问，前提是它要处理的内容和这里显示的一样，或是这个操作执行后的样子。任何不同之处仍会询问。当你开始或打开另一个对话，或关闭 Ask First 时，这个允许就结束了。
 card-too_many_summary = 助手一次要求做 { $asked } 个操作；前 { $limit } 个之后的 { $left_out } 个没有执行
-card-use_the_tool = 使用工具“{ $name }”
+card-use_the_tool = 使用额外工具（{ $name }）
+card-use-read_file = 读取文件
+card-use-list_directory = 查看文件夹
+card-use-write_file = 写入文件
+card-use-edit_file = 修改文件
+card-use-move_path = 移动或重命名文件或文件夹
+card-use-delete_path = 删除文件或文件夹
+card-use-run_command = 运行命令
+card-use-fetch_url = 打开网页
 
 ## 选择文件夹。
 

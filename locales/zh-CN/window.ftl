@@ -52,7 +52,8 @@ risk-medium = 中等风险
 risk-high = 高风险
 card-effects = 这会做什么
 card-change = 将会改动的内容（绿色是添加，红色是删除）
-card-exact-details = 工具的确切细节
+card-exact-details = 助手发送的确切细节
+card-tool-name = 工具：
 card-sending = 正在发送你的回答…
 card-ended = 已经结束
 # $time is minutes:seconds, e.g. 1:05.
@@ -267,7 +268,8 @@ rules-added = 规则已添加。
 rules-changed = 规则已更改。
 rules-removed = 规则已删除。
 # Followed by the rules file's path.
-rules-intro = 助手可以不经询问就做的事、必须先问你的事，以及永远不能做的事。更改从助手的下一个操作开始生效；已经在等待的请求仍会等你回答。规则保存在这个文件里，你也可以手动编辑：
+rules-intro = 助手可以不经询问就做的事、必须先问你的事，以及永远不能做的事。更改从助手的下一个操作开始生效；已经在等待的请求仍会等你回答。规则保存在一个文件里，你也可以手动编辑。
+rules-file-where = 文件在哪里
 rules-file-mistake = 你的规则文件无法读取或有错误，所以其中的规则都没有生效：在修正之前，Ask First 会在每个操作之前先问你，也不会在这里修改这个文件。请修正这个文件（或者删除它重新开始）。
 rules-none = 没有规则：读取会直接执行，其他一切都会先问你。
 rules-change = 更改
@@ -301,7 +303,7 @@ rule-cancel = 取消
 
 ## MCP servers (Settings)
 
-mcp-heading = MCP 服务器
+mcp-heading = 额外工具（MCP 服务器）
 mcp-intro = 给助手提供更多工具的程序。它们提供的每个操作仍会先问你，除非你信任服务器自己的“只读”标记。
 mcp-none = 还没有。
 mcp-saved = MCP 服务器“{ $name }”已保存。下一个任务就可以使用它的工具。
@@ -375,7 +377,7 @@ other-agents-heading = 这台电脑上的其他智能体
 other-agents-intro = 你在终端里运行的其他 AI 智能体也可以改为在这里、用同样的卡片来询问你。“连接”会把 Ask First 加入该智能体自己的设置；“断开”只会去掉这一项。
 other-agents-not-found = 这台电脑上没有找到
 other-agents-connected = 通过 Ask First 询问你
-other-agents-not-connected = 在它自己的终端里询问
+other-agents-not-connected = 未连接：它在自己的窗口里问你，而不是这里
 other-agents-connect = 连接
 other-agents-disconnect = 断开
 other-agents-settings-file = 它的设置：{ $file }

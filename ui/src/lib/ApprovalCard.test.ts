@@ -178,8 +178,16 @@ describe('ApprovalCard', () => {
   it('does not guess a command from the tool name and the arguments', () => {
     const target = show(request({ tool_name: 'run_command', detail: undefined }));
     expect(byTestId(target, 'approval-command')).toBeNull();
-    // Nothing else shows the change: the exact details start open.
-    expect(target.querySelector('details')?.open).toBe(true);
+    // Ask First's own tool: its sentences say what it does; the raw details start folded.
+    expect(target.querySelector('details')?.open).toBe(false);
+  });
+
+  it("starts another program's tool with its exact details open, the tool named inside them", () => {
+    const target = show(request({ tool_name: 'files__rename', detail: undefined }));
+    const details = target.querySelector('details') as HTMLDetailsElement;
+    expect(details.open).toBe(true);
+    expect(details.querySelector('summary')?.textContent?.trim()).toBe('Exact details the agent sent');
+    expect(byTestId(target, 'approval-tool')?.textContent).toBe('files__rename');
   });
 });
 

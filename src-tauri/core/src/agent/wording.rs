@@ -469,5 +469,18 @@ pub fn server_down_for_person(name: &str, why: &str) -> String {
 
 /// The summary of a call whose tool could not describe it.
 pub fn use_the_tool(name: &str) -> String {
-    i18n::tr("card-use_the_tool", &[("name", Arg::from(name))])
+    // Ask First's own tools are said in words; only another program's tool (an MCP server's)
+    // is named, as nothing else is known of it.
+    let key = match name {
+        "read_file" => "card-use-read_file",
+        "list_directory" => "card-use-list_directory",
+        "write_file" => "card-use-write_file",
+        "edit_file" => "card-use-edit_file",
+        "move_path" => "card-use-move_path",
+        "delete_path" => "card-use-delete_path",
+        "run_command" => "card-use-run_command",
+        "fetch_url" => "card-use-fetch_url",
+        _ => return i18n::tr("card-use_the_tool", &[("name", Arg::from(name))]),
+    };
+    i18n::tr(key, &[])
 }

@@ -526,3 +526,28 @@ fn ask_firsts_own_agent_has_one_name_in_each_language() {
         }
     }
 }
+
+/// Found by newcomers (the first hour): a rule's refusal in parentheses ended in a full stop
+/// inside them (`proíbe isto.). Ela não foi feita.`). The sentence in parentheses loses its
+/// own stop, in every language.
+#[test]
+fn a_rules_reason_in_parentheses_has_no_stop_of_its_own() {
+    let refused = NotRun::DeniedByRule {
+        reason: Some("Your rule forbids this.".into()),
+        wording: Some(Wording {
+            key: "refusal.rule_forbids".into(),
+            args: [(
+                "rule".to_owned(),
+                "Never touch anything in Private".to_owned(),
+            )]
+            .into(),
+        }),
+    };
+    for language in LANGUAGES {
+        let said = with_language(language, || person_text(&refused));
+        assert!(
+            !said.contains(".)") && !said.contains("。）"),
+            "{language:?}: {said}"
+        );
+    }
+}

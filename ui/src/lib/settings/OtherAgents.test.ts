@@ -50,7 +50,7 @@ describe('Other agents on this computer', () => {
     expect(rows.map((r) => r.getAttribute('data-agent'))).toEqual(['claude-code', 'codex']);
     const [first, second] = rows;
     if (!first || !second) throw new Error('two rows');
-    expect(first.textContent).toContain('Asks in its own terminal');
+    expect(first.textContent).toContain('Not connected: it asks you in its own window, not here');
     expect(second.textContent).toContain('Not found on this computer');
     expect(second.querySelector('button')).toBeNull();
     connectOtherAgent.mockResolvedValue([claude(true), codex]);

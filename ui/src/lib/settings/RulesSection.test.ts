@@ -88,7 +88,9 @@ describe('RulesSection', () => {
       'Always allow writing files matching “Drafts/*.txt”',
     ]);
     expect(root.querySelector('b')).toBeNull();
-    const details = root.querySelector('details') as HTMLDetailsElement;
+    // (The first fold is where the rules file is; each rule's own comes after.)
+    const details = root.querySelector('[data-testid="rule-sentence"]')?.closest('li')
+      ?.querySelector('details') as HTMLDetailsElement;
     expect(details.open).toBe(false);
     expect(details.textContent).toContain('deny * "Private/**"');
     expect(details.textContent).toContain('line 3 of rules.toml');
