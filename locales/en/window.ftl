@@ -384,6 +384,7 @@ rule-command-more = and anything after these words
 rule-site = The web site
 rule-site-example = for example example.com
 rule-site-sub = and its sub-domains (www.… and the others)
+rule-choose = Choose…
 rule-save = Save the rule
 rule-cancel = Cancel
 

@@ -370,6 +370,7 @@ rule-command-more = e qualquer coisa depois dessas palavras
 rule-site = O site
 rule-site-example = por exemplo example.com
 rule-site-sub = e os subdomínios dele (www.… e os outros)
+rule-choose = Escolha…
 rule-save = Salvar a regra
 rule-cancel = Cancelar
 

@@ -298,6 +298,7 @@ rule-command-more = 以及这些词后面的任何内容
 rule-site = 网站
 rule-site-example = 例如 example.com
 rule-site-sub = 以及它的子域名（www.… 和其他的）
+rule-choose = 请选择…
 rule-save = 保存规则
 rule-cancel = 取消
 

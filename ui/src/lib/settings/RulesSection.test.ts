@@ -96,6 +96,19 @@ describe('RulesSection', () => {
     expect(details.textContent).toContain('line 3 of rules.toml');
   });
 
+  it('starts a new rule with nothing chosen, and saves only once what and to what are chosen', async () => {
+    const root = await show();
+    (q(root, 'add-rule') as HTMLButtonElement).click();
+    flushSync();
+    expect((q(root, 'rule-effect') as HTMLSelectElement).value).toBe('');
+    expect((q(root, 'rule-what') as HTMLSelectElement).value).toBe('');
+    expect((q(root, 'rule-save') as HTMLButtonElement).disabled).toBe(true);
+    choose(root, 'rule-effect', 'ask');
+    expect((q(root, 'rule-save') as HTMLButtonElement).disabled).toBe(true);
+    choose(root, 'rule-what', '*');
+    expect((q(root, 'rule-save') as HTMLButtonElement).disabled).toBe(false);
+  });
+
   it('adds a rule from choices: never, anything, in a folder', async () => {
     addRule.mockResolvedValue({
       ...start,
@@ -145,6 +158,8 @@ describe('RulesSection', () => {
     const root = await show();
     (q(root, 'add-rule') as HTMLButtonElement).click();
     flushSync();
+    choose(root, 'rule-effect', 'never');
+    choose(root, 'rule-what', '*');
     choose(root, 'rule-where', 'folder');
     type(root, 'rule-folder', 'Privat');
     (q(root, 'rule-save') as HTMLButtonElement).click();
