@@ -79,7 +79,16 @@ card-deny = Deny
 # the buttons says what it covers.
 card-allow-conversation = Allow in this conversation
 # Followed by what the button allows, in the core's words.
-card-allow-scope = "Allow in this conversation":
+alike-heading = { $tool ->
+    [move_path] { $count } moves of this task wait for your OK.
+    [write_file] { $count } files to write for this task wait for your OK.
+   *[other] { $count } file changes of this task wait for your OK.
+}
+alike-review = Answer these { $count } together…
+alike-approve = Approve these { $count }
+alike-deny = Deny these { $count }
+alike-cancel = Answer one by one
+card-allow-scope = What “Allow in this conversation” covers
 card-approve = Approve once
 card-note-label = What should the agent do instead? ({ $count } of { $max } characters)
 card-deny-with-note = Deny and tell the agent

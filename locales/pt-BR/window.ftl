@@ -65,7 +65,16 @@ card-deny = Recusar
 # the buttons says what it covers.
 card-allow-conversation = Permitir nesta conversa
 # Followed by what the button allows, in the core's words.
-card-allow-scope = "Permitir nesta conversa":
+alike-heading = { $tool ->
+    [move_path] { $count } movimentações desta tarefa esperam a sua permissão.
+    [write_file] { $count } arquivos a gravar nesta tarefa esperam a sua permissão.
+   *[other] { $count } alterações de arquivos desta tarefa esperam a sua permissão.
+}
+alike-review = Responder a estes { $count } de uma vez…
+alike-approve = Aprovar estes { $count }
+alike-deny = Recusar estes { $count }
+alike-cancel = Responder um por um
+card-allow-scope = O que “Permitir nesta conversa” cobre
 card-approve = Aprovar uma vez
 card-note-label = O que o assistente deve fazer em vez disso? ({ $count } de { $max } caracteres)
 card-deny-with-note = Recusar e avisar o assistente

@@ -65,7 +65,16 @@ card-deny = 拒绝
 # the buttons says what it covers.
 card-allow-conversation = 在本次对话中允许
 # Followed by what the button allows, in the core's words.
-card-allow-scope = “在本次对话中允许”：
+alike-heading = { $tool ->
+    [move_path] 这个任务有 { $count } 个移动操作在等你批准。
+    [write_file] 这个任务有 { $count } 个要写入的文件在等你批准。
+   *[other] 这个任务有 { $count } 个文件修改在等你批准。
+}
+alike-review = 一起回答这 { $count } 个…
+alike-approve = 批准这 { $count } 个
+alike-deny = 拒绝这 { $count } 个
+alike-cancel = 逐个回答
+card-allow-scope = “在本次对话中允许”包括什么
 card-approve = 批准这一次
 card-note-label = 助手应该改做什么？（{ $count } / { $max } 个字符）
 card-deny-with-note = 拒绝并告诉助手

@@ -14,6 +14,7 @@ pairs=(
   "card-write.png approve-card.png"                           # test_approvals
   "card-command.png command-card-words.png"                   # test_frictions
   "transcript-new-below.png transcript-new-below.png"         # test_frictions
+  "alike-moves.png alike-moves.png"                           # test_approvals
   "card-allow-in-conversation.png session-card.png"           # test_approvals
   "try-first-script-card.png try-first-script-card.png"       # test_try_first
   "try-first-pdf-refused.png try-first-pdf-refused.png"       # test_try_first

@@ -7,7 +7,7 @@ import os
 import time
 
 from harness.a11y import audit
-from harness.app import App
+from harness.app import App, scenario_file
 from harness.desktop import notifications, tray
 from harness.env import ARTIFACTS
 from harness.sessions import log_names
@@ -165,6 +165,39 @@ def test_parallel_cards_answered_out_of_order():
         assert states == ["succeeded", "denied"], states
 
 
+def test_four_alike_moves_are_answered_together_each_its_own_decision():
+    """The first hour (issue 41.5): four moves into month folders were four cards answered one
+    by one. Alike cards of one task can be answered together: the list names each, "Approve
+    these 4" answers exactly those, and each is logged as its own decision."""
+    moves = [{"name": "move_path", "arguments": {"from": f"invoice-{i}.pdf", "to": f"2025-0{i}/invoice-{i}.pdf"}}
+             for i in range(1, 5)]
+    path = scenario_file([{"say": "Sorting.", "tool_calls": moves}, {"say": "Sorted."}])
+    try:
+        with App("alike", path) as app:
+            for i in range(1, 5):
+                with open(os.path.join(app.workspace, f"invoice-{i}.pdf"), "w") as f:
+                    f.write("%PDF")
+                os.makedirs(os.path.join(app.workspace, f"2025-0{i}"))
+            app.start_task("Sort my invoices by month")
+            cards = wait_for("four cards", lambda: (lambda c: c if len(c) == 4 else None)(app.cards()))
+            group = wait_for("the alike group", lambda: app.wd.find_all('[data-testid="alike-group"]'))[0]
+            assert app.wd.text(group).startswith("4 moves of this task wait for your OK."), app.wd.text(group)
+            app.wd.click(app.wd.find_all('[data-testid="alike-review"]')[0])
+            items = [app.wd.text(e) for e in wait_for(
+                "the list", lambda: app.wd.find_all('[data-testid="alike-item"]'))]
+            assert len(items) == 4 and all("invoice-" in i for i in items), items
+            app.wd.screenshot(os.path.join(ARTIFACTS, "alike-moves.png"))
+            app.wd.click(app.wd.find_all('[data-testid="alike-approve"]')[0])
+            assert app.wait_finished() == "completed"
+            for i in range(1, 5):
+                assert os.path.exists(os.path.join(app.workspace, f"2025-0{i}", f"invoice-{i}.pdf")), i
+            decisions = [r for r in app.session_records() if r["type"] == "approval_decided"]
+            assert sorted(r["approval_id"] for r in decisions) == sorted(c.id for c in cards), decisions
+            assert all(r["outcome"]["kind"] == "approved" for r in decisions), decisions
+    finally:
+        os.unlink(path)
+
+
 def test_no_answer_times_out_and_stop_cancels_a_waiting_card():
     with App("timeout", "write-hello.json", {"ASKFIRST_APPROVAL_TIMEOUT_SECS": "2"}) as app:
         app.start_task("Please greet me in a file")
@@ -309,6 +342,7 @@ TESTS = [test_approve_writes_the_file,
          test_allow_for_this_session_covers_exactly_the_same_call,
          test_refuse_every_change_denies_without_a_card,
          test_parallel_cards_answered_out_of_order,
+         test_four_alike_moves_are_answered_together_each_its_own_decision,
          test_no_answer_times_out_and_stop_cancels_a_waiting_card,
          test_answering_one_card_gives_a_card_running_late_more_time,
          test_a_late_click_after_the_timeout_says_it_was_too_late,

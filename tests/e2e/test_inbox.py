@@ -16,6 +16,7 @@ import time
 from harness.app import App
 from harness.env import APP, ARTIFACTS, ROOT
 from harness.wait import wait_for
+from harness.webdriver import ELEMENT
 
 HOOK = os.path.join(os.path.dirname(APP), "askfirst-hook")
 AGENTS = os.path.join(ROOT, "tests", "agents")
@@ -306,7 +307,9 @@ def test_allow_in_this_conversation_is_claude_codes_own_session_permission():
         proc = claude.start()
         card = _card(app, claude, proc)
         assert app.card_field(card, "approval-tool") == "Bash"
-        scope = app.on_card(card, ".scope", app.wd.text)
+        # (folded under "What “Allow in this conversation” covers": read as the page holds it)
+        scope = app.on_card(card, ".scope",
+                            lambda e: app.wd.execute("return arguments[0].textContent", {ELEMENT: e}))
         assert "Claude Code will not ask again for exactly `touch made-by-claude.txt` until you close " \
                "that Claude Code conversation" in scope, scope
         app.wd.screenshot(os.path.join(ARTIFACTS, "inbox-session-card.png"))

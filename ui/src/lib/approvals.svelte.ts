@@ -108,6 +108,28 @@ export function endedNotice(outcome: Outcome): string {
   return t('ended-allowed');
 }
 
+/** The tools whose waiting cards may be answered together when alike (see `alikeGroups`). */
+const ANSWERED_TOGETHER = new Set(['write_file', 'edit_file', 'move_path']);
+
+/**
+ * The waiting cards that can be answered together: those of one run and one tool among
+ * writes, edits and moves, none high risk, none of another agent, in groups of two or more (in
+ * the list's order). Deletes, commands and other programs' tools are answered one by one.
+ */
+export function alikeGroups(cards: Card[]): Card[][] {
+  const groups = new Map<string, Card[]>();
+  for (const card of cards) {
+    const r = card.request;
+    if (card.phase !== 'waiting' || !ANSWERED_TOGETHER.has(r.tool_name) || r.risk === 'high') continue;
+    if (isExternal(r)) continue;
+    const key = `${r.run_id}\u0000${r.tool_name}`;
+    const group = groups.get(key);
+    if (group) group.push(card);
+    else groups.set(key, [card]);
+  }
+  return [...groups.values()].filter((group) => group.length >= 2);
+}
+
 /** Whether `request` comes from another agent (through the inbox), not the person's own conversation. */
 export function isExternal(request: ApprovalRequest): boolean {
   return request.detail?.kind === 'external';
