@@ -14,6 +14,21 @@ with open(os.path.join(ROOT, "tauri.conf.json"), encoding="utf-8") as _f:
     _WINDOW = json.load(_f)["app"]["windows"][0]
 MIN_SIZE = (_WINDOW["minWidth"], _WINDOW["minHeight"])
 
+# The first waiting card brought into view by its summary: which of its Approve and Deny buttons
+# are then outside the scroll area's visible part (empty when both show).
+BUTTONS_HIDDEN = """
+const card = document.querySelector('[data-testid="approval-card"]');
+if (!card) return [];
+card.querySelector('[data-testid="approval-summary"]').scrollIntoView({block: 'start'});
+const view = document.querySelector('main').getBoundingClientRect();
+return ['approve', 'deny'].filter((id) => {
+  const b = card.querySelector(`[data-testid="${id}"]`);
+  if (!b) return false;
+  const r = b.getBoundingClientRect();
+  return !(r.top >= view.top && r.bottom <= view.bottom);
+});
+"""
+
 # Buttons and controls whose box overflows the window or whose text overflows its box, by test
 # id or text (empty when the layout holds).
 OVERFLOWS = """
@@ -75,6 +90,10 @@ def check_min_size(app, label):
     app.wd.screenshot(os.path.join(ARTIFACTS, f"language-{label}-min.png"))
     overflows = app.wd.execute(OVERFLOWS)
     assert overflows == [], f"{label} at {MIN_SIZE}: {overflows}"
+    # A waiting card's Approve and Deny are in view with its summary (issue 41.6: they were
+    # below the fold while the countdown ran).
+    hidden = app.wd.execute(BUTTONS_HIDDEN)
+    assert hidden == [], f"{label} at {MIN_SIZE}: not in view with the card's summary: {hidden}"
 
 
 def test_the_window_speaks_simplified_chinese_from_the_desktop():
