@@ -169,7 +169,8 @@ tray-show = Show Ask First
 tray-quit = Quit
 tray-tooltip = { $count ->
     [0] Ask First
-   *[other] Ask First ({ $count })
+    [one] Ask First — { $count } request waiting for your OK
+   *[other] Ask First — { $count } requests waiting for your OK
 }
 
 ## How a task ended, as the conversation shows it (src-tauri/core/src/agent/wording.rs).

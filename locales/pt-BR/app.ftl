@@ -157,7 +157,8 @@ tray-show = Mostrar o Ask First
 tray-quit = Sair
 tray-tooltip = { $count ->
     [0] Ask First
-   *[other] Ask First ({ $count })
+    [one] Ask First — { $count } pedido esperando sua aprovação
+   *[other] Ask First — { $count } pedidos esperando sua aprovação
 }
 
 ## Como uma tarefa terminou, como a conversa mostra.

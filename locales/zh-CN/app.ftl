@@ -153,7 +153,7 @@ tray-show = 显示 Ask First
 tray-quit = 退出
 tray-tooltip = { $count ->
     [0] Ask First
-   *[other] Ask First（{ $count }）
+   *[other] Ask First — { $count } 个请求等待你的同意
 }
 
 ## 对话中显示的任务结束方式。

@@ -280,8 +280,17 @@ fn find_key_store(settings: Arc<askfirst_core::app::SettingsScreen>) {
 }
 
 /// Closing the main window hides it (or minimises it without a tray), and the first time a
-/// notification says Ask First is still running.
+/// notification says Ask First is still running. Whenever the window goes out of sight
+/// (hidden, minimised), what already waits is told by a notification
+/// ([`notify::remind_waiting`]): the person may close the window with a card in it.
 fn on_window_event<R: Runtime>(window: &Window<R>, event: &WindowEvent) {
+    if let WindowEvent::Focused(false) = event {
+        // Minimising takes the focus away; the window says whether it was minimised.
+        if window.label() == window::MAIN && window.is_minimized().unwrap_or(false) {
+            notify::remind_waiting(window.app_handle());
+        }
+        return;
+    }
     if let WindowEvent::CloseRequested { api, .. } = event {
         if window.label() != window::MAIN {
             return;
@@ -291,10 +300,14 @@ fn on_window_event<R: Runtime>(window: &Window<R>, event: &WindowEvent) {
         // Look again for next time (a panel may have started or stopped).
         tray::check_host_in_background();
         match window::on_close_requested(window, tray_shown) {
-            window::Closed::Hidden { first: true } => notify::still_running(window.app_handle()),
-            window::Closed::Hidden { first: false }
-            | window::Closed::Minimised
-            | window::Closed::NotMain => {}
+            window::Closed::Hidden { first } => {
+                if first {
+                    notify::still_running(window.app_handle());
+                }
+                notify::remind_waiting(window.app_handle());
+            }
+            window::Closed::Minimised => notify::remind_waiting(window.app_handle()),
+            window::Closed::NotMain => {}
         }
     }
 }

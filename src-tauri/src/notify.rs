@@ -1,7 +1,8 @@
 //! Native notifications (freedesktop Desktop Notifications over D-Bus on Linux, through
 //! `tauri-plugin-notification`). One per approval request, or one for a burst of them: the
 //! title says the app needs an OK, the body is the plain summary (or how many wait), never the
-//! raw arguments.
+//! raw arguments. A request's notification stays until the request ends ([`Staying`]), and
+//! what already waits is told when the window goes out of sight ([`remind_waiting`]).
 
 use askfirst_core::app::SettingsScreen;
 use askfirst_core::i18n::{tr, Arg};
@@ -73,7 +74,7 @@ pub fn approval_required<R: Runtime>(app: &AppHandle<R>, request: &ApprovalReque
     linux::ask(app, request.approval_id, request.summary.clone());
     #[cfg(not(target_os = "linux"))]
     {
-        if !should_notify(app) {
+        if !should_notify(app, false) {
             return;
         }
         let words = Words::for_approval(&request.summary, true);
@@ -94,9 +95,10 @@ pub const GATHER_AT_MOST: std::time::Duration = std::time::Duration::from_millis
 pub const MAX_NAMED: usize = 3;
 
 /// Whether the setting and the window say to notify now: `Never`, or `Unfocused` while the
-/// window is shown and focused, say no. Asks the GUI thread (the window's state) and waits
-/// for it: call it off the async workers.
-fn should_notify<R: Runtime>(app: &AppHandle<R>) -> bool {
+/// window is shown and focused, say no; `out_of_sight`: the caller knows the window was just
+/// hidden or minimised (its focus may not have caught up yet). Asks the GUI thread (the
+/// window's state) and waits for it: call it off the async workers.
+fn should_notify<R: Runtime>(app: &AppHandle<R>, out_of_sight: bool) -> bool {
     let when = app
         .try_state::<Arc<SettingsScreen>>()
         .map(|s| s.notify_when())
@@ -108,7 +110,7 @@ fn should_notify<R: Runtime>(app: &AppHandle<R>) -> bool {
     };
     match when {
         NotifyWhen::Never => false,
-        NotifyWhen::Unfocused => !window_in_front(),
+        NotifyWhen::Unfocused => out_of_sight || !window_in_front(),
         NotifyWhen::Always => true,
     }
 }
@@ -123,6 +125,71 @@ pub fn approval_resolved<R: Runtime>(app: &AppHandle<R>, approval_id: ApprovalId
     let _ = (app, approval_id);
 }
 
+/// The window went out of sight (closed to the tray, minimised): what waits and was not told by
+/// a notification yet (it came while the window was in front) is told now, as requests that
+/// come together are ([`MAX_NAMED`] one each, more as one with their count). A request told
+/// once is not told again, however often the window is shown and hidden: its notification
+/// stays until it ends ([`Staying`]). Subject to the setting as every notification is
+/// (`Never` says no). Returns at once; the notifications thread does the work.
+pub fn remind_waiting<R: Runtime>(app: &AppHandle<R>) {
+    if app.try_state::<Notification<R>>().is_none() {
+        return;
+    }
+    #[cfg(target_os = "linux")]
+    linux::remind(app);
+    #[cfg(not(target_os = "linux"))]
+    {
+        let Some(runtime) = app.try_state::<Arc<askfirst_core::agent::AgentRuntime>>() else {
+            return;
+        };
+        let waiting = runtime.list_pending_approvals();
+        if waiting.is_empty() || !should_notify(app, true) {
+            return;
+        }
+        let words = match waiting.as_slice() {
+            [one] => Words::for_approval(&one.summary, true),
+            many => Words::for_many(many.len()),
+        };
+        show(app, &words.title, &words.body);
+    }
+}
+
+/// How a waiting request's notification stays on the desktop: it must not vanish while the
+/// request waits (a person who looked away for ten seconds missed it), and it is closed by
+/// Ask First when the request ends ([`approval_resolved`]).
+///
+/// Source: Desktop Notifications Specification 1.2, "Notify" (`expire_timeout` 0: never
+/// expires), "Hints" (`resident`: not removed when an action is invoked, "likely only useful
+/// when the server has the persistence capability"; `urgency`) and "GetCapabilities"
+/// (`persistence`: the server keeps notifications until the person or the sender removes them).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Staying {
+    /// `expire_timeout` in milliseconds: 0, never (a server that honours it keeps the bubble
+    /// on screen until the request ends or the person closes it).
+    pub expire_timeout_ms: i32,
+    /// The `resident` hint: a click on "Review" opens the window at the card and the
+    /// notification stays, in a server that keeps notifications (`persistence`), until the
+    /// request is answered.
+    pub resident: bool,
+    /// The `urgency` hint: 1, normal. Not critical (2): the spec keeps that for what the
+    /// person must see at once, and desktops show critical ones through "do not disturb";
+    /// a request that waits is answered when the person comes back, and until then it
+    /// stays (expire_timeout 0, resident) and the tray icon shows it.
+    pub urgency: u8,
+}
+
+/// How a waiting request's notification stays ([`Staying`]) with a server that has the
+/// `persistence` capability (`persistence`: `Some(true)`), has not (`Some(false)`), or is not
+/// known yet (`None`, the probe still running: assumed, as the desktops' own servers, GNOME
+/// Shell's and Plasma's, have it).
+pub fn staying(persistence: Option<bool>) -> Staying {
+    Staying {
+        expire_timeout_ms: 0,
+        resident: persistence.unwrap_or(true),
+        urgency: 1,
+    }
+}
+
 /// Linux (freedesktop notifications over D-Bus) through notify-rust, which the notification
 /// plugin wraps, used directly because approvals need what the plugin does not offer: the
 /// notification's id, to close it once the approval ends (`CloseNotification`), and its
@@ -130,56 +197,82 @@ pub fn approval_resolved<R: Runtime>(app: &AppHandle<R>, approval_id: ApprovalId
 /// `default`). Desktop Notifications Specification 1.2.
 #[cfg(target_os = "linux")]
 mod linux {
-    use super::{Words, GATHER_AT_MOST, GATHER_QUIET, MAX_NAMED};
+    use super::{Staying, Words, GATHER_AT_MOST, GATHER_QUIET, MAX_NAMED};
     use askfirst_core::sync::MutexExt;
     use askfirst_protocol::event_names::FOCUS_APPROVAL;
     use askfirst_protocol::ApprovalId;
-    use std::collections::HashMap;
+    use std::collections::{HashMap, HashSet};
     use std::sync::{mpsc, Mutex, OnceLock};
     use std::time::Instant;
     use tauri::{AppHandle, Emitter, Manager, Runtime};
 
     /// The server ids of the notifications shown for approvals still waiting (several
-    /// approvals share one when they were told together).
+    /// approvals share one when they were told together), and which waiting approvals were
+    /// told at all (a notification the person closed still told them: not told again).
     #[derive(Default)]
-    pub struct Shown(Mutex<HashMap<ApprovalId, u32>>);
+    pub struct Shown {
+        ids: Mutex<HashMap<ApprovalId, u32>>,
+        told: Mutex<HashSet<ApprovalId>>,
+    }
 
     impl Shown {
         fn map(&self) -> std::sync::MutexGuard<'_, HashMap<ApprovalId, u32>> {
-            self.0.lock_or_recover()
+            self.ids.lock_or_recover()
+        }
+
+        fn told(&self) -> std::sync::MutexGuard<'_, HashSet<ApprovalId>> {
+            self.told.lock_or_recover()
         }
     }
 
-    /// A notification with no action, sent in the background (a missing service is logged
-    /// once by the probe, not here).
+    /// What the notifications thread knows of the service when it tells something.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub(super) struct Service {
+        /// Whether the body is read as markup (escape it).
+        pub markup: bool,
+        /// How the notification stays.
+        pub staying: Staying,
+    }
+
+    /// A notification with no action, sent by the notifications thread in its turn (so "still
+    /// running" comes before the requests told as the window closed), with the server's
+    /// default timeout (a missing service is logged once by the probe, not here).
     pub fn show_plain(title: String, body: String) {
-        let _ = std::thread::Builder::new()
-            .name("notification".into())
-            .spawn(move || {
-                let _ = notify_rust::Notification::new()
-                    .appname("Ask First")
-                    .summary(&title)
-                    .body(&body)
-                    .show();
-            });
+        in_order(Job::Plain(title, body));
+    }
+
+    fn send_plain(title: &str, body: &str) {
+        let _ = notify_rust::Notification::new()
+            .appname("Ask First")
+            .summary(title)
+            .body(body)
+            .show();
     }
 
     /// What the notifications thread does, without the app's runtime type in it.
-    trait Side: Send {
-        /// [`super::should_notify`], and the service's markup capability (probing it if due).
-        fn gate(&self) -> Option<bool>;
-        /// Shows `words` for `approvals` and remembers it for them.
-        fn show(&self, approvals: Vec<ApprovalId>, words: Words);
+    pub(super) trait Side: Send {
+        /// [`super::should_notify`] (`out_of_sight`: for a reminder, the window was just
+        /// hidden or minimised), and the service's capabilities (probing them if due).
+        fn gate(&self, out_of_sight: bool) -> Option<Service>;
+        /// Shows `words` for `approvals`, staying as `staying` says, and remembers it for them.
+        fn show(&self, approvals: Vec<ApprovalId>, words: Words, staying: Staying);
         /// Closes the notification of `approval` once no other approval it tells waits.
         fn close(&self, approval: ApprovalId);
+        /// The approvals waiting now that no notification told yet, oldest first: their ids
+        /// and summaries.
+        fn untold(&self) -> Vec<(ApprovalId, String)>;
     }
 
     /// Work for the notifications thread.
-    enum Job {
+    pub(super) enum Job {
         /// A request wants a notification: its id and summary.
         Ask(Box<dyn Side>, ApprovalId, String),
         /// A request ended.
         Close(Box<dyn Side>, ApprovalId),
+        /// The window went out of sight: tell what waits and was not told.
+        Remind(Box<dyn Side>),
+        /// A notification with no action: its title and body.
+        Plain(String, String),
     }
 
     /// Sends `job` to the one thread that talks to the notification service: notifications
@@ -202,17 +295,29 @@ mod linux {
     /// The notifications thread: each request waits until no other came for [`GATHER_QUIET`]
     /// (at most [`GATHER_AT_MOST`]); those that came together (and did not end meanwhile) are
     /// told together. A close that comes meanwhile for an earlier one is done after the show.
-    fn serve(receive: &mpsc::Receiver<Job>) {
+    /// A reminder that comes meanwhile is done after the show too, so it does not tell again
+    /// what the show told.
+    pub(super) fn serve(receive: &mpsc::Receiver<Job>) {
         while let Ok(job) = receive.recv() {
             let (side, first, summary) = match job {
                 Job::Close(side, approval) => {
                     side.close(approval);
                     continue;
                 }
+                Job::Remind(side) => {
+                    let untold = side.untold();
+                    tell(side.as_ref(), untold, true);
+                    continue;
+                }
+                Job::Plain(title, body) => {
+                    send_plain(&title, &body);
+                    continue;
+                }
                 Job::Ask(side, approval, summary) => (side, approval, summary),
             };
             let mut asked = vec![(first, summary)];
             let mut closes = Vec::new();
+            let mut remind = false;
             let until = Instant::now() + GATHER_AT_MOST;
             loop {
                 let now = Instant::now();
@@ -230,30 +335,41 @@ mod linux {
                             closes.push((side, approval));
                         }
                     }
+                    Ok(Job::Remind(_)) => remind = true,
+                    Ok(Job::Plain(title, body)) => send_plain(&title, &body),
                     Err(_) => break,
                 }
             }
-            tell(side.as_ref(), asked);
+            tell(side.as_ref(), asked, false);
             for (side, approval) in closes {
                 side.close(approval);
+            }
+            if remind {
+                let untold = side.untold();
+                tell(side.as_ref(), untold, true);
             }
         }
     }
 
-    fn tell(side: &dyn Side, asked: Vec<(ApprovalId, String)>) {
+    fn tell(side: &dyn Side, asked: Vec<(ApprovalId, String)>, out_of_sight: bool) {
         if asked.is_empty() {
             return;
         }
-        let Some(markup) = side.gate() else {
+        let Some(service) = side.gate(out_of_sight) else {
             return;
         };
         if asked.len() <= MAX_NAMED {
             for (approval, summary) in asked {
-                side.show(vec![approval], Words::for_approval(&summary, markup));
+                let words = Words::for_approval(&summary, service.markup);
+                side.show(vec![approval], words, service.staying);
             }
         } else {
             let words = Words::for_many(asked.len());
-            side.show(asked.into_iter().map(|(id, _)| id).collect(), words);
+            side.show(
+                asked.into_iter().map(|(id, _)| id).collect(),
+                words,
+                service.staying,
+            );
         }
     }
 
@@ -261,64 +377,98 @@ mod linux {
     struct AppSide<R: Runtime>(AppHandle<R>);
 
     impl<R: Runtime> Side for AppSide<R> {
-        fn gate(&self) -> Option<bool> {
+        fn gate(&self, out_of_sight: bool) -> Option<Service> {
             let app = &self.0;
-            if !super::should_notify(app) {
+            if !super::should_notify(app, out_of_sight) {
                 return None;
             }
-            if let Some(check) = app.try_state::<super::ServiceCheck>() {
+            let check = app.try_state::<super::ServiceCheck>();
+            if let Some(check) = &check {
                 check.before_notifying(super::probe_service);
             }
-            // Escaped unless the service is known to show the body as plain text (no
-            // `body-markup` capability): there `&amp;` would show as it is.
-            Some(
-                app.try_state::<super::ServiceCheck>()
-                    .and_then(|check| check.markup())
-                    .unwrap_or(true),
-            )
+            let known = check.and_then(|check| check.capabilities());
+            Some(Service {
+                // Escaped unless the service is known to show the body as plain text (no
+                // `body-markup` capability): there `&amp;` would show as it is.
+                markup: known.is_none_or(|caps| caps.markup),
+                staying: super::staying(known.map(|caps| caps.persistence)),
+            })
         }
 
-        fn show(&self, approvals: Vec<ApprovalId>, words: Words) {
+        fn untold(&self) -> Vec<(ApprovalId, String)> {
+            let app = &self.0;
+            let Some(runtime) =
+                app.try_state::<std::sync::Arc<askfirst_core::agent::AgentRuntime>>()
+            else {
+                return Vec::new();
+            };
+            let waiting = runtime.list_pending_approvals();
+            let Some(shown) = app.try_state::<Shown>() else {
+                return Vec::new();
+            };
+            let told = shown.told();
+            waiting
+                .into_iter()
+                .filter(|request| !told.contains(&request.approval_id))
+                .map(|request| (request.approval_id, request.summary))
+                .collect()
+        }
+
+        fn show(&self, approvals: Vec<ApprovalId>, words: Words, staying: Staying) {
             let app = self.0.clone();
             let mut notification = notify_rust::Notification::new();
             notification
                 .appname("Ask First")
                 .summary(&words.title)
                 .body(&words.body)
-                .action("default", &words.action);
+                .action("default", &words.action)
+                .timeout(notify_rust::Timeout::from(staying.expire_timeout_ms))
+                .urgency(match staying.urgency {
+                    0 => notify_rust::Urgency::Low,
+                    1 => notify_rust::Urgency::Normal,
+                    _ => notify_rust::Urgency::Critical,
+                });
+            if staying.resident {
+                notification.hint(notify_rust::Hint::Resident(true));
+            }
             let Ok(handle) = notification.show() else {
                 return; // no service: the probe logs it once
             };
             let server_id = handle.id();
             if let Some(shown) = app.try_state::<Shown>() {
                 let mut map = shown.map();
+                let mut told = shown.told();
                 for approval in &approvals {
                     map.insert(*approval, server_id);
+                    told.insert(*approval);
                 }
             }
             // The wait for a click has a thread of its own.
             let _ = std::thread::Builder::new()
                 .name("notification".into())
                 .spawn(move || {
-                    let opener = app.clone();
-                    let mut closed = false;
-                    handle.wait_for_action(|action| {
-                        if action == "default" {
-                            crate::window::show_main(&opener);
-                            // At the first of its cards still waiting.
-                            let still = opener.try_state::<Shown>().and_then(|shown| {
-                                let map = shown.map();
-                                approvals
-                                    .iter()
-                                    .find(|id| map.get(id) == Some(&server_id))
-                                    .copied()
-                            });
-                            if let Some(approval) = still.or_else(|| approvals.first().copied()) {
-                                let _ = opener.emit(FOCUS_APPROVAL, approval.to_string());
-                            }
+                    let mut action = String::new();
+                    handle.wait_for_action(|said| action = said.to_owned());
+                    // A resident notification stays after a click: each click opens the
+                    // window at the card, until the notification is closed (its approvals
+                    // ended, or the person closed it).
+                    while action == "default" {
+                        open_at_card(&app, &approvals, server_id);
+                        if !staying.resident {
+                            break;
                         }
-                        closed = action == "__closed";
-                    });
+                        action.clear();
+                        let listened = notify_rust::handle_action(server_id, |response| {
+                            action = match response {
+                                notify_rust::ActionResponse::Custom(said) => (*said).to_owned(),
+                                notify_rust::ActionResponse::Closed(_) => "__closed".to_owned(),
+                            };
+                        });
+                        if listened.is_err() {
+                            break;
+                        }
+                    }
+                    let closed = action == "__closed";
                     // Clicked but still shown (a server may keep it): closed when the
                     // approvals end.
                     if closed {
@@ -336,6 +486,7 @@ mod linux {
             let Some(shown) = self.0.try_state::<Shown>() else {
                 return;
             };
+            shown.told().remove(&approval);
             let id = {
                 let mut map = shown.map();
                 let Some(id) = map.remove(&approval) else {
@@ -371,6 +522,26 @@ mod linux {
         ));
     }
 
+    pub fn remind<R: Runtime>(app: &AppHandle<R>) {
+        in_order(Job::Remind(Box::new(AppSide(app.clone()))));
+    }
+
+    /// A click on the notification of `approvals` (server id `server_id`): the window opens at
+    /// the first of its cards still waiting.
+    fn open_at_card<R: Runtime>(app: &AppHandle<R>, approvals: &[ApprovalId], server_id: u32) {
+        crate::window::show_main(app);
+        let still = app.try_state::<Shown>().and_then(|shown| {
+            let map = shown.map();
+            approvals
+                .iter()
+                .find(|id| map.get(id) == Some(&server_id))
+                .copied()
+        });
+        if let Some(approval) = still.or_else(|| approvals.first().copied()) {
+            let _ = app.emit(FOCUS_APPROVAL, approval.to_string());
+        }
+    }
+
     pub fn close_for_approval<R: Runtime>(app: &AppHandle<R>, approval_id: ApprovalId) {
         // After the show queued before it, so a notification shown just as its approval ended
         // is closed too.
@@ -400,23 +571,55 @@ fn show<R: Runtime>(app: &AppHandle<R>, title: &str, body: &str) {
 
 /// Asks the desktop's notification service who it is (`GetServerInformation`, Desktop
 /// Notifications Specification 1.2), which also starts a service that is installed but not
-/// running (D-Bus activation), and whether it reads markup in the body (`GetCapabilities`:
-/// `body-markup`). Returns that.
+/// running (D-Bus activation), and what it can do (`GetCapabilities`). Returns that.
 ///
 /// # Errors
 /// A sentence saying why no service answered (no session bus, nobody owns
 /// `org.freedesktop.Notifications`, …).
-pub fn probe_service() -> Result<bool, String> {
+pub fn probe_service() -> Result<Capabilities, String> {
     #[cfg(all(unix, not(target_os = "macos")))]
     {
         notify_rust::get_server_information().map_err(|e| e.to_string())?;
         Ok(notify_rust::get_capabilities()
-            .map(|caps| caps.iter().any(|c| c == "body-markup"))
-            .unwrap_or(true))
+            .map(|caps| Capabilities::from_names(&caps))
+            .unwrap_or_default())
     }
     #[cfg(not(all(unix, not(target_os = "macos"))))]
     {
-        Ok(true)
+        Ok(Capabilities::default())
+    }
+}
+
+/// What the notification service says it can do (Desktop Notifications Specification 1.2,
+/// "GetCapabilities"), as far as Ask First's notifications change with it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Capabilities {
+    /// `body-markup`: the body is read as markup (so it is escaped).
+    pub markup: bool,
+    /// `persistence`: notifications are kept until the person or the sender removes them
+    /// (so the `resident` hint means something; see [`staying`]).
+    pub persistence: bool,
+}
+
+impl Default for Capabilities {
+    /// When the service would not say: markup assumed (escaping is the safe side) and
+    /// persistence assumed (the `resident` hint then does no harm).
+    fn default() -> Self {
+        Self {
+            markup: true,
+            persistence: true,
+        }
+    }
+}
+
+impl Capabilities {
+    /// From the names `GetCapabilities` returned.
+    pub fn from_names(names: &[String]) -> Self {
+        let has = |name: &str| names.iter().any(|c| c == name);
+        Self {
+            markup: has("body-markup"),
+            persistence: has("persistence"),
+        }
     }
 }
 
@@ -441,7 +644,7 @@ impl Default for ServiceCheck {
 #[derive(Default)]
 struct CheckState {
     found: bool,
-    markup: Option<bool>,
+    capabilities: Option<Capabilities>,
     probing: bool,
     last_probe: Option<std::time::Instant>,
     logged: bool,
@@ -458,7 +661,7 @@ impl ServiceCheck {
 
     /// Starts a probe with `probe` on a thread of its own when one is due (never while one is
     /// running, never once a service was found). Returns at once.
-    pub fn before_notifying(&self, probe: fn() -> Result<bool, String>) {
+    pub fn before_notifying(&self, probe: fn() -> Result<Capabilities, String>) {
         let due = {
             let mut state = self.state.lock_or_recover();
             let due = !state.found
@@ -483,9 +686,9 @@ impl ServiceCheck {
                 state.probing = false;
                 state.last_probe = Some(std::time::Instant::now());
                 match result {
-                    Ok(markup) => {
+                    Ok(capabilities) => {
                         state.found = true;
-                        state.markup = Some(markup);
+                        state.capabilities = Some(capabilities);
                     }
                     Err(reason) if !state.logged => {
                         state.logged = true;
@@ -508,9 +711,9 @@ impl ServiceCheck {
         state.last_probe.map(|_| state.found)
     }
 
-    /// Whether the service reads markup in the body; `None` until a probe found it.
-    pub fn markup(&self) -> Option<bool> {
-        self.state.lock_or_recover().markup
+    /// What the service can do; `None` until a probe found it.
+    pub fn capabilities(&self) -> Option<Capabilities> {
+        self.state.lock_or_recover().capabilities
     }
 
     /// Whether the missing service was logged.
@@ -567,7 +770,7 @@ mod tests {
     }
 
     static MISSING_CALLS: AtomicUsize = AtomicUsize::new(0);
-    fn missing() -> Result<bool, String> {
+    fn missing() -> Result<Capabilities, String> {
         MISSING_CALLS.fetch_add(1, Ordering::SeqCst);
         std::thread::sleep(Duration::from_millis(50));
         Err("org.freedesktop.Notifications was not provided by any .service files".into())
@@ -601,9 +804,12 @@ mod tests {
     }
 
     static FOUND_CALLS: AtomicUsize = AtomicUsize::new(0);
-    fn found() -> Result<bool, String> {
+    fn found() -> Result<Capabilities, String> {
         FOUND_CALLS.fetch_add(1, Ordering::SeqCst);
-        Ok(false)
+        Ok(Capabilities::from_names(&[
+            "body".into(),
+            "persistence".into(),
+        ]))
     }
 
     #[test]
@@ -611,7 +817,13 @@ mod tests {
         let check = ServiceCheck::with_interval(Duration::ZERO);
         check.before_notifying(found);
         wait_for("the probe", || check.found() == Some(true));
-        assert_eq!(check.markup(), Some(false));
+        assert_eq!(
+            check.capabilities(),
+            Some(Capabilities {
+                markup: false,
+                persistence: true
+            })
+        );
         check.before_notifying(found);
         check.before_notifying(found);
         assert_eq!(FOUND_CALLS.load(Ordering::SeqCst), 1);
@@ -627,5 +839,155 @@ mod tests {
         );
         // The bidi override is shown as its code: it cannot reorder the notification's text.
         assert_eq!(body_text(summary, false), "Write <b>a</b> & b\\u202E");
+    }
+    #[test]
+    fn a_waiting_requests_notification_never_expires_and_stays_after_a_click() {
+        let kept = Staying {
+            expire_timeout_ms: 0,
+            resident: true,
+            urgency: 1,
+        };
+        assert_eq!(staying(Some(true)), kept);
+        // Not known yet: as the desktops' own servers (they keep notifications).
+        assert_eq!(staying(None), kept);
+        // A server that keeps nothing: still never expires, no resident hint.
+        assert_eq!(
+            staying(Some(false)),
+            Staying {
+                resident: false,
+                ..kept
+            }
+        );
+        assert_eq!(
+            Capabilities::from_names(&["actions".into(), "body".into()]),
+            Capabilities {
+                markup: false,
+                persistence: false
+            }
+        );
+    }
+
+    /// The notifications thread with a desktop of its own: the requests that wait, whether the
+    /// window is in front, and what was shown.
+    #[cfg(target_os = "linux")]
+    mod thread {
+        use super::super::linux::{serve, Job, Service, Side};
+        use super::super::{staying, Staying, Words};
+        use askfirst_protocol::ApprovalId;
+        use pretty_assertions::assert_eq;
+        use std::collections::HashSet;
+        use std::sync::{mpsc, Arc, Mutex};
+
+        #[derive(Default)]
+        struct Desktop {
+            waiting: Vec<(ApprovalId, String)>,
+            told: HashSet<ApprovalId>,
+            window_in_front: bool,
+            shown: Vec<(Vec<ApprovalId>, String, Staying)>,
+        }
+
+        #[derive(Clone, Default)]
+        struct FakeSide(Arc<Mutex<Desktop>>);
+
+        impl Side for FakeSide {
+            fn gate(&self, out_of_sight: bool) -> Option<Service> {
+                (out_of_sight || !self.0.lock().unwrap().window_in_front).then(|| Service {
+                    markup: false,
+                    staying: staying(Some(true)),
+                })
+            }
+            fn show(&self, approvals: Vec<ApprovalId>, words: Words, staying: Staying) {
+                let mut desktop = self.0.lock().unwrap();
+                desktop.told.extend(approvals.iter().copied());
+                desktop.shown.push((approvals, words.body, staying));
+            }
+            fn close(&self, approval: ApprovalId) {
+                let mut desktop = self.0.lock().unwrap();
+                desktop.told.remove(&approval);
+                desktop.waiting.retain(|(id, _)| *id != approval);
+            }
+            fn untold(&self) -> Vec<(ApprovalId, String)> {
+                let desktop = self.0.lock().unwrap();
+                desktop
+                    .waiting
+                    .iter()
+                    .filter(|(id, _)| !desktop.told.contains(id))
+                    .cloned()
+                    .collect()
+            }
+        }
+
+        /// Runs `jobs` through the notifications thread until it has done them all; returns
+        /// what was shown meanwhile (and forgets it).
+        fn run(side: &FakeSide, jobs: Vec<Job>) -> Vec<(Vec<ApprovalId>, String, Staying)> {
+            let (send, receive) = mpsc::channel();
+            for job in jobs {
+                send.send(job).unwrap();
+            }
+            drop(send);
+            serve(&receive);
+            std::mem::take(&mut side.0.lock().unwrap().shown)
+        }
+
+        fn ask(side: &FakeSide, summary: &str) -> (ApprovalId, Job) {
+            let id = ApprovalId::new();
+            side.0.lock().unwrap().waiting.push((id, summary.into()));
+            (id, Job::Ask(Box::new(side.clone()), id, summary.into()))
+        }
+
+        fn remind(side: &FakeSide) -> Job {
+            Job::Remind(Box::new(side.clone()))
+        }
+
+        #[test]
+        fn what_waits_is_told_when_the_window_goes_out_of_sight_and_only_once() {
+            let side = FakeSide::default();
+            side.0.lock().unwrap().window_in_front = true;
+            // Two cards come while the person looks at the window: no notification.
+            let (a, ask_a) = ask(&side, "Create the file a.txt");
+            let (b, ask_b) = ask(&side, "Create the file b.txt");
+            assert_eq!(run(&side, vec![ask_a, ask_b]), vec![]);
+            // The window is closed to the tray: both are told now, and they stay.
+            side.0.lock().unwrap().window_in_front = false;
+            let kept = staying(Some(true));
+            assert_eq!(
+                run(&side, vec![remind(&side)]),
+                vec![
+                    (vec![a], "Create the file a.txt".to_owned(), kept),
+                    (vec![b], "Create the file b.txt".to_owned(), kept),
+                ]
+            );
+            // Shown and hidden again: nothing is told twice.
+            assert_eq!(run(&side, vec![remind(&side)]), vec![]);
+            // A card that comes while hidden is told once, not again by a reminder that
+            // comes while it is being gathered.
+            let (c, ask_c) = ask(&side, "Delete the file c.txt");
+            assert_eq!(
+                run(&side, vec![ask_c, remind(&side)]),
+                vec![(vec![c], "Delete the file c.txt".to_owned(), kept)]
+            );
+            // One that ended is not told.
+            side.0.lock().unwrap().window_in_front = true;
+            let (d, ask_d) = ask(&side, "Delete the file d.txt");
+            assert_eq!(run(&side, vec![ask_d]), vec![]);
+            side.0.lock().unwrap().window_in_front = false;
+            let close_d = Job::Close(Box::new(side.clone()), d);
+            assert_eq!(run(&side, vec![close_d, remind(&side)]), vec![]);
+        }
+
+        #[test]
+        fn many_that_wait_are_told_as_one_when_the_window_goes_out_of_sight() {
+            let side = FakeSide::default();
+            side.0.lock().unwrap().window_in_front = true;
+            let jobs: Vec<Job> = (0..5)
+                .map(|n| ask(&side, &format!("Create the file {n}.txt")).1)
+                .collect();
+            assert_eq!(run(&side, jobs), vec![]);
+            side.0.lock().unwrap().window_in_front = false;
+            let shown = run(&side, vec![remind(&side)]);
+            assert_eq!(shown.len(), 1, "{shown:?}");
+            assert_eq!(shown[0].0.len(), 5);
+            assert_eq!(shown[0].1, "5 actions are waiting");
+        }
     }
 }

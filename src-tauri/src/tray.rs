@@ -1,11 +1,15 @@
 //! The tray icon (StatusNotifierItem via libayatana-appindicator on Linux). Its menu shows how
 //! many approvals are waiting, one item per waiting approval that opens the window at its card,
-//! "Show Ask First" and "Quit"; the icon's title shows the count where the platform shows one.
+//! "Show Ask First" and "Quit". While anything waits the icon itself changes (the app's icon
+//! with a mark, [`with_mark`]) and its title and tooltip say how many wait, where the platform
+//! shows them; it changes back when nothing waits.
 
 use crate::window;
 use askfirst_core::i18n::{tr, Arg};
 use askfirst_protocol::event_names::FOCUS_APPROVAL;
 use askfirst_protocol::ApprovalRequest;
+use std::sync::atomic::{AtomicBool, Ordering};
+use tauri::image::Image;
 use tauri::menu::{IsMenuItem, Menu, MenuItem, PredefinedMenuItem};
 use tauri::tray::{TrayIcon, TrayIconBuilder};
 use tauri::{AppHandle, Emitter, Runtime};
@@ -56,9 +60,62 @@ pub fn quit_label() -> String {
     tr("tray-quit", &[])
 }
 
-/// The icon's title and tooltip for `count` waiting approvals: "Ask First", or with the count.
+/// The icon's title and tooltip for `count` waiting approvals: "Ask First", or "Ask First — 2
+/// requests waiting for your OK".
 pub fn title(count: usize) -> String {
     tr("tray-tooltip", &[("count", Arg::from(count))])
+}
+
+/// The mark's colour while something waits (sRGB): a red that stands out on the icon's blue
+/// and on light and dark panels, with a white ring around it ([`with_mark`]).
+const MARK: [u8; 3] = [0xE0, 0x31, 0x2B];
+
+/// The app's icon with a mark: a red dot with a white ring in its top right corner, a third
+/// of its width across, as panels mark an app that wants attention. `rgba`: the icon's pixels,
+/// 4 bytes each (straight alpha), `width` × `height`; returns the marked pixels, same size.
+/// Made from the app's own icon at start, so it never differs from it but for the mark.
+pub fn with_mark(rgba: &[u8], width: u32, height: u32) -> Vec<u8> {
+    let mut out = rgba.to_vec();
+    let size = width.min(height) as f32;
+    let radius = (size * 0.30).max(3.0);
+    let ring = (size / 16.0).max(1.0);
+    let (cx, cy) = (width as f32 - radius, radius);
+    for y in 0..height {
+        for x in 0..width {
+            // Distance from the pixel's centre to the mark's; coverage with a one-pixel edge.
+            let d = ((x as f32 + 0.5 - cx).powi(2) + (y as f32 + 0.5 - cy).powi(2)).sqrt();
+            let outer = (radius - d + 0.5).clamp(0.0, 1.0);
+            if outer == 0.0 {
+                continue;
+            }
+            let inner = (radius - ring - d + 0.5).clamp(0.0, 1.0);
+            let at = ((y * width + x) * 4) as usize;
+            let Some(pixel) = out.get_mut(at..at + 4) else {
+                continue;
+            };
+            for (c, mark) in MARK.iter().enumerate() {
+                // Red inside, white on the ring.
+                let paint = f32::from(*mark) * inner + 255.0 * (1.0 - inner);
+                pixel[c] = blend(pixel[c], pixel[3], paint, outer);
+            }
+            let alpha = f32::from(pixel[3]) / 255.0;
+            pixel[3] = ((alpha + outer * (1.0 - alpha)) * 255.0).round() as u8;
+        }
+    }
+    out
+}
+
+/// One channel of `paint` laid over a pixel whose channel is `under` with alpha `alpha`, with
+/// coverage `cover` (0–1), as straight (not premultiplied) alpha.
+fn blend(under: u8, alpha: u8, paint: f32, cover: f32) -> u8 {
+    let a = f32::from(alpha) / 255.0;
+    let out_alpha = cover + a * (1.0 - cover);
+    if out_alpha <= 0.0 {
+        return 0;
+    }
+    ((paint * cover + f32::from(under) * a * (1.0 - cover)) / out_alpha)
+        .round()
+        .clamp(0.0, 255.0) as u8
 }
 
 /// Rebuilds the tray's menu and title in the current language, e.g. after
@@ -78,6 +135,10 @@ pub fn relabel<R: Runtime>(app: &AppHandle<R>) {
 /// The tray icon.
 pub struct AppTray<R: Runtime> {
     icon: TrayIcon<R>,
+    /// The app's icon, and it with the mark ([`with_mark`]); none without a window icon.
+    images: Option<(Image<'static>, Image<'static>)>,
+    /// Whether the icon shows the mark now.
+    marked: AtomicBool,
 }
 
 fn build_menu<R: Runtime>(
@@ -155,15 +216,27 @@ impl<R: Runtime> AppTray<R> {
                     _ => {}
                 }
             });
-        if let Some(icon) = app.default_window_icon() {
-            builder = builder.icon(icon.clone());
+        let images = app.default_window_icon().map(|icon| {
+            let idle = icon.clone().to_owned();
+            let marked = Image::new_owned(
+                with_mark(idle.rgba(), idle.width(), idle.height()),
+                idle.width(),
+                idle.height(),
+            );
+            (idle, marked)
+        });
+        if let Some((idle, _)) = &images {
+            builder = builder.icon(idle.clone());
         }
         Ok(Self {
             icon: builder.build(app)?,
+            images,
+            marked: AtomicBool::new(false),
         })
     }
 
-    /// Shows the waiting approvals in the menu and their count in the icon's title.
+    /// Shows the waiting approvals in the menu, their count in the icon's title and tooltip,
+    /// and the mark on the icon while any wait.
     pub fn set_pending(&self, app: &AppHandle<R>, pending: &[ApprovalRequest]) {
         match build_menu(app, pending) {
             Ok(menu) => {
@@ -174,7 +247,18 @@ impl<R: Runtime> AppTray<R> {
             Err(error) => eprintln!("askfirst: could not build the tray menu: {error}"),
         }
         let title = self::title(pending.len());
+        let _ = self.icon.set_tooltip(Some(&title));
         let _ = self.icon.set_title(Some(title));
+        let mark = !pending.is_empty();
+        // Only when it changes: each new image is written to a file the panel reads.
+        if self.marked.swap(mark, Ordering::SeqCst) != mark {
+            if let Some((idle, marked)) = &self.images {
+                let image = if mark { marked } else { idle };
+                if let Err(error) = self.icon.set_icon(Some(image.clone())) {
+                    eprintln!("askfirst: could not change the tray icon: {error}");
+                }
+            }
+        }
     }
 }
 
@@ -241,6 +325,45 @@ pub fn host_available() -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_tray_says_how_many_requests_wait() {
+        assert_eq!(title(0), "Ask First");
+        assert_eq!(title(1), "Ask First — 1 request waiting for your OK");
+        assert_eq!(title(2), "Ask First — 2 requests waiting for your OK");
+    }
+
+    #[test]
+    fn the_marked_icon_is_the_icon_with_a_red_dot_in_its_top_right_corner() {
+        // A 32×32 opaque blue square with a transparent border, as the app's icon.
+        let (w, h) = (32u32, 32u32);
+        let mut icon = vec![0u8; (w * h * 4) as usize];
+        for y in 2..30 {
+            for x in 2..30 {
+                let at = ((y * w + x) * 4) as usize;
+                icon[at..at + 4].copy_from_slice(&[0x35, 0x6E, 0xDC, 0xFF]);
+            }
+        }
+        let marked = with_mark(&icon, w, h);
+        assert_eq!(marked.len(), icon.len());
+        let pixel = |p: &[u8], x: u32, y: u32| {
+            let at = ((y * w + x) * 4) as usize;
+            [p[at], p[at + 1], p[at + 2], p[at + 3]]
+        };
+        // The mark's middle is red and opaque; its ring white, also where the icon was clear.
+        assert_eq!(pixel(&marked, 22, 9), [0xE0, 0x31, 0x2B, 0xFF]);
+        assert_eq!(pixel(&marked, 22, 0), [0xFF, 0xFF, 0xFF, 0xFF]);
+        // Away from the corner nothing changed.
+        assert_eq!(pixel(&marked, 8, 24), pixel(&icon, 8, 24));
+        assert_eq!(pixel(&marked, 0, 31), [0, 0, 0, 0]);
+        let changed = (0..w * h)
+            .filter(|i| marked[*i as usize * 4..][..4] != icon[*i as usize * 4..][..4])
+            .count();
+        assert!(
+            changed > 100 && changed < 400,
+            "the mark covers {changed} of 1024 pixels"
+        );
+    }
 
     #[test]
     fn the_menu_says_how_many_are_not_listed() {

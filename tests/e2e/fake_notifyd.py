@@ -1,7 +1,9 @@
 #!/usr/bin/python3
 """A freedesktop notification server for tests: claims org.freedesktop.Notifications on the
-session bus and appends one JSON line per Notify call to the file given as argv[1], and one
-line per CloseNotification call to that file + ".closed". A test can click a notification:
+session bus and appends one JSON line per Notify call to the file given as argv[1] (with its
+expire timeout and the hints `resident` and `urgency`), and one line per CloseNotification call
+to that file + ".closed". Its capabilities are those of a desktop's own server that keeps
+notifications (`persistence`, as GNOME Shell's and Plasma's), without body markup. A test can click a notification:
 the method Click(id, action) on the interface dev.askfirst.TestNotifications (same object)
 emits ActionInvoked(id, action) as a server does when the person clicks it.
 
@@ -20,6 +22,15 @@ IFACE = "org.freedesktop.Notifications"
 PATH = "/org/freedesktop/Notifications"
 
 
+def _plain(value):
+    """A D-Bus hint value as JSON: booleans as booleans, bytes and integers as numbers."""
+    if isinstance(value, dbus.Boolean):
+        return bool(value)
+    if isinstance(value, (dbus.Byte, dbus.Int32, dbus.UInt32, dbus.Int64, dbus.UInt64, int)):
+        return int(value)
+    return str(value)
+
+
 class Server(dbus.service.Object):
     def __init__(self, bus, log_path):
         self.name = dbus.service.BusName(IFACE, bus, do_not_queue=True)
@@ -36,12 +47,14 @@ class Server(dbus.service.Object):
                 "id": nid, "app_name": str(app_name), "summary": str(summary),
                 "body": str(body), "actions": [str(a) for a in actions],
                 "timeout": int(timeout),
+                "hints": {str(k): _plain(v) for k, v in hints.items()
+                          if str(k) in ("resident", "urgency", "transient")},
             }) + "\n")
         return nid
 
     @dbus.service.method(IFACE, in_signature="", out_signature="as")
     def GetCapabilities(self):
-        return ["body"]
+        return ["actions", "body", "persistence"]
 
     @dbus.service.method(IFACE, in_signature="", out_signature="ssss")
     def GetServerInformation(self):

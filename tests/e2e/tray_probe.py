@@ -1,11 +1,14 @@
 #!/usr/bin/python3
 """Reads the tray menu of the newest StatusNotifierItem on the session bus and prints its
-labels as JSON: {"title": ..., "labels": [...]}; with `click LABEL`, first clicks that item. Uses python3-dbus (run with /usr/bin/python3).
+labels as JSON: {"title": ..., "label": ..., "icon": ..., "labels": [...]} (`label`: the text
+the panel shows beside the icon, libayatana's XAyatanaLabel; `icon`: the path of the icon's
+image, IconName in IconThemePath); with `click LABEL`, first clicks that item. Uses python3-dbus (run with /usr/bin/python3).
 
 The item is found through org.kde.StatusNotifierWatcher; its menu through
 com.canonical.dbusmenu.GetLayout (the protocol libayatana-appindicator speaks).
 """
 import json
+import os
 import sys
 import xml.etree.ElementTree as ET
 
@@ -66,7 +69,11 @@ def main():
             return 1
         menu.Event(item_id, "clicked", dbus.String("", variant_level=1), dbus.UInt32(0),
                    dbus_interface="com.canonical.dbusmenu")
-    print(json.dumps({"title": str(props.get("Title", "")), "labels": labels(layout)}))
+    icon = str(props.get("IconName", ""))
+    if icon and not icon.startswith("/"):
+        icon = os.path.join(str(props.get("IconThemePath", "")), icon + ".png")
+    print(json.dumps({"title": str(props.get("Title", "")), "label": str(props.get("XAyatanaLabel", "")),
+                      "icon": icon, "labels": labels(layout)}))
     return 0
 
 

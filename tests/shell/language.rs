@@ -60,13 +60,20 @@ fn in_portuguese_child() {
     assert_eq!(tray::more_label(13).as_deref(), Some("…e mais 3 na janela"));
     assert_eq!(tray::show_label(), "Mostrar o Ask First");
     assert_eq!(tray::quit_label(), "Sair");
-    assert_eq!(tray::title(2), "Ask First (2)");
+    assert_eq!(
+        tray::title(1),
+        "Ask First — 1 pedido esperando sua aprovação"
+    );
+    assert_eq!(
+        tray::title(2),
+        "Ask First — 2 pedidos esperando sua aprovação"
+    );
     i18n::set_language(Language::ZhCn);
     assert_eq!(
         notify::Words::for_approval("x", false).title,
         "Ask First 需要你的同意"
     );
     assert_eq!(tray::pending_label(2), "2 个请求等待批准");
-    assert_eq!(tray::title(2), "Ask First（2）");
+    assert_eq!(tray::title(2), "Ask First — 2 个请求等待你的同意");
     println!("child: checked");
 }

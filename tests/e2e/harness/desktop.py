@@ -196,3 +196,56 @@ def window_png(path, title="Ask First", pid=None):
         return True
     finally:
         d.close()
+
+
+def png_pixels(path):
+    """(width, height, rows) of an 8-bit RGBA or RGB PNG without interlacing, as the tray's icon
+    files are: rows of (r, g, b, a) tuples. Enough of the PNG specification (filters 0–4) for
+    the tests to look at an icon a panel shows, without an imaging library."""
+    import struct
+    import zlib
+    with open(path, "rb") as f:
+        data = f.read()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", f"{path} is not a PNG"
+    at, idat, header = 8, b"", None
+    while at < len(data):
+        length, kind = struct.unpack(">I4s", data[at:at + 8])
+        body = data[at + 8:at + 8 + length]
+        if kind == b"IHDR":
+            header = struct.unpack(">IIBBBBB", body)
+        elif kind == b"IDAT":
+            idat += body
+        at += 12 + length
+    width, height, depth, colour, _, _, interlace = header
+    assert depth == 8 and colour in (2, 6) and interlace == 0, header
+    channels = 4 if colour == 6 else 3
+    raw, stride, rows, previous = zlib.decompress(idat), width * channels, [], bytearray(width * channels)
+    for y in range(height):
+        kind, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for i in range(stride):
+            left = line[i - channels] if i >= channels else 0
+            up, corner = previous[i], previous[i - channels] if i >= channels else 0
+            if kind == 1:
+                line[i] = (line[i] + left) & 0xFF
+            elif kind == 2:
+                line[i] = (line[i] + up) & 0xFF
+            elif kind == 3:
+                line[i] = (line[i] + (left + up) // 2) & 0xFF
+            elif kind == 4:
+                p = left + up - corner
+                pa, pb, pc = abs(p - left), abs(p - up), abs(p - corner)
+                line[i] = (line[i] + (left if pa <= pb and pa <= pc else up if pb <= pc else corner)) & 0xFF
+        rows.append([tuple(line[x * channels:(x + 1) * channels]) + ((255,) if channels == 3 else ())
+                     for x in range(width)])
+        previous = line
+    return width, height, rows
+
+
+def tray_icon_pixels(menu):
+    """The pixels of the tray icon's image as the panel reads it (the probe's `icon` path), or
+    None when there is no such file (yet)."""
+    path = menu.get("icon", "")
+    try:
+        return png_pixels(path)
+    except (OSError, AssertionError):
+        return None
