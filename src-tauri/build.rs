@@ -45,4 +45,7 @@ fn main() {
     if let Err(error) = tauri_build::try_build(attributes) {
         panic!("tauri-build failed: {error:#}");
     }
+    // The window's and the tray's icon are built in (tauri's generate_context!), which cargo
+    // does not know reads them: a changed icon must rebuild the app.
+    println!("cargo:rerun-if-changed=icons");
 }

@@ -15,6 +15,7 @@ pairs=(
   "card-command.png command-card-words.png"                   # test_frictions
   "transcript-new-below.png transcript-new-below.png"         # test_frictions
   "alike-moves.png alike-moves.png"                           # test_approvals
+  "tray-marked.png tray-marked.png"                           # test_tray_notify
   "card-allow-in-conversation.png session-card.png"           # test_approvals
   "try-first-script-card.png try-first-script-card.png"       # test_try_first
   "try-first-pdf-refused.png try-first-pdf-refused.png"       # test_try_first
