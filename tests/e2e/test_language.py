@@ -184,7 +184,21 @@ def test_the_welcome_speaks_portuguese_at_the_minimum_size():
         app.wd.screenshot(os.path.join(ARTIFACTS, "language-pt-BR-welcome-provider.png"))
 
 
+
+def test_a_waiting_card_keeps_its_buttons_in_view_at_the_minimum_size_in_english():
+    """Issue 41.6, in English as in Portuguese and Chinese: at 560 × 480 a waiting card's
+    Approve and Deny are in view with its summary, also with Settings open beside it."""
+    with App("min-en", "write-hello.json") as app:
+        app.start_task("Write a greeting")
+        card = app.card()
+        check_min_size(app, "en-card")
+        app.wd.click(app.wd.find_all('[data-testid="settings"]')[0])
+        check_min_size(app, "en-settings")
+        app.press(card, "deny")
+        assert app.wait_finished() == "completed"
+
 TESTS = [
+    test_a_waiting_card_keeps_its_buttons_in_view_at_the_minimum_size_in_english,
     test_the_window_speaks_simplified_chinese_from_the_desktop,
     test_the_window_speaks_portuguese_and_switches_at_once_in_settings,
     test_the_welcome_speaks_portuguese_at_the_minimum_size,
