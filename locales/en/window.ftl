@@ -239,6 +239,7 @@ transcript-new-below = { $count ->
     [one] New: 1 message
    *[other] New: { $count } messages
 }
+transcript-try-again = Try again
 transcript-empty = Tell the agent what to do below. It can look at files on its own, but it will ask you before it changes anything.
 transcript-you = You
 # $provider is the name of who answers ("Demo", "OpenAI").

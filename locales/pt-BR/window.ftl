@@ -225,6 +225,7 @@ transcript-new-below = { $count ->
     [one] Nova: 1 mensagem
    *[other] Novas: { $count } mensagens
 }
+transcript-try-again = Tentar de novo
 transcript-empty = Diga abaixo o que o assistente deve fazer. Ele pode olhar os arquivos sozinho, mas vai perguntar a você antes de mudar qualquer coisa.
 transcript-you = Você
 # $provider is the name of who answers ("Demo", "OpenAI").

@@ -156,6 +156,7 @@ internal-failure = Ask First 内部出了问题，所以这件事没有做。请
 
 transcript-label = 对话
 transcript-new-below = 新消息：{ $count } 条
+transcript-try-again = 再试一次
 transcript-empty = 在下面告诉助手要做什么。它可以自己查看文件，但在改动任何东西之前都会先问你。
 transcript-you = 你
 # $provider is the name of who answers ("Demo", "OpenAI").

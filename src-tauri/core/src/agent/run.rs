@@ -108,7 +108,13 @@ impl Run {
             .messages
             .iter()
             .any(|m| matches!(m, Message::User { .. }));
-        self.push_message(Message::User { text: task.clone() });
+        // The same task tried again after the model service failed before answering it ("Try
+        // again" in the window): it is the conversation's last message already, and the model
+        // is not told it twice.
+        let again = matches!(self.messages.last(), Some(Message::User { text }) if *text == task);
+        if !again {
+            self.push_message(Message::User { text: task.clone() });
+        }
         if first_task {
             // The Sessions list's title, so listing need not read this log.
             let store = Arc::clone(&self.rt.store);

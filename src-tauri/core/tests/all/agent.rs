@@ -552,3 +552,67 @@ async fn two_calls_with_one_id_keep_their_own_outcomes() {
         "{text}"
     );
 }
+
+/// A model service that fails its first answer (HTTP 503), then answers; records what it is sent.
+struct FailsOnce {
+    calls: std::sync::Mutex<Vec<Vec<Message>>>,
+}
+
+#[async_trait::async_trait]
+impl askfirst_core::provider::Provider for FailsOnce {
+    fn display_name(&self) -> String {
+        "fails once".into()
+    }
+    async fn step(
+        &self,
+        messages: &[Message],
+        _tools: &[askfirst_core::tools::ToolSpec],
+        _deltas: &askfirst_core::provider::DeltaSink<'_>,
+    ) -> Result<askfirst_core::provider::ModelTurn, askfirst_core::provider::ProviderError> {
+        let mut calls = self.calls.lock().unwrap();
+        calls.push(messages.to_vec());
+        if calls.len() == 1 {
+            return Err(askfirst_core::provider::ProviderError::ServerError {
+                host: "api.example.com".into(),
+                status: 503,
+                tries: 4,
+                detail: "overloaded".into(),
+            });
+        }
+        Ok(askfirst_core::provider::ModelTurn {
+            text: Some("Done.".into()),
+            tool_calls: Vec::new(),
+        })
+    }
+}
+
+/// "Try again" after the model service failed: the same task started again is not told to the
+/// model twice (the failed run left it as the conversation's last message); a task typed after
+/// a run that answered is told, whatever its words.
+#[tokio::test]
+async fn the_same_task_tried_again_after_the_service_failed_is_said_once() {
+    let provider = std::sync::Arc::new(FailsOnce {
+        calls: std::sync::Mutex::new(Vec::new()),
+    });
+    let mut h = super::support::harness_with_provider(provider.clone());
+    h.runtime.start_run("Sort my invoices").unwrap();
+    let (_, status, _) = h.events.run_finished().await;
+    assert_eq!(status, RunStatus::Failed);
+    h.runtime.start_run("Sort my invoices").unwrap();
+    let (_, status, _) = h.events.run_finished().await;
+    assert_eq!(status, RunStatus::Completed);
+    h.runtime.start_run("Sort my invoices").unwrap();
+    let (_, status, _) = h.events.run_finished().await;
+    assert_eq!(status, RunStatus::Completed);
+    let users = |messages: &[Message]| {
+        messages
+            .iter()
+            .filter(|m| matches!(m, Message::User { .. }))
+            .count()
+    };
+    let calls = provider.calls.lock().unwrap().clone();
+    assert_eq!(
+        calls.iter().map(|c| users(c)).collect::<Vec<_>>(),
+        [1, 1, 2]
+    );
+}
