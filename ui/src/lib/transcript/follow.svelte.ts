@@ -22,6 +22,8 @@ export class Follow {
   unseen = $state(0);
   #el: HTMLElement | null = null;
   #userAt = -Infinity;
+  /** Whether a card waits now: the view then stays (also for a scroll already on its way). */
+  #cardWaiting = false;
   #now: () => number;
 
   constructor(now: () => number = () => performance.now()) {
@@ -55,6 +57,7 @@ export class Follow {
    * drawn, twice: the list measures what it drew and may grow); otherwise new entries count.
    */
   changed(added: number, cardWaiting: boolean): void {
+    this.#cardWaiting = cardWaiting;
     if (!this.following) {
       this.unseen += added;
       return;
@@ -73,8 +76,10 @@ export class Follow {
   #toBottomSoon(): void {
     const el = this.#el;
     if (!el) return;
+    // Each step checks again: a card that arrived meanwhile was brought into view, and the
+    // view stays with it (found by CI: the second step scrolled a new card away).
     const down = () => {
-      if (this.following) el.scrollTop = el.scrollHeight;
+      if (this.following && !this.#cardWaiting) el.scrollTop = el.scrollHeight;
     };
     down();
     requestAnimationFrame(() => {

@@ -67,4 +67,18 @@ describe('the view follows the conversation', () => {
     follow.changed(0, false);
     expect(a.el.scrollTop).toBe(1600);
   });
+
+  it('does not scroll a card that arrived meanwhile away with a scroll already on its way', async () => {
+    const follow = new Follow(() => 0);
+    const a = area(2000);
+    follow.attach(a.el);
+    // Text arrives: the view goes down now and again after the next frames…
+    follow.changed(1, false);
+    expect(a.el.scrollTop).toBe(1600);
+    // …but a card comes first, and the window brings it into view at the top.
+    a.el.scrollTop = 0;
+    follow.changed(0, true);
+    await new Promise((done) => setTimeout(done, 100));
+    expect(a.el.scrollTop).toBe(0);
+  });
 });
