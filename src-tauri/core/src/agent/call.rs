@@ -494,17 +494,6 @@ impl Run {
             canonical.as_deref(),
         );
         let layer = verdict.layer;
-        let run_id = self.id;
-        let decided_without_asking = |allowed: bool, reason: &str| AuditRecord::PolicyDecided {
-            run_id,
-            tool_call_id: call.id.clone(),
-            tool_name: call.name.clone(),
-            arguments_sha256: crate::approvals::sha256_hex(call.arguments_json.as_bytes()),
-            allowed,
-            policy_layer: layer,
-            reason: reason.to_owned(),
-            at: crate::unix_millis_now(),
-        };
         let asking_rule = verdict.asking_rule.clone();
         // A command is tried on a copy of the folder first, where this computer can make one:
         // its card, if any, shows what it did. Only an ask rule's card, one about the internet
@@ -526,7 +515,7 @@ impl Run {
         };
         let pending = match verdict.decision {
             PolicyDecision::Allow => {
-                self.audit(decided_without_asking(true, &verdict.note));
+                self.decided(call, true, layer, &verdict.note);
                 None
             }
             // Its card comes after the try (or none, if it changes nothing): an ordinary
@@ -543,14 +532,16 @@ impl Run {
                         _ => false,
                     } =>
             {
-                self.audit(decided_without_asking(
+                self.decided(
+                    call,
                     true,
+                    layer,
                     "tried on a copy of the folder first; its changes, if any, are asked about",
-                ));
+                );
                 None
             }
             PolicyDecision::Deny { reason, wording } => {
-                self.audit(decided_without_asking(false, &reason));
+                self.decided(call, false, layer, &reason);
                 let wording = Some(wording);
                 let reason = if layer == PolicyLayer::HardDenial {
                     NotRun::HardDenial { reason, wording }
@@ -580,7 +571,7 @@ impl Run {
                     asking_rule: asking_rule.clone(),
                 };
                 let request = NewApproval {
-                    run_id,
+                    run_id: self.id,
                     tool_call_id: call.id.clone(),
                     tool_name: call.name.clone(),
                     arguments_json: call.arguments_json.clone(),

@@ -177,8 +177,9 @@ fn changes_for_model(changes: &[FileChange], total: usize) -> String {
 }
 
 impl Run {
-    /// Records, without a card, what the policy decided about `call` after its try.
-    fn decided(&self, call: &ToolCall, allowed: bool, layer: PolicyLayer, reason: &str) {
+    /// Records, without a card, what the policy decided about `call` (before a card would be
+    /// shown, or after its try).
+    pub(super) fn decided(&self, call: &ToolCall, allowed: bool, layer: PolicyLayer, reason: &str) {
         self.audit(AuditRecord::PolicyDecided {
             run_id: self.id,
             tool_call_id: call.id.clone(),
