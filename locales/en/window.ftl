@@ -61,6 +61,7 @@ composer-start = Start
 
 approvals-heading = Waiting for your OK
 card-eyebrow = The agent wants to
+card-resumed = Asked again: Ask First was closed while this waited for your answer. Nothing of it has been done.
 risk-low = Low risk
 risk-medium = Medium risk
 risk-high = High risk
@@ -244,6 +245,7 @@ transcript-empty = Tell the agent what to do below. It can look at files on its 
 transcript-you = You
 # $provider is the name of who answers ("Demo", "OpenAI").
 transcript-answered-by = Answered by: { $provider }
+transcript-resumed = Ask First was closed in the middle of this task. It goes on where it stopped; anything that was waiting for your OK is asked again.
 transcript-agent = Agent
 transcript-finished = The agent finished.
 transcript-stopped = The agent was stopped.

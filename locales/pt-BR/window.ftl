@@ -47,6 +47,7 @@ composer-start = Começar
 
 approvals-heading = Esperando a sua permissão
 card-eyebrow = O assistente quer
+card-resumed = Perguntado de novo: o Ask First foi fechado enquanto isto esperava sua resposta. Nada disto foi feito.
 risk-low = Risco baixo
 risk-medium = Risco médio
 risk-high = Risco alto
@@ -230,6 +231,7 @@ transcript-empty = Diga abaixo o que o assistente deve fazer. Ele pode olhar os 
 transcript-you = Você
 # $provider is the name of who answers ("Demo", "OpenAI").
 transcript-answered-by = Respondido por: { $provider }
+transcript-resumed = O Ask First foi fechado no meio desta tarefa. Ela continua de onde parou; o que esperava o seu OK é perguntado de novo.
 transcript-agent = Assistente
 transcript-finished = O assistente terminou.
 transcript-stopped = O assistente foi parado.

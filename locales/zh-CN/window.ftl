@@ -47,6 +47,7 @@ composer-start = 开始
 
 approvals-heading = 等待你的同意
 card-eyebrow = 助手想要
+card-resumed = 再次询问：这一项等待你回答时 Ask First 被关闭了。它还没有被执行。
 risk-low = 低风险
 risk-medium = 中等风险
 risk-high = 高风险
@@ -161,6 +162,7 @@ transcript-empty = 在下面告诉助手要做什么。它可以自己查看文�
 transcript-you = 你
 # $provider is the name of who answers ("Demo", "OpenAI").
 transcript-answered-by = 回答者：{ $provider }
+transcript-resumed = Ask First 在这项任务进行中被关闭了。任务从中断处继续；之前等待你同意的操作会再次询问。
 transcript-agent = 助手
 transcript-finished = 助手完成了。
 transcript-stopped = 助手被停止了。

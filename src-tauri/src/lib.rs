@@ -223,6 +223,21 @@ fn try_run() -> anyhow::Result<()> {
             let tray = tray::AppTray::build(app.handle())?;
             app.manage(tray);
             inbox::start(app.handle());
+            if autostart.is_none() {
+                // A task Ask First was closed (or killed) in the middle of goes on where it
+                // was: its conversation opens, and what waited is asked about again.
+                let handle = app.handle().clone();
+                tauri::async_runtime::spawn(async move {
+                    let switch = handle.state::<commands::SessionSwitch>();
+                    let _switching = switch.lock().await;
+                    let runtime = Arc::clone(handle.state::<Arc<AgentRuntime>>().inner());
+                    let resumed =
+                        tauri::async_runtime::spawn_blocking(move || runtime.resume_interrupted());
+                    if let Ok(Some(session)) = resumed.await {
+                        eprintln!("askfirst: went on with the task of session {session}");
+                    }
+                });
+            }
             if let Some(task) = autostart {
                 // Off the GUI thread like the `start_run` command (the run's setup reads the
                 // rules and settings files), and under the same session-switch guard.

@@ -1,7 +1,7 @@
 """Survival: kill -9 with approvals waiting, and start again on the same data. Nothing written
 before the kill is lost or rewritten, the waiting approvals are recorded as cancelled by the
-closing (no phantom cards), the session goes on, and a torn last line (a power cut) counts for
-nothing."""
+closing (never acted on), the task goes on where it was with those calls asked again as new
+cards, the session goes on after it, and a torn last line (a power cut) counts for nothing."""
 import os
 import shutil
 import signal
@@ -20,9 +20,12 @@ def test_kill_9_with_two_cards_waiting_then_start_again():
         {"say": "Now two more files.", "tool_calls": [write_call("one.txt", "1\n"), write_call("two.txt", "2\n")]},
         {"say": "Both handled."},
     ])
+    # Played by the app after the restart, from the turn after the last one its conversation
+    # holds: the resumed task (two turns so far) gets the third, a new task the first.
     second = scenario_path("kill-second", [
         {"say": "Writing after the restart.", "tool_calls": [write_call("after.txt", "after the kill\n")]},
         {"say": "Done after the restart."},
+        {"say": "Both handled."},
     ])
     keep = tempfile.mkdtemp(prefix="askfirst-survival-kill-")
     data, workspace = os.path.join(keep, "data"), os.path.join(keep, "workspace")
@@ -58,11 +61,16 @@ def test_kill_9_with_two_cards_waiting_then_start_again():
         figure("kill_log_bytes_before", len(raw_before))
         app = App("kill-again", second, data=data, workspace=workspace, prefix="survival")
         with app:
-            figure("kill_restart_to_usable_window_s", round(time.monotonic() - killed_at, 2))
-            # No phantom cards: nothing waits after a restart.
-            time.sleep(1.0)
-            assert not app.cards(), "a card from before the kill came back"
-            assert app.wd.execute("return document.querySelectorAll('[data-testid=\"approval-card\"]').length") == 0
+            # The task goes on where it was: its conversation opens by itself, and the two
+            # calls that waited are asked again, as new cards that say so.
+            again = wait_for("the two cards asked again", lambda: (lambda c: c if len(c) == 2 else None)(app.cards()))
+            figure("kill_restart_to_cards_again_s", round(time.monotonic() - killed_at, 2))
+            assert not {c.id for c in again} & set(ids), "an old card came back instead of a new one"
+            for card in again:
+                said = app.card_texts(card, '[data-testid="resume-card"]')
+                assert said and "Nothing of it has been done" in said[0], said
+            resumed = app.wd.find_all('[data-testid="run-resumed"]')
+            assert resumed and "in the middle of this task" in app.wd.text(resumed[0])
             now = session_logs(data)
             raw_now = now[name]
             # Every byte written before the kill is still there, in place; the torn line is
@@ -70,43 +78,48 @@ def test_kill_9_with_two_cards_waiting_then_start_again():
             assert raw_now.startswith(raw_before), "the old log was rewritten"
             records, damaged = parse_log(raw_now)
             assert not damaged, damaged
+            # The cards from before the kill are closed for good: an answer to them does nothing.
             for i in ids:
                 assert decided(records, i) == [{"kind": "cancelled", "cause": "app_shutdown"}], (i, decided(records, i))
-            added = raw_now[len(raw_before):].count(b"\n")
-            figure("kill_lines_added_on_restart", added)
-            assert added == len(ids), raw_now[len(raw_before):]
-            # Reopen the old session: its calls show as stopped by the closing, not waiting.
-            app.wd.click(app.wd.find_all('[data-testid="sessions"]')[0])
-            opener = wait_for("the old session", lambda: app.wd.find_all('[data-testid="open-session"]'))[0]
-            app.wd.click(opener)
-            states = replayed(app, 3)
-            assert states == ["succeeded", "cancelled", "cancelled"], states
-            texts = [app.wd.text(c) for _, c in app.tool_calls()]
-            assert all("The app was closed; this action was not performed." in t for t in texts[1:]), texts
+            assert not os.path.exists(os.path.join(workspace, "one.txt"))
+            shot(app, "kill-asked-again")
+            for card in again:
+                app.press(card, "approve")
+            assert app.wait_finished() == "completed"
+            for file, content in (("one.txt", "1\n"), ("two.txt", "2\n")):
+                with open(os.path.join(workspace, file), encoding="utf-8") as f:
+                    assert f.read() == content
+            # The model went on with the same conversation: its next turn, not its first.
             transcript = app.wd.text(app.wd.find_all('section.transcript')[0])
+            assert "Both handled." in transcript, transcript
             assert "Ask First was closed while the agent was working." in transcript, transcript
-            assert app.run_status() == "cancelled", app.run_status()
-            assert not app.cards()
-            shot(app, "kill-reopened")
+            shot(app, "kill-went-on")
             # The session goes on: a new task, a card, approve, the file is written.
             app.start_task("Write one more file")
             card = app.card()
+            assert not app.card_texts(card, '[data-testid="resume-card"]')
             app.press(card, "approve")
             assert app.wait_finished() == "completed"
             with open(os.path.join(workspace, "after.txt"), encoding="utf-8") as f:
                 assert f.read() == "after the kill\n"
-            assert not os.path.exists(os.path.join(workspace, "one.txt"))
-            assert not os.path.exists(os.path.join(workspace, "two.txt"))
             # …in the same session log, which still starts with what was there before the kill.
             raw_end = session_logs(data)[name]
             assert raw_end.startswith(raw_now)
             records, damaged = parse_log(raw_end)
             assert not damaged, damaged
-            # The conversation continued: the task after the kill is in the same log.
+            # The conversation continued: the task after the kill is in the same log, and the
+            # resumed task was not asked of the model twice.
             tasks = [r["message"].get("text") for r in records if r["type"] == "message" and r["message"].get("role") == "user"]
             assert tasks == ["Write three files", "Write one more file"], tasks
+            # Each call of the first task has exactly one result in the conversation (the
+            # last task's call comes after, its id may repeat one of another task's).
+            results = [r["message"].get("tool_call_id") for r in records
+                       if r["type"] == "message" and r["message"].get("role") == "tool_result"]
+            assert len(results) == 4 and len(set(results[:3])) == 3, results
             shot(app, "kill-continued")
             assert "panicked" not in app.stderr()
+        # Nothing is offered again at the next start once the task has ended.
+        assert not [n for n in os.listdir(os.path.join(data, "sessions")) if n.endswith(".interrupted.json")]
         # kill -9 cannot tear a record (each is one write(2)); a power cut can. Add the torn
         # start of an *approving* decision for the first card, with no newline, as one would
         # look: it must count for nothing, nothing may be glued to it, and the reopened session
@@ -121,8 +134,9 @@ def test_kill_9_with_two_cards_waiting_then_start_again():
             app.wd.click(app.wd.find_all('[data-testid="sessions"]')[0])
             opener = wait_for("the old session", lambda: app.wd.find_all('[data-testid="open-session"]'))[0]
             app.wd.click(opener)
-            states = replayed(app, 4)
-            assert len(states) == 4, states
+            # The first run's three calls, the two asked again after the kill, the last task's.
+            states = replayed(app, 6)
+            assert len(states) == 6, states
             raw_torn = session_logs(data)[name]
             assert raw_torn == raw_end + torn + b"\n", raw_torn[len(raw_end):]
             records, damaged = parse_log(raw_torn)

@@ -124,6 +124,9 @@ pub struct NewApproval {
     /// Says the card again in the current language, for [`ApprovalRegistry::reword_pending`]
     /// when the person changes the language while it waits; `None`: its words stay as they are.
     pub reword: Option<Reword>,
+    /// Whether this card asks again about a call that waited when Ask First last closed
+    /// ([`ApprovalRequest::resumed`]).
+    pub resumed: bool,
 }
 
 /// The words of a waiting card, made again in the current language by a [`Reword`]: everything
@@ -302,6 +305,7 @@ impl ApprovalRegistry {
             effects: new.effects,
             detail: new.detail,
             expires_at,
+            resumed: new.resumed,
         };
         // `expires_at` is the clock: the waiter's deadline is derived from it.
         let deadline =

@@ -348,10 +348,13 @@ impl AuditSink for JsonlLog {
         }
         // One write call per record; `File` is unbuffered, so flush is a no-op kept for clarity.
         // A decision is also forced to the disk before its outcome takes effect, so not even a
-        // power cut can leave an action done without its record.
+        // power cut can leave an action done without its record; and a card before it is
+        // shown, so that what the run said up to it (every record before) survives a power cut
+        // and the run can go on after it ([`crate::sessions::interrupted`]).
         let durable = matches!(
             record,
             AuditRecord::ApprovalDecided { .. }
+                | AuditRecord::ApprovalAsked { .. }
                 | AuditRecord::PolicyDecided { .. }
                 | AuditRecord::ChangeSaved { .. }
                 | AuditRecord::UndoRequested { .. }

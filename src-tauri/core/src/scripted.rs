@@ -15,7 +15,6 @@ use async_trait::async_trait;
 use serde::Deserialize;
 use serde_json::value::RawValue;
 use std::path::Path;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// A parsed scenario file.
 #[derive(Debug, Deserialize)]
@@ -93,7 +92,6 @@ pub struct ScriptedProvider {
     name: ScriptName,
     turns: Vec<ModelTurn>,
     delays: Vec<std::time::Duration>,
-    next: AtomicUsize,
 }
 
 impl ScriptedProvider {
@@ -143,7 +141,6 @@ impl ScriptedProvider {
                 .iter()
                 .map(|turn| std::time::Duration::from_millis(turn.delay_ms))
                 .collect(),
-            next: AtomicUsize::new(0),
         }
     }
 
@@ -174,13 +171,16 @@ impl Provider for ScriptedProvider {
         }
     }
 
+    /// Plays the turn after the last one the conversation holds since the person's latest
+    /// message: the position comes from `messages`, not from a count kept in memory, so a run
+    /// resumed after a restart ([`crate::sessions::interrupted`]) goes on with the next turn.
     async fn step(
         &self,
-        _messages: &[Message],
+        messages: &[Message],
         _tools: &[ToolSpec],
         _deltas: &DeltaSink<'_>,
     ) -> Result<ModelTurn, ProviderError> {
-        let index = self.next.fetch_add(1, Ordering::SeqCst);
+        let index = position(messages);
         if let Some(delay) = self.delays.get(index).filter(|d| !d.is_zero()) {
             tokio::time::sleep(*delay).await;
         }
@@ -192,6 +192,17 @@ impl Provider for ScriptedProvider {
                 turns: self.turns.len(),
             })
     }
+}
+
+/// Which turn of a scenario answers `messages`: how many model turns the conversation holds
+/// after the person's latest message (each step of a run adds exactly one).
+fn position(messages: &[Message]) -> usize {
+    messages
+        .iter()
+        .rev()
+        .take_while(|m| !matches!(m, Message::User { .. }))
+        .filter(|m| matches!(m, Message::Assistant { .. }))
+        .count()
 }
 
 /// The files the demo folder starts with: (relative path, content).

@@ -34,6 +34,7 @@ mod all {
     pub mod probe_edges;
     pub mod providers;
     pub mod race;
+    pub mod resume;
     pub mod reword;
     pub mod rules_commands;
     pub mod rules_contents;

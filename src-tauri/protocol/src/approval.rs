@@ -244,6 +244,11 @@ pub struct ApprovalRequest {
     /// an [`AgentEvent::ApprovalExtended`].
     #[ts(type = "number")]
     pub expires_at: u64,
+    /// Whether this card asks again about a call that was waiting when Ask First last closed
+    /// (quit, a crash): the call was described and judged again at the start, and nothing of
+    /// it was done; the card says so.
+    #[serde(default)]
+    pub resumed: bool,
 }
 
 /// What the user said about one approval request.

@@ -61,6 +61,10 @@ pub enum AgentEvent {
         task: String,
         /// Who answers: the provider's plain name, e.g. "Demo agent (offline, scripted)".
         provider: String,
+        /// Whether this run goes on with a task that Ask First was closed in the middle of
+        /// (`task` is that task, not a new message from the person).
+        #[serde(default)]
+        resumed: bool,
     },
     /// A piece of the model's text as it streams in (coalesced, a few per second). The
     /// `AssistantMessage` that follows holds the whole text.

@@ -26,6 +26,7 @@ function request(extra: Partial<ApprovalRequest>): ApprovalRequest {
     risk: 'high',
     policy_layer: 'tool_default',
     expires_at: Date.now() + 120_000,
+    resumed: false,
     ...extra,
   };
 }
@@ -43,6 +44,14 @@ const byTestId = (target: HTMLElement, id: string) =>
   target.querySelector<HTMLElement>(`[data-testid="${id}"]`);
 
 describe('ApprovalCard', () => {
+  it('says when it asks again about a call that waited when Ask First closed', () => {
+    expect(byTestId(show(request({})), 'resume-card')).toBeNull();
+    document.body.replaceChildren();
+    if (mounted) unmount(mounted);
+    const again = byTestId(show(request({ resumed: true })), 'resume-card');
+    expect(again?.textContent).toContain('Nothing of it has been done');
+  });
+
   it('lists what the call does that matters under the summary, as text, never folded', () => {
     const target = show(
       request({

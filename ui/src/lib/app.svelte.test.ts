@@ -50,6 +50,7 @@ const request = {
   risk: 'medium' as const,
   policy_layer: 'tool_default' as const,
   expires_at: Date.now() + 60_000,
+  resumed: false,
 };
 
 function listener(name: string) {
@@ -129,7 +130,7 @@ describe('AppState.connect', () => {
     const disconnect = app.connect();
     await settle();
     calls = [];
-    runHandler?.(event(0, { type: 'run_started', run_id: 'r', session_id: 's', task: 'Go', provider: 'p' }));
+    runHandler?.(event(0, { type: 'run_started', run_id: 'r', session_id: 's', task: 'Go', provider: 'p', resumed: false }));
     expect(app.running).toBe(true);
     expect(app.transcript.entries.map((e) => e.kind)).toEqual(['task']);
 

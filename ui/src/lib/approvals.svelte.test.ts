@@ -43,6 +43,7 @@ function request(id: string): ApprovalRequest {
     policy_layer: 'tool_default',
     grant_scope: 'this exact call',
     expires_at: Date.now() + 120_000,
+    resumed: false,
   };
 }
 

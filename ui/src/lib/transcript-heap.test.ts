@@ -25,6 +25,7 @@ function soakRun(run: string): AgentEvent[] {
       session_id: 's',
       task: `Write many files (${run})`,
       provider: 'Scripted scenario (/tmp/askfirst-e2e/bench-soak.json)',
+      resumed: false,
     },
   ];
   for (let k = 0; k < PER_RUN; k++) {

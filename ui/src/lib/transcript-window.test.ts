@@ -10,7 +10,7 @@ import type { SequencedEvent } from './bindings/SequencedEvent';
 /** The events of one run: its task, a message and `calls` tool calls approved and done. */
 function runEvents(run: string, calls: number): AgentEvent[] {
   const out: AgentEvent[] = [
-    { type: 'run_started', run_id: run, session_id: 's', task: `Task ${run}`, provider: 'test' },
+    { type: 'run_started', run_id: run, session_id: 's', task: `Task ${run}`, provider: 'test', resumed: false },
     { type: 'assistant_message', run_id: run, text: `Working on ${run}.` },
   ];
   for (let k = 0; k < calls; k++) {

@@ -28,7 +28,7 @@ import type { ToolCallStatus } from './bindings/ToolCallStatus';
 export type ToolCallState = ToolCallStatus | 'queued' | 'waiting' | 'approved' | 'running';
 
 export type Entry =
-  | { kind: 'task'; key: string; text: string; provider: string; runId?: RunId }
+  | { kind: 'task'; key: string; text: string; provider: string; runId?: RunId; resumed?: boolean }
   | { kind: 'assistant'; key: string; text: string; runId: RunId; streaming: boolean }
   | {
       kind: 'tool';
@@ -118,6 +118,8 @@ class TaskEntry {
     readonly text: string,
     readonly provider: string,
     readonly runId: RunId,
+    /** The run goes on with a task Ask First was closed in the middle of. */
+    readonly resumed: boolean = false,
   ) {}
 }
 
@@ -296,7 +298,13 @@ export class Transcript {
           failedAt: 0,
         });
         this.entries.push(
-          new TaskEntry(`task:${++this.#n}`, event.task, event.provider, event.run_id),
+          new TaskEntry(
+            `task:${++this.#n}`,
+            event.task,
+            event.provider,
+            event.run_id,
+            event.resumed === true,
+          ),
         );
         return;
       case 'assistant_delta': {

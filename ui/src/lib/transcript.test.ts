@@ -3,7 +3,7 @@ import { Transcript } from './transcript.svelte';
 import type { AgentEvent } from './bindings/AgentEvent';
 
 const events: AgentEvent[] = [
-  { type: 'run_started', run_id: 'r', session_id: 's', task: 'Say hello', provider: 'test' },
+  { type: 'run_started', run_id: 'r', session_id: 's', task: 'Say hello', provider: 'test', resumed: false },
   { type: 'assistant_message', run_id: 'r', text: 'I will write hello.txt.' },
   {
     type: 'tool_call_proposed',
@@ -63,6 +63,21 @@ describe('streaming and sessions', () => {
   });
 });
 
+describe('a task Ask First was closed in the middle of', () => {
+  it('goes on as a run marked resumed, not as a new message from the person', () => {
+    const t = new Transcript();
+    t.receive({ seq: 0, event: events[0]! });
+    t.receive({ seq: 1, event: { type: 'run_finished', run_id: 'r', status: 'cancelled' } });
+    t.receive({
+      seq: 2,
+      event: { type: 'run_started', run_id: 'r2', session_id: 's', task: 'Say hello', provider: 'test', resumed: true },
+    });
+    const tasks = t.entries.filter((e) => e.kind === 'task');
+    expect(tasks.map((e) => e.kind === 'task' && e.resumed)).toEqual([false, true]);
+    expect(t.status).toBe('running');
+  });
+});
+
 describe('the session log status', () => {
   it('shows what fails until the log can be written again, across sessions', () => {
     const t = new Transcript();
@@ -99,6 +114,7 @@ describe('the session log status', () => {
         risk: 'medium',
         policy_layer: 'tool_default',
         expires_at: 0,
+        resumed: false,
       },
       {
         type: 'approval_resolved',

@@ -590,6 +590,7 @@ impl Run {
                     ),
                     detail: description.detail.clone(),
                     reword: Some(Reword::new(move || shown.reword())),
+                    resumed: false,
                 };
                 match self.register(request, &key, layer) {
                     Ok(pending) => Some(pending),
@@ -859,10 +860,14 @@ impl Run {
     /// same way, so it is not left waiting for a run that has stopped.
     pub(super) fn register(
         &mut self,
-        request: NewApproval,
+        mut request: NewApproval,
         key: &DenialKey,
         layer: PolicyLayer,
     ) -> Result<PendingApproval, Box<CallResult>> {
+        // What the run needs to go on after a restart is in the log already; the mark says
+        // there is something to go on with.
+        self.leave_mark();
+        request.resumed = self.resuming;
         match self.rt.registry.request(request) {
             Ok(pending) => {
                 if self.token.is_cancelled() {

@@ -24,6 +24,7 @@ use crate::audit::{AuditRecord, AuditSink, SessionLog};
 use crate::mcp::McpClients;
 use crate::policy::{Policy, Rules};
 use crate::provider::{Message, Provider, ProviderError};
+use crate::sessions::interrupted::{Interrupted, Marks};
 use crate::sessions::store::SessionStore;
 use crate::sync::MutexExt;
 use crate::tools::catalog::ToolCatalog;
@@ -155,6 +156,9 @@ pub struct AgentRuntime {
     /// Set by [`AgentRuntime::shutdown`]: runs stopped from then on were stopped by the app
     /// closing, not by the person, and their records say so.
     shutting_down: AtomicBool,
+    /// The marks of runs cut short, beside the session logs; `None` when sessions are not
+    /// kept.
+    marks: Option<Marks>,
 }
 
 impl AgentRuntime {
@@ -177,6 +181,7 @@ impl AgentRuntime {
                 handle.clone(),
             )),
             store: Arc::new(SessionStore::new(config.sessions_dir.clone())),
+            marks: config.sessions_dir.as_deref().map(Marks::new),
             handle,
             registry,
             events,
@@ -242,6 +247,24 @@ impl AgentRuntime {
                 return Err(RunError::FolderGone(path.display().to_string()))
             }
         };
+        let task = task.to_owned();
+        let run_id = self.spawn_run(workspace, move |run| run.go(task))?;
+        Ok(StartRunResponse {
+            run_id,
+            session_id: self.session_id(),
+        })
+    }
+
+    /// Starts a run in `workspace` that does `work` (a new task, or one resumed), supervised:
+    /// it ends with exactly one `RunFinished`, a panic included.
+    fn spawn_run<F>(
+        self: &Arc<Self>,
+        workspace: Workspace,
+        work: impl FnOnce(run::Run) -> F,
+    ) -> Result<RunId, RunError>
+    where
+        F: std::future::Future<Output = ()> + Send + 'static,
+    {
         let provider = (self.config.provider)()?;
         let run_id = RunId::new();
         let token = self.runs.begin(run_id)?;
@@ -251,22 +274,56 @@ impl AgentRuntime {
         }
         let run = run::Run::new(Arc::clone(self), run_id, token, provider, workspace);
         let this = Arc::clone(self);
-        self.runs
-            .spawn(&self.handle, run.go(task.to_owned()), move |panicked| {
-                if let Some(why) = &panicked {
-                    eprintln!("askfirst: the run {run_id} stopped unexpectedly: {why}");
-                }
-                this.end_run(
-                    run_id,
-                    RunStatus::Failed,
-                    Some(wording::run_broke()),
-                    panicked,
-                );
-            });
-        Ok(StartRunResponse {
-            run_id,
+        self.runs.spawn(&self.handle, work(run), move |panicked| {
+            if let Some(why) = &panicked {
+                eprintln!("askfirst: the run {run_id} stopped unexpectedly: {why}");
+            }
+            this.end_run(
+                run_id,
+                RunStatus::Failed,
+                Some(wording::run_broke()),
+                panicked,
+            );
+        });
+        Ok(run_id)
+    }
+
+    /// Leaves the mark of run `run_id` of the session in the window, so that the next start
+    /// offers the run again if Ask First closes or dies before it ends
+    /// ([`crate::sessions::interrupted`]). A mark that cannot be written costs only that.
+    fn leave_mark(&self, run_id: RunId) {
+        let Some(marks) = &self.marks else {
+            return;
+        };
+        let mark = Interrupted {
             session_id: self.session_id(),
-        })
+            run_id,
+            at: crate::unix_millis_now(),
+        };
+        if let Err(error) = marks.leave(&mark) {
+            eprintln!("askfirst: this task could not be kept for a restart: {error}");
+        }
+    }
+
+    /// Opens the conversation that Ask First was closed (or killed) in the middle of, most
+    /// recent first, and goes on with its run: what waited for the person is asked again, as
+    /// new cards ([`run::Run::resume`]). Call it at start, before any task; returns the session
+    /// opened, or `None` when there was nothing to go on with (or it could not be: its log is
+    /// unreadable, its folder gone, a run already going).
+    pub fn resume_interrupted(self: &Arc<Self>) -> Option<SessionId> {
+        let marks = self.marks.as_ref()?;
+        let mark = marks.newest()?;
+        match self.open_session(mark.session_id) {
+            Ok(true) => Some(mark.session_id),
+            Ok(false) => None,
+            Err(error) => {
+                eprintln!(
+                    "askfirst: a task Ask First was closed in the middle of is lost: {error}"
+                );
+                marks.remove(mark.session_id);
+                None
+            }
+        }
     }
 
     /// Ends run `run_id` if it has not ended: nothing of it stays waiting, and its one
@@ -281,6 +338,14 @@ impl AgentRuntime {
     ) {
         // Nothing of this run may stay waiting.
         self.registry.cancel_run(run_id);
+        // A run that ended other than by Ask First closing is not offered again.
+        if let Some(marks) = self
+            .marks
+            .as_ref()
+            .filter(|_| !self.shutting_down.load(Ordering::SeqCst))
+        {
+            marks.remove(self.session_id());
+        }
         self.runs.end(run_id, || {
             self.emit(AgentEvent::RunFinished {
                 run_id,
@@ -488,12 +553,14 @@ impl AgentRuntime {
     /// Reopens a past session: its conversation continues with the next task, in its own
     /// folder (a folder that is gone is [`SessionFolder::Gone`]: no task starts until another
     /// is chosen), its transcript is replayed to the window (runs and calls that never ended
-    /// are shown as stopped). Grants do not come back.
+    /// are shown as stopped). Grants do not come back. When Ask First was closed while a card
+    /// of the session waited ([`crate::sessions::interrupted`]), its run goes on: the calls
+    /// that waited are asked about again. Returns whether a run went on.
     ///
     /// # Errors
     /// [`SessionError::Busy`] while a run goes on; [`SessionError::Unreadable`] when the log
     /// is missing or unreadable.
-    pub fn open_session(&self, id: SessionId) -> Result<(), SessionError> {
+    pub fn open_session(self: &Arc<Self>, id: SessionId) -> Result<bool, SessionError> {
         if !self.runs.is_idle() {
             return Err(SessionError::Busy);
         }
@@ -516,7 +583,29 @@ impl AgentRuntime {
         for event in past.events {
             (self.config.replay_events)(event);
         }
-        Ok(())
+        let Some(marks) = &self.marks else {
+            return Ok(false);
+        };
+        let Some(mark) = marks.of(id) else {
+            return Ok(false);
+        };
+        // Only the run that left the mark, and only while its turn still waits in the log.
+        let open = past.open_turn.filter(|open| open.run_id == mark.run_id);
+        let folder = match &self.session().folder {
+            SessionFolder::Open { workspace, .. } => Some(workspace.clone()),
+            SessionFolder::Gone { .. } => None,
+        };
+        let (Some(workspace), Some(open)) = (folder, open) else {
+            marks.remove(id);
+            return Ok(false);
+        };
+        match self.spawn_run(workspace, move |run| run.resume(open)) {
+            Ok(_) => Ok(true),
+            Err(error) => {
+                eprintln!("askfirst: the interrupted task could not go on: {error}");
+                Ok(false)
+            }
+        }
     }
 
     /// The sessions kept in the sessions folder that have at least one task, and the current

@@ -7,9 +7,10 @@ use super::deltas::step_streaming;
 use super::{wording, AgentRuntime, MAX_RUN_OUTPUT_BYTES, MAX_TOOL_CALLS_PER_TURN};
 use crate::audit::AuditRecord;
 use crate::provider::{Message, ModelTurn, Provider, ToolCall};
-use crate::sessions::replay::answer_unanswered;
+use crate::sessions::replay::{answer_unanswered, OpenTurn};
 use crate::tools::ToolSet;
-use askfirst_protocol::{AgentEvent, NotRun, RunId, RunStatus, ToolCallStatus};
+use askfirst_protocol::{AgentEvent, CancelCause, NotRun, RunId, RunStatus, ToolCallStatus};
+use std::collections::HashSet;
 use std::sync::Arc;
 use tokio_util::sync::CancellationToken;
 
@@ -35,6 +36,11 @@ pub(super) struct Run {
     pub(super) workspace: crate::tools::Workspace,
     /// Every tool-call id of the run so far ([`unique_call_ids`]).
     call_ids: std::collections::HashSet<String>,
+    /// Whether the run has left its mark for a restart ([`crate::sessions::interrupted`]).
+    marked: bool,
+    /// Whether the calls being asked about now are a turn that waited when Ask First last
+    /// closed (their cards say so: [`askfirst_protocol::ApprovalRequest::resumed`]).
+    pub(super) resuming: bool,
 }
 
 impl Run {
@@ -56,6 +62,16 @@ impl Run {
             failure_detail: None,
             workspace,
             call_ids: std::collections::HashSet::new(),
+            marked: false,
+            resuming: false,
+        }
+    }
+
+    /// Before the run's first card is shown: leaves the mark that lets the next start offer
+    /// the run again if Ask First closes or dies while it goes on (once per run).
+    pub(super) fn leave_mark(&mut self) {
+        if !std::mem::replace(&mut self.marked, true) {
+            self.rt.leave_mark(self.id);
         }
     }
 
@@ -76,6 +92,18 @@ impl Run {
         self.messages.push(message);
     }
 
+    /// Appends a call's result; `closing`: the call was not done because Ask First is closing.
+    /// Such a result of a run that can be resumed is not recorded in the log: the log then
+    /// shows the call still waiting, and the next start asks about it again
+    /// ([`crate::sessions::interrupted`]).
+    fn push_result(&mut self, message: Message, closing: bool) {
+        if closing && self.marked {
+            self.messages.push(message);
+        } else {
+            self.push_message(message);
+        }
+    }
+
     /// Runs to the end and ends the run (its one `RunFinished`).
     pub(super) async fn go(mut self, task: String) {
         let session_id = self.rt.session_id();
@@ -84,6 +112,7 @@ impl Run {
             session_id,
             task: task.clone(),
             provider: self.provider.display_name(),
+            resumed: false,
         });
         let (messages, folder_logged) = {
             let mut session = self.rt.session();
@@ -124,7 +153,55 @@ impl Run {
                 eprintln!("askfirst: the session's title was not recorded: {error}");
             }
         }
-        let (status, message) = self.run_loop().await;
+        let (status, message) = self.run_loop(None).await;
+        self.finish(status, message);
+    }
+
+    /// Goes on with a run Ask First closed in the middle of ([`OpenTurn`]): the turn's calls
+    /// without a result are described, judged and asked about again (new cards, marked as
+    /// asked again), and the run continues as if it had never stopped. A call that had started
+    /// running is run again only when its tool only reads (it changes nothing, so doing it
+    /// twice is safe); any other is answered "may have run" — it is never done twice.
+    pub(super) async fn resume(mut self, open: OpenTurn) {
+        self.emit(AgentEvent::RunStarted {
+            run_id: self.id,
+            session_id: self.rt.session_id(),
+            task: open.task.clone(),
+            provider: self.provider.display_name(),
+            resumed: true,
+        });
+        let folder_logged = {
+            let mut session = self.rt.session();
+            // The session's conversation answers the open turn with "no record" results; the
+            // run goes on from the turn itself instead.
+            session.conversation.clear();
+            std::mem::replace(&mut session.folder_logged, true)
+        };
+        self.messages = open.conversation;
+        self.holds_conversation = true;
+        self.call_ids = self
+            .messages
+            .iter()
+            .filter_map(|m| match m {
+                Message::Assistant { turn } => Some(turn.tool_calls.iter().map(|c| c.id.clone())),
+                _ => None,
+            })
+            .flatten()
+            .collect();
+        if !folder_logged {
+            self.audit(AuditRecord::FolderChosen {
+                folder: self.workspace.root().to_owned(),
+                demo: self.rt.folder().is_demo(),
+                at: crate::unix_millis_now(),
+            });
+        }
+        let (status, message) = self.run_loop(Some((open.calls, open.started))).await;
+        self.finish(status, message);
+    }
+
+    /// Ends the run: the conversation goes back to the session for the next task, the mark
+    /// goes unless Ask First is closing, and the one `RunFinished` is emitted.
+    fn finish(&mut self, status: RunStatus, message: Option<String>) {
         // The next task continues this conversation.
         self.give_back_conversation();
         let detail = self.failure_detail.take();
@@ -145,7 +222,9 @@ impl Run {
         (RunStatus::Cancelled, Some(why))
     }
 
-    async fn run_loop(&mut self) -> Finish {
+    /// The step loop; `resumed`: a turn's calls still to answer first (a resumed run), with
+    /// those of them that had started running.
+    async fn run_loop(&mut self, resumed: Option<(Vec<ToolCall>, HashSet<String>)>) -> Finish {
         let catalog = Arc::clone(&self.rt.catalog);
         let tools: ToolSet = tokio::select! {
             biased;
@@ -155,6 +234,16 @@ impl Run {
         let specs = tools.specs();
         // Bytes of tool results so far in this run (see `MAX_RUN_OUTPUT_BYTES`).
         let mut run_output = 0usize;
+        if let Some((calls, started)) = resumed {
+            self.resuming = true;
+            let end = self
+                .answer_calls(calls, &tools, &mut run_output, &started)
+                .await;
+            self.resuming = false;
+            if let Some(finish) = end {
+                return finish;
+            }
+        }
         for _step in 0..self.rt.config.max_steps {
             let emit = |event| self.rt.emit(event);
             let turn: ModelTurn = tokio::select! {
@@ -179,126 +268,188 @@ impl Run {
                 });
             }
             let turn = unique_call_ids(turn, &mut self.call_ids);
-            let mut calls = turn.tool_calls.clone();
+            let calls = turn.tool_calls.clone();
             self.push_message(Message::Assistant { turn });
             if calls.is_empty() {
                 return (RunStatus::Completed, None);
             }
-            // The calls past the cap are neither described, nor asked about, nor run; the
-            // person sees them as one line, and each gets its short result after the others.
-            let too_many = calls.split_off(calls.len().min(MAX_TOOL_CALLS_PER_TURN));
-            self.show_too_many(calls.len() + too_many.len(), &too_many);
-            // Every call of the turn is proposed (and, where the policy asks, shown as a card)
-            // before any runs, so the person sees them all and can answer in any order; they
-            // then run in the model's order.
-            let mut prepared: Vec<Option<Prepared>> = Vec::with_capacity(calls.len());
-            for call in &calls {
-                prepared.push(Some(self.prepare_call(call, &tools).await));
+            if let Some(finish) = self
+                .answer_calls(calls, &tools, &mut run_output, &HashSet::new())
+                .await
+            {
+                return finish;
             }
-            for (index, call) in calls.iter().enumerate() {
-                let Some(this) = prepared[index].take() else {
-                    continue;
-                };
-                let result = self.complete_call(call, this).await;
-                let CallResult {
-                    status,
-                    said,
-                    layer,
-                    stop_run,
-                    finished_after_stop,
-                } = result;
-                let is_error = status != ToolCallStatus::Succeeded;
-                let (content, output, not_run) = match said {
-                    // Every tool keeps to the cap itself; this holds it for any tool (an MCP
-                    // server's, a new one) and for error messages that quote what they were
-                    // given.
-                    Said::Output(text) => {
-                        let text = capped_output(text);
-                        (text.clone(), text, None)
-                    }
-                    Said::Failed { model, person } => {
-                        (capped_output(model), capped_output(person), None)
-                    }
-                    Said::NotRun(reason) => (
-                        wording::for_model(&reason),
-                        wording::person_text(&reason),
-                        Some(reason),
-                    ),
-                };
-                self.emit(AgentEvent::ToolCallFinished {
-                    run_id: self.id,
-                    tool_call_id: call.id.clone(),
-                    status,
-                    policy_layer: layer,
-                    output,
-                    wording: not_run.as_ref().map(wording::for_person),
-                    not_run,
-                });
-                run_output = run_output.saturating_add(content.len());
-                let over_limit = run_output >= MAX_RUN_OUTPUT_BYTES;
-                let content = if over_limit {
-                    // Said to the model where it looks: in the last result it gets.
-                    wording::output_limit_note_for_model(&content)
-                } else {
-                    content
-                };
-                self.push_message(Message::ToolResult {
-                    tool_call_id: call.id.clone(),
-                    content,
-                    is_error,
-                });
-                let end = if self.token.is_cancelled() {
-                    let (status, message) = self.stopped();
-                    // Stop came while this call ran and it was let finish: said at the end,
-                    // where the person looks after pressing Stop (the call's line says "Done").
-                    let message = match (&finished_after_stop, message) {
-                        (Some(done), Some(why)) => {
-                            Some(wording::run_stopped_after_finishing(&why, done))
-                        }
-                        (_, message) => message,
-                    };
-                    let cause = self.rt.stop_cause();
-                    Some(((status, message), NotRun::Cancelled { cause }))
-                } else if over_limit {
-                    let limit_mb =
-                        u32::try_from(MAX_RUN_OUTPUT_BYTES / (1024 * 1024)).unwrap_or(u32::MAX);
-                    Some((
-                        (RunStatus::Failed, Some(wording::run_output_limit())),
-                        NotRun::OutputLimit { limit_mb },
-                    ))
-                } else {
-                    stop_run.map(|why| ((RunStatus::Failed, Some(why)), NotRun::RunEndedBefore))
-                };
-                if let Some((finish, reason)) = end {
-                    // The turn's remaining approvals end now (their drop guards cancel them).
-                    prepared.clear();
-                    // Every call of the turn still gets exactly one result, in order.
-                    for rest in &calls[index + 1..] {
-                        self.emit(AgentEvent::ToolCallFinished {
-                            run_id: self.id,
-                            tool_call_id: rest.id.clone(),
-                            status: ToolCallStatus::Cancelled,
-                            policy_layer: None,
-                            output: wording::person_text(&reason),
-                            wording: Some(wording::for_person(&reason)),
-                            not_run: Some(reason.clone()),
-                        });
-                        self.push_message(Message::ToolResult {
-                            tool_call_id: rest.id.clone(),
-                            content: wording::for_model(&reason),
-                            is_error: true,
-                        });
-                    }
-                    self.answer_too_many(&too_many);
-                    return finish;
-                }
-            }
-            self.answer_too_many(&too_many);
         }
         (
             RunStatus::Failed,
             Some(wording::run_out_of_steps(self.rt.config.max_steps)),
         )
+    }
+
+    /// Answers the calls of one model turn, each exactly once and in order: proposed (and
+    /// asked about) all before any runs, then waited for and run. `started`: calls of a resumed
+    /// turn that had started running before Ask First closed ([`Run::resume`]). Returns how the
+    /// run ends when it must end with this turn.
+    async fn answer_calls(
+        &mut self,
+        mut calls: Vec<ToolCall>,
+        tools: &ToolSet,
+        run_output: &mut usize,
+        started: &HashSet<String>,
+    ) -> Option<Finish> {
+        // The calls past the cap are neither described, nor asked about, nor run; the
+        // person sees them as one line, and each gets its short result after the others.
+        let too_many = calls.split_off(calls.len().min(MAX_TOOL_CALLS_PER_TURN));
+        self.show_too_many(calls.len() + too_many.len(), &too_many);
+        // Every call of the turn is proposed (and, where the policy asks, shown as a card)
+        // before any runs, so the person sees them all and can answer in any order; they
+        // then run in the model's order.
+        let mut prepared: Vec<Option<Prepared>> = Vec::with_capacity(calls.len());
+        for call in &calls {
+            let may_have_run = started.contains(&call.id)
+                && tools.get(&call.name).is_none_or(|tool| !tool.read_only());
+            prepared.push(Some(if may_have_run {
+                self.may_have_run(call)
+            } else {
+                self.prepare_call(call, tools).await
+            }));
+        }
+        for (index, call) in calls.iter().enumerate() {
+            let Some(this) = prepared[index].take() else {
+                continue;
+            };
+            let result = self.complete_call(call, this).await;
+            let CallResult {
+                status,
+                said,
+                layer,
+                stop_run,
+                finished_after_stop,
+            } = result;
+            let is_error = status != ToolCallStatus::Succeeded;
+            let (content, output, not_run) = match said {
+                // Every tool keeps to the cap itself; this holds it for any tool (an MCP
+                // server's, a new one) and for error messages that quote what they were
+                // given.
+                Said::Output(text) => {
+                    let text = capped_output(text);
+                    (text.clone(), text, None)
+                }
+                Said::Failed { model, person } => {
+                    (capped_output(model), capped_output(person), None)
+                }
+                Said::NotRun(reason) => (
+                    wording::for_model(&reason),
+                    wording::person_text(&reason),
+                    Some(reason),
+                ),
+            };
+            let closing = matches!(
+                &not_run,
+                Some(NotRun::Cancelled {
+                    cause: CancelCause::AppShutdown
+                })
+            );
+            self.emit(AgentEvent::ToolCallFinished {
+                run_id: self.id,
+                tool_call_id: call.id.clone(),
+                status,
+                policy_layer: layer,
+                output,
+                wording: not_run.as_ref().map(wording::for_person),
+                not_run,
+            });
+            *run_output = run_output.saturating_add(content.len());
+            let over_limit = *run_output >= MAX_RUN_OUTPUT_BYTES;
+            let content = if over_limit {
+                // Said to the model where it looks: in the last result it gets.
+                wording::output_limit_note_for_model(&content)
+            } else {
+                content
+            };
+            self.push_result(
+                Message::ToolResult {
+                    tool_call_id: call.id.clone(),
+                    content,
+                    is_error,
+                },
+                closing,
+            );
+            let end = if self.token.is_cancelled() {
+                let (status, message) = self.stopped();
+                // Stop came while this call ran and it was let finish: said at the end,
+                // where the person looks after pressing Stop (the call's line says "Done").
+                let message = match (&finished_after_stop, message) {
+                    (Some(done), Some(why)) => {
+                        Some(wording::run_stopped_after_finishing(&why, done))
+                    }
+                    (_, message) => message,
+                };
+                let cause = self.rt.stop_cause();
+                Some(((status, message), NotRun::Cancelled { cause }))
+            } else if over_limit {
+                let limit_mb =
+                    u32::try_from(MAX_RUN_OUTPUT_BYTES / (1024 * 1024)).unwrap_or(u32::MAX);
+                Some((
+                    (RunStatus::Failed, Some(wording::run_output_limit())),
+                    NotRun::OutputLimit { limit_mb },
+                ))
+            } else {
+                stop_run.map(|why| ((RunStatus::Failed, Some(why)), NotRun::RunEndedBefore))
+            };
+            if let Some((finish, reason)) = end {
+                // The turn's remaining approvals end now (their drop guards cancel them).
+                prepared.clear();
+                // Every call of the turn still gets exactly one result, in order.
+                for rest in &calls[index + 1..] {
+                    self.emit(AgentEvent::ToolCallFinished {
+                        run_id: self.id,
+                        tool_call_id: rest.id.clone(),
+                        status: ToolCallStatus::Cancelled,
+                        policy_layer: None,
+                        output: wording::person_text(&reason),
+                        wording: Some(wording::for_person(&reason)),
+                        not_run: Some(reason.clone()),
+                    });
+                    let closing = matches!(
+                        &reason,
+                        NotRun::Cancelled {
+                            cause: CancelCause::AppShutdown
+                        }
+                    );
+                    self.push_result(
+                        Message::ToolResult {
+                            tool_call_id: rest.id.clone(),
+                            content: wording::for_model(&reason),
+                            is_error: true,
+                        },
+                        closing,
+                    );
+                }
+                self.answer_too_many(&too_many);
+                return Some(finish);
+            }
+        }
+        self.answer_too_many(&too_many);
+        None
+    }
+
+    /// A call of a resumed turn that had started running when Ask First closed, with a tool
+    /// that changes things: shown, and answered without running it again (it may have done
+    /// its work; doing it twice could do it twice).
+    fn may_have_run(&self, call: &ToolCall) -> Prepared {
+        self.emit(AgentEvent::ToolCallProposed {
+            run_id: self.id,
+            tool_call_id: call.id.clone(),
+            tool_name: call.name.clone(),
+            arguments_json: call.arguments_json.clone(),
+            summary: wording::use_the_tool(&call.name),
+        });
+        Prepared::Done(CallResult::not_run(
+            ToolCallStatus::Failed,
+            NotRun::MayHaveRun,
+            None,
+        ))
     }
 
     /// Shows the calls of a turn past [`MAX_TOOL_CALLS_PER_TURN`] as one line: the first of

@@ -552,6 +552,7 @@ impl Run {
             effects: now.effects,
             detail: now.detail,
             reword: Some(Reword::new(move || Some(words()))),
+            resumed: false,
         };
         let pending = self.register(request, key, layer).map_err(|done| *done)?;
         match pending.wait().await {

@@ -364,6 +364,7 @@ impl Inbox {
             effects: card.effects,
             detail: Some(card.detail),
             reword: Some(reword),
+            resumed: false,
         };
         let sinks = RequestSinks {
             events: Arc::clone(&self.events),

@@ -2,8 +2,10 @@
 //! session's conversation and transcript from its log ([`replay`]).
 //!
 //! A session's log is `<sessions>/<id>.jsonl` ([`crate::audit`]); the list of sessions reads
-//! `<sessions>/index.json` (titles), not every log.
+//! `<sessions>/index.json` (titles), not every log. A run cut short while a card waited leaves
+//! a mark beside its log ([`interrupted`]) so that the next start offers it again.
 
+pub mod interrupted;
 pub mod replay;
 pub mod store;
 

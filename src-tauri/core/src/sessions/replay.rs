@@ -20,6 +20,26 @@ pub struct Replay {
     /// The folder the session worked in last and whether it is the demo folder; `None` for a
     /// log written before folders were recorded.
     pub folder: Option<(std::path::PathBuf, bool)>,
+    /// The model's last turn, when the log ends with calls of it still without a result (Ask
+    /// First closed or was killed while they waited or ran); `None` otherwise.
+    pub open_turn: Option<OpenTurn>,
+}
+
+/// A model turn whose calls were not all answered when the log ends: what a resumed run
+/// ([`crate::agent::AgentRuntime::resume_interrupted`]) goes on from.
+#[derive(Debug, Clone)]
+pub struct OpenTurn {
+    /// The run the turn belongs to (the log's last `RunStarted`).
+    pub run_id: RunId,
+    /// The task that run was given.
+    pub task: String,
+    /// The conversation up to and with the turn and the results its calls already have;
+    /// every earlier call answered ([`answer_unanswered`]).
+    pub conversation: Vec<Message>,
+    /// The turn's calls without a result, in the model's order.
+    pub calls: Vec<crate::provider::ToolCall>,
+    /// Those of `calls` that had started running (their tool may have done its work).
+    pub started: HashSet<String>,
 }
 
 /// Reads a session's log: the messages (answered where the log has no result), the events
@@ -77,6 +97,7 @@ pub fn replay(contents: LogContents) -> Replay {
             facts.may_run.insert(call, *approved);
         }
     }
+    let open_turn = open_turn(&conversation, &events);
     let conversation = answer_unanswered(conversation);
     let title = conversation.iter().find_map(|m| match m {
         Message::User { text } => Some(super::shorten(text, super::TITLE_CHARS)),
@@ -87,7 +108,63 @@ pub fn replay(contents: LogContents) -> Replay {
         events: replayable(events, &facts),
         conversation,
         title,
+        open_turn,
     }
+}
+
+/// The log's last model turn, when some of its calls have no result and nothing the person
+/// said came after it; see [`OpenTurn`].
+fn open_turn(conversation: &[Message], events: &[AgentEvent]) -> Option<OpenTurn> {
+    let at = conversation
+        .iter()
+        .rposition(|m| matches!(m, Message::Assistant { .. }))?;
+    let Message::Assistant { turn } = &conversation[at] else {
+        return None;
+    };
+    let mut answered = HashSet::new();
+    for message in &conversation[at + 1..] {
+        match message {
+            Message::ToolResult { tool_call_id, .. } => {
+                answered.insert(tool_call_id.as_str());
+            }
+            Message::System { .. } | Message::User { .. } | Message::Assistant { .. } => {
+                return None
+            }
+        }
+    }
+    let calls: Vec<_> = turn
+        .tool_calls
+        .iter()
+        .filter(|c| !answered.contains(c.id.as_str()))
+        .cloned()
+        .collect();
+    if calls.is_empty() {
+        return None;
+    }
+    let (run_id, task) = events.iter().rev().find_map(|e| match e {
+        AgentEvent::RunStarted { run_id, task, .. } => Some((*run_id, task.clone())),
+        _ => None,
+    })?;
+    let started = events
+        .iter()
+        .filter_map(|e| match e {
+            AgentEvent::ToolCallStarted {
+                run_id: run,
+                tool_call_id,
+            } if *run == run_id => Some(tool_call_id.clone()),
+            _ => None,
+        })
+        .filter(|id| calls.iter().any(|c| &c.id == id))
+        .collect();
+    let mut before = answer_unanswered(conversation[..at].to_vec());
+    before.extend_from_slice(&conversation[at..]);
+    Some(OpenTurn {
+        run_id,
+        task,
+        conversation: before,
+        calls,
+        started,
+    })
 }
 
 /// Gives every tool call of a reopened conversation exactly one result, in the calls' order,

@@ -57,6 +57,7 @@ async fn racing_answers_give_exactly_one_outcome_each() {
                 effects: Vec::new(),
                 detail: None,
                 reword: None,
+                resumed: false,
             })
             .unwrap();
         let id = pending.request().approval_id;

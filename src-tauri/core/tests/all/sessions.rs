@@ -52,6 +52,16 @@ pub fn app_runtime(
     workspace: &Path,
     scenario: serde_json::Value,
 ) -> (Arc<AgentRuntime>, Events) {
+    app_runtime_with(data, workspace, scenario, Rules::default())
+}
+
+/// [`app_runtime`] with the person's `rules`.
+pub fn app_runtime_with(
+    data: &Path,
+    workspace: &Path,
+    scenario: serde_json::Value,
+    rules: Rules,
+) -> (Arc<AgentRuntime>, Events) {
     let sessions = data.join("sessions");
     let session_id = SessionId::new();
     let log = SessionLog::new(Arc::new(
@@ -75,7 +85,7 @@ pub fn app_runtime(
         }),
         tools: ToolSet::builtin(),
         mcp: None,
-        policy: Arc::new(Policy::new(Rules::default(), None)),
+        policy: Arc::new(Policy::new(rules, None)),
         rules_path: None,
         log,
         session_id,
@@ -176,6 +186,13 @@ async fn a_run_cut_short_by_a_crash_reopens_as_stopped() {
     events.approval_required().await;
     // The app dies here: no shutdown, nothing more is written.
     std::mem::forget(first);
+    // Without the mark a run leaves for a restart (a log of an older version), the run is
+    // shown stopped; with it, it goes on (`resume.rs`).
+    std::fs::remove_file(
+        data.join("sessions")
+            .join(format!("{old_session}.interrupted.json")),
+    )
+    .unwrap();
 
     let (second, events) = app_runtime(&data, &workspace, json!({"turns": [{"say": "x"}]}));
     second.open_session(old_session).unwrap();
@@ -268,6 +285,7 @@ fn write_cut_short_log(sessions: &Path, gap: bool) -> SessionId {
         session_id: id,
         task: "t".into(),
         provider: "p".into(),
+        resumed: false,
     }))
     .unwrap();
     for (call, outcome) in [
@@ -448,12 +466,14 @@ async fn a_run_cut_short_ends_where_the_next_one_starts() {
             session_id: id,
             task: "first".into(),
             provider: "p".into(),
+            resumed: false,
         },
         AgentEvent::RunStarted {
             run_id: next,
             session_id: id,
             task: "second".into(),
             provider: "p".into(),
+            resumed: false,
         },
         AgentEvent::RunFinished {
             run_id: next,

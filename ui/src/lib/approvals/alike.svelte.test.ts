@@ -23,6 +23,7 @@ function card(id: string, tool: string, extra: Partial<ApprovalRequest> = {}): C
       risk: 'medium',
       policy_layer: 'tool_default',
       expires_at: Date.now() + 120_000,
+      resumed: false,
       ...extra,
     },
   };

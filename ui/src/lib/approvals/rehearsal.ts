@@ -34,6 +34,7 @@ export function sampleRequest(): ApprovalRequest {
     detail: { kind: 'command', line: 'a.txt', working_folder: '/' },
     grant_scope: 'a.txt',
     expires_at: Date.now() + 60_000,
+    resumed: false,
   };
 }
 

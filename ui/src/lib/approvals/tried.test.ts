@@ -36,6 +36,7 @@ function show(t: TriedCommand): HTMLElement {
     risk: 'high',
     policy_layer: 'tool_default',
     expires_at: Date.now() + 120_000,
+    resumed: false,
     detail: { kind: 'command', line: 'sh tidy.sh', working_folder: '/home/ann/Work', tried: t },
   };
   const target = document.createElement('div');

@@ -35,6 +35,7 @@ function request(n: number): ApprovalRequest {
     risk: 'medium',
     policy_layer: 'tool_default',
     expires_at: Date.now() + 3_600_000,
+    resumed: false,
   };
 }
 

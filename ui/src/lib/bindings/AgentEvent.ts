@@ -32,7 +32,12 @@ task: string,
 /**
  * Who answers: the provider's plain name, e.g. "Demo agent (offline, scripted)".
  */
-provider: string, } | { "type": "assistant_delta", 
+provider: string, 
+/**
+ * Whether this run goes on with a task that Ask First was closed in the middle of
+ * (`task` is that task, not a new message from the person).
+ */
+resumed: boolean, } | { "type": "assistant_delta", 
 /**
  * The run.
  */

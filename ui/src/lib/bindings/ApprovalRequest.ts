@@ -81,4 +81,10 @@ grant_scope?: string,
  * alone decides expiry; the UI's countdown is derived from this. It moves later only with
  * an [`AgentEvent::ApprovalExtended`].
  */
-expires_at: number, };
+expires_at: number, 
+/**
+ * Whether this card asks again about a call that was waiting when Ask First last closed
+ * (quit, a crash): the call was described and judged again at the start, and nothing of
+ * it was done; the card says so.
+ */
+resumed: boolean, };
