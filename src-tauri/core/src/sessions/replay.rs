@@ -6,7 +6,9 @@ use crate::agent::wording::{self, person_text};
 use crate::audit::{AuditRecord, LogContents};
 use crate::provider::Message;
 use askfirst_protocol::ToolCallStatus;
-use askfirst_protocol::{AgentEvent, CancelCause, NotRun, RunId, RunStatus, ToolCallId};
+use askfirst_protocol::{
+    AgentEvent, ApprovalId, CancelCause, NotRun, RunId, RunStatus, ToolCallId,
+};
 use std::collections::{HashMap, HashSet};
 
 /// A past session as its log tells it.
@@ -38,7 +40,8 @@ pub struct OpenTurn {
     pub conversation: Vec<Message>,
     /// The turn's calls without a result, in the model's order.
     pub calls: Vec<crate::provider::ToolCall>,
-    /// Those of `calls` that had started running (their tool may have done its work).
+    /// Those of `calls` that had started running and may have done their work in the folder
+    /// (not a command tried on a copy whose changes still waited for an answer).
     pub started: HashSet<String>,
 }
 
@@ -55,10 +58,20 @@ pub fn replay(contents: LogContents) -> Replay {
     let mut asked = HashMap::new();
     let mut folder = None;
     let mut approved = HashMap::new();
+    let mut ran = RanFacts::default();
     for record in contents.records {
         match serde_json::from_value::<AuditRecord>(record) {
             Ok(AuditRecord::Message { message, .. }) => conversation.push(message),
-            Ok(AuditRecord::Event { event, .. }) => events.push(event),
+            Ok(AuditRecord::Event { event, .. }) => {
+                if let AgentEvent::ToolCallStarted {
+                    run_id,
+                    tool_call_id,
+                } = &event
+                {
+                    ran.started(*run_id, tool_call_id);
+                }
+                events.push(event);
+            }
             Ok(AuditRecord::Unrecorded { .. }) => facts.incomplete = true,
             Ok(AuditRecord::FolderChosen {
                 folder: path, demo, ..
@@ -69,6 +82,7 @@ pub fn replay(contents: LogContents) -> Replay {
                 tool_call_id,
                 ..
             }) => {
+                ran.asked(approval_id, run_id, &tool_call_id);
                 asked.insert(approval_id, (run_id, ToolCallId(tool_call_id)));
             }
             Ok(AuditRecord::ApprovalDecided {
@@ -76,6 +90,7 @@ pub fn replay(contents: LogContents) -> Replay {
                 outcome,
                 ..
             }) => {
+                ran.decided(approval_id, outcome.is_approved());
                 approved.insert(approval_id, outcome.is_approved());
             }
             Ok(AuditRecord::PolicyDecided {
@@ -97,7 +112,7 @@ pub fn replay(contents: LogContents) -> Replay {
             facts.may_run.insert(call, *approved);
         }
     }
-    let open_turn = open_turn(&conversation, &events);
+    let open_turn = open_turn(&conversation, &events, &ran);
     let conversation = answer_unanswered(conversation);
     let title = conversation.iter().find_map(|m| match m {
         Message::User { text } => Some(super::shorten(text, super::TITLE_CHARS)),
@@ -112,9 +127,51 @@ pub fn replay(contents: LogContents) -> Replay {
     }
 }
 
+/// Which calls may have done their work in the folder, as far as the log tells: a call that
+/// started running may have — unless it started on a copy of the folder (a command tried
+/// first: its changes then wait on a card asked *after* it started) and that card was not
+/// approved, so nothing of it reached the folder.
+#[derive(Default)]
+struct RanFacts {
+    /// Each call that started, and whether it may have changed the folder.
+    started: HashMap<(RunId, String), bool>,
+    /// The cards asked after their call started (a tried command's changes), by approval.
+    changes_asked: HashMap<ApprovalId, (RunId, String)>,
+}
+
+impl RanFacts {
+    fn started(&mut self, run: RunId, call: &str) {
+        self.started.insert((run, call.to_owned()), true);
+    }
+
+    fn asked(&mut self, approval: ApprovalId, run: RunId, call: &str) {
+        let key = (run, call.to_owned());
+        if let Some(may_have) = self.started.get_mut(&key) {
+            // It ran on a copy; the folder changes only once this card is approved.
+            *may_have = false;
+            self.changes_asked.insert(approval, key);
+        }
+    }
+
+    fn decided(&mut self, approval: ApprovalId, approved: bool) {
+        if let Some(key) = self.changes_asked.remove(&approval) {
+            if approved {
+                self.started.insert(key, true);
+            }
+        }
+    }
+
+    fn may_have_changed(&self, run: RunId, call: &str) -> bool {
+        self.started
+            .get(&(run, call.to_owned()))
+            .copied()
+            .unwrap_or(false)
+    }
+}
+
 /// The log's last model turn, when some of its calls have no result and nothing the person
 /// said came after it; see [`OpenTurn`].
-fn open_turn(conversation: &[Message], events: &[AgentEvent]) -> Option<OpenTurn> {
+fn open_turn(conversation: &[Message], events: &[AgentEvent], ran: &RanFacts) -> Option<OpenTurn> {
     let at = conversation
         .iter()
         .rposition(|m| matches!(m, Message::Assistant { .. }))?;
@@ -145,16 +202,10 @@ fn open_turn(conversation: &[Message], events: &[AgentEvent]) -> Option<OpenTurn
         AgentEvent::RunStarted { run_id, task, .. } => Some((*run_id, task.clone())),
         _ => None,
     })?;
-    let started = events
+    let started = calls
         .iter()
-        .filter_map(|e| match e {
-            AgentEvent::ToolCallStarted {
-                run_id: run,
-                tool_call_id,
-            } if *run == run_id => Some(tool_call_id.clone()),
-            _ => None,
-        })
-        .filter(|id| calls.iter().any(|c| &c.id == id))
+        .filter(|c| ran.may_have_changed(run_id, &c.id))
+        .map(|c| c.id.clone())
         .collect();
     let mut before = answer_unanswered(conversation[..at].to_vec());
     before.extend_from_slice(&conversation[at..]);

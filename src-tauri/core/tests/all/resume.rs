@@ -107,16 +107,19 @@ async fn approve_after_restart(
 
 /// How the resumed run ended (the replayed transcript ends the run before the restart first).
 async fn resumed_run_finished(events: &mut super::support::Events) -> RunStatus {
-    let run = events
-        .next_matching(|e| match e {
-            AgentEvent::RunStarted {
-                run_id,
-                resumed: true,
-                ..
-            } => Some(*run_id),
-            _ => None,
-        })
-        .await;
+    let resumed = |e: &AgentEvent| match e {
+        AgentEvent::RunStarted {
+            run_id,
+            resumed: true,
+            ..
+        } => Some(*run_id),
+        _ => None,
+    };
+    // Already seen (a card of it was waited for), or still to come.
+    let run = match events.all().iter().find_map(resumed) {
+        Some(run) => run,
+        None => events.next_matching(resumed).await,
+    };
     events
         .next_matching(|e| match e {
             AgentEvent::RunFinished { run_id, status, .. } if *run_id == run => Some(*status),
@@ -331,4 +334,65 @@ async fn a_mark_that_no_longer_matches_its_log_is_dropped_and_nothing_runs() {
         .all()
         .iter()
         .any(|e| matches!(e, AgentEvent::RunStarted { resumed: true, .. })));
+}
+
+#[tokio::test]
+async fn a_change_set_waiting_when_ask_first_was_killed_is_tried_again_and_asked_again() {
+    let (_dir, data, workspace) = dirs();
+    if !super::try_first::tried_first(&workspace) {
+        return;
+    }
+    let scenario = json!({"turns": [
+        {"tool_calls": [{"id": "c1", "name": "run_command", "arguments": {"command": "echo made > made.txt"}}]},
+        {"say": "Made it."}
+    ]});
+    let (first, mut events) = app_runtime(&data, &workspace, scenario.clone());
+    let session = first.session_id();
+    first.start_run("Make a file").unwrap();
+    let card = events.approval_required().await;
+    let old_card = card.approval_id;
+    assert!(matches!(
+        &card.detail,
+        Some(askfirst_protocol::CallDetail::Command { tried: Some(_), .. })
+    ));
+    assert!(!workspace.join("made.txt").exists());
+    std::mem::forget(first);
+    // Meanwhile the person made the file themselves: the try after the restart sees it.
+    std::fs::write(workspace.join("made.txt"), "mine\n").unwrap();
+
+    let (second, mut events) = app_runtime(&data, &workspace, scenario);
+    assert_eq!(second.resume_interrupted(), Some(session));
+    let card = events.approval_required().await;
+    assert!(card.resumed);
+    assert_ne!(card.approval_id, old_card);
+    // Tried again on a copy of the folder as it is now: the card shows an overwrite.
+    let Some(askfirst_protocol::CallDetail::Command {
+        tried: Some(tried), ..
+    }) = &card.detail
+    else {
+        panic!("not tried again: {card:?}");
+    };
+    assert_eq!(
+        tried
+            .changes
+            .iter()
+            .map(|c| (c.change, c.path.as_str()))
+            .collect::<Vec<_>>(),
+        vec![(askfirst_protocol::ChangeKind::Changed, "made.txt")]
+    );
+    assert_eq!(
+        std::fs::read_to_string(workspace.join("made.txt")).unwrap(),
+        "mine\n"
+    );
+    second
+        .resolve_approval(card.approval_id, Decision::Approve)
+        .unwrap();
+    assert_eq!(
+        resumed_run_finished(&mut events).await,
+        RunStatus::Completed
+    );
+    assert_eq!(
+        std::fs::read_to_string(workspace.join("made.txt")).unwrap(),
+        "made\n"
+    );
 }
