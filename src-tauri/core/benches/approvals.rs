@@ -60,6 +60,7 @@ fn new_approval(run_id: RunId, i: usize) -> NewApproval {
         effects: Vec::new(),
         detail: None,
         reword: None,
+        editable: Vec::new(),
     }
 }
 

@@ -193,19 +193,21 @@ impl Run {
             // then run in the model's order.
             let mut prepared: Vec<Option<Prepared>> = Vec::with_capacity(calls.len());
             for call in &calls {
-                prepared.push(Some(self.prepare_call(call, &tools).await));
+                prepared.push(Some(self.prepare_call(call, &tools, None).await));
             }
             for (index, call) in calls.iter().enumerate() {
                 let Some(this) = prepared[index].take() else {
                     continue;
                 };
-                let result = self.complete_call(call, this).await;
+                let result = self.complete_call(call, this, &tools).await;
                 let CallResult {
                     status,
                     said,
                     layer,
                     stop_run,
                     finished_after_stop,
+                    model_note,
+                    ..
                 } = result;
                 let is_error = status != ToolCallStatus::Succeeded;
                 let (content, output, not_run) = match said {
@@ -234,6 +236,11 @@ impl Run {
                     wording: not_run.as_ref().map(wording::for_person),
                     not_run,
                 });
+                // The person changed the call on its card: the model is told first.
+                let content = match model_note {
+                    Some(note) => format!("{note}\n{content}"),
+                    None => content,
+                };
                 run_output = run_output.saturating_add(content.len());
                 let over_limit = run_output >= MAX_RUN_OUTPUT_BYTES;
                 let content = if over_limit {

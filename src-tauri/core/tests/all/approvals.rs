@@ -24,6 +24,7 @@ fn new_approval(run_id: RunId) -> NewApproval {
         effects: Vec::new(),
         detail: None,
         reword: None,
+        editable: Vec::new(),
     }
 }
 

@@ -57,6 +57,7 @@ async fn racing_answers_give_exactly_one_outcome_each() {
                 effects: Vec::new(),
                 detail: None,
                 reword: None,
+                editable: Vec::new(),
             })
             .unwrap();
         let id = pending.request().approval_id;
@@ -165,6 +166,7 @@ async fn racing_answers_give_exactly_one_outcome_each() {
                 askfirst_protocol::CancelCause::RunAborted => "cancelled",
                 askfirst_protocol::CancelCause::AppShutdown => "shutdown",
             },
+            Outcome::Changed { .. } => "changed",
         };
         *kinds.entry(kind).or_default() += 1;
     }

@@ -81,4 +81,12 @@ grant_scope?: string,
  * alone decides expiry; the UI's countdown is derived from this. It moves later only with
  * an [`AgentEvent::ApprovalExtended`].
  */
-expires_at: number, };
+expires_at: number, 
+/**
+ * The arguments the person may change on the card before saying yes ("Change…"), by
+ * name, in the order the editor shows them (`path`, `content`, `new_text`, `to`,
+ * `command`); each is a string argument of `arguments_json`. Empty (and left out of the
+ * JSON) when the card offers no "Change…": another agent's call, an MCP server's tool, a
+ * tool whose calls are not changed on a card.
+ */
+editable?: Array<string>, };
