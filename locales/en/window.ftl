@@ -94,6 +94,16 @@ card-approve = Approve once
 card-note-label = What should the agent do instead? ({ $count } of { $max } characters)
 card-deny-with-note = Deny and tell the agent
 card-add-note = Deny with a note for the agent…
+card-change-call = Change…
+card-edit-title = Change this action before it runs
+card-edit-explain = Nothing runs when you save: the changed action gets its own card (or is refused by your rules), and you answer it there.
+card-edit-field-path = File name
+card-edit-field-content = Text of the file
+card-edit-field-new_text = New text
+card-edit-field-to = Move to
+card-edit-field-command = Command line
+card-edit-save = Save the change
+card-edit-cancel = Cancel
 
 ## When a card's request ended before the answer arrived
 
@@ -104,6 +114,7 @@ ended-unavailable = This request was refused because your answer could not be re
 ended-policy = This request was refused by your settings. Your click changed nothing and the action did not run.
 ended-refused = This request had already been refused. Your click changed nothing and the action did not run.
 ended-allowed = This request had already been allowed, so the action ran.
+ended-changed = You changed this request; the changed action is asked about on its own.
 ended-not-pending = This request had already ended (it timed out or the run was stopped). Your click changed nothing and the action did not run.
 # $reason is what went wrong, in a sentence.
 answer-not-sent = Your answer could not be sent: { $reason }
@@ -261,6 +272,11 @@ tool-running = Running…
 tool-succeeded = Done
 tool-succeeded-granted = Done (allowed in this conversation)
 tool-succeeded-rule = Done (allowed by your rules)
+tool-changed = You changed this action before it ran.
+tool-changed-allowed = Your rules allow the changed action without asking, so it was not asked about again.
+tool-changed-details = What the assistant asked, and what you changed it to
+tool-changed-asked = The assistant asked for:
+tool-changed-to = You changed it to:
 tool-failed = Failed
 tool-denied = Not done: denied
 tool-cancelled = Not done: stopped

@@ -80,6 +80,16 @@ card-approve = Aprovar uma vez
 card-note-label = O que o assistente deve fazer em vez disso? ({ $count } de { $max } caracteres)
 card-deny-with-note = Recusar e avisar o assistente
 card-add-note = Recusar com um recado para o assistente…
+card-change-call = Alterar…
+card-edit-title = Alterar esta ação antes que ela aconteça
+card-edit-explain = Nada acontece ao salvar: a ação alterada recebe um cartão próprio (ou é recusada pelas suas regras), e você responde lá.
+card-edit-field-path = Nome do arquivo
+card-edit-field-content = Texto do arquivo
+card-edit-field-new_text = Texto novo
+card-edit-field-to = Mover para
+card-edit-field-command = Linha de comando
+card-edit-save = Salvar a alteração
+card-edit-cancel = Cancelar
 
 ## When a card's request ended before the answer arrived
 
@@ -90,6 +100,7 @@ ended-unavailable = Este pedido foi recusado porque a sua resposta não pôde se
 ended-policy = Este pedido foi recusado pelas suas configurações. Seu clique não mudou nada e a ação não foi feita.
 ended-refused = Este pedido já tinha sido recusado. Seu clique não mudou nada e a ação não foi feita.
 ended-allowed = Este pedido já tinha sido permitido, então a ação foi feita.
+ended-changed = Você alterou este pedido; a ação alterada é perguntada separadamente.
 ended-not-pending = Este pedido já tinha terminado (o tempo acabou ou a execução foi parada). Seu clique não mudou nada e a ação não foi feita.
 # $reason is what went wrong, in a sentence.
 answer-not-sent = Não foi possível enviar a sua resposta: { $reason }
@@ -247,6 +258,11 @@ tool-running = Rodando…
 tool-succeeded = Concluído
 tool-succeeded-granted = Concluído (permitido nesta conversa)
 tool-succeeded-rule = Concluído (permitido pelas suas regras)
+tool-changed = Você alterou esta ação antes que ela acontecesse.
+tool-changed-allowed = Suas regras permitem a ação alterada sem perguntar, então ela não foi perguntada de novo.
+tool-changed-details = O que o assistente pediu e como você alterou
+tool-changed-asked = O assistente pediu:
+tool-changed-to = Você alterou para:
 tool-failed = Falhou
 tool-denied = Não feito: recusado
 tool-cancelled = Não feito: parado

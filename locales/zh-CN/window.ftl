@@ -80,6 +80,16 @@ card-approve = 批准这一次
 card-note-label = 助手应该改做什么？（{ $count } / { $max } 个字符）
 card-deny-with-note = 拒绝并告诉助手
 card-add-note = 拒绝并给助手留言…
+card-change-call = 修改…
+card-edit-title = 在执行前修改这个操作
+card-edit-explain = 保存时不会执行任何操作：修改后的操作会有自己的卡片（或被你的规则拒绝），你在那里回答。
+card-edit-field-path = 文件名
+card-edit-field-content = 文件的文字
+card-edit-field-new_text = 新文字
+card-edit-field-to = 移动到
+card-edit-field-command = 命令行
+card-edit-save = 保存修改
+card-edit-cancel = 取消
 
 ## When a card's request ended before the answer arrived
 
@@ -90,6 +100,7 @@ ended-unavailable = 这个请求被拒绝了，因为你的回答无法被记录
 ended-policy = 这个请求被你的设置拒绝了。你的点击没有改变任何东西，操作没有执行。
 ended-refused = 这个请求已经被拒绝了。你的点击没有改变任何东西，操作没有执行。
 ended-allowed = 这个请求已经被允许，所以操作已经执行。
+ended-changed = 你修改了这个请求；修改后的操作会单独询问。
 ended-not-pending = 这个请求已经结束（超时了，或者运行被停止了）。你的点击没有改变任何东西，操作没有执行。
 # $reason is what went wrong, in a sentence.
 answer-not-sent = 你的回答没能发送：{ $reason }
@@ -178,6 +189,11 @@ tool-running = 正在执行…
 tool-succeeded = 完成
 tool-succeeded-granted = 完成（在本次对话中已允许）
 tool-succeeded-rule = 完成（你的规则允许）
+tool-changed = 你在执行前修改了这个操作。
+tool-changed-allowed = 你的规则允许修改后的操作而无需询问，所以没有再次询问。
+tool-changed-details = 助手请求的内容，以及你修改后的内容
+tool-changed-asked = 助手请求：
+tool-changed-to = 你修改为：
 tool-failed = 失败
 tool-denied = 未执行：已拒绝
 tool-cancelled = 未执行：已停止

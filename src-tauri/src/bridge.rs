@@ -91,6 +91,7 @@ fn forward<R: Runtime>(app: &AppHandle<R>, events: &[SequencedEvent], tray_chang
             | AgentEvent::LogStatus { .. }
             | AgentEvent::SessionOpened { .. }
             | AgentEvent::ToolCallProposed { .. }
+            | AgentEvent::ToolCallChanged { .. }
             | AgentEvent::ToolCallStarted { .. }
             | AgentEvent::ToolCallFinished { .. }
             | AgentEvent::RunFinished { .. } => {}

@@ -37,6 +37,7 @@ import test_a11y  # noqa: E402
 import test_activity  # noqa: E402
 import test_approvals  # noqa: E402
 import test_cards  # noqa: E402
+import test_change_call  # noqa: E402
 import test_connection  # noqa: E402
 import test_frictions  # noqa: E402
 import test_errors  # noqa: E402
@@ -52,7 +53,7 @@ import test_settings_sessions  # noqa: E402
 import test_tray_notify  # noqa: E402
 import test_try_first  # noqa: E402
 
-TESTS = (test_approvals.TESTS + test_cards.TESTS + test_tray_notify.TESTS
+TESTS = (test_approvals.TESTS + test_cards.TESTS + test_change_call.TESTS + test_tray_notify.TESTS
          + test_settings_sessions.TESTS + test_rules.TESTS + test_a11y.TESTS
          # Who answers: Test the connection.
          + test_connection.TESTS

@@ -197,6 +197,9 @@ def test_claude_code_asks_on_the_card_and_approve_writes_the_file():
             assert "Hello from Claude Code" in app.card_field(card, "approval-args")
             who = app.card_field(card, "approval-external")
             assert who == "Claude Code, in the folder ~/projects/site", who
+            # Another agent's call cannot be changed here: its card has no "Change…".
+            assert app.in_card(card, '[data-testid="add-note"]')
+            assert not app.in_card(card, '[data-testid="approval-change-call"]')
             app.wd.screenshot(os.path.join(ARTIFACTS, "inbox-card.png"))
         _request_and_approve(app, claude, "Write", "Hello from Claude Code\n", check)
         logs = os.listdir(os.path.join(app.data, "other-agents"))

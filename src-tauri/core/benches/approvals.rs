@@ -61,6 +61,7 @@ fn new_approval(run_id: RunId, i: usize) -> NewApproval {
         detail: None,
         reword: None,
         resumed: false,
+        editable: Vec::new(),
     }
 }
 

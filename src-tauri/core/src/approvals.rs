@@ -53,6 +53,56 @@ pub enum ApprovalError {
     /// The app is quitting: the request was recorded as `Cancelled{app_shutdown}` at once.
     #[error("Ask First is closing, so nobody was asked and the action was not performed.")]
     ShuttingDown,
+    /// A "Change…" answer ([`Decision::Change`]) that cannot be taken; nothing changed and the
+    /// approval still waits.
+    #[error("The call of approval {id} cannot be changed this way: {problem}")]
+    CannotChange {
+        /// The approval.
+        id: ApprovalId,
+        /// What is wrong with the change.
+        problem: ChangeProblem,
+    },
+}
+
+/// Why a [`Decision::Change`] was not taken.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ChangeProblem {
+    /// The card offers no "Change…" (its `editable` is empty).
+    #[error("its card offers no change")]
+    NotOffered,
+    /// The answer names an argument the card does not let the person change.
+    #[error("the argument {0:?} cannot be changed on this card")]
+    Field(String),
+    /// The changed call's arguments would be larger than a model's may be
+    /// ([`MAX_CHANGED_ARGUMENTS_BYTES`]).
+    #[error("the changed call would be {bytes} bytes, over the {cap} a call may have")]
+    TooBig {
+        /// The changed arguments' size in bytes.
+        bytes: usize,
+        /// [`MAX_CHANGED_ARGUMENTS_BYTES`].
+        cap: usize,
+    },
+    /// The answer changes nothing: the call is the same as the one on the card.
+    #[error("it changes nothing")]
+    Same,
+}
+
+/// The most bytes a changed call's arguments may have: the bound a model's call has
+/// ([`crate::provider::MAX_REPLY_BYTES`], the most one reply, and so one call, may be).
+pub const MAX_CHANGED_ARGUMENTS_BYTES: usize = crate::provider::MAX_REPLY_BYTES;
+
+/// The arguments of `arguments_json` (a JSON object) with each of `fields` set to its new
+/// text, every other member kept as it was; `None` when `arguments_json` is not an object.
+fn changed_arguments(
+    arguments_json: &str,
+    fields: &std::collections::BTreeMap<String, String>,
+) -> Option<String> {
+    let mut object: serde_json::Map<String, serde_json::Value> =
+        serde_json::from_str(arguments_json).ok()?;
+    for (name, text) in fields {
+        object.insert(name.clone(), serde_json::Value::String(text.clone()));
+    }
+    serde_json::to_string(&object).ok()
 }
 
 impl ApprovalError {
@@ -66,7 +116,10 @@ impl ApprovalError {
                 [("summary", summary.clone())],
             )),
             Self::Log(_) => Some(crate::policy::refusal("refusal.question_not_saved", [])),
-            Self::NotPending(_) | Self::NotGrantable(_) | Self::ShuttingDown => None,
+            Self::NotPending(_)
+            | Self::NotGrantable(_)
+            | Self::ShuttingDown
+            | Self::CannotChange { .. } => None,
         }
     }
 }
@@ -127,6 +180,9 @@ pub struct NewApproval {
     /// Whether this card asks again about a call that waited when Ask First last closed
     /// ([`ApprovalRequest::resumed`]).
     pub resumed: bool,
+    /// The arguments the person may change on the card ([`ApprovalRequest::editable`]); empty:
+    /// no "Change…".
+    pub editable: Vec<String>,
 }
 
 /// The words of a waiting card, made again in the current language by a [`Reword`]: everything
@@ -306,6 +362,7 @@ impl ApprovalRegistry {
             detail: new.detail,
             expires_at,
             resumed: new.resumed,
+            editable: new.editable,
         };
         // `expires_at` is the clock: the waiter's deadline is derived from it.
         let deadline =
@@ -428,6 +485,7 @@ impl ApprovalRegistry {
                 reason: note.map(|n| n.trim().to_owned()).filter(|n| !n.is_empty()),
                 wording: None,
             },
+            Decision::Change { fields } => self.changed(id, &fields)?,
         };
         let run_id = self.lock().pending.get(&id).map(|p| p.request.run_id);
         let settled = self.settle(id, outcome)?;
@@ -435,6 +493,58 @@ impl ApprovalRegistry {
             self.extend_waiting(run_id);
         }
         Ok(settled)
+    }
+
+    /// The outcome of "Change…" with `fields` on the waiting approval `id`: the changed call's
+    /// arguments, checked against what its card lets the person change and the size a model's
+    /// call may have. Only builds the outcome; [`Self::settle`] decides it.
+    fn changed(
+        &self,
+        id: ApprovalId,
+        fields: &std::collections::BTreeMap<String, String>,
+    ) -> Result<Outcome, ApprovalError> {
+        let cannot = |problem| ApprovalError::CannotChange { id, problem };
+        let (asked, editable) = match self.lock().pending.get(&id) {
+            None => return Err(ApprovalError::NotPending(id)),
+            Some(p) => (p.request.arguments_json.clone(), p.request.editable.clone()),
+        };
+        if editable.is_empty() {
+            return Err(cannot(ChangeProblem::NotOffered));
+        }
+        if let Some(name) = fields.keys().find(|name| !editable.contains(name)) {
+            return Err(cannot(ChangeProblem::Field(name.clone())));
+        }
+        // Counted before anything is built from them: a change the size of memory is refused
+        // without a copy of it.
+        let given: usize = fields.iter().map(|(n, t)| n.len() + t.len()).sum();
+        let too_big = |bytes| {
+            cannot(ChangeProblem::TooBig {
+                bytes,
+                cap: MAX_CHANGED_ARGUMENTS_BYTES,
+            })
+        };
+        if given > MAX_CHANGED_ARGUMENTS_BYTES {
+            return Err(too_big(given));
+        }
+        let arguments_json =
+            changed_arguments(&asked, fields).ok_or(cannot(ChangeProblem::NotOffered))?;
+        if arguments_json.len() > MAX_CHANGED_ARGUMENTS_BYTES {
+            return Err(too_big(arguments_json.len()));
+        }
+        let same = match (
+            crate::canonical::canonical_json(&asked),
+            crate::canonical::canonical_json(&arguments_json),
+        ) {
+            (Some(asked), Some(changed)) => asked == changed,
+            _ => asked == arguments_json,
+        };
+        if same {
+            return Err(cannot(ChangeProblem::Same));
+        }
+        Ok(Outcome::Changed {
+            arguments_sha256: sha256_hex(arguments_json.as_bytes()),
+            arguments_json,
+        })
     }
 
     /// The person just answered a card of `run_id`: they are there, answering one by one. The

@@ -10,6 +10,7 @@ mod all {
     pub mod call_detail;
     pub mod card_truth;
     pub mod case_insensitive;
+    pub mod change_call;
     pub mod changes;
     pub mod error_catalogue;
     pub mod error_examples;

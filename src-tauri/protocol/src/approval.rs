@@ -249,6 +249,13 @@ pub struct ApprovalRequest {
     /// it was done; the card says so.
     #[serde(default)]
     pub resumed: bool,
+    /// The arguments the person may change on the card before saying yes ("Change…"), by
+    /// name, in the order the editor shows them (`path`, `content`, `new_text`, `to`,
+    /// `command`); each is a string argument of `arguments_json`. Empty (and left out of the
+    /// JSON) when the card offers no "Change…": another agent's call, an MCP server's tool, a
+    /// tool whose calls are not changed on a card.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub editable: Vec<String>,
 }
 
 /// What the user said about one approval request.
@@ -267,6 +274,16 @@ pub enum Decision {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[ts(optional)]
         note: Option<String>,
+    },
+    /// Do not run it as asked: run this changed call instead, if it is allowed. The call is
+    /// judged again from scratch (its own card, or a refusal, follows); this answer approves
+    /// nothing. Only the arguments named in the request's `editable` may be given, each as
+    /// its whole new text; the others stay as the model sent them.
+    ///
+    /// JSON: `{"kind":"change","fields":{"path":"notes/plan.txt"}}`.
+    Change {
+        /// The changed arguments: name → new text.
+        fields: std::collections::BTreeMap<String, String>,
     },
 }
 
@@ -345,6 +362,15 @@ pub enum Outcome {
         /// What cut it short.
         cause: CancelCause,
     },
+    /// The tool did not run as asked: the person changed the call on its card. The changed
+    /// call (these arguments, same tool and tool-call id) is a new proposal, judged again by
+    /// the policy, with its own card or refusal; nothing is approved by this outcome.
+    Changed {
+        /// The changed call's arguments, exactly as they will be judged (and run, if approved).
+        arguments_json: String,
+        /// Lower-case hex SHA-256 of `arguments_json`'s UTF-8 bytes.
+        arguments_sha256: String,
+    },
 }
 
 impl Outcome {
@@ -352,7 +378,7 @@ impl Outcome {
     pub fn is_approved(&self) -> bool {
         match self {
             Outcome::Approved { .. } => true,
-            Outcome::Denied { .. } | Outcome::Cancelled { .. } => false,
+            Outcome::Denied { .. } | Outcome::Cancelled { .. } | Outcome::Changed { .. } => false,
         }
     }
 }

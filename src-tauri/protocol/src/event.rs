@@ -104,6 +104,24 @@ pub enum AgentEvent {
         /// What the call will do, in plain words.
         summary: String,
     },
+    /// The person changed a call on its card ("Change…"): the call with this id is now the
+    /// changed one, described anew; its policy decision, card (or refusal) and outcome follow
+    /// as for any proposed call. The call the model asked for stays in `asked_arguments_json`,
+    /// so the transcript (and a reopened one) shows both.
+    ToolCallChanged {
+        /// The run.
+        run_id: RunId,
+        /// The provider's id for the call (the model's, unchanged).
+        tool_call_id: String,
+        /// The tool's name.
+        tool_name: String,
+        /// The arguments the model sent.
+        asked_arguments_json: String,
+        /// The arguments the person changed them to: what is judged, and what runs if allowed.
+        arguments_json: String,
+        /// What the changed call will do, in plain words.
+        summary: String,
+    },
     /// The user's OK is needed; the same payload goes out as `approval-required`.
     ApprovalRequired(ApprovalRequest),
     /// An approval ended; the same payload goes out as `approval-resolved`.

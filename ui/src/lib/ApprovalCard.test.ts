@@ -228,3 +228,85 @@ describe('ApprovalCard arming', () => {
     expect(decided).toEqual([{ kind: 'approve' }]);
   });
 });
+
+describe('ApprovalCard "Change…"', () => {
+  afterEach(() => vi.useRealTimers());
+
+  /** A waiting write card, armed, whose answers go to `decided`. */
+  function armedWrite(decided: Decision[], extra: Partial<ApprovalRequest> = {}): HTMLElement {
+    vi.useFakeTimers();
+    const target = show(
+      request({
+        tool_name: 'write_file',
+        arguments_json: '{"path":"notes.txt","content":"hello\\n","n":12345678901234567890}',
+        risk: 'medium',
+        editable: ['path', 'content'],
+        ...extra,
+      }),
+      (d) => decided.push(d),
+    );
+    vi.advanceTimersByTime(ARM_MS);
+    flushSync();
+    return target;
+  }
+  const field = (target: HTMLElement, name: string) =>
+    target.querySelector<HTMLInputElement | HTMLTextAreaElement>(
+      `[data-testid="approval-edit-field"][data-field="${name}"]`,
+    )!;
+  const type = (input: HTMLInputElement | HTMLTextAreaElement, text: string) => {
+    input.value = text;
+    input.dispatchEvent(new Event('input', { bubbles: true }));
+    flushSync();
+  };
+
+  it('edits the offered arguments as labelled fields and sends only what changed', () => {
+    const decided: Decision[] = [];
+    const target = armedWrite(decided);
+    byTestId(target, 'approval-change-call')!.click();
+    flushSync();
+    expect(field(target, 'path').value).toBe('notes.txt');
+    expect(field(target, 'content').value).toBe('hello\n');
+    // Labelled, for the keyboard and a screen reader.
+    expect(field(target, 'path').closest('label')?.textContent).toContain('File name');
+    const save = byTestId(target, 'approval-edit-save') as HTMLButtonElement;
+    // Nothing changed yet: nothing to save.
+    expect(save.disabled).toBe(true);
+    type(field(target, 'path'), 'Drafts/notes.txt');
+    expect(save.disabled).toBe(false);
+    save.click();
+    flushSync();
+    expect(decided).toEqual([{ kind: 'change', fields: { path: 'Drafts/notes.txt' } }]);
+  });
+
+  it('Cancel (or Escape) leaves the card as it was', () => {
+    const decided: Decision[] = [];
+    const target = armedWrite(decided);
+    byTestId(target, 'approval-change-call')!.click();
+    flushSync();
+    type(field(target, 'content'), 'changed');
+    byTestId(target, 'approval-edit-cancel')!.click();
+    flushSync();
+    expect(byTestId(target, 'approval-edit')).toBeNull();
+    byTestId(target, 'approval-change-call')!.click();
+    flushSync();
+    // The edit was dropped: the fields start from the call again.
+    expect(field(target, 'content').value).toBe('hello\n');
+    field(target, 'content').dispatchEvent(
+      new KeyboardEvent('keydown', { key: 'Escape', bubbles: true }),
+    );
+    flushSync();
+    expect(byTestId(target, 'approval-edit')).toBeNull();
+    expect(byTestId(target, 'approve')).not.toBeNull();
+    expect(decided).toEqual([]);
+  });
+
+  it('offers no Change… on a card that has nothing to change, nor on another agent’s card', () => {
+    expect(byTestId(armedWrite([], { editable: [] }), 'approval-change-call')).toBeNull();
+    unmount(mounted!);
+    mounted = undefined;
+    const external = armedWrite([], {
+      detail: { kind: 'external', agent: 'Claude Code', folder: '~/site' },
+    });
+    expect(byTestId(external, 'approval-change-call')).toBeNull();
+  });
+});

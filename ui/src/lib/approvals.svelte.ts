@@ -55,6 +55,8 @@ function answeredByUser(outcome: Outcome): boolean {
       return approvedByUser(outcome.source);
     case 'denied':
       return deniedByUser(outcome.source);
+    case 'changed':
+      return true;
     default:
       return assertNever(outcome);
   }
@@ -105,6 +107,7 @@ export function endedNotice(outcome: Outcome): string {
         return assertNever(source);
     }
   }
+  if (outcome.kind === 'changed') return t('ended-changed');
   return t('ended-allowed');
 }
 

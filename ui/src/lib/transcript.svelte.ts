@@ -41,6 +41,8 @@ export type Entry =
       output: string | null;
       /** Which policy layer decided, once known. */
       layer: PolicyLayer | null;
+      /** The person changed the call on its card: what was asked and what it became. */
+      changed: ChangedCall | null;
     }
   | {
       kind: 'finished';
@@ -138,18 +140,30 @@ class AssistantEntry {
   }
 }
 
+/** A call the person changed on its card: the arguments the assistant asked for, and theirs. */
+export interface ChangedCall {
+  asked: string;
+  changedTo: string;
+  /** Whether the changed call was asked about on a card of its own. */
+  askedAgain: boolean;
+}
+
 class ToolCallEntry {
   readonly kind = 'tool' as const;
   state = $state<ToolCallState>('queued');
   output = $state<string | null>(null);
   layer = $state<PolicyLayer | null>(null);
+  summary = $state('');
+  changed = $state<ChangedCall | null>(null);
   constructor(
     readonly key: string,
     readonly runId: RunId,
     readonly toolCallId: string,
     readonly toolName: string,
-    readonly summary: string,
-  ) {}
+    summary: string,
+  ) {
+    this.summary = summary;
+  }
 }
 
 class FinishedEntry {
@@ -349,9 +363,27 @@ export class Transcript {
         this.#tools.set(JSON.stringify([event.run_id, event.tool_call_id]), entry);
         return;
       }
+      case 'tool_call_changed': {
+        // The person changed the call on its card: the line now says what the changed call
+        // does, and keeps what was asked for its details.
+        const entry = this.#tool(event.run_id, event.tool_call_id);
+        if (entry) {
+          entry.summary = event.summary;
+          entry.state = 'queued';
+          entry.changed = {
+            asked: event.asked_arguments_json,
+            changedTo: event.arguments_json,
+            askedAgain: false,
+          };
+        }
+        return;
+      }
       case 'approval_required': {
         const entry = this.#tool(event.run_id, event.tool_call_id);
-        if (entry) entry.state = 'waiting';
+        if (entry) {
+          entry.state = 'waiting';
+          if (entry.changed) entry.changed.askedAgain = true;
+        }
         return;
       }
       case 'approval_resolved': {

@@ -203,3 +203,42 @@ describe('tool calls', () => {
     expect(t.entries.map((e) => e.kind)).toEqual(['task', 'assistant']);
   });
 });
+
+describe('a call the person changed', () => {
+  it('keeps the call asked and the call changed to on its one line, and says when no card followed', () => {
+    const t = new Transcript();
+    let n = 0;
+    const seq = (event: AgentEvent) => t.receive({ seq: n++, event });
+    seq(events[0]!);
+    seq(events[2]!);
+    seq({
+      type: 'tool_call_changed',
+      run_id: 'r',
+      tool_call_id: 'call_1',
+      tool_name: 'write_file',
+      asked_arguments_json: '{"path":"a.txt","content":"x"}',
+      arguments_json: '{"content":"x","path":"Drafts/a.txt"}',
+      summary: 'Create the file Drafts/a.txt (1 line)',
+    });
+    seq({ type: 'tool_call_started', run_id: 'r', tool_call_id: 'call_1' });
+    seq({
+      type: 'tool_call_finished',
+      run_id: 'r',
+      tool_call_id: 'call_1',
+      status: 'succeeded',
+      policy_layer: 'user_rule',
+      output: 'ok',
+    });
+    const tools = t.entries.filter((e) => e.kind === 'tool');
+    expect(tools).toHaveLength(1);
+    expect(tools[0]).toMatchObject({
+      summary: 'Create the file Drafts/a.txt (1 line)',
+      state: 'succeeded',
+      changed: {
+        asked: '{"path":"a.txt","content":"x"}',
+        changedTo: '{"content":"x","path":"Drafts/a.txt"}',
+        askedAgain: false,
+      },
+    });
+  });
+});

@@ -123,6 +123,13 @@ pub(super) struct CallResult {
     /// The call's summary, when Stop came while it ran and it was let finish
     /// ([`OnStop::Finish`]): the run's end says so to the person.
     pub(super) finished_after_stop: Option<String>,
+    /// The person changed the call on its card ([`Outcome::Changed`]) to these arguments:
+    /// this is not the call's end, and [`Run::complete_call`] judges the changed call anew
+    /// (never seen past it).
+    pub(super) changed_to: Option<String>,
+    /// The first sentence of the model's result (English), when what was judged and run is
+    /// the person's changed call: the model is told that, and to what.
+    pub(super) model_note: Option<String>,
 }
 
 impl CallResult {
@@ -135,7 +142,21 @@ impl CallResult {
             layer: None,
             stop_run: None,
             finished_after_stop: None,
+            changed_to: None,
+            model_note: None,
         }
+    }
+
+    /// The person changed the call on its card to `arguments_json` (see
+    /// [`CallResult::changed_to`]).
+    pub(super) fn changed(arguments_json: String, layer: PolicyLayer) -> Self {
+        let mut result = Self::not_run(
+            ToolCallStatus::Cancelled,
+            NotRun::RunEndedBefore,
+            Some(layer),
+        );
+        result.changed_to = Some(arguments_json);
+        result
     }
 
     /// The call failed with `error`: the model gets its English, the person its sentence.
@@ -149,6 +170,8 @@ impl CallResult {
             layer,
             stop_run: None,
             finished_after_stop: None,
+            changed_to: None,
+            model_note: None,
         }
     }
 
@@ -174,6 +197,8 @@ impl CallResult {
             layer,
             stop_run: None,
             finished_after_stop: None,
+            changed_to: None,
+            model_note: None,
         }
     }
 }
@@ -202,6 +227,25 @@ pub(super) struct ReadyCall {
     /// For a command tried on a copy first ([`super::try_first`]): whether with the network
     /// (the card before the try asked about its use of it).
     try_first: Option<bool>,
+}
+
+/// The arguments of a call of `tool` the person may change on its card before saying yes
+/// ([`askfirst_protocol::ApprovalRequest::editable`]): the file name and the text of a write,
+/// the file name and the new text of an edit, the destination of a move, the command line of
+/// a command. Another program's tool (an MCP server's) offers none: Ask First cannot tell
+/// what its arguments mean.
+pub(super) fn editable(tool: &dyn Tool) -> Vec<String> {
+    if tool.mcp_server().is_some() {
+        return Vec::new();
+    }
+    let names: &[&str] = match tool.name() {
+        "write_file" => &["path", "content"],
+        "edit_file" => &["path", "new_text"],
+        "move_path" => &["to"],
+        "run_command" => &["command"],
+        _ => &[],
+    };
+    names.iter().map(|name| (*name).to_owned()).collect()
 }
 
 /// Where each path argument of a call leads on disk ([`MainArgument::resolved`]), in order.
@@ -414,22 +458,45 @@ async fn fingerprint(tool: &Arc<dyn Tool>, arguments_json: &str, ws: &Workspace)
 }
 
 impl Run {
+    /// Says that the model proposed `call` (its `ToolCallProposed`), or, when `asked` holds the
+    /// model's own arguments, that the person changed it to `call` (its `ToolCallChanged`).
+    fn propose(&self, call: &ToolCall, summary: String, asked: Option<&str>) {
+        self.emit(match asked {
+            None => askfirst_protocol::AgentEvent::ToolCallProposed {
+                run_id: self.id,
+                tool_call_id: call.id.clone(),
+                tool_name: call.name.clone(),
+                arguments_json: call.arguments_json.clone(),
+                summary,
+            },
+            Some(asked) => askfirst_protocol::AgentEvent::ToolCallChanged {
+                run_id: self.id,
+                tool_call_id: call.id.clone(),
+                tool_name: call.name.clone(),
+                asked_arguments_json: asked.to_owned(),
+                arguments_json: call.arguments_json.clone(),
+                summary,
+            },
+        });
+    }
+
     /// First half of one tool call: describe it, ask the policy, and when it asks, register
-    /// the approval (so every card of a turn shows at once). Nothing runs here.
-    pub(super) async fn prepare_call(&mut self, call: &ToolCall, tools: &ToolSet) -> Prepared {
+    /// the approval (so every card of a turn shows at once). Nothing runs here. `asked`: the
+    /// model's own arguments, when `call` is the person's change of them (judged from
+    /// scratch all the same: description, policy, confinement, diff, fingerprints, the try).
+    pub(super) async fn prepare_call(
+        &mut self,
+        call: &ToolCall,
+        tools: &ToolSet,
+        asked: Option<&str>,
+    ) -> Prepared {
         let ws = self.workspace.clone();
         // The folder went away during the run (deleted, moved, a disk unplugged): nothing is
         // described or asked about there ("outside your work folder" would be the wrong reason);
         // the run ends with a sentence, and the window offers another folder.
         if ws.is_gone() {
             let _ = self.rt.folder();
-            self.emit(askfirst_protocol::AgentEvent::ToolCallProposed {
-                run_id: self.id,
-                tool_call_id: call.id.clone(),
-                tool_name: call.name.clone(),
-                arguments_json: call.arguments_json.clone(),
-                summary: wording::use_the_tool(&call.name),
-            });
+            self.propose(call, wording::use_the_tool(&call.name), asked);
             return Prepared::Done(self.folder_gone());
         }
         let tool = tools.get(&call.name);
@@ -449,13 +516,7 @@ impl Run {
             Some((Ok(d), _)) => d.summary.clone(),
             _ => wording::use_the_tool(&call.name),
         };
-        self.emit(askfirst_protocol::AgentEvent::ToolCallProposed {
-            run_id: self.id,
-            tool_call_id: call.id.clone(),
-            tool_name: call.name.clone(),
-            arguments_json: call.arguments_json.clone(),
-            summary: summary.clone(),
-        });
+        self.propose(call, summary.clone(), asked);
         let (tool, description, main_arguments) = match (tool, described) {
             (Some(tool), Some((Ok(description), main))) => (tool, description, main),
             (Some(_), Some((Err(e), _))) => {
@@ -591,6 +652,7 @@ impl Run {
                     detail: description.detail.clone(),
                     reword: Some(Reword::new(move || shown.reword())),
                     resumed: false,
+                    editable: editable(tool.as_ref()),
                 };
                 match self.register(request, &key, layer) {
                     Ok(pending) => Some(pending),
@@ -626,11 +688,45 @@ impl Run {
         result
     }
 
+    /// Second half of one tool call (see [`Self::complete_prepared`]); when the person changes
+    /// the call on its card, the changed call is prepared and completed in its place, as a new
+    /// proposal (its own card or refusal), as often as they change it. The result of a
+    /// changed call tells the model first that the person changed it, and to what.
     pub(super) async fn complete_call(
         &mut self,
         call: &ToolCall,
         prepared: Prepared,
+        tools: &ToolSet,
     ) -> CallResult {
+        let mut prepared = prepared;
+        // The person's latest change of the call, once there is one.
+        let mut changed: Option<ToolCall> = None;
+        loop {
+            let this = changed.as_ref().unwrap_or(call);
+            let mut result = self.complete_prepared(this, prepared).await;
+            let Some(arguments_json) = result.changed_to.take() else {
+                if let Some(changed) = &changed {
+                    result.model_note = Some(wording::changed_call_for_model(
+                        changed,
+                        result.status == ToolCallStatus::Succeeded,
+                    ));
+                }
+                return result;
+            };
+            let next = ToolCall {
+                arguments_json,
+                ..call.clone()
+            };
+            prepared = self
+                .prepare_call(&next, tools, Some(&call.arguments_json))
+                .await;
+            changed = Some(next);
+        }
+    }
+
+    /// Waits for the prepared call's answer and runs it (or says why not); a change the person
+    /// made on its card comes back as [`CallResult::changed_to`].
+    async fn complete_prepared(&mut self, call: &ToolCall, prepared: Prepared) -> CallResult {
         let ready = match prepared {
             Prepared::Done(result) => return result,
             Prepared::Ready(ready) => *ready,
@@ -677,6 +773,9 @@ impl Run {
                         NotRun::Cancelled { cause },
                         Some(layer),
                     )
+                }
+                Outcome::Changed { arguments_json, .. } => {
+                    return CallResult::changed(arguments_json, layer)
                 }
             }
         }
@@ -850,6 +949,8 @@ impl Run {
             layer: Some(layer),
             stop_run: None,
             finished_after_stop,
+            changed_to: None,
+            model_note: None,
         }
     }
 
@@ -867,7 +968,7 @@ impl Run {
         // What the run needs to go on after a restart is in the log already; the mark says
         // there is something to go on with.
         self.leave_mark();
-        request.resumed = self.resuming;
+        request.resumed = self.resuming.get(&request.tool_call_id) == Some(&request.arguments_json);
         match self.rt.registry.request(request) {
             Ok(pending) => {
                 if self.token.is_cancelled() {

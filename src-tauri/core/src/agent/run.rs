@@ -38,9 +38,11 @@ pub(super) struct Run {
     call_ids: std::collections::HashSet<String>,
     /// Whether the run has left its mark for a restart ([`crate::sessions::interrupted`]).
     marked: bool,
-    /// Whether the calls being asked about now are a turn that waited when Ask First last
-    /// closed (their cards say so: [`askfirst_protocol::ApprovalRequest::resumed`]).
-    pub(super) resuming: bool,
+    /// The calls of a turn that waited when Ask First last closed, being asked about again:
+    /// id → the model's arguments. Their cards say so
+    /// ([`askfirst_protocol::ApprovalRequest::resumed`]); a call the person then changes on its
+    /// card has other arguments, and its card does not.
+    pub(super) resuming: std::collections::HashMap<String, String>,
 }
 
 impl Run {
@@ -63,7 +65,7 @@ impl Run {
             workspace,
             call_ids: std::collections::HashSet::new(),
             marked: false,
-            resuming: false,
+            resuming: std::collections::HashMap::new(),
         }
     }
 
@@ -235,11 +237,14 @@ impl Run {
         // Bytes of tool results so far in this run (see `MAX_RUN_OUTPUT_BYTES`).
         let mut run_output = 0usize;
         if let Some((calls, started)) = resumed {
-            self.resuming = true;
+            self.resuming = calls
+                .iter()
+                .map(|c| (c.id.clone(), c.arguments_json.clone()))
+                .collect();
             let end = self
                 .answer_calls(calls, &tools, &mut run_output, &started)
                 .await;
-            self.resuming = false;
+            self.resuming.clear();
             if let Some(finish) = end {
                 return finish;
             }
@@ -311,20 +316,22 @@ impl Run {
             prepared.push(Some(if may_have_run {
                 self.may_have_run(call)
             } else {
-                self.prepare_call(call, tools).await
+                self.prepare_call(call, tools, None).await
             }));
         }
         for (index, call) in calls.iter().enumerate() {
             let Some(this) = prepared[index].take() else {
                 continue;
             };
-            let result = self.complete_call(call, this).await;
+            let result = self.complete_call(call, this, tools).await;
             let CallResult {
                 status,
                 said,
                 layer,
                 stop_run,
                 finished_after_stop,
+                model_note,
+                ..
             } = result;
             let is_error = status != ToolCallStatus::Succeeded;
             let (content, output, not_run) = match said {
@@ -359,6 +366,11 @@ impl Run {
                 wording: not_run.as_ref().map(wording::for_person),
                 not_run,
             });
+            // The person changed the call on its card: the model is told first.
+            let content = match model_note {
+                Some(note) => format!("{note}\n{content}"),
+                None => content,
+            };
             *run_output = run_output.saturating_add(content.len());
             let over_limit = *run_output >= MAX_RUN_OUTPUT_BYTES;
             let content = if over_limit {

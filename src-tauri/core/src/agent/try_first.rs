@@ -553,6 +553,8 @@ impl Run {
             detail: now.detail,
             reword: Some(Reword::new(move || Some(words()))),
             resumed: false,
+            // Its command line may be changed too: the changed command is tried again.
+            editable: super::call::editable(&crate::tools::RunCommand),
         };
         let pending = self.register(request, key, layer).map_err(|done| *done)?;
         match pending.wait().await {
@@ -573,6 +575,10 @@ impl Run {
                 NotRun::Cancelled { cause },
                 Some(layer),
             )),
+            // What it did on the copy is dropped; the changed command is judged and tried anew.
+            Outcome::Changed { arguments_json, .. } => {
+                Err(CallResult::changed(arguments_json, layer))
+            }
         }
     }
 }
@@ -595,6 +601,8 @@ fn command_result(
             layer: Some(layer),
             stop_run: None,
             finished_after_stop: None,
+            changed_to: None,
+            model_note: None,
         },
         Err(error) => CallResult {
             status: ToolCallStatus::Failed,
@@ -605,6 +613,8 @@ fn command_result(
             layer: Some(layer),
             stop_run: None,
             finished_after_stop: None,
+            changed_to: None,
+            model_note: None,
         },
     }
 }

@@ -440,6 +440,27 @@ pub fn finished_after_stop(output: &str) -> String {
     )
 }
 
+/// How many bytes of a changed call's arguments the model is told back (the start and the
+/// end are kept, the cut said): a changed text of megabytes is not sent to it twice.
+pub const CHANGED_ARGUMENTS_TOLD: usize = 4096;
+
+/// The first sentence of the model's result for a call the person changed on its card before
+/// it could run (`ran`: the changed call ran and succeeded): that the person changed it, and
+/// to what (its tool and arguments, cut to [`CHANGED_ARGUMENTS_TOLD`] bytes).
+pub fn changed_call_for_model(changed: &crate::provider::ToolCall, ran: bool) -> String {
+    let mut told = crate::tools::HeadTail::new(CHANGED_ARGUMENTS_TOLD);
+    told.push(changed.arguments_json.as_bytes());
+    let call = format!("{} {}", changed.name, told.into_text());
+    if ran {
+        format!("The person changed this call before approving it; what ran was: {call}")
+    } else {
+        format!(
+            "The person changed this call before approving it, to: {call}. That changed call \
+             did not run as follows:"
+        )
+    }
+}
+
 /// The result of a call of a tool that does not exist (`names` are the tools on offer).
 pub fn no_such_tool(name: &str, names: &[String]) -> String {
     format!(

@@ -13,7 +13,7 @@ use super::settings::ConfigError;
 use super::BuildError;
 use crate::agent::{RunError, SessionError};
 use crate::app::settings::APPROVAL_TIMEOUT_SECS;
-use crate::approvals::ApprovalError;
+use crate::approvals::{ApprovalError, ChangeProblem};
 use crate::i18n::{tr, Arg};
 use crate::policy::RulesError;
 use askfirst_protocol::{CommandError, ErrorCode};
@@ -158,6 +158,13 @@ impl Worded for ApprovalError {
             ),
             ApprovalError::Log(_) => tr("error-approval-log", &[]),
             ApprovalError::ShuttingDown => tr("error-approval-shutting_down", &[]),
+            ApprovalError::CannotChange { problem, .. } => match problem {
+                ChangeProblem::NotOffered | ChangeProblem::Field(_) => {
+                    tr("error-approval-change-not_offered", &[])
+                }
+                ChangeProblem::TooBig { .. } => tr("error-approval-change-too_big", &[]),
+                ChangeProblem::Same => tr("error-approval-change-same", &[]),
+            },
         }
     }
 
@@ -171,6 +178,9 @@ impl Worded for ApprovalError {
             )),
             ApprovalError::Log(why) => Some(why.clone()),
             ApprovalError::ShuttingDown => None,
+            ApprovalError::CannotChange { id, problem } => {
+                Some(format!("approval {id}: {problem}"))
+            }
         }
     }
 }
@@ -184,6 +194,7 @@ impl Coded for ApprovalError {
             ApprovalError::ApprovalRequired { .. } => ErrorCode::Internal,
             ApprovalError::Log(_) => ErrorCode::LogUnavailable,
             ApprovalError::ShuttingDown => ErrorCode::ShuttingDown,
+            ApprovalError::CannotChange { .. } => ErrorCode::InvalidRequest,
         }
     }
 }

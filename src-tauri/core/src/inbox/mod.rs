@@ -365,6 +365,9 @@ impl Inbox {
             detail: Some(card.detail),
             reword: Some(reword),
             resumed: false,
+            // Another agent's call cannot be changed: the hook's answer is yes or no, and that
+            // agent would run its own call anyway. Its card offers no "Change…".
+            editable: Vec::new(),
         };
         let sinks = RequestSinks {
             events: Arc::clone(&self.events),
@@ -541,7 +544,9 @@ fn answer_for(outcome: &Outcome, timeout: Duration, offered: bool) -> InboxAnswe
             (DenialSource::Unavailable, Some(reason)) => deny(reason.clone()),
             (DenialSource::Unavailable, None) => deny(words::NOT_ASKED.to_owned()),
         },
-        Outcome::Cancelled { .. } => deny(words::NOT_ASKED.to_owned()),
+        // The registry never gives this outcome to an inbox card (it has no `editable`); were
+        // it ever to, the agent's call was not approved, and it is told no.
+        Outcome::Cancelled { .. } | Outcome::Changed { .. } => deny(words::NOT_ASKED.to_owned()),
     }
 }
 

@@ -127,6 +127,19 @@ async fn only_the_persons_approval_allows_and_a_note_reaches_the_agent() {
             r#"{"file_path":"/home/ann/site/a","content":"x"}"#,
         ))
         .await;
+    // Another agent's call cannot be changed on its card: no "Change…", and the answer is
+    // refused with the card left waiting.
+    assert!(card.editable.is_empty());
+    let change = Decision::Change {
+        fields: [("content".to_owned(), "y".to_owned())].into(),
+    };
+    assert_eq!(
+        f.registry.resolve(card.approval_id, change),
+        Err(crate::approvals::ApprovalError::CannotChange {
+            id: card.approval_id,
+            problem: crate::approvals::ChangeProblem::NotOffered,
+        })
+    );
     let note = Some("use b instead".into());
     assert_eq!(
         f.decide(&card, asking, Decision::Deny { note }).await,

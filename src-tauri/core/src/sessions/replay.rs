@@ -371,7 +371,9 @@ fn replayable(events: Vec<AgentEvent>, facts: &LogFacts) -> Vec<AgentEvent> {
                 }
             }
             AgentEvent::RunFinished { run_id, .. } => open_runs.retain(|r| r != run_id),
-            AgentEvent::AssistantMessage { .. } | AgentEvent::ToolCallStarted { .. } => {}
+            AgentEvent::AssistantMessage { .. }
+            | AgentEvent::ToolCallStarted { .. }
+            | AgentEvent::ToolCallChanged { .. } => {}
         }
         out.push(event);
     }

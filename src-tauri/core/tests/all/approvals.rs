@@ -25,6 +25,7 @@ fn new_approval(run_id: RunId) -> NewApproval {
         detail: None,
         reword: None,
         resumed: false,
+        editable: Vec::new(),
     }
 }
 

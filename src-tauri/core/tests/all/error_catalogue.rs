@@ -12,7 +12,7 @@ use askfirst_core::agent::{RunError, SessionError};
 use askfirst_core::app::{
     BuildError, Coded, ConfigError, FolderError, SettingsError, StartupError, Worded,
 };
-use askfirst_core::approvals::ApprovalError;
+use askfirst_core::approvals::{ApprovalError, ChangeProblem};
 use askfirst_core::history::HistoryError;
 use askfirst_core::inbox::connect::ConnectError;
 use askfirst_core::policy::editor::RuleEditError;
@@ -206,6 +206,25 @@ fn command_errors() -> Vec<(String, askfirst_protocol::CommandError)> {
                 .into(),
         ),
         ApprovalError::ShuttingDown,
+        ApprovalError::CannotChange {
+            id,
+            problem: ChangeProblem::NotOffered,
+        },
+        ApprovalError::CannotChange {
+            id,
+            problem: ChangeProblem::Field("old_text".into()),
+        },
+        ApprovalError::CannotChange {
+            id,
+            problem: ChangeProblem::TooBig {
+                bytes: 17_000_000,
+                cap: 16_777_216,
+            },
+        },
+        ApprovalError::CannotChange {
+            id,
+            problem: ChangeProblem::Same,
+        },
     ];
     for error in &approvals {
         match error {
@@ -214,6 +233,12 @@ fn command_errors() -> Vec<(String, askfirst_protocol::CommandError)> {
             | ApprovalError::ApprovalRequired { .. }
             | ApprovalError::Log(_)
             | ApprovalError::ShuttingDown => {}
+            ApprovalError::CannotChange { problem, .. } => match problem {
+                ChangeProblem::NotOffered
+                | ChangeProblem::Field(_)
+                | ChangeProblem::TooBig { .. }
+                | ChangeProblem::Same => {}
+            },
         }
         add(error, format!("{error:?}"));
     }

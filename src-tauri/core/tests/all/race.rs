@@ -58,6 +58,7 @@ async fn racing_answers_give_exactly_one_outcome_each() {
                 detail: None,
                 reword: None,
                 resumed: false,
+                editable: Vec::new(),
             })
             .unwrap();
         let id = pending.request().approval_id;
@@ -166,6 +167,7 @@ async fn racing_answers_give_exactly_one_outcome_each() {
                 askfirst_protocol::CancelCause::RunAborted => "cancelled",
                 askfirst_protocol::CancelCause::AppShutdown => "shutdown",
             },
+            Outcome::Changed { .. } => "changed",
         };
         *kinds.entry(kind).or_default() += 1;
     }

@@ -396,3 +396,34 @@ async fn a_change_set_waiting_when_ask_first_was_killed_is_tried_again_and_asked
         "made\n"
     );
 }
+
+#[tokio::test]
+async fn a_call_asked_again_and_then_changed_gets_a_card_of_its_own() {
+    let (_dir, data, workspace) = dirs();
+    let (first, session, _) = card_waiting(&data, &workspace).await;
+    std::mem::forget(first);
+    let (second, mut events) = app_runtime(&data, &workspace, write_then_done());
+    assert_eq!(second.resume_interrupted(), Some(session));
+    let card = events.approval_required().await;
+    assert!(card.resumed);
+    second
+        .resolve_approval(
+            card.approval_id,
+            Decision::Change {
+                fields: [("path".to_owned(), "b.txt".to_owned())].into(),
+            },
+        )
+        .unwrap();
+    let changed = events.approval_required().await;
+    assert_eq!(changed.tool_call_id, "w1");
+    // The person's own call, not the one that waited at the restart.
+    assert!(!changed.resumed);
+    second
+        .resolve_approval(changed.approval_id, Decision::Approve)
+        .unwrap();
+    assert_eq!(
+        resumed_run_finished(&mut events).await,
+        RunStatus::Completed
+    );
+    assert!(workspace.join("b.txt").exists() && !workspace.join("a.txt").exists());
+}

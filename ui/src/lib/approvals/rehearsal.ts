@@ -50,6 +50,7 @@ export function sampleEntry(): ToolEntry {
     state: 'waiting',
     output: null,
     layer: null,
+    changed: null,
   };
 }
 

@@ -81,6 +81,30 @@ arguments_json: string,
 /**
  * What the call will do, in plain words.
  */
+summary: string, } | { "type": "tool_call_changed", 
+/**
+ * The run.
+ */
+run_id: RunId, 
+/**
+ * The provider's id for the call (the model's, unchanged).
+ */
+tool_call_id: string, 
+/**
+ * The tool's name.
+ */
+tool_name: string, 
+/**
+ * The arguments the model sent.
+ */
+asked_arguments_json: string, 
+/**
+ * The arguments the person changed them to: what is judged, and what runs if allowed.
+ */
+arguments_json: string, 
+/**
+ * What the changed call will do, in plain words.
+ */
 summary: string, } | { "type": "approval_required" } & ApprovalRequest | { "type": "approval_resolved" } & ApprovalResolvedEvent | { "type": "approval_extended", 
 /**
  * The approval.

@@ -87,4 +87,12 @@ expires_at: number,
  * (quit, a crash): the call was described and judged again at the start, and nothing of
  * it was done; the card says so.
  */
-resumed: boolean, };
+resumed: boolean, 
+/**
+ * The arguments the person may change on the card before saying yes ("Change…"), by
+ * name, in the order the editor shows them (`path`, `content`, `new_text`, `to`,
+ * `command`); each is a string argument of `arguments_json`. Empty (and left out of the
+ * JSON) when the card offers no "Change…": another agent's call, an MCP server's tool, a
+ * tool whose calls are not changed on a card.
+ */
+editable?: Array<string>, };

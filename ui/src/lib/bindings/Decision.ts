@@ -7,4 +7,8 @@ export type Decision = { "kind": "approve" } | { "kind": "approve_for_session" }
 /**
  * The user's note, if any.
  */
-note?: string, };
+note?: string, } | { "kind": "change", 
+/**
+ * The changed arguments: name → new text.
+ */
+fields: { [key in string]: string }, };

@@ -34,4 +34,12 @@ wording?: Wording, } | { "kind": "cancelled",
 /**
  * What cut it short.
  */
-cause: CancelCause, };
+cause: CancelCause, } | { "kind": "changed", 
+/**
+ * The changed call's arguments, exactly as they will be judged (and run, if approved).
+ */
+arguments_json: string, 
+/**
+ * Lower-case hex SHA-256 of `arguments_json`'s UTF-8 bytes.
+ */
+arguments_sha256: string, };
