@@ -22,6 +22,7 @@ LANGUAGES = [
     ("pt_BR.UTF-8", "pt-BR", {
         "summary": "Criar o arquivo notas.txt (1 linha)",
         "title": "O Ask First precisa da sua aprovação",
+        "folder": "Pasta: workspace",
         "refused": "Você disse não. A ação não foi feita.",
         "forbidden": "Suas configurações não permitem esta ação (Sua regra “Nunca mexer em nada em "
                      "Private” proíbe isto). Ela não foi feita.",
@@ -33,6 +34,7 @@ LANGUAGES = [
     ("zh_CN.UTF-8", "zh-CN", {
         "summary": "新建文件 notas.txt（1 行）",
         "title": "Ask First 需要你的同意",
+        "folder": "文件夹：workspace",
         "refused": "你拒绝了。这个操作没有执行。",
         "forbidden": "你的设置不允许这个操作（你的规则“禁止操作 Private 中的任何内容”禁止这样做）。它没有执行。",
         "reason": "你的规则“写入 notas.txt 前先问我”要求先问你。",
@@ -106,7 +108,8 @@ def test_cards_notifications_and_refusals_follow_the_desktop_language():
                     n for n in notifications()[before:] if n.get("method") == "Notify"
                     or "summary" in n])
                 assert seen[-1]["summary"] == said["title"], (tag, seen)
-                assert seen[-1]["body"] == said["summary"], (tag, seen)
+                # The summary, then the folder's name in the language.
+                assert seen[-1]["body"] == said["summary"] + "\n" + said["folder"], (tag, seen)
                 app.wd.screenshot(os.path.join(ARTIFACTS, f"language-{tag}-card.png"))
                 app.press(card, "deny")
                 assert app.wait_finished() == "completed"

@@ -589,6 +589,7 @@ impl Run {
                         false,
                     ),
                     detail: description.detail.clone(),
+                    change: description.change,
                     reword: Some(Reword::new(move || shown.reword())),
                 };
                 match self.register(request, &key, layer) {
