@@ -1,6 +1,7 @@
 //! "Start Ask First when I log in" (Settings): the desktop's autostart entry, written and
 //! removed by `tauri-plugin-autostart` (on Linux an XDG autostart file,
-//! `$XDG_CONFIG_HOME/autostart/<app>.desktop`). The entry itself is the setting: nothing else
+//! `~/.config/autostart/Ask First.desktop`: its library, auto-launch 0.6, writes under
+//! `$HOME/.config` whatever `XDG_CONFIG_HOME` says). The entry itself is the setting: nothing else
 //! keeps it, so what Settings shows is what the desktop will do. Off until the person turns it
 //! on. Started that way ([`IN_TRAY`]), Ask First opens with its window minimised, ready for
 //! another agent's request, without putting a window in front of the person at every login
