@@ -131,6 +131,7 @@ def test_cards_notifications_and_refusals_follow_the_desktop_language():
 MORE = [
     ("pt_BR.UTF-8", "pt-BR", {
         "mcp_summary": 'Usar "greet" do servidor MCP "plain"',
+        "folder": "Pasta: workspace",
         "shut_in": ["Ele roda isolado: só pode alterar arquivos da sua pasta de trabalho",
                     "Neste computador ele não roda isolado: pode ler e alterar qualquer arquivo seu"],
         "tried_apply": "Aprovar coloca exatamente as mudanças listadas abaixo na sua pasta (o comando não roda "
@@ -140,6 +141,7 @@ MORE = [
     }),
     ("zh_CN.UTF-8", "zh-CN", {
         "mcp_summary": "使用 MCP 服务器“plain”的“greet”",
+        "folder": "文件夹：workspace",
         "shut_in": ["它在隔离中运行：只能改动你的工作文件夹里的文件",
                     "在这台电脑上它没有被隔离：它可以读取和改动你的任何文件"],
         "tried_apply": "批准会把下面列出的更改原样放进你的文件夹（命令不会再运行一次），之后可以在“活动”中撤销。拒绝则丢弃这些更改。",
@@ -177,7 +179,8 @@ def test_mcp_and_command_cards_servers_and_activity_follow_the_desktop_language(
                 app.start_task("x")
                 mcp = card_with(app, "approval-summary", said["mcp_summary"])
                 seen = wait_for("the MCP card's notification", lambda: [
-                    n for n in notifications()[before:] if n.get("body") == said["mcp_summary"]])
+                    n for n in notifications()[before:]
+                    if n.get("body") == said["mcp_summary"] + "\n" + said["folder"]])
                 assert seen, (tag, notifications()[before:])
                 app.wd.screenshot(os.path.join(ARTIFACTS, f"language-{tag}-mcp-card.png"))
                 app.press(mcp, "approve")
