@@ -150,8 +150,13 @@ error-startup-window = Ask First could not open its window. Start it from your d
 
 ## Notifications (src-tauri/src/notify.rs).
 
+start_at_login-failed = Ask First could not change whether it starts when you log in. Nothing was changed.
 notify-title = Ask First needs your OK
-notify-review = Review
+notify-open = Open
+notify-deny = Deny
+notify-approve = Approve once
+notify-folder = Folder: { $folder }
+notify-folder-demo = Folder: the demo folder (sample files)
 notify-many = { $count ->
     [one] { $count } action is waiting
    *[other] { $count } actions are waiting

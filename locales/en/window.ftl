@@ -462,6 +462,10 @@ settings-notify = Notifications when something needs your OK
 settings-notify-unfocused = When Ask First is in the background
 settings-notify-always = Always
 settings-notify-never = Never
+settings-notify-approve = Let me approve from notifications
+settings-notify-approve-new-files = Creating new files
+settings-notify-approve-note = The notification then has Approve for a new file in your folder. Deleting, commands, anything outside the folder and what your rules ask about always need the card.
+settings-start-at-login = Start Ask First when I log in
 # $settings is a list of the settings below ("who answers and the model").
 settings-fixed = Set when Ask First was started, so they cannot be changed here: { $settings }.
 setting-provider = who answers

@@ -138,8 +138,13 @@ error-startup-window = O Ask First não conseguiu abrir a janela. Abra-o pela su
 
 ## Notificações.
 
+start_at_login-failed = O Ask First não conseguiu mudar se ele abre quando você entra no computador. Nada foi mudado.
 notify-title = O Ask First precisa da sua aprovação
-notify-review = Revisar
+notify-open = Abrir
+notify-deny = Recusar
+notify-approve = Aprovar uma vez
+notify-folder = Pasta: { $folder }
+notify-folder-demo = Pasta: a pasta de demonstração (arquivos de exemplo)
 notify-many = { $count ->
     [one] { $count } ação está esperando
    *[other] { $count } ações estão esperando

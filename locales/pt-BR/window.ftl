@@ -448,6 +448,10 @@ settings-notify = Notificações quando algo precisa da sua permissão
 settings-notify-unfocused = Quando o Ask First está em segundo plano
 settings-notify-always = Sempre
 settings-notify-never = Nunca
+settings-notify-approve = Deixar eu aprovar pelas notificações
+settings-notify-approve-new-files = Criar arquivos novos
+settings-notify-approve-note = A notificação passa a ter Aprovar para um arquivo novo na sua pasta. Apagar, comandos, qualquer coisa fora da pasta e o que as suas regras perguntam sempre precisam do cartão.
+settings-start-at-login = Abrir o Ask First quando eu entrar no computador
 # $settings is a list of the settings below ("who answers and the model").
 settings-fixed = Definidos quando o Ask First começou, então não podem ser mudados aqui: { $settings }.
 setting-provider = quem responde

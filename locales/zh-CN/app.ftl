@@ -138,8 +138,13 @@ error-startup-window = Ask First 无法打开窗口。请从你的桌面启动�
 
 ## 通知。
 
+start_at_login-failed = Ask First 无法更改登录时是否启动。没有做任何更改。
 notify-title = Ask First 需要你的同意
-notify-review = 查看
+notify-open = 打开
+notify-deny = 拒绝
+notify-approve = 批准这一次
+notify-folder = 文件夹：{ $folder }
+notify-folder-demo = 文件夹：演示文件夹（示例文件）
 notify-many = 有 { $count } 个操作在等待
 notify-still_running-title = Ask First 仍在运行
 notify-still_running-body = Ask First 会在后台继续工作，需要你同意时会在这里询问。可以从托盘图标打开它，或重新启动它；从托盘菜单退出。

@@ -376,6 +376,10 @@ settings-notify = 有事需要你同意时发出通知
 settings-notify-unfocused = 当 Ask First 在后台时
 settings-notify-always = 总是
 settings-notify-never = 从不
+settings-notify-approve = 允许我在通知中批准
+settings-notify-approve-new-files = 新建文件
+settings-notify-approve-note = 这样，通知中会出现“批准”，用于在你的文件夹中新建文件。删除、命令、文件夹以外的任何操作，以及你的规则要求询问的操作，始终需要在卡片上决定。
+settings-start-at-login = 登录时启动 Ask First
 # $settings is a list of the settings below ("who answers and the model").
 settings-fixed = 这些在 Ask First 启动时已设定，不能在这里更改：{ $settings }。
 setting-provider = 由谁回答

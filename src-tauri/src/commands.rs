@@ -303,6 +303,27 @@ pub async fn get_settings(
     blocking(move || Ok(settings.view(&runtime))).await
 }
 
+/// Saves which requests a notification may approve ("Let me approve from notifications"), at
+/// once. JS: `invoke('set_notification_approvals', { request: { new_files } })`. Returns the
+/// settings now in force.
+///
+/// # Errors
+/// `storage` when the settings file cannot be read or written (nothing is changed then).
+#[tauri::command]
+pub async fn set_notification_approvals(
+    runtime: State<'_, Arc<AgentRuntime>>,
+    settings: State<'_, Arc<SettingsScreen>>,
+    request: askfirst_protocol::NotificationApprovals,
+) -> Result<SettingsView, CommandError> {
+    let (runtime, settings) = (Arc::clone(&runtime), Arc::clone(&settings));
+    blocking(move || {
+        settings
+            .set_notification_approvals(&runtime, request)
+            .map_err(coded)
+    })
+    .await
+}
+
 /// Saves the settings to `settings.json` (owner-only permissions); they apply to the next task.
 /// Returns the settings now in force.
 ///

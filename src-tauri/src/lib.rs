@@ -24,6 +24,7 @@ pub mod inbox;
 pub mod notify;
 pub mod rule_commands;
 pub mod stall_probe;
+pub mod start_at_login;
 pub mod tray;
 pub mod window;
 
@@ -87,6 +88,9 @@ pub fn build_app<R: Runtime>(
             commands::new_session,
             commands::get_settings,
             commands::save_settings,
+            commands::set_notification_approvals,
+            start_at_login::get_start_at_login,
+            start_at_login::set_start_at_login,
             commands::remove_rule,
             commands::save_mcp_server,
             commands::remove_mcp_server,
@@ -214,6 +218,9 @@ fn try_run() -> anyhow::Result<()> {
         // The folder picker, opened by our `pick_folder` command only (no dialog permission
         // for the webview).
         .plugin(tauri_plugin_dialog::init())
+        // "Start Ask First when I log in": the autostart entry, through our own commands only
+        // (no autostart permission for the webview).
+        .plugin(start_at_login::plugin())
         .on_window_event(on_window_event)
         .setup(move |app| {
             stall_probe::start_if_asked(app.handle());
@@ -237,6 +244,11 @@ fn try_run() -> anyhow::Result<()> {
                         eprintln!("askfirst: went on with the task of session {session}");
                     }
                 });
+            }
+            if start_at_login::started_in_tray(std::env::args()) {
+                if let Some(main) = app.get_webview_window(window::MAIN) {
+                    let _ = main.minimize();
+                }
             }
             if let Some(task) = autostart {
                 // Off the GUI thread like the `start_run` command (the run's setup reads the

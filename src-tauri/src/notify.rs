@@ -14,6 +14,9 @@ use tauri_plugin_notification::Notification;
 #[cfg(not(target_os = "linux"))]
 use tauri_plugin_notification::NotificationExt;
 
+#[cfg(target_os = "linux")]
+mod bus;
+
 /// The notification's title, in English (the person reads [`Words::for_approval`]'s).
 pub const TITLE: &str = "Ask First needs your OK";
 
@@ -22,21 +25,30 @@ pub const TITLE: &str = "Ask First needs your OK";
 pub struct Words {
     /// The title ("Ask First needs your OK").
     pub title: String,
-    /// The body: for an approval, its summary as the service shows it.
+    /// The body: for an approval, its summary and its folder as the service shows them.
     pub body: String,
-    /// The label of the action that opens the window at the card ("Review"); empty when the
-    /// notification has none.
-    pub action: String,
+    /// The label of the button that opens the window at the card ("Open").
+    pub open: String,
+    /// The label of the button that denies the request ("Deny").
+    pub deny: String,
+    /// The label of the button that approves it ("Approve"), offered only for the kinds the
+    /// person opted into.
+    pub approve: String,
 }
 
 impl Words {
-    /// The notification of an approval request whose plain summary is `summary`; `markup`:
-    /// whether the service reads the body as markup (see [`body_text`]).
-    pub fn for_approval(summary: &str, markup: bool) -> Self {
+    /// The notification of an approval request whose plain summary is `summary`, in the
+    /// folder said by `folder` (a line such as "Folder: Taxes", see [`folder_line`]);
+    /// `markup`: whether the service reads the body as markup (see [`body_text`]).
+    pub fn for_approval(summary: &str, folder: &str, markup: bool) -> Self {
         Words {
             title: tr("notify-title", &[]),
-            body: body_text(summary, markup),
-            action: tr("notify-review", &[]),
+            body: format!(
+                "{}\n{}",
+                body_text(summary, markup),
+                body_text(folder, markup)
+            ),
+            ..Self::buttons()
         }
     }
 
@@ -45,7 +57,7 @@ impl Words {
         Words {
             title: tr("notify-title", &[]),
             body: tr("notify-many", &[("count", Arg::from(count))]),
-            action: tr("notify-review", &[]),
+            ..Self::buttons()
         }
     }
 
@@ -54,9 +66,72 @@ impl Words {
         Words {
             title: tr("notify-still_running-title", &[]),
             body: tr("notify-still_running-body", &[]),
-            action: String::new(),
+            ..Self::buttons()
         }
     }
+
+    fn buttons() -> Self {
+        Words {
+            title: String::new(),
+            body: String::new(),
+            open: tr("notify-open", &[]),
+            deny: tr("notify-deny", &[]),
+            approve: tr("notify-approve", &[]),
+        }
+    }
+}
+
+/// Which buttons a notification has (each only where the server has the `actions`
+/// capability). A notification that tells one request has Open and Deny, and Approve for the
+/// kinds the person opted into; one that tells a burst has Open only: it stands for no single
+/// request, so it never answers one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Buttons {
+    /// "Open": the window at the card.
+    pub open: bool,
+    /// "Deny": denies the one request it tells.
+    pub deny: bool,
+    /// "Approve": approves it once.
+    pub approve: bool,
+}
+
+impl Buttons {
+    /// Open only (a burst).
+    pub const OPEN_ONLY: Self = Self {
+        open: true,
+        deny: false,
+        approve: false,
+    };
+}
+
+/// The line of a request's notification that says which folder it is about: the folder
+/// another agent works in for its requests ([`askfirst_protocol::CallDetail::External`]),
+/// else the folder of the conversation in the window; by its name ("Folder: Taxes"), or "the
+/// demo folder".
+pub fn folder_line<R: Runtime>(app: &AppHandle<R>, request: &ApprovalRequest) -> String {
+    let name_of = |path: &std::path::Path| {
+        path.file_name()
+            .map(|name| name.to_string_lossy().into_owned())
+            .unwrap_or_else(|| path.display().to_string())
+    };
+    if let Some(askfirst_protocol::CallDetail::External { folder, .. }) = &request.detail {
+        let folder = folder.trim_end_matches('/');
+        return tr(
+            "notify-folder",
+            &[("folder", Arg::from(name_of(std::path::Path::new(folder))))],
+        );
+    }
+    let Some(runtime) = app.try_state::<Arc<askfirst_core::agent::AgentRuntime>>() else {
+        return String::new();
+    };
+    let folder = runtime.folder();
+    if folder.is_demo() {
+        return tr("notify-folder-demo", &[]);
+    }
+    tr(
+        "notify-folder",
+        &[("folder", Arg::from(name_of(folder.path())))],
+    )
 }
 
 /// Asks for the notification of `request`: shown if the setting and the window's focus say so
@@ -71,13 +146,13 @@ pub fn approval_required<R: Runtime>(app: &AppHandle<R>, request: &ApprovalReque
         return;
     }
     #[cfg(target_os = "linux")]
-    linux::ask(app, request.approval_id, request.summary.clone());
+    linux::ask(app, request);
     #[cfg(not(target_os = "linux"))]
     {
         if !should_notify(app, false) {
             return;
         }
-        let words = Words::for_approval(&request.summary, true);
+        let words = Words::for_approval(&request.summary, &folder_line(app, request), true);
         show(app, &words.title, &words.body);
     }
 }
@@ -147,7 +222,7 @@ pub fn remind_waiting<R: Runtime>(app: &AppHandle<R>) {
             return;
         }
         let words = match waiting.as_slice() {
-            [one] => Words::for_approval(&one.summary, true),
+            [one] => Words::for_approval(&one.summary, &folder_line(app, one), true),
             many => Words::for_many(many.len()),
         };
         show(app, &words.title, &words.body);
@@ -190,14 +265,15 @@ pub fn staying(persistence: Option<bool>) -> Staying {
     }
 }
 
-/// Linux (freedesktop notifications over D-Bus) through notify-rust, which the notification
-/// plugin wraps, used directly because approvals need what the plugin does not offer: the
-/// notification's id, to close it once the approval ends (`CloseNotification`), and its
-/// actions, so a click on it opens the window at the card (`ActionInvoked`, action
-/// `default`). Desktop Notifications Specification 1.2.
+/// Linux (freedesktop notifications over D-Bus): the notifications of approvals go through
+/// [`bus`], one connection that knows each notification's id (to close it once its approval
+/// ends) and takes the clicks on its buttons only from the notification server (see
+/// [`bus`]). Desktop Notifications Specification 1.2.
 #[cfg(target_os = "linux")]
 mod linux {
-    use super::{Staying, Words, GATHER_AT_MOST, GATHER_QUIET, MAX_NAMED};
+    use super::bus::{self, Button, Click};
+    use super::{Buttons, Staying, Words, GATHER_AT_MOST, GATHER_QUIET, MAX_NAMED};
+    use askfirst_core::notification_answers::{NotificationAnswer, NotificationAnswered};
     use askfirst_core::sync::MutexExt;
     use askfirst_protocol::event_names::FOCUS_APPROVAL;
     use askfirst_protocol::ApprovalId;
@@ -234,6 +310,17 @@ mod linux {
         pub staying: Staying,
     }
 
+    /// One waiting request as a notification tells it.
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    pub(super) struct Asked {
+        /// The approval.
+        pub id: ApprovalId,
+        /// Its plain summary.
+        pub summary: String,
+        /// The folder it works in, as a line for the body ("Folder: Taxes").
+        pub folder: String,
+    }
+
     /// A notification with no action, sent by the notifications thread in its turn (so "still
     /// running" comes before the requests told as the window closed), with the server's
     /// default timeout (a missing service is logged once by the probe, not here).
@@ -254,19 +341,29 @@ mod linux {
         /// [`super::should_notify`] (`out_of_sight`: for a reminder, the window was just
         /// hidden or minimised), and the service's capabilities (probing them if due).
         fn gate(&self, out_of_sight: bool) -> Option<Service>;
-        /// Shows `words` for `approvals`, staying as `staying` says, and remembers it for them.
-        fn show(&self, approvals: Vec<ApprovalId>, words: Words, staying: Staying);
+        /// Whether the notification of the waiting `approval` may offer Approve now (the
+        /// person's choice and the request's facts:
+        /// `askfirst_core::notification_answers::may_approve`).
+        fn may_approve(&self, approval: ApprovalId) -> bool;
+        /// Shows `words` with `buttons` for `approvals`, staying as `staying` says, and
+        /// remembers it for them.
+        fn show(
+            &self,
+            approvals: Vec<ApprovalId>,
+            words: Words,
+            buttons: Buttons,
+            staying: Staying,
+        );
         /// Closes the notification of `approval` once no other approval it tells waits.
         fn close(&self, approval: ApprovalId);
-        /// The approvals waiting now that no notification told yet, oldest first: their ids
-        /// and summaries.
-        fn untold(&self) -> Vec<(ApprovalId, String)>;
+        /// The approvals waiting now that no notification told yet, oldest first.
+        fn untold(&self) -> Vec<Asked>;
     }
 
     /// Work for the notifications thread.
     pub(super) enum Job {
-        /// A request wants a notification: its id and summary.
-        Ask(Box<dyn Side>, ApprovalId, String),
+        /// A request wants a notification.
+        Ask(Box<dyn Side>, Asked),
         /// A request ended.
         Close(Box<dyn Side>, ApprovalId),
         /// The window went out of sight: tell what waits and was not told.
@@ -299,7 +396,7 @@ mod linux {
     /// what the show told.
     pub(super) fn serve(receive: &mpsc::Receiver<Job>) {
         while let Ok(job) = receive.recv() {
-            let (side, first, summary) = match job {
+            let (side, first) = match job {
                 Job::Close(side, approval) => {
                     side.close(approval);
                     continue;
@@ -313,9 +410,9 @@ mod linux {
                     send_plain(&title, &body);
                     continue;
                 }
-                Job::Ask(side, approval, summary) => (side, approval, summary),
+                Job::Ask(side, asked) => (side, asked),
             };
-            let mut asked = vec![(first, summary)];
+            let mut asked = vec![first];
             let mut closes = Vec::new();
             let mut remind = false;
             let until = Instant::now() + GATHER_AT_MOST;
@@ -326,9 +423,9 @@ mod linux {
                     break;
                 }
                 match receive.recv_timeout(wait) {
-                    Ok(Job::Ask(_, approval, summary)) => asked.push((approval, summary)),
+                    Ok(Job::Ask(_, more)) => asked.push(more),
                     Ok(Job::Close(side, approval)) => {
-                        if let Some(at) = asked.iter().position(|(id, _)| *id == approval) {
+                        if let Some(at) = asked.iter().position(|a| a.id == approval) {
                             // Ended before it was told: nothing to tell.
                             asked.remove(at);
                         } else {
@@ -351,7 +448,10 @@ mod linux {
         }
     }
 
-    fn tell(side: &dyn Side, asked: Vec<(ApprovalId, String)>, out_of_sight: bool) {
+    /// Tells `asked`: up to [`MAX_NAMED`] one notification each, with Deny and Open (and
+    /// Approve where [`Side::may_approve`]); more as one notification with their count and
+    /// Open only, which stands for no single request and so never answers one.
+    fn tell(side: &dyn Side, asked: Vec<Asked>, out_of_sight: bool) {
         if asked.is_empty() {
             return;
         }
@@ -359,15 +459,21 @@ mod linux {
             return;
         };
         if asked.len() <= MAX_NAMED {
-            for (approval, summary) in asked {
-                let words = Words::for_approval(&summary, service.markup);
-                side.show(vec![approval], words, service.staying);
+            for one in asked {
+                let words = Words::for_approval(&one.summary, &one.folder, service.markup);
+                let buttons = Buttons {
+                    open: true,
+                    deny: true,
+                    approve: side.may_approve(one.id),
+                };
+                side.show(vec![one.id], words, buttons, service.staying);
             }
         } else {
             let words = Words::for_many(asked.len());
             side.show(
-                asked.into_iter().map(|(id, _)| id).collect(),
+                asked.into_iter().map(|a| a.id).collect(),
                 words,
+                Buttons::OPEN_ONLY,
                 service.staying,
             );
         }
@@ -395,7 +501,26 @@ mod linux {
             })
         }
 
-        fn untold(&self) -> Vec<(ApprovalId, String)> {
+        fn may_approve(&self, approval: ApprovalId) -> bool {
+            let app = &self.0;
+            let (Some(runtime), Some(screen)) = (
+                app.try_state::<std::sync::Arc<askfirst_core::agent::AgentRuntime>>(),
+                app.try_state::<std::sync::Arc<askfirst_core::app::SettingsScreen>>(),
+            ) else {
+                return false;
+            };
+            runtime
+                .approvals()
+                .pending(approval)
+                .is_some_and(|request| {
+                    askfirst_core::notification_answers::may_approve(
+                        &request,
+                        screen.notification_approvals(),
+                    )
+                })
+        }
+
+        fn untold(&self) -> Vec<Asked> {
             let app = &self.0;
             let Some(runtime) =
                 app.try_state::<std::sync::Arc<askfirst_core::agent::AgentRuntime>>()
@@ -406,35 +531,47 @@ mod linux {
             let Some(shown) = app.try_state::<Shown>() else {
                 return Vec::new();
             };
-            let told = shown.told();
+            let told = shown.told().clone();
             waiting
                 .into_iter()
                 .filter(|request| !told.contains(&request.approval_id))
-                .map(|request| (request.approval_id, request.summary))
+                .map(|request| asked(app, &request))
                 .collect()
         }
 
-        fn show(&self, approvals: Vec<ApprovalId>, words: Words, staying: Staying) {
+        fn show(
+            &self,
+            approvals: Vec<ApprovalId>,
+            words: Words,
+            buttons: Buttons,
+            staying: Staying,
+        ) {
             let app = self.0.clone();
-            let mut notification = notify_rust::Notification::new();
-            notification
-                .appname("Ask First")
-                .summary(&words.title)
-                .body(&words.body)
-                .action("default", &words.action)
-                .timeout(notify_rust::Timeout::from(staying.expire_timeout_ms))
-                .urgency(match staying.urgency {
-                    0 => notify_rust::Urgency::Low,
-                    1 => notify_rust::Urgency::Normal,
-                    _ => notify_rust::Urgency::Critical,
-                });
-            if staying.resident {
-                notification.hint(notify_rust::Hint::Resident(true));
+            let clicked = app.clone();
+            let Some(bus) = bus::get(move |click| on_click(&clicked, click)) else {
+                return;
+            };
+            let mut labelled = Vec::new();
+            if buttons.open {
+                labelled.push((Button::Open, words.open.clone()));
             }
-            let Ok(handle) = notification.show() else {
+            if buttons.deny {
+                labelled.push((Button::Deny, words.deny.clone()));
+            }
+            if buttons.approve {
+                labelled.push((Button::Approve, words.approve.clone()));
+            }
+            let Some(server_id) = bus.show(bus::Shown {
+                title: words.title,
+                body: words.body,
+                buttons: labelled,
+                expire_timeout_ms: staying.expire_timeout_ms,
+                resident: staying.resident,
+                urgency: staying.urgency,
+                approvals: approvals.clone(),
+            }) else {
                 return; // no service: the probe logs it once
             };
-            let server_id = handle.id();
             if let Some(shown) = app.try_state::<Shown>() {
                 let mut map = shown.map();
                 let mut told = shown.told();
@@ -443,43 +580,6 @@ mod linux {
                     told.insert(*approval);
                 }
             }
-            // The wait for a click has a thread of its own.
-            let _ = std::thread::Builder::new()
-                .name("notification".into())
-                .spawn(move || {
-                    let mut action = String::new();
-                    handle.wait_for_action(|said| action = said.to_owned());
-                    // A resident notification stays after a click: each click opens the
-                    // window at the card, until the notification is closed (its approvals
-                    // ended, or the person closed it).
-                    while action == "default" {
-                        open_at_card(&app, &approvals, server_id);
-                        if !staying.resident {
-                            break;
-                        }
-                        action.clear();
-                        let listened = notify_rust::handle_action(server_id, |response| {
-                            action = match response {
-                                notify_rust::ActionResponse::Custom(said) => (*said).to_owned(),
-                                notify_rust::ActionResponse::Closed(_) => "__closed".to_owned(),
-                            };
-                        });
-                        if listened.is_err() {
-                            break;
-                        }
-                    }
-                    let closed = action == "__closed";
-                    // Clicked but still shown (a server may keep it): closed when the
-                    // approvals end.
-                    if closed {
-                        if let Some(shown) = app.try_state::<Shown>() {
-                            let mut map = shown.map();
-                            for approval in &approvals {
-                                map.remove(approval);
-                            }
-                        }
-                    }
-                });
         }
 
         fn close(&self, approval: ApprovalId) {
@@ -497,33 +597,78 @@ mod linux {
                 }
                 id
             };
-            use gio::prelude::*;
-            if let Ok(bus) = gio::bus_get_sync(gio::BusType::Session, gio::Cancellable::NONE) {
-                let _ = bus.call_sync(
-                    Some("org.freedesktop.Notifications"),
-                    "/org/freedesktop/Notifications",
-                    "org.freedesktop.Notifications",
-                    "CloseNotification",
-                    Some(&(id,).to_variant()),
-                    None,
-                    gio::DBusCallFlags::NONE,
-                    2000,
-                    gio::Cancellable::NONE,
-                );
+            if let Some(bus) = bus::opened() {
+                bus.close(id);
             }
         }
     }
 
-    pub fn ask<R: Runtime>(app: &AppHandle<R>, approval_id: ApprovalId, summary: String) {
+    /// `request` as its notification tells it: the folder is the one another agent works in
+    /// for its requests, else the folder of the conversation in the window.
+    fn asked<R: Runtime>(
+        app: &AppHandle<R>,
+        request: &askfirst_protocol::ApprovalRequest,
+    ) -> Asked {
+        Asked {
+            id: request.approval_id,
+            summary: request.summary.clone(),
+            folder: super::folder_line(app, request),
+        }
+    }
+
+    pub fn ask<R: Runtime>(app: &AppHandle<R>, request: &askfirst_protocol::ApprovalRequest) {
         in_order(Job::Ask(
             Box::new(AppSide(app.clone())),
-            approval_id,
-            summary,
+            asked(app, request),
         ));
     }
 
     pub fn remind<R: Runtime>(app: &AppHandle<R>) {
         in_order(Job::Remind(Box::new(AppSide(app.clone()))));
+    }
+
+    /// A click that the bus took from the notification server: Open opens the window at the
+    /// card; Deny and Approve answer the one request the notification tells (off this thread:
+    /// the answer is written and synced to the session log first). An answer that comes after
+    /// the request ended (answered in the window, timed out) changes nothing and says nothing.
+    fn on_click<R: Runtime>(app: &AppHandle<R>, click: Click) {
+        let answer = match click.button {
+            Button::Open => {
+                open_at_card(app, &click.approvals, click.server_id);
+                return;
+            }
+            Button::Deny => NotificationAnswer::Deny,
+            Button::Approve => NotificationAnswer::Approve,
+        };
+        // Only a notification of exactly one request answers (a burst offers no such button).
+        let [approval] = click.approvals.as_slice() else {
+            return;
+        };
+        let approval = *approval;
+        let app = app.clone();
+        let _ = std::thread::Builder::new()
+            .name("notification-answer".into())
+            .spawn(move || {
+                let (Some(runtime), Some(screen)) = (
+                    app.try_state::<std::sync::Arc<askfirst_core::agent::AgentRuntime>>(),
+                    app.try_state::<std::sync::Arc<askfirst_core::app::SettingsScreen>>(),
+                ) else {
+                    return;
+                };
+                match runtime.answer_from_notification(
+                    approval,
+                    answer,
+                    screen.notification_approvals(),
+                ) {
+                    // The card leaves the window and the notification closes with the
+                    // approval's end (`approval_resolved`), as for an answer in the window.
+                    Ok(NotificationAnswered::Decided(_)) => {}
+                    // Approve no longer offered (the setting was turned off): the card says
+                    // the rest.
+                    Ok(NotificationAnswered::NotOffered) => open_at_card(&app, &[approval], 0),
+                    Err(error) => eprintln!("askfirst: a notification's answer: {error}"),
+                }
+            });
     }
 
     /// A click on the notification of `approvals` (server id `server_id`): the window opens at
@@ -871,8 +1016,8 @@ mod tests {
     /// window is in front, and what was shown.
     #[cfg(target_os = "linux")]
     mod thread {
-        use super::super::linux::{serve, Job, Service, Side};
-        use super::super::{staying, Staying, Words};
+        use super::super::linux::{serve, Asked, Job, Service, Side};
+        use super::super::{staying, Buttons, Staying, Words};
         use askfirst_protocol::ApprovalId;
         use pretty_assertions::assert_eq;
         use std::collections::HashSet;
@@ -883,7 +1028,10 @@ mod tests {
             waiting: Vec<(ApprovalId, String)>,
             told: HashSet<ApprovalId>,
             window_in_front: bool,
+            /// Those the person lets a notification approve.
+            approvable: HashSet<ApprovalId>,
             shown: Vec<(Vec<ApprovalId>, String, Staying)>,
+            buttons: Vec<Buttons>,
         }
 
         #[derive(Clone, Default)]
@@ -896,23 +1044,33 @@ mod tests {
                     staying: staying(Some(true)),
                 })
             }
-            fn show(&self, approvals: Vec<ApprovalId>, words: Words, staying: Staying) {
+            fn may_approve(&self, approval: ApprovalId) -> bool {
+                self.0.lock().unwrap().approvable.contains(&approval)
+            }
+            fn show(
+                &self,
+                approvals: Vec<ApprovalId>,
+                words: Words,
+                buttons: Buttons,
+                staying: Staying,
+            ) {
                 let mut desktop = self.0.lock().unwrap();
                 desktop.told.extend(approvals.iter().copied());
                 desktop.shown.push((approvals, words.body, staying));
+                desktop.buttons.push(buttons);
             }
             fn close(&self, approval: ApprovalId) {
                 let mut desktop = self.0.lock().unwrap();
                 desktop.told.remove(&approval);
                 desktop.waiting.retain(|(id, _)| *id != approval);
             }
-            fn untold(&self) -> Vec<(ApprovalId, String)> {
+            fn untold(&self) -> Vec<Asked> {
                 let desktop = self.0.lock().unwrap();
                 desktop
                     .waiting
                     .iter()
                     .filter(|(id, _)| !desktop.told.contains(id))
-                    .cloned()
+                    .map(|(id, summary)| asked(*id, summary))
                     .collect()
             }
         }
@@ -929,10 +1087,23 @@ mod tests {
             std::mem::take(&mut side.0.lock().unwrap().shown)
         }
 
+        fn asked(id: ApprovalId, summary: &str) -> Asked {
+            Asked {
+                id,
+                summary: summary.into(),
+                folder: "Folder: Taxes".into(),
+            }
+        }
+
+        /// The body of a request's notification: its summary, then its folder.
+        fn body(summary: &str) -> String {
+            format!("{summary}\nFolder: Taxes")
+        }
+
         fn ask(side: &FakeSide, summary: &str) -> (ApprovalId, Job) {
             let id = ApprovalId::new();
             side.0.lock().unwrap().waiting.push((id, summary.into()));
-            (id, Job::Ask(Box::new(side.clone()), id, summary.into()))
+            (id, Job::Ask(Box::new(side.clone()), asked(id, summary)))
         }
 
         fn remind(side: &FakeSide) -> Job {
@@ -953,8 +1124,8 @@ mod tests {
             assert_eq!(
                 run(&side, vec![remind(&side)]),
                 vec![
-                    (vec![a], "Create the file a.txt".to_owned(), kept),
-                    (vec![b], "Create the file b.txt".to_owned(), kept),
+                    (vec![a], body("Create the file a.txt"), kept),
+                    (vec![b], body("Create the file b.txt"), kept),
                 ]
             );
             // Shown and hidden again: nothing is told twice.
@@ -964,7 +1135,7 @@ mod tests {
             let (c, ask_c) = ask(&side, "Delete the file c.txt");
             assert_eq!(
                 run(&side, vec![ask_c, remind(&side)]),
-                vec![(vec![c], "Delete the file c.txt".to_owned(), kept)]
+                vec![(vec![c], body("Delete the file c.txt"), kept)]
             );
             // One that ended is not told.
             side.0.lock().unwrap().window_in_front = true;
@@ -988,6 +1159,32 @@ mod tests {
             assert_eq!(shown.len(), 1, "{shown:?}");
             assert_eq!(shown[0].0.len(), 5);
             assert_eq!(shown[0].1, "5 actions are waiting");
+            // A burst stands for no single request: Open only, never Deny or Approve.
+            assert_eq!(side.0.lock().unwrap().buttons, vec![Buttons::OPEN_ONLY]);
+        }
+
+        #[test]
+        fn a_requests_notification_has_deny_and_approve_only_where_allowed() {
+            let side = FakeSide::default();
+            let (a, ask_a) = ask(&side, "Create the file a.txt");
+            let (_, ask_b) = ask(&side, "Run the command make");
+            side.0.lock().unwrap().approvable.insert(a);
+            assert_eq!(run(&side, vec![ask_a, ask_b]).len(), 2);
+            assert_eq!(
+                side.0.lock().unwrap().buttons,
+                vec![
+                    Buttons {
+                        open: true,
+                        deny: true,
+                        approve: true
+                    },
+                    Buttons {
+                        open: true,
+                        deny: true,
+                        approve: false
+                    },
+                ]
+            );
         }
     }
 }

@@ -47,6 +47,7 @@ import test_language  # noqa: E402
 import test_inbox  # noqa: E402
 import test_languages  # noqa: E402
 import test_many  # noqa: E402
+import test_notify_answers  # noqa: E402
 import test_promise  # noqa: E402
 import test_rules  # noqa: E402
 import test_settings_sessions  # noqa: E402
@@ -54,6 +55,8 @@ import test_tray_notify  # noqa: E402
 import test_try_first  # noqa: E402
 
 TESTS = (test_approvals.TESTS + test_cards.TESTS + test_change_call.TESTS + test_tray_notify.TESTS
+         # Answers from a notification's buttons, and starting at login.
+         + test_notify_answers.TESTS
          + test_settings_sessions.TESTS + test_rules.TESTS + test_a11y.TESTS
          # Who answers: Test the connection.
          + test_connection.TESTS

@@ -5,7 +5,9 @@ expire timeout and the hints `resident` and `urgency`), and one line per CloseNo
 to that file + ".closed". Its capabilities are those of a desktop's own server that keeps
 notifications (`persistence`, as GNOME Shell's and Plasma's), without body markup. A test can click a notification:
 the method Click(id, action) on the interface dev.askfirst.TestNotifications (same object)
-emits ActionInvoked(id, action) as a server does when the person clicks it.
+emits ActionInvoked(id, action) as a server does when the person clicks it. Each record names
+the bus connection that sent the notification (`sender`, its unique name), so a test can also
+send a forged ActionInvoked straight to it.
 
 Spec: Desktop Notifications Specification 1.2 (org.freedesktop.Notifications).
 Uses Debian's python3-dbus and python3-gi (run with /usr/bin/python3).
@@ -38,13 +40,15 @@ class Server(dbus.service.Object):
         self.log_path = log_path
         self.next_id = 1
 
-    @dbus.service.method(IFACE, in_signature="susssasa{sv}i", out_signature="u")
-    def Notify(self, app_name, replaces_id, app_icon, summary, body, actions, hints, timeout):
+    @dbus.service.method(IFACE, in_signature="susssasa{sv}i", out_signature="u",
+                         sender_keyword="sender")
+    def Notify(self, app_name, replaces_id, app_icon, summary, body, actions, hints, timeout,
+               sender=None):
         nid = self.next_id
         self.next_id += 1
         with open(self.log_path, "a", encoding="utf-8") as log:
             log.write(json.dumps({
-                "id": nid, "app_name": str(app_name), "summary": str(summary),
+                "id": nid, "sender": str(sender), "app_name": str(app_name), "summary": str(summary),
                 "body": str(body), "actions": [str(a) for a in actions],
                 "timeout": int(timeout),
                 "hints": {str(k): _plain(v) for k, v in hints.items()

@@ -17,6 +17,8 @@ export ASKFIRST_E2E_NOTIFY_LOG="${ASKFIRST_E2E_NOTIFY_LOG:-$artifacts/notificati
 # Each test writes the app's environment here before it starts a session (launch.sh reads it).
 export ASKFIRST_E2E_ENV="$artifacts/app.env"
 : > "$ASKFIRST_E2E_NOTIFY_LOG"
+# The closed ones too: an id closed in an earlier run would look closed in this one.
+: > "$ASKFIRST_E2E_NOTIFY_LOG.closed"
 pids=()
 cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; }
 trap cleanup EXIT

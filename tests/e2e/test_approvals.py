@@ -33,7 +33,8 @@ def test_approve_writes_the_file():
         # The notification names what is waiting, without the raw arguments.
         note = wait_for("the notification", lambda: notifications()[before:])[0]
         assert note["summary"] == "Ask First needs your OK", note
-        assert note["body"] == summary, note
+        # The summary, then the folder's name (the app's folder here is named "workspace").
+        assert note["body"] == summary + "\nFolder: workspace", note
         assert "Hello from Ask First" not in note["body"]
 
         # The tray shows one approval waiting.
@@ -151,7 +152,7 @@ def test_parallel_cards_answered_out_of_order():
         # One notification each, in the order the cards came.
         notes = wait_for("two notifications", lambda: (lambda n: n if len(n) >= 2 else None)(
             [n for n in notifications()[before:] if n.get("method", "Notify") == "Notify"]))
-        assert [n["body"] for n in notes] == summaries, notes
+        assert [n["body"] for n in notes] == [s + "\nFolder: workspace" for s in summaries], notes
         app.wd.screenshot(os.path.join(ARTIFACTS, "parallel-cards.png"))
         second_id = cards[1].id
         app.press(cards[1], "deny")

@@ -22,6 +22,7 @@ LANGUAGES = [
     ("pt_BR.UTF-8", "pt-BR", {
         "summary": "Criar o arquivo notas.txt (1 linha)",
         "title": "O Ask First precisa da sua aprovação",
+        "folder": "Pasta: workspace",
         "refused": "Você disse não. A ação não foi feita.",
         "forbidden": "Suas configurações não permitem esta ação (Sua regra “Nunca mexer em nada em "
                      "Private” proíbe isto). Ela não foi feita.",
@@ -33,6 +34,7 @@ LANGUAGES = [
     ("zh_CN.UTF-8", "zh-CN", {
         "summary": "新建文件 notas.txt（1 行）",
         "title": "Ask First 需要你的同意",
+        "folder": "文件夹：workspace",
         "refused": "你拒绝了。这个操作没有执行。",
         "forbidden": "你的设置不允许这个操作（你的规则“禁止操作 Private 中的任何内容”禁止这样做）。它没有执行。",
         "reason": "你的规则“写入 notas.txt 前先问我”要求先问你。",
@@ -106,7 +108,8 @@ def test_cards_notifications_and_refusals_follow_the_desktop_language():
                     n for n in notifications()[before:] if n.get("method") == "Notify"
                     or "summary" in n])
                 assert seen[-1]["summary"] == said["title"], (tag, seen)
-                assert seen[-1]["body"] == said["summary"], (tag, seen)
+                # The summary, then the folder's name in the language.
+                assert seen[-1]["body"] == said["summary"] + "\n" + said["folder"], (tag, seen)
                 app.wd.screenshot(os.path.join(ARTIFACTS, f"language-{tag}-card.png"))
                 app.press(card, "deny")
                 assert app.wait_finished() == "completed"
@@ -128,6 +131,7 @@ def test_cards_notifications_and_refusals_follow_the_desktop_language():
 MORE = [
     ("pt_BR.UTF-8", "pt-BR", {
         "mcp_summary": 'Usar "greet" do servidor MCP "plain"',
+        "folder": "Pasta: workspace",
         "shut_in": ["Ele roda isolado: só pode alterar arquivos da sua pasta de trabalho",
                     "Neste computador ele não roda isolado: pode ler e alterar qualquer arquivo seu"],
         "tried_apply": "Aprovar coloca exatamente as mudanças listadas abaixo na sua pasta (o comando não roda "
@@ -137,6 +141,7 @@ MORE = [
     }),
     ("zh_CN.UTF-8", "zh-CN", {
         "mcp_summary": "使用 MCP 服务器“plain”的“greet”",
+        "folder": "文件夹：workspace",
         "shut_in": ["它在隔离中运行：只能改动你的工作文件夹里的文件",
                     "在这台电脑上它没有被隔离：它可以读取和改动你的任何文件"],
         "tried_apply": "批准会把下面列出的更改原样放进你的文件夹（命令不会再运行一次），之后可以在“活动”中撤销。拒绝则丢弃这些更改。",
@@ -174,7 +179,8 @@ def test_mcp_and_command_cards_servers_and_activity_follow_the_desktop_language(
                 app.start_task("x")
                 mcp = card_with(app, "approval-summary", said["mcp_summary"])
                 seen = wait_for("the MCP card's notification", lambda: [
-                    n for n in notifications()[before:] if n.get("body") == said["mcp_summary"]])
+                    n for n in notifications()[before:]
+                    if n.get("body") == said["mcp_summary"] + "\n" + said["folder"]])
                 assert seen, (tag, notifications()[before:])
                 app.wd.screenshot(os.path.join(ARTIFACTS, f"language-{tag}-mcp-card.png"))
                 app.press(mcp, "approve")

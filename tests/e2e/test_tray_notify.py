@@ -59,7 +59,7 @@ def test_closed_to_the_tray_it_notifies_and_the_tray_item_brings_the_card_back()
         assert [n["app_name"] for n in seen[:2]] == ["Ask First", "Ask First"], seen
         assert "tray" in seen[0]["body"], seen
         assert seen[1]["summary"] == "Ask First needs your OK", seen
-        assert seen[1]["body"] == "Create the file hello.txt (1 line)", seen
+        assert seen[1]["body"] == "Create the file hello.txt (1 line)\nFolder: workspace", seen
         assert "default" in seen[1]["actions"], seen[1]
         # It stays until the request ends: never expires, and stays after a click.
         assert seen[1]["timeout"] == 0, seen[1]
@@ -121,7 +121,7 @@ def test_closing_the_window_tells_what_already_waits_once_and_it_stays():
         told = wait_for("the notification of what waits", asks)
         assert len(told) == 1, told
         note = told[0]
-        assert note["body"] == "Create the file hello.txt (2 lines)", note
+        assert note["body"] == "Create the file hello.txt (2 lines)\nFolder: workspace", note
         assert "default" in note["actions"], note
         # It stays until the request ends: never expires, and stays after a click.
         assert note["timeout"] == 0, note

@@ -33,21 +33,33 @@ fn in_portuguese_child() {
     if std::env::var_os(CHILD).is_none() {
         return; // run by the test above, in a process of its own
     }
-    let english = notify::Words::for_approval("Delete the file a.txt", false);
+    let english = notify::Words::for_approval("Delete the file a.txt", "Folder: Taxes", false);
     assert_eq!(english.title, "Ask First needs your OK");
-    assert_eq!(english.action, "Review");
+    assert_eq!(
+        (english.open, english.deny, english.approve),
+        ("Open".into(), "Deny".into(), "Approve once".into())
+    );
     i18n::set_language(Language::PtBr);
     // From another thread too, as the notifications' own thread shows them.
-    let words = std::thread::spawn(|| notify::Words::for_approval("Delete <the> file a.txt", true))
-        .join()
-        .unwrap();
+    let words = std::thread::spawn(|| {
+        let folder = askfirst_core::i18n::tr(
+            "notify-folder",
+            &[("folder", askfirst_core::i18n::Arg::from("<Impostos>"))],
+        );
+        notify::Words::for_approval("Delete <the> file a.txt", &folder, true)
+    })
+    .join()
+    .unwrap();
     assert_eq!(
         words,
         notify::Words {
             title: "O Ask First precisa da sua aprovação".into(),
             // The summary is the tool's, as it came (escaped for a markup body).
-            body: "Delete &lt;the&gt; file a.txt".into(),
-            action: "Revisar".into(),
+            // Then the folder's line, escaped the same way.
+            body: "Delete &lt;the&gt; file a.txt\nPasta: &lt;Impostos&gt;".into(),
+            open: "Abrir".into(),
+            deny: "Recusar".into(),
+            approve: "Aprovar uma vez".into(),
         }
     );
     assert_eq!(
@@ -70,7 +82,7 @@ fn in_portuguese_child() {
     );
     i18n::set_language(Language::ZhCn);
     assert_eq!(
-        notify::Words::for_approval("x", false).title,
+        notify::Words::for_approval("x", "y", false).title,
         "Ask First 需要你的同意"
     );
     assert_eq!(tray::pending_label(2), "2 个请求等待批准");

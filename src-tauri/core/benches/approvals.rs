@@ -47,6 +47,7 @@ fn registry() -> Arc<ApprovalRegistry> {
 /// A typical request: a 1-line file write with its summary.
 fn new_approval(run_id: RunId, i: usize) -> NewApproval {
     NewApproval {
+        change: None,
         run_id,
         tool_call_id: format!("call_{i}"),
         tool_name: "write_file".into(),

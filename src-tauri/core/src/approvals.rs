@@ -12,12 +12,13 @@
 //! an `approval_decided` record before it takes effect. If an approval cannot be recorded, it
 //! does not take effect: it becomes `Denied{unavailable}` (fail closed).
 
-use crate::audit::{AuditRecord, AuditSink};
+use crate::audit::{AnsweredOn, AuditRecord, AuditSink};
 use crate::sync::MutexExt;
 use crate::{unix_millis_now, EventSink};
 use askfirst_protocol::{
     AgentEvent, ApprovalId, ApprovalRequest, ApprovalResolvedEvent, ApprovalScope, ApprovalSource,
-    CallDetail, CancelCause, Decision, DenialSource, Outcome, PolicyLayer, Risk, RunId, Wording,
+    CallChange, CallDetail, CancelCause, Decision, DenialSource, Outcome, PolicyLayer, Risk, RunId,
+    Wording,
 };
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
@@ -174,6 +175,9 @@ pub struct NewApproval {
     pub effects: Vec<String>,
     /// What else the card shows, typed ([`crate::tools::CallDescription::detail`]).
     pub detail: Option<CallDetail>,
+    /// What the call changes, where its tool knows it exactly
+    /// ([`crate::tools::CallDescription::change`]); `None` for every other call.
+    pub change: Option<CallChange>,
     /// Says the card again in the current language, for [`ApprovalRegistry::reword_pending`]
     /// when the person changes the language while it waits; `None`: its words stay as they are.
     pub reword: Option<Reword>,
@@ -360,6 +364,7 @@ impl ApprovalRegistry {
             preview: new.preview,
             effects: new.effects,
             detail: new.detail,
+            change: new.change,
             expires_at,
             resumed: new.resumed,
             editable: new.editable,
@@ -398,6 +403,7 @@ impl ApprovalRegistry {
                 drop(state);
                 // Close the record just written, so history never shows it waiting.
                 let _ = sinks.audit.append(&AuditRecord::ApprovalDecided {
+                    answered_on: None,
                     approval_id,
                     run_id: request.run_id,
                     outcome: Outcome::Cancelled {
@@ -450,6 +456,20 @@ impl ApprovalRegistry {
     /// [`ApprovalError::NotGrantable`] for "Allow for this session" on a call that cannot be
     /// granted; the approval keeps waiting.
     pub fn resolve(&self, id: ApprovalId, decision: Decision) -> Result<Outcome, ApprovalError> {
+        self.resolve_on(id, decision, None)
+    }
+
+    /// [`Self::resolve`], with the session log saying where the person answered when it was
+    /// not on the card in the window (`answered_on`: a notification's button).
+    ///
+    /// # Errors
+    /// As [`Self::resolve`].
+    pub fn resolve_on(
+        &self,
+        id: ApprovalId,
+        decision: Decision,
+        answered_on: Option<AnsweredOn>,
+    ) -> Result<Outcome, ApprovalError> {
         // Past its deadline the answer is no, even when the waiter's timer has not fired yet
         // (a busy machine runs it late): the card already says "Time is up · not run", so a
         // click then must not approve. The timeout is decided here instead, as the timer would.
@@ -488,7 +508,7 @@ impl ApprovalRegistry {
             Decision::Change { fields } => self.changed(id, &fields)?,
         };
         let run_id = self.lock().pending.get(&id).map(|p| p.request.run_id);
-        let settled = self.settle(id, outcome)?;
+        let settled = self.settle_on(id, outcome, answered_on)?;
         if let Some(run_id) = run_id {
             self.extend_waiting(run_id);
         }
@@ -697,6 +717,11 @@ impl ApprovalRegistry {
         changed
     }
 
+    /// The request `id`, while it waits.
+    pub fn pending(&self, id: ApprovalId) -> Option<ApprovalRequest> {
+        self.lock().pending.get(&id).map(|p| p.request.clone())
+    }
+
     /// The requests still waiting, oldest first; only those of `run` when given.
     pub fn list_pending(&self, run: Option<RunId>) -> Vec<ApprovalRequest> {
         let state = self.lock();
@@ -748,6 +773,16 @@ impl ApprovalRegistry {
     /// delivers it to the waiter, then emits `ApprovalResolved`. An approval that cannot be
     /// recorded becomes `Denied{unavailable}`.
     fn settle(&self, id: ApprovalId, outcome: Outcome) -> Result<Outcome, ApprovalError> {
+        self.settle_on(id, outcome, None)
+    }
+
+    /// [`Self::settle`], recording where the person answered (`answered_on`).
+    fn settle_on(
+        &self,
+        id: ApprovalId,
+        outcome: Outcome,
+        answered_on: Option<AnsweredOn>,
+    ) -> Result<Outcome, ApprovalError> {
         let pending = {
             let mut state = self.lock();
             let pending = state
@@ -768,6 +803,7 @@ impl ApprovalRegistry {
         };
         let record = |outcome: &Outcome| {
             pending.sinks.audit.append(&AuditRecord::ApprovalDecided {
+                answered_on,
                 approval_id: id,
                 run_id: pending.request.run_id,
                 outcome: outcome.clone(),

@@ -28,6 +28,16 @@ pub use crate::session_log::{logging_sink, LogWatcher, SessionLog};
 /// `audit::lock_data_dir` and `audit::private_dir_all` keep working.
 pub use crate::data_dir::{lock_data_dir, private_dir_all, DataDirLock};
 
+/// Where the person answered an approval, when not on its card in the window (the session
+/// log's `answered_on`; JSON: `"notification"`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AnsweredOn {
+    /// A button of the desktop notification that told the request (Deny, or Approve for a
+    /// kind the person opted into).
+    Notification,
+}
+
 /// One line of the audit log.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
@@ -80,6 +90,10 @@ pub enum AuditRecord {
         run_id: RunId,
         /// How it ended.
         outcome: Outcome,
+        /// Where the person answered, when not on the card in the window (absent there, and
+        /// for an end nobody chose: a timeout, Stop, quitting).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        answered_on: Option<AnsweredOn>,
         /// Unix milliseconds.
         at: u64,
     },
@@ -452,6 +466,7 @@ pub fn recover_orphans(sessions_dir: &Path) -> io::Result<(usize, Vec<String>)> 
         let log = JsonlLog::open(&path)?;
         for (approval_id, run_id) in orphans {
             log.append(&AuditRecord::ApprovalDecided {
+                answered_on: None,
                 approval_id,
                 run_id,
                 outcome: Outcome::Cancelled {

@@ -59,6 +59,14 @@ pub struct SettingsFile {
     /// ([`crate::undo::DEFAULT_UNDO_CAP_BYTES`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub undo_cap_bytes: Option<u64>,
+    /// Which requests a notification may approve ("Let me approve from notifications");
+    /// missing means none.
+    #[serde(default, skip_serializing_if = "is_none_allowed")]
+    pub notification_approvals: askfirst_protocol::NotificationApprovals,
+}
+
+fn is_none_allowed(allowed: &askfirst_protocol::NotificationApprovals) -> bool {
+    *allowed == askfirst_protocol::NotificationApprovals::default()
 }
 
 impl std::fmt::Debug for SettingsFile {
@@ -76,6 +84,7 @@ impl std::fmt::Debug for SettingsFile {
             .field("welcome_done", &self.welcome_done)
             .field("language", &self.language)
             .field("undo_cap_bytes", &self.undo_cap_bytes)
+            .field("notification_approvals", &self.notification_approvals)
             .finish()
     }
 }

@@ -36,6 +36,7 @@ pub mod i18n;
 pub mod identity;
 pub mod inbox;
 pub mod mcp;
+pub mod notification_answers;
 pub mod policy;
 pub mod provider;
 pub mod providers;

@@ -28,6 +28,7 @@ mod all {
     pub mod mcp_runs;
     pub mod mcp_supervision;
     pub mod misbehaving;
+    pub mod notify_answers;
     pub mod place;
     pub mod policy;
     pub mod policy_runs;

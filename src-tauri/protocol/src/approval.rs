@@ -188,6 +188,21 @@ pub struct CommandEffect {
     pub text: String,
 }
 
+/// What a call changes, as its tool knows it exactly from the arguments and the disk when it
+/// described the call: a typed fact, so that what may be answered outside the card (approving
+/// from a notification) is decided from it and never from the summary's words. Only the kinds
+/// Ask First needs are named; a call of any other kind has none.
+///
+/// JSON: `"new_file"`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum CallChange {
+    /// It creates one file that did not exist when the card was made, inside the folder
+    /// (`write_file` on a path where nothing is). Checked again before it runs: if something
+    /// is there by then, it does not run.
+    NewFile,
+}
+
 /// A request for the user's OK before one tool call runs.
 ///
 /// Sent with the `approval-required` event and returned by `list_pending_approvals`.
@@ -234,6 +249,11 @@ pub struct ApprovalRequest {
     #[ts(optional)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub detail: Option<CallDetail>,
+    /// What the call changes, where its tool knows it exactly ([`CallChange`]); `None` (and
+    /// left out of the JSON) for every other call.
+    #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub change: Option<CallChange>,
     /// What "Allow for this session" would allow, in plain words; `None` when this call cannot
     /// be granted (its arguments have no canonical form), and then the option is not offered.
     #[ts(optional)]

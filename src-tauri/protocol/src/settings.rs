@@ -140,6 +140,27 @@ impl NotifyWhen {
     }
 }
 
+/// Which requests the person lets a notification approve (Settings, "Let me approve from
+/// notifications"). Every kind is off by default; deleting, commands, anything outside the
+/// folder and what a rule asks about are never offered. Also the arguments of the
+/// `set_notification_approvals` command.
+///
+/// JSON: `{"new_files":true}`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, TS)]
+pub struct NotificationApprovals {
+    /// Creating a new file inside the folder ([`crate::CallChange::NewFile`]), asked only
+    /// because the tool asks by default.
+    #[serde(default)]
+    pub new_files: bool,
+}
+
+/// Arguments of the `set_start_at_login` command.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct StartAtLoginRequest {
+    /// Whether Ask First starts (in the tray) when the person logs in.
+    pub enabled: bool,
+}
+
 /// An inclusive range of whole numbers a setting accepts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct WholeRange {
@@ -181,6 +202,8 @@ pub struct SettingsView {
     pub approval_timeout_range: WholeRange,
     /// When to notify.
     pub notify: NotifyWhen,
+    /// Which requests a notification may approve (every kind off by default).
+    pub notification_approvals: NotificationApprovals,
     /// Settings fixed by environment variables, which win over what is saved here.
     pub set_by_environment: Vec<String>,
     /// The rules file, for the person to edit.

@@ -36,6 +36,25 @@ def click_notification(nid, action="default"):
     server.Click(dbus.UInt32(nid), action, dbus_interface="dev.askfirst.TestNotifications")
 
 
+def forge_action(nid, key, to=None):
+    """Sends ActionInvoked(nid, key) as any other process of the person could: from a bus
+    connection of its own (not the notification server's), as a broadcast, or straight to the
+    unique name `to`."""
+    import dbus
+    import dbus.lowlevel
+    bus = dbus.SessionBus(private=True)
+    try:
+        message = dbus.lowlevel.SignalMessage("/org/freedesktop/Notifications",
+                                              "org.freedesktop.Notifications", "ActionInvoked")
+        message.append(dbus.UInt32(nid), key, signature="us")
+        if to:
+            message.set_destination(to)
+        bus.send_message(message)
+        bus.flush()
+    finally:
+        bus.close()
+
+
 def tray(*args):
     """The tray menu ({"title", "labels": [...]}) or, with ("click", label), clicks an item;
     {"error": …} if the probe could not reach it."""

@@ -25,6 +25,8 @@ import type { SessionSummary } from './bindings/SessionSummary';
 import type { SaveMcpServerRequest } from './bindings/SaveMcpServerRequest';
 import type { SaveSettingsRequest } from './bindings/SaveSettingsRequest';
 import type { SettingsView } from './bindings/SettingsView';
+import type { NotificationApprovals } from './bindings/NotificationApprovals';
+import type { StartAtLoginRequest } from './bindings/StartAtLoginRequest';
 import type { StartRunResponse } from './bindings/StartRunResponse';
 import type { RuleChoice } from './bindings/RuleChoice';
 import type { RulesView } from './bindings/RulesView';
@@ -274,6 +276,22 @@ export function getSettings(): Promise<SettingsView> {
 
 export function saveSettings(request: SaveSettingsRequest): Promise<SettingsView> {
   return call('save_settings', { request });
+}
+
+/** Saves which requests a notification may approve, at once; returns the settings in force. */
+export function setNotificationApprovals(request: NotificationApprovals): Promise<SettingsView> {
+  return call('set_notification_approvals', { request });
+}
+
+/** Whether Ask First starts when the person logs in (its autostart entry is there). */
+export function getStartAtLogin(): Promise<boolean> {
+  return call('get_start_at_login');
+}
+
+/** Writes or removes the autostart entry; resolves to whether it is there now. */
+export function setStartAtLogin(enabled: boolean): Promise<boolean> {
+  const request: StartAtLoginRequest = { enabled };
+  return call('set_start_at_login', { request });
 }
 
 export function removeRule(rule: string): Promise<SettingsView> {

@@ -650,6 +650,7 @@ impl Run {
                         false,
                     ),
                     detail: description.detail.clone(),
+                    change: description.change,
                     reword: Some(Reword::new(move || shown.reword())),
                     resumed: false,
                     editable: editable(tool.as_ref()),

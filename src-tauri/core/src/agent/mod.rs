@@ -379,6 +379,21 @@ impl AgentRuntime {
         self.registry.resolve(id, decision)
     }
 
+    /// Answers an approval from a button of its notification (see
+    /// [`crate::notification_answers::answer`]): `allowed`, the kinds the person lets a
+    /// notification approve.
+    ///
+    /// # Errors
+    /// [`ApprovalError::NotPending`] when it is not waiting; nothing changes.
+    pub fn answer_from_notification(
+        &self,
+        id: ApprovalId,
+        answer: crate::notification_answers::NotificationAnswer,
+        allowed: askfirst_protocol::NotificationApprovals,
+    ) -> Result<crate::notification_answers::NotificationAnswered, ApprovalError> {
+        crate::notification_answers::answer(&self.registry, id, answer, allowed)
+    }
+
     /// The approvals waiting, oldest first.
     pub fn list_pending_approvals(&self) -> Vec<ApprovalRequest> {
         self.registry.list_pending(None)

@@ -539,6 +539,7 @@ impl Run {
         };
         let now = words();
         let request = NewApproval {
+            change: None,
             run_id: self.id,
             tool_call_id: call.id.clone(),
             tool_name: call.name.clone(),

@@ -14,8 +14,8 @@ use crate::i18n::{tr, Arg};
 use crate::mcp::{McpServerConfig, McpServerStatus};
 use crate::sync::MutexExt;
 use askfirst_protocol::{
-    ErrorCode, McpServerState, McpServerView, NotifyWhen, ProviderKind, ProviderSetting,
-    SaveSettingsRequest, SettingsView,
+    ErrorCode, McpServerState, McpServerView, NotificationApprovals, NotifyWhen, ProviderKind,
+    ProviderSetting, SaveSettingsRequest, SettingsView,
 };
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -84,6 +84,8 @@ pub struct SettingsScreen {
     config: AppConfig,
     keys: Arc<KeyStore>,
     notify: Mutex<NotifyWhen>,
+    /// Which requests a notification may approve, as last saved.
+    notification_approvals: Mutex<NotificationApprovals>,
     /// Held from reading `settings.json` to saving it ([`SettingsScreen::load_file`]): the
     /// window's commands run side by side, and a change saved from a copy read before another
     /// change would undo it (a key removed would come back).
@@ -94,10 +96,17 @@ impl SettingsScreen {
     /// The screen over `config`, saving API keys through `keys`.
     pub fn new(config: AppConfig, keys: Arc<KeyStore>) -> Self {
         let notify = Mutex::new(config.notify_when);
+        // A file that cannot be read allows none (and the screen says what is wrong with it).
+        let notification_approvals = Mutex::new(
+            SettingsFile::load(&config.settings_path())
+                .map(|file| file.notification_approvals)
+                .unwrap_or_default(),
+        );
         Self {
             config,
             keys,
             notify,
+            notification_approvals,
             editing: Mutex::new(()),
         }
     }
@@ -115,6 +124,28 @@ impl SettingsScreen {
     /// When to send notifications now.
     pub fn notify_when(&self) -> NotifyWhen {
         *self.notify.lock_or_recover()
+    }
+
+    /// Which requests a notification may approve now ("Let me approve from notifications").
+    pub fn notification_approvals(&self) -> NotificationApprovals {
+        *self.notification_approvals.lock_or_recover()
+    }
+
+    /// Saves which requests a notification may approve (in `settings.json`, at once, the rest
+    /// of the file as it is) and applies it from the next click. Returns the settings now in
+    /// force.
+    ///
+    /// # Errors
+    /// A file that cannot be read (or has a mistake: it is never overwritten) or written;
+    /// nothing changes then.
+    pub fn set_notification_approvals(
+        &self,
+        runtime: &AgentRuntime,
+        allowed: NotificationApprovals,
+    ) -> Result<SettingsView, SettingsError> {
+        self.edit_file(|file| file.notification_approvals = allowed)?;
+        *self.notification_approvals.lock_or_recover() = allowed;
+        Ok(self.view(runtime))
     }
 
     /// The language in force now: the one saved in `settings.json`, else the desktop's
@@ -162,6 +193,7 @@ impl SettingsScreen {
             approval_timeout_secs: runtime.approvals().timeout().as_secs(),
             approval_timeout_range: APPROVAL_TIMEOUT_SECS,
             notify: self.notify_when(),
+            notification_approvals: self.notification_approvals(),
             set_by_environment: env.set_by_environment(family),
             rules_path: self.config.rules_path().display().to_string(),
             rules: runtime.policy().rules_summary(),

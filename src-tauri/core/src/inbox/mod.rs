@@ -349,6 +349,7 @@ impl Inbox {
             .map(|rule| words::session_scope(request.agent.display_name(), rule));
         let reword = self.rewording(&request, workspace, layer, card.preview.clone());
         let new = NewApproval {
+            change: None,
             run_id,
             tool_call_id,
             tool_name: request.tool_name,

@@ -130,6 +130,7 @@ impl Tool for McpTool {
             ),
         };
         Ok(CallDescription {
+            change: None,
             summary,
             risk: self.info.risk,
             preview: None,

@@ -126,6 +126,7 @@ impl Tool for RunCommand {
             effects.push(tr(super::copy::NO_COPY_SENTENCE, &[]));
         }
         Ok(CallDescription {
+            change: None,
             summary,
             risk: Risk::High,
             preview: None,

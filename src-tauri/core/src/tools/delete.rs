@@ -233,6 +233,7 @@ impl Tool for DeletePath {
             ),
         };
         Ok(CallDescription {
+            change: None,
             detail: None,
             summary,
             risk: Risk::High,

@@ -272,6 +272,7 @@ impl Tool for EditFile {
         let args: EditFileArgs = parse_args(self.name(), raw)?;
         let plan = plan(&args, ws)?;
         Ok(CallDescription {
+            change: None,
             detail: None,
             summary: plan.card_words(),
             risk: Risk::Medium,

@@ -133,6 +133,7 @@ fn describe_url(url: &Url) -> CallDescription {
     }
     effects.push(tr("card-fetch-redirects", &[]));
     CallDescription {
+        change: None,
         detail: None,
         summary,
         risk: Risk::High,

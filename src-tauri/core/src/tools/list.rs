@@ -53,6 +53,7 @@ impl Tool for ListDirectory {
             shown => tr("card-list-folder", &[("name", Arg::from(shown))]),
         };
         Ok(CallDescription {
+            change: None,
             summary,
             risk: Risk::Low,
             preview: None,

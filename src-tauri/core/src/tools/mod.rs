@@ -168,6 +168,11 @@ pub struct CallDescription {
     /// (for `run_command`: [`CallDetail::Command`] with the line and the folder it runs in).
     /// `None` when the summary, effects and preview say it all.
     pub detail: Option<CallDetail>,
+    /// What the call changes, where the tool knows it exactly from the arguments and the disk
+    /// ([`askfirst_protocol::CallChange`]: `write_file` on a path where nothing is); `None`
+    /// for everything else. Typed, so that what may be approved outside the card is decided
+    /// from it, never from the summary's words.
+    pub change: Option<askfirst_protocol::CallChange>,
 }
 
 /// Environment variables Ask First reads secrets or its own settings from. Commands and MCP

@@ -110,6 +110,7 @@ impl Tool for MovePath {
             ("to", Arg::from(ws.display(&to))),
         ];
         Ok(CallDescription {
+            change: None,
             summary: tr(key, &places),
             risk: Risk::Medium,
             preview: None,

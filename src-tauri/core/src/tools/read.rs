@@ -129,6 +129,7 @@ impl Tool for ReadFile {
         let args: ReadFileArgs = parse_args(self.name(), raw)?;
         let path = existing_file(&args.path, ws)?;
         Ok(CallDescription {
+            change: None,
             detail: None,
             summary: tr("card-read", &[("name", Arg::from(ws.display(&path)))]),
             risk: Risk::Low,

@@ -57,7 +57,7 @@ impl Tool for WriteFile {
         let lines = Arg::from(line_count(&args.content));
         // One read gives both the diff and the fingerprint, so the change shown is the change
         // checked before running: a file edited between two reads cannot slip in unseen.
-        let (summary, preview, fingerprint) = match current_file(&path) {
+        let (summary, preview, fingerprint, change) = match current_file(&path) {
             Current::Folder => {
                 return Err(ToolError::said(
                     format!("{shown} is a folder, not a file."),
@@ -73,6 +73,7 @@ impl Tool for WriteFile {
                 ),
                 Some(unified_diff(None, &args.content, &shown.replace('\\', "/"))),
                 Fingerprint::Absent,
+                Some(askfirst_protocol::CallChange::NewFile),
             ),
             Current::File { text, fingerprint } => (
                 tr(
@@ -81,9 +82,11 @@ impl Tool for WriteFile {
                 ),
                 text.map(|old| unified_diff(Some(&old), &args.content, &shown.replace('\\', "/"))),
                 fingerprint,
+                None,
             ),
         };
         Ok(CallDescription {
+            change,
             summary,
             risk: Risk::Medium,
             preview,

@@ -11,6 +11,7 @@ use std::time::Duration;
 
 fn new_approval(run_id: RunId) -> NewApproval {
     NewApproval {
+        change: None,
         run_id,
         tool_call_id: "call_1".into(),
         tool_name: "write_file".into(),
@@ -408,6 +409,7 @@ async fn the_effects_reach_the_card_and_the_log() {
     ];
     let pending = registry
         .request(NewApproval {
+            change: None,
             effects: effects.clone(),
             ..new_approval(RunId::new())
         })

@@ -44,6 +44,7 @@ async fn racing_answers_give_exactly_one_outcome_each() {
         let run = runs[i % RUNS];
         let pending = registry
             .request(NewApproval {
+                change: None,
                 run_id: run,
                 tool_call_id: format!("call_{}", i % 7), // providers reuse ids
                 tool_name: "write_file".into(),

@@ -338,6 +338,7 @@ fn write_cut_short_log(sessions: &Path, gap: bool) -> SessionId {
             })
             .unwrap();
             log.append(&AuditRecord::ApprovalDecided {
+                answered_on: None,
                 approval_id,
                 run_id: run,
                 outcome,

@@ -77,6 +77,7 @@ impl Tool for Gated {
     }
     fn describe(&self, _: &str, _: &Workspace) -> Result<CallDescription, ToolError> {
         Ok(CallDescription {
+            change: None,
             summary: "Write done.txt".into(),
             risk: askfirst_protocol::Risk::Medium,
             preview: None,

@@ -203,6 +203,7 @@ fn fetch_url_cards_say_where_an_address_is() {
     let redirects = "If the site sends the request on to a different address, Ask First does \
                      not follow it: you are asked again about that address.";
     let card = |summary: &str, effects: &[&str]| CallDescription {
+        change: None,
         summary: summary.to_owned(),
         risk: Risk::High,
         preview: None,

@@ -2,6 +2,7 @@
 import type { KeyStorage } from "./KeyStorage";
 import type { Language } from "./Language";
 import type { McpServerView } from "./McpServerView";
+import type { NotificationApprovals } from "./NotificationApprovals";
 import type { NotifyWhen } from "./NotifyWhen";
 import type { ProviderInfo } from "./ProviderInfo";
 import type { ProviderSetting } from "./ProviderSetting";
@@ -48,6 +49,10 @@ approval_timeout_range: WholeRange,
  * When to notify.
  */
 notify: NotifyWhen, 
+/**
+ * Which requests a notification may approve (every kind off by default).
+ */
+notification_approvals: NotificationApprovals, 
 /**
  * Settings fixed by environment variables, which win over what is saved here.
  */

@@ -19,6 +19,7 @@ const view: SettingsView = {
   approval_timeout_secs: 5,
   approval_timeout_range: { min: 10, max: 3600 },
   notify: 'never',
+  notification_approvals: { new_files: false },
   set_by_environment: ['approval_timeout_secs'],
   rules_path: '/data/rules.toml',
   rules: [],

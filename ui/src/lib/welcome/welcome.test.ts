@@ -26,6 +26,7 @@ const settings: SettingsView = {
   approval_timeout_secs: 120,
   approval_timeout_range: { min: 10, max: 3600 },
   notify: 'unfocused',
+  notification_approvals: { new_files: false },
   set_by_environment: [],
   rules_path: '/data/rules.toml',
   rules: [],
