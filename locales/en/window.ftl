@@ -284,7 +284,7 @@ tool-cancelled = Not done: stopped
 ## Allowed in this conversation
 
 grants-label = Allowed in this conversation
-grants-heading = Allowed in this conversation, without asking
+grants-heading = If the assistant asks for exactly one of these again in this conversation, it is done without asking
 grants-exact-details = Exact details
 grants-stop-allowing = Stop allowing
 grants-hint = These end when you start or open another conversation, or close Ask First; reopening this conversation later does not bring them back. Anything else still asks.
@@ -479,7 +479,7 @@ settings-saved = Saved. The next task uses these settings.
 # Followed by the folder's path.
 settings-works-in = The agent works in:
 settings-show-welcome = Show the welcome again
-settings-grants = Allowed in this conversation, without asking (ends when you start or open another conversation, or close Ask First):
+settings-grants = If the assistant asks for exactly one of these again in this conversation, it is done without asking (this ends when you start or open another conversation, or close Ask First):
 settings-grants-none = Nothing: every action that needs your OK asks.
 
 ## A request from another agent on this computer (the inbox)

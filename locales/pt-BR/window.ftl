@@ -270,7 +270,7 @@ tool-cancelled = Não feito: parado
 ## Allowed in this conversation
 
 grants-label = Permitido nesta conversa
-grants-heading = Permitido nesta conversa, sem perguntar
+grants-heading = Se o assistente pedir de novo exatamente uma destas ações nesta conversa, ela é feita sem perguntar
 grants-exact-details = Detalhes exatos
 grants-stop-allowing = Parar de permitir
 grants-hint = Isto termina quando você começa ou abre outra conversa, ou fecha o Ask First; abrir esta conversa de novo mais tarde não traz de volta. Todo o resto continua perguntando.
@@ -465,7 +465,7 @@ settings-saved = Salvo. A próxima tarefa usa estas configurações.
 # Followed by the folder's path.
 settings-works-in = O assistente trabalha em:
 settings-show-welcome = Mostrar as boas-vindas de novo
-settings-grants = Permitido nesta conversa, sem perguntar (termina quando você começa ou abre outra conversa, ou fecha o Ask First):
+settings-grants = Se o assistente pedir de novo exatamente uma destas ações nesta conversa, ela é feita sem perguntar (isso termina quando você começa ou abre outra conversa, ou fecha o Ask First):
 settings-grants-none = Nada: toda ação que precisa da sua permissão pergunta.
 
 ## Um pedido de outro agente neste computador (a caixa de entrada)

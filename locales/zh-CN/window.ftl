@@ -201,7 +201,7 @@ tool-cancelled = 未执行：已停止
 ## Allowed in this conversation
 
 grants-label = 在本次对话中已允许
-grants-heading = 在本次对话中无需询问即可执行
+grants-heading = 在本次对话中，如果助手再次请求与下面完全相同的操作，将不再询问直接执行
 grants-exact-details = 确切细节
 grants-stop-allowing = 不再允许
 grants-hint = 当你开始或打开另一个对话，或关闭 Ask First 时，这些允许就会结束；以后重新打开这个对话也不会恢复。其他任何操作仍会先问你。
@@ -393,7 +393,7 @@ settings-saved = 已保存。下一个任务会使用这些设置。
 # Followed by the folder's path.
 settings-works-in = 助手的工作文件夹：
 settings-show-welcome = 再次显示欢迎页
-settings-grants = 在本次对话中无需询问即可执行（当你开始或打开另一个对话，或关闭 Ask First 时结束）：
+settings-grants = 在本次对话中，如果助手再次请求与下面完全相同的操作，将不再询问直接执行（当你开始或打开另一个对话，或关闭 Ask First 时结束）：
 settings-grants-none = 没有：每个需要你同意的操作都会先问你。
 
 ## 这台电脑上另一个智能体发来的请求（收件箱）
