@@ -27,7 +27,7 @@ app-refuse-all-tip = Until you untick this, the agent may only do what needs no 
 
 quit = Quit
 quit-failed = Ask First could not close its window. Try the tray's Quit, or log out.
-quit-confirm = Quit Ask First now? The task it is working on stops, and anything waiting for your OK is not done.
+quit-confirm = Quit Ask First now? Nothing waiting for your OK is done; the task stops here and goes on where it stopped the next time you start Ask First (it asks you again then).
 quit-keep-open = Keep it open
 quit-close-kept = This desktop has no tray icons, so closing the window does not close Ask First: it was minimised and keeps running, so it can still ask you before anything risky. To close it for good, press Quit.
 quit-ok = OK

@@ -13,7 +13,7 @@ app-refuse-all-tip = Até você desmarcar isto, o assistente só pode fazer o qu
 
 quit = Sair
 quit-failed = O Ask First não conseguiu fechar a janela. Tente o "Sair" da bandeja, ou encerre a sessão do computador.
-quit-confirm = Sair do Ask First agora? A tarefa em andamento para, e nada do que espera a sua permissão será feito.
+quit-confirm = Sair do Ask First agora? Nada do que espera a sua permissão é feito; a tarefa para aqui e continua de onde parou na próxima vez que você abrir o Ask First (ele pergunta de novo então).
 quit-keep-open = Manter aberto
 quit-close-kept = Esta área de trabalho não tem ícones na bandeja, então fechar a janela não fecha o Ask First: ela foi minimizada e ele continua rodando, para ainda poder perguntar a você antes de qualquer coisa arriscada. Para fechá-lo de vez, clique em Sair.
 quit-ok = OK

@@ -13,7 +13,7 @@ app-refuse-all-tip = 在你取消勾选之前，助手只能做不需要你同�
 
 quit = 退出
 quit-failed = Ask First 无法关闭它的窗口。请试试托盘里的“退出”，或者注销。
-quit-confirm = 现在退出 Ask First 吗？它正在做的任务会停止，等待你同意的事都不会去做。
+quit-confirm = 现在退出 Ask First 吗？等待你同意的事都不会去做；任务在这里停下，下次启动 Ask First 时从中断处继续（届时会再次询问你）。
 quit-keep-open = 保持打开
 quit-close-kept = 这个桌面没有托盘图标，所以关闭窗口不会关闭 Ask First：窗口已最小化，它仍在运行，这样在做任何有风险的事之前仍然可以先问你。要彻底关闭它，请按“退出”。
 quit-ok = 好的

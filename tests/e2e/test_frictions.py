@@ -167,7 +167,51 @@ def test_quit_in_the_window_ends_ask_first():
         wait_for("the app to end", lambda: not app.running(), timeout=20)
 
 
+def test_quit_with_a_card_waiting_and_the_next_start_asks_again():
+    """Quit in the window while a card waits: the confirmation says the task goes on later,
+    nothing is done, and the next start opens the conversation and asks again, as a new card."""
+    import shutil
+    import tempfile
+    root = tempfile.mkdtemp(prefix="askfirst-e2e-quit-resume-")
+    data, workspace = os.path.join(root, "data"), os.path.join(root, "workspace")
+    os.makedirs(workspace)
+    scenario = scenario_file([
+        {"say": "Writing.", "tool_calls": [
+            {"name": "write_file", "arguments": {"path": "later.txt", "content": "after the restart\n"}}]},
+        {"say": "Written after the restart."}])
+    try:
+        with App("quit-resume-1", scenario, data=data, workspace=workspace) as app:
+            app.start_task("Write later.txt")
+            first = app.card()
+            app.wd.click(app.wd.find_all('[data-testid="quit"]')[0])
+            note = wait_for("the question before quitting",
+                            lambda: app.wd.find_all('[data-testid="quit-note"]'))[0]
+            assert "goes on where it stopped" in app.wd.text(note), app.wd.text(note)
+            app.wd.screenshot(os.path.join(ARTIFACTS, "quit-with-a-card.png"))
+            try:
+                app.wd.click(app.wd.find_all('[data-testid="quit-now"]')[0])
+            except Exception:  # the window may be gone before the click's answer
+                pass
+            wait_for("the app to end", lambda: not app.running(), timeout=20)
+        assert not os.path.exists(os.path.join(workspace, "later.txt"))
+        with App("quit-resume-2", scenario, data=data, workspace=workspace) as app:
+            card = app.card()
+            assert card.id != first.id
+            said = app.card_texts(card, '[data-testid="resume-card"]')
+            assert said and "Nothing of it has been done" in said[0], said
+            app.wd.screenshot(os.path.join(ARTIFACTS, "quit-asked-again.png"))
+            app.press(card, "approve")
+            assert app.wait_finished() == "completed"
+            with open(os.path.join(workspace, "later.txt"), encoding="utf-8") as f:
+                assert f.read() == "after the restart\n"
+            assert "Written after the restart." in app.wd.text(app.wd.find_all('section.transcript')[0])
+    finally:
+        os.unlink(scenario)
+        shutil.rmtree(root, ignore_errors=True)
+
+
 TESTS = [test_a_command_card_says_what_the_command_does_and_enter_starts_the_task,
          test_a_new_card_comes_into_view_when_the_person_reads_further_down,
          test_the_view_follows_the_conversation_unless_the_person_scrolled_up,
-         test_quit_in_the_window_ends_ask_first]
+         test_quit_in_the_window_ends_ask_first,
+         test_quit_with_a_card_waiting_and_the_next_start_asks_again]

@@ -52,7 +52,7 @@ describe('Quit', () => {
     byId(target, 'quit')?.click();
     flushSync();
     expect(ipc.quitApp).not.toHaveBeenCalled();
-    expect(byId(target, 'quit-note')?.textContent).toContain('The task it is working on stops');
+    expect(byId(target, 'quit-note')?.textContent).toContain('goes on where it stopped the next time you start Ask First');
     byId(target, 'quit-cancel')?.click();
     flushSync();
     expect(byId(target, 'quit-note')).toBeNull();
