@@ -249,7 +249,11 @@ def test_claude_codes_request_waiting_when_ask_first_is_killed_is_said_at_the_ne
             assert app.wd.attr(item, "data-approval-id") == card.id
             said = app.wd.text(item)
             assert "Claude Code asked:" in said, said
-            assert summary in said, (summary, said)
+            # One line: a summary wider than the window ends in an ellipsis, so its text is read
+            # from the page, not from what WebDriver sees drawn.
+            shown = app.wd.execute("return document.querySelector("
+                                   "'[data-testid=\"gone-summary\"]').textContent")
+            assert shown == summary, (summary, shown)
             assert ("Ask First was closed before you answered; Claude Code is no longer waiting for "
                     "this, and it was not allowed.") in said, said
             buttons = app.wd.execute("return [...document.querySelectorAll("
@@ -408,6 +412,7 @@ def test_a_command_of_claude_code_that_names_no_kept_folder_still_asks_and_says_
 TESTS = [test_claude_code_asks_on_the_card_and_approve_writes_the_file,
          test_claude_code_denied_with_a_note_writes_nothing_and_hears_the_note,
          test_without_ask_first_claude_code_fails_closed,
+         test_claude_codes_request_waiting_when_ask_first_is_killed_is_said_at_the_next_start,
          test_a_deny_rule_refuses_claude_codes_write_without_a_card_and_it_hears_why,
          test_gemini_cli_asks_on_the_card_and_approve_writes_the_file,
          test_gemini_cli_denied_with_a_note_writes_nothing_and_hears_the_note,
