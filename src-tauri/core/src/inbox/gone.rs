@@ -54,7 +54,7 @@ impl GoneRequests {
                 }
             })
             .collect();
-        requests.sort_by(|a, b| b.asked_at.cmp(&a.asked_at));
+        requests.sort_by_key(|r| std::cmp::Reverse(r.asked_at));
         let beyond = requests.len().saturating_sub(KEPT);
         requests.truncate(KEPT);
         Self {
