@@ -37,6 +37,8 @@ const COMMANDS: &[&str] = &[
     "list_other_agents",
     "connect_other_agent",
     "disconnect_other_agent",
+    "list_gone_requests",
+    "dismiss_gone_request",
     "list_activity",
     "undo_change",
     "undo_task",

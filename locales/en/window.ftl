@@ -493,6 +493,18 @@ external-tooltip = This request comes from { $agent }, another program on this c
 ## Other agents on this computer (Settings)
 
 other-agents-heading = Other agents on this computer
+other-agents-gone-heading = Requests that ended unanswered
+other-agents-gone-asked = { $agent } asked:
+other-agents-gone-asked-unknown = Another program asked:
+other-agents-gone-said = Ask First was closed before you answered; { $agent } is no longer waiting for this, and it was not allowed.
+other-agents-gone-said-unknown = Ask First was closed before you answered; the program that asked is no longer waiting for this, and it was not allowed.
+other-agents-gone-dismiss = Dismiss
+other-agents-gone-dismiss-label = Dismiss this request of { $agent }
+other-agents-gone-dismiss-label-unknown = Dismiss this request
+other-agents-gone-more = { $count ->
+    [one] and 1 more request like these
+   *[other] and { $count } more requests like these
+}
 other-agents-intro = Other AI agents you run in a terminal can ask you here instead, on the same cards. Connect adds Ask First to the agent’s own settings; Disconnect removes exactly that.
 other-agents-not-found = Not found on this computer
 other-agents-connected = Asks you through Ask First

@@ -479,6 +479,18 @@ external-tooltip = Este pedido vem de { $agent }, outro programa neste computado
 ## Outros agentes neste computador (Configurações)
 
 other-agents-heading = Outros agentes neste computador
+other-agents-gone-heading = Pedidos que ficaram sem resposta
+other-agents-gone-asked = { $agent } pediu:
+other-agents-gone-asked-unknown = Outro programa pediu:
+other-agents-gone-said = O Ask First foi fechado antes de você responder; { $agent } não está mais esperando por isto, e não foi permitido.
+other-agents-gone-said-unknown = O Ask First foi fechado antes de você responder; o programa que pediu não está mais esperando por isto, e não foi permitido.
+other-agents-gone-dismiss = Dispensar
+other-agents-gone-dismiss-label = Dispensar este pedido de { $agent }
+other-agents-gone-dismiss-label-unknown = Dispensar este pedido
+other-agents-gone-more = { $count ->
+    [one] e mais 1 pedido como estes
+   *[other] e mais { $count } pedidos como estes
+}
 other-agents-intro = Outros agentes de IA que você usa em um terminal podem pedir sua permissão aqui, nos mesmos cartões. Conectar adiciona o Ask First às configurações do próprio agente; Desconectar remove exatamente isso.
 other-agents-not-found = Não encontrado neste computador
 other-agents-connected = Pede sua permissão pelo Ask First

@@ -407,6 +407,17 @@ external-tooltip = 这个请求来自 { $agent }，它是这台电脑上的另�
 ## 这台电脑上的其他智能体（设置）
 
 other-agents-heading = 这台电脑上的其他智能体
+other-agents-gone-heading = 未获答复的请求
+other-agents-gone-asked = { $agent } 请求：
+other-agents-gone-asked-unknown = 另一个程序请求：
+other-agents-gone-said = 你回答之前 Ask First 已关闭；{ $agent } 已不再等待此请求，且未被允许。
+other-agents-gone-said-unknown = 你回答之前 Ask First 已关闭；发出请求的程序已不再等待此请求，且未被允许。
+other-agents-gone-dismiss = 忽略
+other-agents-gone-dismiss-label = 忽略 { $agent } 的这个请求
+other-agents-gone-dismiss-label-unknown = 忽略这个请求
+other-agents-gone-more = { $count ->
+   *[other] 还有 { $count } 个类似的请求
+}
 other-agents-intro = 你在终端里运行的其他 AI 智能体也可以改为在这里、用同样的卡片来询问你。“连接”会把 Ask First 加入该智能体自己的设置；“断开”只会去掉这一项。
 other-agents-not-found = 这台电脑上没有找到
 other-agents-connected = 通过 Ask First 询问你

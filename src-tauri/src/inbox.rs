@@ -3,6 +3,7 @@
 //! socket is removed then). Without `$XDG_RUNTIME_DIR` there is no inbox, and the hooks of
 //! other agents fall back to their own prompts.
 
+use askfirst_core::inbox::gone::GoneRequests;
 use askfirst_core::inbox::{Inbox, Listening};
 use std::sync::Arc;
 use tauri::{AppHandle, Manager, Runtime};
@@ -73,4 +74,25 @@ pub fn disconnect_other_agent(
     askfirst_core::inbox::connect::disconnect(request.agent, home().as_deref())
         .map_err(|error| error.to_command_error())?;
     Ok(list_other_agents())
+}
+
+/// The other agents' requests that were waiting when Ask First last closed (they stopped
+/// waiting then; nothing was allowed): the first 20, newest first, and how many more.
+/// JS: `invoke('list_gone_requests')`.
+#[tauri::command(async)]
+pub fn list_gone_requests(
+    gone: tauri::State<'_, Arc<GoneRequests>>,
+) -> askfirst_protocol::GoneRequestsView {
+    gone.list()
+}
+
+/// Dismiss: takes one of them off the list for good (nothing else changes: its log says
+/// already how it ended). Returns the list now.
+/// JS: `invoke('dismiss_gone_request', { request: { approval_id } })`.
+#[tauri::command(async)]
+pub fn dismiss_gone_request(
+    gone: tauri::State<'_, Arc<GoneRequests>>,
+    request: askfirst_protocol::DismissGoneRequest,
+) -> askfirst_protocol::GoneRequestsView {
+    gone.dismiss(request.approval_id)
 }

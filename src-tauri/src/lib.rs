@@ -53,6 +53,7 @@ pub fn build_app<R: Runtime>(
         instance_lock,
         inbox,
         activity,
+        gone,
     } = backend;
     // The language chosen in Settings (else the desktop's) for every sentence from here on.
     askfirst_core::i18n::set_language(settings.language());
@@ -72,6 +73,7 @@ pub fn build_app<R: Runtime>(
         .manage(settings)
         .manage(inbox)
         .manage(activity)
+        .manage(gone)
         .invoke_handler(tauri::generate_handler![
             commands::start_run,
             commands::resolve_approval,
@@ -107,6 +109,8 @@ pub fn build_app<R: Runtime>(
             inbox::list_other_agents,
             inbox::connect_other_agent,
             inbox::disconnect_other_agent,
+            inbox::list_gone_requests,
+            inbox::dismiss_gone_request,
             activity::list_activity,
             activity::undo_change,
             activity::undo_task,

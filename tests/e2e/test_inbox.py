@@ -4,10 +4,12 @@ stand-in for the Anthropic API (tests/agents/fake_anthropic.py: one Write, then 
 appears in the real window; Approve → Claude Code writes the file; Deny with a note → no file,
 and the note reaches Claude Code's next request; Ask First not running → fails closed. A deny
 rule refuses its Write without a card. The same card, approve and deny with the real Gemini CLI
-(tests/agents, `gemini -p` against fake_gemini.py)."""
+(tests/agents, `gemini -p` against fake_gemini.py). A card left waiting when Ask First is killed
+is said at the next start, with only Dismiss."""
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -225,6 +227,51 @@ def test_without_ask_first_claude_code_fails_closed():
         assert "permission_denials" in out and "hello.txt" in out, (out[:500], err[-500:])
 
 
+def test_claude_codes_request_waiting_when_ask_first_is_killed_is_said_at_the_next_start():
+    """kill -9 with Claude Code's card waiting: Claude Code stops waiting (its hook fails
+    closed, nothing is written); the next start says which agent asked what, that Ask First was
+    closed before the person answered and that it was not allowed, with only Dismiss; Dismiss
+    takes it away."""
+    with ClaudeCode() as claude:
+        data = os.path.join(claude.tmp, "data")
+        env = {"XDG_RUNTIME_DIR": claude.runtime, "HOME": claude.home}
+        with App("inbox-gone", None, env=env, data=data) as app:
+            proc = claude.start()
+            card = _card(app, claude, proc)
+            summary = app.card_field(card, "approval-summary")
+            os.kill(app.pid, signal.SIGKILL)
+            wait_for("the app to die", lambda: not app.running(), timeout=10)
+        _finish(proc)
+        assert not os.path.exists(claude.target), "nothing is allowed when Ask First is killed"
+        with App("inbox-gone-again", None, env=env, data=data) as app:
+            item = wait_for("the request left waiting", lambda: app.first('[data-testid="gone-request"]'),
+                            timeout=30)
+            assert app.wd.attr(item, "data-approval-id") == card.id
+            said = app.wd.text(item)
+            assert "Claude Code asked:" in said, said
+            # One line: a summary wider than the window ends in an ellipsis, so its text is read
+            # from the page, not from what WebDriver sees drawn.
+            shown = app.wd.execute("return document.querySelector("
+                                   "'[data-testid=\"gone-summary\"]').textContent")
+            assert shown == summary, (summary, shown)
+            assert ("Ask First was closed before you answered; Claude Code is no longer waiting for "
+                    "this, and it was not allowed.") in said, said
+            buttons = app.wd.execute("return [...document.querySelectorAll("
+                                     "'[data-testid=\"gone-request\"] button')]"
+                                     ".map(b => b.getAttribute('data-testid'))")
+            assert buttons == ["gone-dismiss"], buttons
+            assert not app.cards(), "no card: nobody is asking any more"
+            app.wd.screenshot(os.path.join(ARTIFACTS, "inbox-gone.png"))
+            app.click('[data-testid="gone-dismiss"]')
+            wait_for("the request to go", lambda: not app.first('[data-testid="gone-request"]'))
+        # That a later start does not bring it back: the core's test (inbox_gone.rs); its log
+        # holds the closing's record now.
+        logs = os.listdir(os.path.join(data, "other-agents"))
+        records = [json.loads(line) for line in open(os.path.join(data, "other-agents", logs[0]))]
+        assert [r["type"] for r in records] == ["approval_asked", "approval_decided"], records
+        assert records[1]["outcome"] == {"kind": "cancelled", "cause": "app_shutdown"}, records
+
+
 def test_a_deny_rule_refuses_claude_codes_write_without_a_card_and_it_hears_why():
     """Our policy applies to another agent: a deny rule on a file of the person's folder (here
     the project Claude Code works in) refuses its Write with no card, and the rule's reason
@@ -365,6 +412,7 @@ def test_a_command_of_claude_code_that_names_no_kept_folder_still_asks_and_says_
 TESTS = [test_claude_code_asks_on_the_card_and_approve_writes_the_file,
          test_claude_code_denied_with_a_note_writes_nothing_and_hears_the_note,
          test_without_ask_first_claude_code_fails_closed,
+         test_claude_codes_request_waiting_when_ask_first_is_killed_is_said_at_the_next_start,
          test_a_deny_rule_refuses_claude_codes_write_without_a_card_and_it_hears_why,
          test_gemini_cli_asks_on_the_card_and_approve_writes_the_file,
          test_gemini_cli_denied_with_a_note_writes_nothing_and_hears_the_note,

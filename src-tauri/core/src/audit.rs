@@ -425,11 +425,36 @@ pub fn read_log(path: &Path) -> io::Result<LogContents> {
 /// # Errors
 /// The I/O error of listing, reading or appending.
 pub fn recover_orphans(sessions_dir: &Path) -> io::Result<(usize, Vec<String>)> {
-    let mut closed = 0;
+    recover_orphans_listed(sessions_dir).map(|(closed, warnings)| (closed.len(), warnings))
+}
+
+/// One approval [`recover_orphans_listed`] closed: it was waiting when the app last closed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClosedOrphan {
+    /// The log it was asked in.
+    pub log: PathBuf,
+    /// The approval.
+    pub approval_id: ApprovalId,
+    /// Its run.
+    pub run_id: RunId,
+    /// The card's summary, as the `approval_asked` record holds it (text of whoever asked:
+    /// unbounded and unchecked here).
+    pub summary: String,
+    /// When it was asked, Unix milliseconds.
+    pub asked_at: u64,
+}
+
+/// As [`recover_orphans`], returning what it closed, in the order of the logs' records (the
+/// logs in no set order).
+///
+/// # Errors
+/// The I/O error of listing, reading or appending.
+pub fn recover_orphans_listed(sessions_dir: &Path) -> io::Result<(Vec<ClosedOrphan>, Vec<String>)> {
+    let mut closed = Vec::new();
     let mut warnings = Vec::new();
     let entries = match std::fs::read_dir(sessions_dir) {
         Ok(entries) => entries,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok((0, warnings)),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok((closed, warnings)),
         Err(e) => return Err(e),
     };
     for entry in entries {
@@ -439,15 +464,17 @@ pub fn recover_orphans(sessions_dir: &Path) -> io::Result<(usize, Vec<String>)> 
         }
         let contents = read_log(&path)?;
         warnings.extend(contents.warnings);
-        let mut asked: Vec<(ApprovalId, RunId)> = Vec::new();
+        let mut asked: Vec<(ApprovalId, RunId, String, u64)> = Vec::new();
         let mut decided = BTreeSet::new();
         for record in contents.records {
             match serde_json::from_value::<AuditRecord>(record) {
                 Ok(AuditRecord::ApprovalAsked {
                     approval_id,
                     run_id,
+                    summary,
+                    at,
                     ..
-                }) => asked.push((approval_id, run_id)),
+                }) => asked.push((approval_id, run_id, summary, at)),
                 Ok(AuditRecord::ApprovalDecided { approval_id, .. }) => {
                     decided.insert(approval_id);
                 }
@@ -458,13 +485,13 @@ pub fn recover_orphans(sessions_dir: &Path) -> io::Result<(usize, Vec<String>)> 
         }
         let orphans: Vec<_> = asked
             .into_iter()
-            .filter(|(id, _)| !decided.contains(id))
+            .filter(|(id, ..)| !decided.contains(id))
             .collect();
         if orphans.is_empty() {
             continue;
         }
         let log = JsonlLog::open(&path)?;
-        for (approval_id, run_id) in orphans {
+        for (approval_id, run_id, summary, asked_at) in orphans {
             log.append(&AuditRecord::ApprovalDecided {
                 answered_on: None,
                 approval_id,
@@ -475,7 +502,13 @@ pub fn recover_orphans(sessions_dir: &Path) -> io::Result<(usize, Vec<String>)> 
                 at: crate::unix_millis_now(),
             })
             .map_err(|AuditError::Write { source, .. }| source)?;
-            closed += 1;
+            closed.push(ClosedOrphan {
+                log: path.clone(),
+                approval_id,
+                run_id,
+                summary,
+                asked_at,
+            });
         }
     }
     Ok((closed, warnings))

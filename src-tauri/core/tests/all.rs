@@ -21,6 +21,7 @@ mod all {
     pub mod i18n;
     pub mod i18n_words;
     pub mod identity;
+    pub mod inbox_gone;
     pub mod keyring;
     pub mod keys;
     pub mod language;

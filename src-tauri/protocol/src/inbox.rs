@@ -133,3 +133,46 @@ pub struct OtherAgentRequest {
     /// Which agent.
     pub agent: ExternalAgent,
 }
+
+/// A request of another agent that was waiting when Ask First last closed (quit, crashed or
+/// was killed): the agent stopped waiting then, and nothing was allowed. Shown once, above the
+/// cards, with only "Dismiss" (`list_gone_requests`, `dismiss_gone_request`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct GoneRequestView {
+    /// The approval the request was (its `approval_asked` record in the agent's log).
+    pub approval_id: crate::ApprovalId,
+    /// Which agent asked; `None` when its log does not say (the window says "another
+    /// program").
+    #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agent: Option<ExternalAgent>,
+    /// The agent's name as people know it ("Claude Code"), with `agent`.
+    #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agent_name: Option<String>,
+    /// What the card said, as it said it (who asks, in which folder, what it wants): text made
+    /// from another program's request, at most a few hundred bytes; the window shows it as
+    /// one line of text with control characters made visible.
+    pub summary: String,
+    /// When it was asked, Unix milliseconds.
+    #[ts(type = "number")]
+    pub asked_at: u64,
+}
+
+/// `list_gone_requests` / `dismiss_gone_request`'s answer: the first few requests left
+/// waiting when Ask First last closed, newest first, and how many more there are.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct GoneRequestsView {
+    /// The requests shown (at most 20).
+    pub requests: Vec<GoneRequestView>,
+    /// How many more there are beyond `requests`.
+    pub more: u32,
+}
+
+/// `dismiss_gone_request`'s argument.
+/// JS: `invoke('dismiss_gone_request', { request: { approval_id } })`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct DismissGoneRequest {
+    /// The request to take off the list.
+    pub approval_id: crate::ApprovalId,
+}

@@ -392,6 +392,18 @@ export function disconnectOtherAgent(
   return call('disconnect_other_agent', { request: { agent } });
 }
 
+/** The other agents' requests that were waiting when Ask First last closed (shown above the cards). */
+export function listGoneRequests(): Promise<import('./bindings/GoneRequestsView').GoneRequestsView> {
+  return call('list_gone_requests');
+}
+
+/** Dismiss: takes one of them off the list for good; returns the list now. */
+export function dismissGoneRequest(
+  approvalId: ApprovalId,
+): Promise<import('./bindings/GoneRequestsView').GoneRequestsView> {
+  return call('dismiss_gone_request', { request: { approval_id: approvalId } });
+}
+
 /** Every change the agent made, newest first across conversations (the Activity panel). */
 export function listActivity(): Promise<import('./bindings/ActivityEntry').ActivityEntry[]> {
   return call('list_activity');

@@ -37,8 +37,8 @@ pub use settings::{AppConfig, ConfigError, Environment};
 use crate::agent::{AgentRuntime, ProviderFactory, RuntimeConfig, DEFAULT_MAX_STEPS};
 use crate::approvals::{AnswerMode, ApprovalRegistry, RegistryConfig};
 use crate::audit::{
-    logging_sink, private_dir_all, recover_orphans, AuditError, AuditSink, DataDirLock, JsonlLog,
-    SessionLog, UnavailableLog,
+    logging_sink, private_dir_all, recover_orphans, recover_orphans_listed, AuditError, AuditSink,
+    DataDirLock, JsonlLog, SessionLog, UnavailableLog,
 };
 use crate::config::SettingsFile;
 use crate::history::EventHistory;
@@ -75,6 +75,10 @@ pub struct Backend {
     pub inbox: Arc<crate::inbox::Inbox>,
     /// Activity and Undo over this data folder's session logs and before-copies.
     pub activity: Arc<crate::undo::Activity>,
+    /// The other agents' requests that were waiting when Ask First last closed, closed at
+    /// this start ([`crate::inbox::gone`]): the window says so until the person dismisses
+    /// each.
+    pub gone: Arc<crate::inbox::gone::GoneRequests>,
 }
 
 /// Why the backend could not be built.
@@ -230,7 +234,7 @@ impl Backend {
             .map_err(folder("open the workspace", start_dir))?
             .with_own_data(&data_dir);
         let sessions_dir = data_dir.join("sessions");
-        let instance_lock = claim(lock, &data_dir, &sessions_dir);
+        let (instance_lock, gone) = claim(lock, &data_dir, &sessions_dir);
         let session_id = SessionId::new();
         let (log, unwritable) = open_log(&sessions_dir, session_id);
         let keys = Arc::new(config.key_store());
@@ -336,6 +340,7 @@ impl Backend {
             instance_lock,
             inbox,
             activity,
+            gone: Arc::new(gone),
         })
     }
 }
@@ -343,12 +348,12 @@ impl Backend {
 /// Keeps the claim on the data folder, and closes what a previous launch left waiting — not
 /// while another app runs on this data folder (a second launch, before the single-instance
 /// guard hands over, or with no session bus for that guard): what it left waiting is still
-/// waiting for a person.
+/// waiting for a person. Returns the claim and the other agents' requests it closed.
 fn claim(
     lock: std::io::Result<Option<DataDirLock>>,
     data_dir: &std::path::Path,
     sessions_dir: &std::path::Path,
-) -> Option<DataDirLock> {
+) -> (Option<DataDirLock>, crate::inbox::gone::GoneRequests) {
     let (instance_lock, another_app_runs) = match lock {
         Ok(Some(lock)) => (Some(lock), false),
         Ok(None) => (None, true),
@@ -365,7 +370,7 @@ fn claim(
             "askfirst: another Ask First is using {}; its waiting approvals are left to it",
             data_dir.display()
         );
-        return instance_lock;
+        return (instance_lock, crate::inbox::gone::GoneRequests::default());
     }
     match recover_orphans(sessions_dir) {
         Ok((closed, warnings)) => {
@@ -381,11 +386,24 @@ fn claim(
         }
         Err(error) => eprintln!("askfirst: could not check old session logs: {error}"),
     }
-    // The other agents' conversations too: what they left waiting is closed the same way.
-    if let Err(error) = recover_orphans(&data_dir.join("other-agents")) {
-        eprintln!("askfirst: could not check the other agents' old logs: {error}");
-    }
-    instance_lock
+    // The other agents' conversations too: what they left waiting is closed the same way,
+    // and the window says so (those agents stopped waiting when Ask First closed).
+    let gone = match recover_orphans_listed(&data_dir.join("other-agents")) {
+        Ok((closed, warnings)) => {
+            for warning in warnings {
+                eprintln!("askfirst: {warning}");
+            }
+            closed
+        }
+        Err(error) => {
+            eprintln!("askfirst: could not check the other agents' old logs: {error}");
+            Vec::new()
+        }
+    };
+    (
+        instance_lock,
+        crate::inbox::gone::GoneRequests::from_closed(gone),
+    )
 }
 
 /// Opens the new session's log; one that cannot be written becomes an [`UnavailableLog`]

@@ -7,6 +7,8 @@
 //! - [`peer`]: who may connect (the same uid, `SO_PEERCRED`; folder 0700, socket 0600).
 //! - [`card`]: what the card says (who asks, the folder, what it wants, the diff).
 //! - [`words`]: every sentence.
+//! - [`gone`]: the requests that were waiting when Ask First last closed, for the window to
+//!   say so (with only "Dismiss").
 //!
 //! The socket can only *ask*: a decision comes only from the window (or the timeout, or
 //! "Don't ask me now"). Requests are bounded in size ([`INBOX_MAX_REQUEST_BYTES`]), in time to
@@ -21,6 +23,7 @@
 
 pub mod card;
 pub mod connect;
+pub mod gone;
 pub mod peer;
 pub mod policy;
 pub mod words;

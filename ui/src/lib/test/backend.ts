@@ -56,6 +56,8 @@ export function backend(overrides: Record<string, unknown> = {}): Record<string,
     saveMcpServer: vi.fn(),
     removeMcpServer: vi.fn(),
     listOtherAgents: vi.fn(async () => []),
+    listGoneRequests: vi.fn(async () => ({ requests: [], more: 0 })),
+    dismissGoneRequest: vi.fn(async () => ({ requests: [], more: 0 })),
     testConnection: vi.fn(),
     findLocalModels: vi.fn(),
     // Conversations and runs
