@@ -94,6 +94,7 @@ fn main() {
                     session_id: session,
                     run_id: RunId::new(),
                     at: n as u64,
+                    starts: 0,
                 })
                 .unwrap()
         }),
@@ -117,6 +118,7 @@ fn main() {
                 session_id: SessionId::new(),
                 run_id: RunId::new(),
                 at: n,
+                starts: 0,
             })
             .unwrap();
     }

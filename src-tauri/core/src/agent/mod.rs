@@ -24,7 +24,7 @@ use crate::audit::{AuditRecord, AuditSink, SessionLog};
 use crate::mcp::McpClients;
 use crate::policy::{Policy, Rules};
 use crate::provider::{Message, Provider, ProviderError};
-use crate::sessions::interrupted::{Interrupted, Marks};
+use crate::sessions::interrupted::{Interrupted, Marks, MAX_STARTS};
 use crate::sessions::store::SessionStore;
 use crate::sync::MutexExt;
 use crate::tools::catalog::ToolCatalog;
@@ -291,7 +291,7 @@ impl AgentRuntime {
     /// Leaves the mark of run `run_id` of the session in the window, so that the next start
     /// offers the run again if Ask First closes or dies before it ends
     /// ([`crate::sessions::interrupted`]). A mark that cannot be written costs only that.
-    fn leave_mark(&self, run_id: RunId) {
+    fn leave_mark(&self, run_id: RunId, starts: u32) {
         let Some(marks) = &self.marks else {
             return;
         };
@@ -299,6 +299,7 @@ impl AgentRuntime {
             session_id: self.session_id(),
             run_id,
             at: crate::unix_millis_now(),
+            starts,
         };
         if let Err(error) = marks.leave(&mark) {
             eprintln!("askfirst: this task could not be kept for a restart: {error}");
@@ -313,6 +314,24 @@ impl AgentRuntime {
     pub fn resume_interrupted(self: &Arc<Self>) -> Option<SessionId> {
         let marks = self.marks.as_ref()?;
         let mark = marks.newest()?;
+        if mark.starts >= MAX_STARTS {
+            eprintln!(
+                "askfirst: Ask First stopped {} times while going on with the task of session {}; \
+                 it is not gone on with by itself again (its conversation is kept)",
+                mark.starts, mark.session_id
+            );
+            marks.remove(mark.session_id);
+            return None;
+        }
+        // Counted before anything else: if going on with it makes Ask First die, the next
+        // start knows.
+        let counted = Interrupted {
+            starts: mark.starts + 1,
+            ..mark.clone()
+        };
+        if let Err(error) = marks.leave(&counted) {
+            eprintln!("askfirst: could not count the start that goes on with a task: {error}");
+        }
         match self.open_session(mark.session_id) {
             Ok(true) => Some(mark.session_id),
             Ok(false) => None,
@@ -471,6 +490,16 @@ impl AgentRuntime {
     /// [`AgentRuntime::wait_for_runs`]) waits for the runs to end.
     pub fn shutdown(&self) {
         self.shutting_down.store(true, Ordering::SeqCst);
+        // Closing normally: the task in the middle of which Ask First closes is gone on with at
+        // the next start, however many starts went on with it before.
+        if let Some(marks) = &self.marks {
+            let session = self.session_id();
+            if let Some(mark) = marks.of(session).filter(|m| m.starts > 0) {
+                if let Err(error) = marks.leave(&Interrupted { starts: 0, ..mark }) {
+                    eprintln!("askfirst: could not keep the task for the next start: {error}");
+                }
+            }
+        }
         // End what is waiting first, as cancelled by the shutdown (the registry then refuses
         // new requests, so no run can start waiting again), then stop the runs. In the other
         // order a stopped run's own cleanup would end its approvals as if the person had
@@ -614,7 +643,8 @@ impl AgentRuntime {
             marks.remove(id);
             return Ok(false);
         };
-        match self.spawn_run(workspace, move |run| run.resume(open)) {
+        let starts = mark.starts;
+        match self.spawn_run(workspace, move |run| run.resume(open, starts)) {
             Ok(_) => Ok(true),
             Err(error) => {
                 eprintln!("askfirst: the interrupted task could not go on: {error}");

@@ -38,6 +38,9 @@ pub(super) struct Run {
     call_ids: std::collections::HashSet<String>,
     /// Whether the run has left its mark for a restart ([`crate::sessions::interrupted`]).
     marked: bool,
+    /// For a run that goes on with an interrupted task: how many starts have gone on with it
+    /// since Ask First last closed normally ([`crate::sessions::interrupted::Interrupted::starts`]).
+    pub(super) starts: u32,
     /// The calls of a turn that waited when Ask First last closed, being asked about again:
     /// id → the model's arguments. Their cards say so
     /// ([`askfirst_protocol::ApprovalRequest::resumed`]); a call the person then changes on its
@@ -65,6 +68,7 @@ impl Run {
             workspace,
             call_ids: std::collections::HashSet::new(),
             marked: false,
+            starts: 0,
             resuming: std::collections::HashMap::new(),
         }
     }
@@ -73,7 +77,7 @@ impl Run {
     /// the run again if Ask First closes or dies while it goes on (once per run).
     pub(super) fn leave_mark(&mut self) {
         if !std::mem::replace(&mut self.marked, true) {
-            self.rt.leave_mark(self.id);
+            self.rt.leave_mark(self.id, self.starts);
         }
     }
 
@@ -164,7 +168,11 @@ impl Run {
     /// asked again), and the run continues as if it had never stopped. A call that had started
     /// running is run again only when its tool only reads (it changes nothing, so doing it
     /// twice is safe); any other is answered "may have run" — it is never done twice.
-    pub(super) async fn resume(mut self, open: OpenTurn) {
+    pub(super) async fn resume(mut self, open: OpenTurn, starts: u32) {
+        self.starts = starts;
+        // This run is the task's now: if Ask First closes before it shows a card, the next
+        // start goes on with it again.
+        self.leave_mark();
         self.emit(AgentEvent::RunStarted {
             run_id: self.id,
             session_id: self.rt.session_id(),

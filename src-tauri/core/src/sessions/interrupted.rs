@@ -33,7 +33,18 @@ pub struct Interrupted {
     pub run_id: RunId,
     /// Unix time in milliseconds when the mark was made; the newest mark is resumed first.
     pub at: u64,
+    /// How many starts have gone on with this task since Ask First last closed normally
+    /// (marks of older versions: 0). A start that goes on with it counts one; Ask First
+    /// closing normally sets it back to 0. At [`MAX_STARTS`] the task is not gone on with by
+    /// itself again: a task that makes Ask First die each time it goes on must not keep it
+    /// from starting.
+    #[serde(default)]
+    pub starts: u32,
 }
+
+/// How many starts in a row may go on with a task without Ask First closing normally in
+/// between ([`Interrupted::starts`]).
+pub const MAX_STARTS: u32 = 2;
 
 /// The marks in the sessions folder `dir`.
 #[derive(Debug, Clone)]
@@ -136,6 +147,7 @@ mod tests {
                     session_id: session,
                     run_id: RunId::new(),
                     at,
+                    starts: 0,
                 })
                 .unwrap();
         }
@@ -151,6 +163,7 @@ mod tests {
             session_id: older,
             run_id: RunId::new(),
             at: 30,
+            starts: 0,
         };
         std::fs::write(
             dir.path().join(format!("{newer}{MARK_SUFFIX}")),

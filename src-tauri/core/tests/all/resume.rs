@@ -267,6 +267,7 @@ fn killed_while_running(data: &Path, workspace: &Path) -> (SessionId, RunId) {
             session_id: session,
             run_id: run,
             at: 1,
+            starts: 0,
         })
         .unwrap();
     (session, run)
@@ -325,6 +326,7 @@ async fn a_mark_that_no_longer_matches_its_log_is_dropped_and_nothing_runs() {
             session_id: session,
             run_id: RunId::new(),
             at: 2,
+            starts: 0,
         })
         .unwrap();
     let (second, events) = app_runtime(&data, &workspace, json!({"turns": [{"say": "x"}]}));
@@ -426,4 +428,43 @@ async fn a_call_asked_again_and_then_changed_gets_a_card_of_its_own() {
         RunStatus::Completed
     );
     assert!(workspace.join("b.txt").exists() && !workspace.join("a.txt").exists());
+}
+
+#[tokio::test]
+async fn a_task_that_kills_ask_first_each_time_it_goes_on_stops_being_gone_on_with() {
+    let (_dir, data, workspace) = dirs();
+    let (first, session, _) = card_waiting(&data, &workspace).await;
+    std::mem::forget(first);
+    // Two starts in a row go on with it and die (killed while its card waits again)…
+    for _ in 0..2 {
+        let (again, mut events) = app_runtime(&data, &workspace, write_then_done());
+        assert_eq!(again.resume_interrupted(), Some(session));
+        assert!(events.approval_required().await.resumed);
+        std::mem::forget(again);
+    }
+    // …so the third does not: the app starts, the conversation is kept.
+    let (third, events) = app_runtime(&data, &workspace, write_then_done());
+    assert_eq!(third.resume_interrupted(), None);
+    assert_eq!(mark_of(&data, session), None);
+    assert!(!events
+        .all()
+        .iter()
+        .any(|e| matches!(e, AgentEvent::ApprovalRequired(_))));
+    assert!(!workspace.join("a.txt").exists());
+}
+
+#[tokio::test]
+async fn closing_normally_lets_the_next_start_go_on_however_often_it_went_on_before() {
+    let (_dir, data, workspace) = dirs();
+    let (first, session, _) = card_waiting(&data, &workspace).await;
+    std::mem::forget(first);
+    for _ in 0..3 {
+        let (again, mut events) = app_runtime(&data, &workspace, write_then_done());
+        assert_eq!(again.resume_interrupted(), Some(session));
+        assert!(events.approval_required().await.resumed);
+        // Quit with the card waiting.
+        again.shutdown();
+        assert!(again.close(Duration::from_secs(10)).await);
+        assert_eq!(mark_of(&data, session).map(|m| m.starts), Some(0));
+    }
 }
