@@ -4,6 +4,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod shell {
+    pub mod commands;
     pub mod folder;
     pub mod ipc;
     pub mod language;

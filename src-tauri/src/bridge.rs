@@ -13,7 +13,7 @@
 //! (BENCHMARKS.md, "The burst: where the events wait").
 
 use crate::{notify, tray};
-use askfirst_core::agent::AgentRuntime;
+use askfirst_core::app::App;
 use askfirst_protocol::{AgentEvent, SequencedEvent};
 use std::sync::Arc;
 use tauri::{AppHandle, Manager, Runtime};
@@ -103,11 +103,11 @@ fn forward<R: Runtime>(app: &AppHandle<R>, events: &[SequencedEvent], tray_chang
 }
 
 fn update_tray<R: Runtime>(app: &AppHandle<R>) {
-    let (Some(runtime), Some(tray)) = (
-        app.try_state::<Arc<AgentRuntime>>(),
+    let (Some(backend), Some(tray)) = (
+        app.try_state::<Arc<App>>(),
         app.try_state::<tray::AppTray<R>>(),
     ) else {
         return;
     };
-    tray.set_pending(app, &runtime.list_pending_approvals());
+    tray.set_pending(app, &backend.list_pending_approvals());
 }

@@ -1,16 +1,16 @@
 //! The IPC commands the window may call. Each only parses, calls the core and maps errors to
 //! a typed [`CommandError`] (`{code, message, detail}`, all three from [`Coded`]).
 //!
+//! The backend is one managed `Arc<App>` (`askfirst_core::app::App`); nothing here names its
+//! parts.
+//!
 //! Every command is async, so none runs on the GUI thread; those that touch the disk (an
 //! fsync for a decision, reading session logs, the settings and rules files, a run's setup)
 //! run in `spawn_blocking`, off the async workers too. Sessions change only between runs:
 //! [`SessionSwitch`] makes "no run is going, so switch" and "start a run" one step each, which
 //! they were before only because every command ran, one at a time, on the GUI thread.
 
-use askfirst_core::agent::AgentRuntime;
-use askfirst_core::app::{internal_error, Coded, SettingsScreen};
-use askfirst_core::audit::SessionLog;
-use askfirst_core::history::EventHistory;
+use askfirst_core::app::{internal_error, App, Coded};
 use askfirst_protocol::{
     ApprovalRequest, CancelRunRequest, CommandError, Grant, OpenSessionRequest, Outcome,
     RemoveMcpServerRequest, RemoveRuleRequest, ResolveApprovalRequest, RevokeGrantRequest,
@@ -55,13 +55,13 @@ fn coded(error: impl Coded) -> CommandError {
 /// model cannot be set up.
 #[tauri::command]
 pub async fn start_run(
-    runtime: State<'_, Arc<AgentRuntime>>,
+    app: State<'_, Arc<App>>,
     switch: State<'_, SessionSwitch>,
     request: StartRunRequest,
 ) -> Result<StartRunResponse, CommandError> {
     let _switching = switch.lock().await;
-    let runtime = Arc::clone(&runtime);
-    blocking(move || runtime.start_run(&request.task).map_err(coded)).await
+    let app = Arc::clone(&app);
+    blocking(move || app.start_run(&request.task).map_err(coded)).await
 }
 
 /// Answers a pending approval. JS: `invoke('resolve_approval', { request })`. The decision is
@@ -72,13 +72,12 @@ pub async fn start_run(
 /// `log_unavailable` when the decision cannot be recorded; `shutting_down` while quitting.
 #[tauri::command]
 pub async fn resolve_approval(
-    runtime: State<'_, Arc<AgentRuntime>>,
+    app: State<'_, Arc<App>>,
     request: ResolveApprovalRequest,
 ) -> Result<Outcome, CommandError> {
-    let runtime = Arc::clone(&runtime);
+    let app = Arc::clone(&app);
     blocking(move || {
-        runtime
-            .resolve_approval(request.approval_id, request.decision)
+        app.resolve_approval(request.approval_id, request.decision)
             .map_err(coded)
     })
     .await
@@ -86,15 +85,15 @@ pub async fn resolve_approval(
 
 /// The approvals waiting, oldest first, so the window can recover after a load or reload.
 #[tauri::command(async)]
-pub fn list_pending_approvals(runtime: State<'_, Arc<AgentRuntime>>) -> Vec<ApprovalRequest> {
-    runtime.list_pending_approvals()
+pub fn list_pending_approvals(app: State<'_, Arc<App>>) -> Vec<ApprovalRequest> {
+    app.list_pending_approvals()
 }
 
 /// Stops a run; stopping one that already ended is a quiet no-op. Returns whether a running
 /// run was stopped. JS: `invoke('cancel_run', { request: { run_id } })`.
 #[tauri::command(async)]
-pub fn cancel_run(runtime: State<'_, Arc<AgentRuntime>>, request: CancelRunRequest) -> bool {
-    runtime.cancel_run(request.run_id)
+pub fn cancel_run(app: State<'_, Arc<App>>, request: CancelRunRequest) -> bool {
+    app.cancel_run(request.run_id)
 }
 
 /// Every event of this session so far, numbered, so a window that (re)loads can rebuild its
@@ -105,9 +104,9 @@ pub fn cancel_run(runtime: State<'_, Arc<AgentRuntime>>, request: CancelRunReque
 /// `storage` when events have to be read back from the history's spool and cannot.
 #[tauri::command(async)]
 pub fn list_run_events(
-    history: State<'_, Arc<EventHistory>>,
+    app: State<'_, Arc<App>>,
 ) -> Result<Vec<Box<serde_json::value::RawValue>>, CommandError> {
-    history.snapshot().map_err(coded)
+    app.list_events().map_err(coded)
 }
 
 /// How long one `wait_run_events` call waits for a new event before it answers with none.
@@ -125,61 +124,52 @@ pub const RUN_EVENTS_WAIT: std::time::Duration = std::time::Duration::from_secs(
 /// `storage` when events have to be read back from the history's spool and cannot.
 #[tauri::command]
 pub async fn wait_run_events(
-    history: State<'_, Arc<EventHistory>>,
+    app: State<'_, Arc<App>>,
     request: WaitRunEventsRequest,
 ) -> Result<RunEventsPage, CommandError> {
-    let history = Arc::clone(&history);
-    history
-        .wait_from(request.next, RUN_EVENTS_WAIT)
+    let app = Arc::clone(&app);
+    app.wait_events(request.next, RUN_EVENTS_WAIT)
         .await
         .map_err(coded)
 }
 
 /// The session grants in force ("Allow for this session"), oldest first.
 #[tauri::command(async)]
-pub fn list_grants(runtime: State<'_, Arc<AgentRuntime>>) -> Vec<Grant> {
-    let mut grants = runtime.grants();
-    grants.sort_by_key(|g| g.granted_at);
-    grants
+pub fn list_grants(app: State<'_, Arc<App>>) -> Vec<Grant> {
+    app.list_grants()
 }
 
 /// Removes a session grant; the same call asks again from then on. Returns whether there was
 /// one. JS: `invoke('revoke_grant', { request: { tool_name, canonical_arguments } })`.
 #[tauri::command(async)]
-pub fn revoke_grant(runtime: State<'_, Arc<AgentRuntime>>, request: RevokeGrantRequest) -> bool {
-    runtime.revoke_grant(&request.tool_name, &request.canonical_arguments)
+pub fn revoke_grant(app: State<'_, Arc<App>>, request: RevokeGrantRequest) -> bool {
+    app.revoke_grant(&request.tool_name, &request.canonical_arguments)
 }
 
 /// The session policy: `ask` (the default) or `never` (refuse, without asking, everything that
 /// would need an OK).
 #[tauri::command(async)]
-pub fn get_session_policy(runtime: State<'_, Arc<AgentRuntime>>) -> SessionPolicy {
-    runtime.policy().session_policy()
+pub fn get_session_policy(app: State<'_, Arc<App>>) -> SessionPolicy {
+    app.session_policy()
 }
 
 /// Changes the session policy (recorded in the session log); it applies from the next
 /// decision. Returns the policy now in force.
 #[tauri::command]
 pub async fn set_session_policy(
-    runtime: State<'_, Arc<AgentRuntime>>,
+    app: State<'_, Arc<App>>,
     request: SetSessionPolicyRequest,
 ) -> Result<SessionPolicy, CommandError> {
-    let runtime = Arc::clone(&runtime);
-    blocking(move || {
-        runtime.set_session_policy(request.policy);
-        Ok(runtime.policy().session_policy())
-    })
-    .await
+    let app = Arc::clone(&app);
+    blocking(move || Ok(app.set_session_policy(request.policy))).await
 }
 
 /// The kept sessions with at least one task, and the current one, newest first (reads the
 /// session logs, off the GUI thread).
 #[tauri::command]
-pub async fn list_sessions(
-    runtime: State<'_, Arc<AgentRuntime>>,
-) -> Result<Vec<SessionSummary>, CommandError> {
-    let runtime = Arc::clone(&runtime);
-    blocking(move || Ok(runtime.list_sessions())).await
+pub async fn list_sessions(app: State<'_, Arc<App>>) -> Result<Vec<SessionSummary>, CommandError> {
+    let app = Arc::clone(&app);
+    blocking(move || Ok(app.list_sessions())).await
 }
 
 /// Reopens a past session; its transcript arrives as `run-event`s after a `session_opened`.
@@ -188,23 +178,15 @@ pub async fn list_sessions(
 /// `busy` while a run goes on; `storage` when the session cannot be read.
 #[tauri::command]
 pub async fn open_session(
-    runtime: State<'_, Arc<AgentRuntime>>,
-    log: State<'_, Arc<SessionLog>>,
+    app: State<'_, Arc<App>>,
     switch: State<'_, SessionSwitch>,
     request: OpenSessionRequest,
 ) -> Result<(), CommandError> {
     let _switching = switch.lock().await;
-    let (runtime, log) = (Arc::clone(&runtime), Arc::clone(&log));
-    blocking(move || {
-        // What the last run emitted reaches the window before the other session's replay.
-        log.flush();
-        // A run Ask First was closed in the middle of goes on by itself; nothing to answer.
-        runtime
-            .open_session(request.session_id)
-            .map(|_resumed| ())
-            .map_err(coded)
-    })
-    .await
+    let app = Arc::clone(&app);
+    // The log is flushed first: what the last run emitted reaches the window before the other
+    // session's replay (`App::open_session`).
+    blocking(move || app.open_session(request.session_id).map_err(coded)).await
 }
 
 /// Starts a new, empty session.
@@ -213,47 +195,27 @@ pub async fn open_session(
 /// `busy` while a run goes on; `storage` when its log cannot be created.
 #[tauri::command]
 pub async fn new_session(
-    runtime: State<'_, Arc<AgentRuntime>>,
-    log: State<'_, Arc<SessionLog>>,
+    app: State<'_, Arc<App>>,
     switch: State<'_, SessionSwitch>,
 ) -> Result<SessionId, CommandError> {
     let _switching = switch.lock().await;
-    let (runtime, log) = (Arc::clone(&runtime), Arc::clone(&log));
-    blocking(move || {
-        log.flush();
-        runtime.new_session().map_err(coded)
-    })
-    .await
+    let app = Arc::clone(&app);
+    blocking(move || app.new_session().map_err(coded)).await
 }
 
 /// Adds an MCP server or replaces the one named `previous_name`, saves `settings.json` and
 /// applies it to the next task (a server whose settings did not change keeps running).
 ///
 /// # Errors
-/// `invalid_request` for a bad name, command line or variable (see [`askfirst_core::mcp::validated_server`]);
+/// `invalid_request` for a bad name, command line or variable (see `App::save_mcp_server`);
 /// `storage` when the settings file cannot be read or written (nothing changes then).
 #[tauri::command]
 pub async fn save_mcp_server(
-    runtime: State<'_, Arc<AgentRuntime>>,
-    settings: State<'_, Arc<SettingsScreen>>,
+    app: State<'_, Arc<App>>,
     request: SaveMcpServerRequest,
 ) -> Result<SettingsView, CommandError> {
-    let (runtime, settings) = (Arc::clone(&runtime), Arc::clone(&settings));
-    blocking(move || {
-        settings
-            .edit_mcp_servers(&runtime, |servers| {
-                let previous = request.previous_name.clone();
-                let config = askfirst_core::mcp::validated_server(request, servers)
-                    .map_err(|e| e.sentence())?;
-                match previous.and_then(|p| servers.iter().position(|s| s.name == p)) {
-                    Some(at) => servers[at] = config,
-                    None => servers.push(config),
-                }
-                Ok(())
-            })
-            .map_err(coded)
-    })
-    .await
+    let app = Arc::clone(&app);
+    blocking(move || app.save_mcp_server(request).map_err(coded)).await
 }
 
 /// Removes an MCP server from `settings.json`; it is stopped and its tools are no longer
@@ -264,17 +226,11 @@ pub async fn save_mcp_server(
 /// be read or written.
 #[tauri::command]
 pub async fn remove_mcp_server(
-    runtime: State<'_, Arc<AgentRuntime>>,
-    settings: State<'_, Arc<SettingsScreen>>,
+    app: State<'_, Arc<App>>,
     request: RemoveMcpServerRequest,
 ) -> Result<SettingsView, CommandError> {
-    let (runtime, settings) = (Arc::clone(&runtime), Arc::clone(&settings));
-    blocking(move || {
-        settings
-            .remove_mcp_server(&runtime, &request.name)
-            .map_err(coded)
-    })
-    .await
+    let app = Arc::clone(&app);
+    blocking(move || app.remove_mcp_server(&request.name).map_err(coded)).await
 }
 
 /// Removes one rule from the rules file (its comments and other rules stay) and applies the
@@ -285,22 +241,18 @@ pub async fn remove_mcp_server(
 /// read or written.
 #[tauri::command]
 pub async fn remove_rule(
-    runtime: State<'_, Arc<AgentRuntime>>,
-    settings: State<'_, Arc<SettingsScreen>>,
+    app: State<'_, Arc<App>>,
     request: RemoveRuleRequest,
 ) -> Result<SettingsView, CommandError> {
-    let (runtime, settings) = (Arc::clone(&runtime), Arc::clone(&settings));
-    blocking(move || settings.remove_rule(&runtime, &request.rule).map_err(coded)).await
+    let app = Arc::clone(&app);
+    blocking(move || app.remove_rule(&request.rule).map_err(coded)).await
 }
 
 /// The settings for the settings screen (never the API key itself).
 #[tauri::command]
-pub async fn get_settings(
-    runtime: State<'_, Arc<AgentRuntime>>,
-    settings: State<'_, Arc<SettingsScreen>>,
-) -> Result<SettingsView, CommandError> {
-    let (runtime, settings) = (Arc::clone(&runtime), Arc::clone(&settings));
-    blocking(move || Ok(settings.view(&runtime))).await
+pub async fn get_settings(app: State<'_, Arc<App>>) -> Result<SettingsView, CommandError> {
+    let app = Arc::clone(&app);
+    blocking(move || Ok(app.settings_view())).await
 }
 
 /// Saves which requests a notification may approve ("Let me approve from notifications"), at
@@ -311,17 +263,11 @@ pub async fn get_settings(
 /// `storage` when the settings file cannot be read or written (nothing is changed then).
 #[tauri::command]
 pub async fn set_notification_approvals(
-    runtime: State<'_, Arc<AgentRuntime>>,
-    settings: State<'_, Arc<SettingsScreen>>,
+    app: State<'_, Arc<App>>,
     request: askfirst_protocol::NotificationApprovals,
 ) -> Result<SettingsView, CommandError> {
-    let (runtime, settings) = (Arc::clone(&runtime), Arc::clone(&settings));
-    blocking(move || {
-        settings
-            .set_notification_approvals(&runtime, request)
-            .map_err(coded)
-    })
-    .await
+    let app = Arc::clone(&app);
+    blocking(move || app.set_notification_approvals(request).map_err(coded)).await
 }
 
 /// Saves the settings to `settings.json` (owner-only permissions); they apply to the next task.
@@ -333,21 +279,15 @@ pub async fn set_notification_approvals(
 /// (nothing is changed then).
 #[tauri::command]
 pub async fn save_settings<R: Runtime>(
-    app: AppHandle<R>,
-    runtime: State<'_, Arc<AgentRuntime>>,
-    settings: State<'_, Arc<SettingsScreen>>,
+    handle: AppHandle<R>,
+    app: State<'_, Arc<App>>,
     request: SaveSettingsRequest,
 ) -> Result<SettingsView, CommandError> {
-    let (runtime, settings) = (Arc::clone(&runtime), Arc::clone(&settings));
-    let view = blocking(move || {
-        let view = settings.save(&runtime, request).map_err(coded)?;
-        // A new language applies at once: to every sentence rendered from now on, to the cards
-        // already waiting (the window lists them again when its language changes), and to the
-        // tray's menu and title. The saved view already says which one is in force.
-        runtime.set_language(view.effective_language);
-        Ok(view)
-    })
-    .await?;
-    crate::tray::relabel(&app);
+    let app = Arc::clone(&app);
+    // A new language applies at once: to every sentence rendered from now on, to the cards
+    // already waiting (the window lists them again when its language changes), and to the
+    // tray's menu and title. The saved view already says which one is in force.
+    let view = blocking(move || app.save_settings(request).map_err(coded)).await?;
+    crate::tray::relabel(&handle);
     Ok(view)
 }

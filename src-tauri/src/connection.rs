@@ -5,7 +5,7 @@
 //! pool.
 
 use askfirst_core::app::probe::{self, ConnectionTest};
-use askfirst_core::app::{internal_error, SettingsScreen};
+use askfirst_core::app::{internal_error, App};
 use askfirst_protocol::{
     CommandError, ConnectionTestResult, FindLocalModelsRequest, LocalModels, TestConnectionRequest,
 };
@@ -21,15 +21,13 @@ use tauri::State;
 /// of the test itself (a refused key, nothing at the address, …) is a result, not an error.
 #[tauri::command]
 pub async fn test_connection(
-    settings: State<'_, Arc<SettingsScreen>>,
+    app: State<'_, Arc<App>>,
     request: TestConnectionRequest,
 ) -> Result<ConnectionTestResult, CommandError> {
-    let settings = Arc::clone(&settings);
-    let target = tauri::async_runtime::spawn_blocking(move || {
-        probe::probe_target(settings.config(), settings.keys(), &request)
-    })
-    .await
-    .map_err(|error| internal_error(format!("the connection test did not start: {error}")))?;
+    let app = Arc::clone(&app);
+    let target = tauri::async_runtime::spawn_blocking(move || app.connection_target(&request))
+        .await
+        .map_err(|error| internal_error(format!("the connection test did not start: {error}")))?;
     let outcome: ConnectionTest = match target {
         Ok((kind, http)) => probe::test_connection(kind, &http, probe::TEST_TIME).await,
         Err(outcome) => outcome,

@@ -11,8 +11,7 @@
 
 use crate::commands::blocking;
 use crate::commands::SessionSwitch;
-use askfirst_core::agent::AgentRuntime;
-use askfirst_core::app::{Coded, SettingsScreen};
+use askfirst_core::app::{App, Coded};
 use askfirst_protocol::{CommandError, FolderView, PickFolderResponse, WelcomeView};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -23,17 +22,14 @@ pub const TEST_PICK_FOLDER: &str = "ASKFIRST_TEST_PICK_FOLDER";
 
 /// The folder of the conversation in the window. JS: `invoke('get_folder')`.
 #[tauri::command]
-pub async fn get_folder(
-    runtime: State<'_, Arc<AgentRuntime>>,
-    settings: State<'_, Arc<SettingsScreen>>,
-) -> Result<FolderView, CommandError> {
-    let (runtime, settings) = (Arc::clone(&runtime), Arc::clone(&settings));
-    blocking(move || Ok(settings.folder_view(&runtime))).await
+pub async fn get_folder(app: State<'_, Arc<App>>) -> Result<FolderView, CommandError> {
+    let app = Arc::clone(&app);
+    blocking(move || Ok(app.folder_view())).await
 }
 
 /// What the picker answered: a folder, or `None` when it was closed without choosing.
-fn ask_picker<R: Runtime>(app: &AppHandle<R>, settings: &SettingsScreen) -> Option<PathBuf> {
-    if let Some(answer) = settings.config().env.var(TEST_PICK_FOLDER) {
+fn ask_picker<R: Runtime>(app: &AppHandle<R>, backend: &App) -> Option<PathBuf> {
+    if let Some(answer) = backend.config().env.var(TEST_PICK_FOLDER) {
         return (answer != "-").then(|| PathBuf::from(answer));
     }
     let Some(dialog) = app.try_state::<tauri_plugin_dialog::Dialog<R>>() else {
@@ -46,10 +42,8 @@ fn ask_picker<R: Runtime>(app: &AppHandle<R>, settings: &SettingsScreen) -> Opti
     if let Some(window) = app.get_webview_window(crate::window::MAIN) {
         picker = picker.set_parent(&window);
     }
-    let current = app
-        .try_state::<Arc<AgentRuntime>>()
-        .map(|runtime| runtime.folder().path().to_owned());
-    if let Some(start) = picker_start(current.as_deref(), &settings.config().data_dir) {
+    let current = backend.folder().path;
+    if let Some(start) = picker_start(Some(&current), &backend.config().data_dir) {
         picker = picker.set_directory(start);
     }
     picker.blocking_pick_folder()?.into_path().ok()
@@ -77,32 +71,27 @@ fn picker_start(current: Option<&std::path::Path>, data_dir: &std::path::Path) -
 /// `ASKFIRST_WORKSPACE`; `busy` while a task runs; `storage` when it cannot be remembered.
 #[tauri::command]
 pub async fn pick_folder<R: Runtime>(
-    app: AppHandle<R>,
-    runtime: State<'_, Arc<AgentRuntime>>,
-    settings: State<'_, Arc<SettingsScreen>>,
+    handle: AppHandle<R>,
+    app: State<'_, Arc<App>>,
     switch: State<'_, SessionSwitch>,
 ) -> Result<PickFolderResponse, CommandError> {
-    let (runtime, settings) = (Arc::clone(&runtime), Arc::clone(&settings));
-    if runtime.folder_fixed() {
-        // Say so before showing a picker whose answer could not be used.
-        let error = askfirst_core::app::FolderError::Session(
-            askfirst_core::agent::SessionError::FolderFixed,
-        );
-        return Err(error.to_command_error());
-    }
+    let app = Arc::clone(&app);
+    // Say so before showing a picker whose answer could not be used.
+    app.check_folder_may_change()
+        .map_err(|error| error.to_command_error())?;
     let picked = {
-        let (app, settings) = (app.clone(), Arc::clone(&settings));
-        blocking(move || Ok(ask_picker(&app, &settings))).await?
+        let (handle, app) = (handle.clone(), Arc::clone(&app));
+        blocking(move || Ok(ask_picker(&handle, &app))).await?
     };
     // The session changes only between runs, one change at a time.
     let _switching = switch.lock().await;
     blocking(move || match picked {
         None => Ok(PickFolderResponse {
-            folder: settings.folder_view(&runtime),
+            folder: app.folder_view(),
             chosen: false,
         }),
-        Some(path) => settings
-            .choose_folder(&runtime, &path)
+        Some(path) => app
+            .choose_folder(&path)
             .map(|folder| PickFolderResponse {
                 folder,
                 chosen: true,
@@ -119,27 +108,19 @@ pub async fn pick_folder<R: Runtime>(
 /// As [`pick_folder`].
 #[tauri::command]
 pub async fn use_demo_folder(
-    runtime: State<'_, Arc<AgentRuntime>>,
-    settings: State<'_, Arc<SettingsScreen>>,
+    app: State<'_, Arc<App>>,
     switch: State<'_, SessionSwitch>,
 ) -> Result<FolderView, CommandError> {
-    let (runtime, settings) = (Arc::clone(&runtime), Arc::clone(&settings));
+    let app = Arc::clone(&app);
     let _switching = switch.lock().await;
-    blocking(move || {
-        settings
-            .use_demo_folder(&runtime)
-            .map_err(|e| e.to_command_error())
-    })
-    .await
+    blocking(move || app.use_demo_folder().map_err(|e| e.to_command_error())).await
 }
 
 /// Whether the welcome is to be shown. JS: `invoke('get_welcome')`.
 #[tauri::command]
-pub async fn get_welcome(
-    settings: State<'_, Arc<SettingsScreen>>,
-) -> Result<WelcomeView, CommandError> {
-    let settings = Arc::clone(&settings);
-    blocking(move || Ok(settings.welcome())).await
+pub async fn get_welcome(app: State<'_, Arc<App>>) -> Result<WelcomeView, CommandError> {
+    let app = Arc::clone(&app);
+    blocking(move || Ok(app.welcome())).await
 }
 
 /// Remembers in `settings.json` that the welcome was finished or skipped.
@@ -148,11 +129,9 @@ pub async fn get_welcome(
 /// # Errors
 /// `storage` when the settings file cannot be read or written.
 #[tauri::command]
-pub async fn finish_welcome(
-    settings: State<'_, Arc<SettingsScreen>>,
-) -> Result<WelcomeView, CommandError> {
-    let settings = Arc::clone(&settings);
-    blocking(move || settings.finish_welcome().map_err(|e| e.to_command_error())).await
+pub async fn finish_welcome(app: State<'_, Arc<App>>) -> Result<WelcomeView, CommandError> {
+    let app = Arc::clone(&app);
+    blocking(move || app.finish_welcome().map_err(|e| e.to_command_error())).await
 }
 
 #[cfg(test)]

@@ -1,10 +1,9 @@
-//! Starts the inbox for other agents ([`askfirst_core::inbox`]) when the app starts: its
+//! Starts the inbox for other agents (`App::listen_for_other_agents`) when the app starts: its
 //! socket in `$XDG_RUNTIME_DIR/askfirst/`, held as managed state until the app quits (the
 //! socket is removed then). Without `$XDG_RUNTIME_DIR` there is no inbox, and the hooks of
 //! other agents fall back to their own prompts.
 
-use askfirst_core::inbox::gone::GoneRequests;
-use askfirst_core::inbox::{Inbox, Listening};
+use askfirst_core::app::{App, Coded, Listening};
 use std::sync::Arc;
 use tauri::{AppHandle, Manager, Runtime};
 
@@ -13,7 +12,7 @@ pub struct InboxSocket(#[allow(dead_code)] Listening);
 
 /// Starts listening, if there is a runtime folder; says on standard error why not otherwise.
 pub fn start<R: Runtime>(app: &AppHandle<R>) {
-    let Some(inbox) = app.try_state::<Arc<Inbox>>() else {
+    let Some(backend) = app.try_state::<Arc<App>>() else {
         return;
     };
     let Some(runtime_dir) = std::env::var_os("XDG_RUNTIME_DIR").filter(|d| !d.is_empty()) else {
@@ -21,7 +20,7 @@ pub fn start<R: Runtime>(app: &AppHandle<R>) {
         return;
     };
     let handle = tauri::async_runtime::block_on(async { tokio::runtime::Handle::current() });
-    match inbox.listen(std::path::Path::new(&runtime_dir), &handle) {
+    match backend.listen_for_other_agents(std::path::Path::new(&runtime_dir), &handle) {
         Ok(listening) => {
             app.manage(InboxSocket(listening));
         }
@@ -40,23 +39,21 @@ fn home() -> Option<std::path::PathBuf> {
 /// whether it asks through Ask First. JS: `invoke('list_other_agents')`.
 #[tauri::command(async)]
 pub fn list_other_agents() -> Vec<askfirst_protocol::OtherAgentView> {
-    askfirst_core::inbox::connect::list(home().as_deref())
+    App::list_other_agents(home().as_deref())
 }
 
 /// Connect: adds Ask First's hook to the agent's user settings (the hook beside this program).
 /// JS: `invoke('connect_other_agent', { request: { agent: 'claude-code' } })`.
 ///
 /// # Errors
-/// The [`askfirst_core::inbox::connect::ConnectError`]'s command error.
+/// The connect error's command error (`App::connect_other_agent`).
 #[tauri::command(async)]
 pub fn connect_other_agent(
     request: askfirst_protocol::OtherAgentRequest,
 ) -> Result<Vec<askfirst_protocol::OtherAgentView>, askfirst_protocol::CommandError> {
-    use askfirst_core::app::Coded;
     let exe = std::env::current_exe()
         .map_err(|error| askfirst_core::app::internal_error(error.to_string()))?;
-    let hook = askfirst_core::inbox::connect::hook_beside(&exe);
-    askfirst_core::inbox::connect::connect(request.agent, home().as_deref(), &hook)
+    App::connect_other_agent(request.agent, home().as_deref(), &exe)
         .map_err(|error| error.to_command_error())?;
     Ok(list_other_agents())
 }
@@ -65,13 +62,12 @@ pub fn connect_other_agent(
 /// JS: `invoke('disconnect_other_agent', { request: { agent: 'claude-code' } })`.
 ///
 /// # Errors
-/// The [`askfirst_core::inbox::connect::ConnectError`]'s command error.
+/// The connect error's command error (`App::disconnect_other_agent`).
 #[tauri::command(async)]
 pub fn disconnect_other_agent(
     request: askfirst_protocol::OtherAgentRequest,
 ) -> Result<Vec<askfirst_protocol::OtherAgentView>, askfirst_protocol::CommandError> {
-    use askfirst_core::app::Coded;
-    askfirst_core::inbox::connect::disconnect(request.agent, home().as_deref())
+    App::disconnect_other_agent(request.agent, home().as_deref())
         .map_err(|error| error.to_command_error())?;
     Ok(list_other_agents())
 }
@@ -80,10 +76,8 @@ pub fn disconnect_other_agent(
 /// waiting then; nothing was allowed): the first 20, newest first, and how many more.
 /// JS: `invoke('list_gone_requests')`.
 #[tauri::command(async)]
-pub fn list_gone_requests(
-    gone: tauri::State<'_, Arc<GoneRequests>>,
-) -> askfirst_protocol::GoneRequestsView {
-    gone.list()
+pub fn list_gone_requests(app: tauri::State<'_, Arc<App>>) -> askfirst_protocol::GoneRequestsView {
+    app.list_gone_requests()
 }
 
 /// Dismiss: takes one of them off the list for good (nothing else changes: its log says
@@ -91,8 +85,8 @@ pub fn list_gone_requests(
 /// JS: `invoke('dismiss_gone_request', { request: { approval_id } })`.
 #[tauri::command(async)]
 pub fn dismiss_gone_request(
-    gone: tauri::State<'_, Arc<GoneRequests>>,
+    app: tauri::State<'_, Arc<App>>,
     request: askfirst_protocol::DismissGoneRequest,
 ) -> askfirst_protocol::GoneRequestsView {
-    gone.dismiss(request.approval_id)
+    app.dismiss_gone_request(request.approval_id)
 }

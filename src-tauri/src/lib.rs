@@ -9,7 +9,8 @@
 //!   window hides it, and the first time a notification says so).
 //!
 //! The backend (settings, providers, the session log, the agent runtime) is assembled by the
-//! core: `askfirst_core::app`.
+//! core and held here as one managed `Arc<askfirst_core::app::App>`; the commands only parse,
+//! call it and map errors.
 //! - [`stall_probe`]: an opt-in measurement of the GUI thread's stalls (benchmarks only).
 //!
 //! [`build_app`] builds everything that works on any Tauri runtime (so tests can use the mock
@@ -28,52 +29,36 @@ pub mod start_at_login;
 pub mod tray;
 pub mod window;
 
-use askfirst_core::agent::AgentRuntime;
-use askfirst_core::app::{AppConfig, Backend, Environment, StartupError};
+use askfirst_core::app::{AppConfig, Environment, StartupError};
+use askfirst_protocol::SequencedEvent;
 use std::sync::Arc;
 use tauri::{App, Builder, Manager, RunEvent, Runtime, Window, WindowEvent};
+use tokio::sync::mpsc::UnboundedReceiver;
 
-/// Registers the commands and the runtime and history as managed state, builds the app with
-/// `context`, and starts the bridge that forwards the backend's events. Generic over the
-/// runtime so tests can pass `tauri::test::mock_builder()`.
+/// Registers the commands and the backend (`backend`, the one managed `Arc<App>` of the core,
+/// which holds the claim on the data folder as long as the app lives) as managed state, builds
+/// the app with `context`, and starts the bridge that forwards the backend's `events`. Generic
+/// over the runtime so tests can pass `tauri::test::mock_builder()`.
 ///
 /// # Errors
 /// Tauri's build error.
 pub fn build_app<R: Runtime>(
     builder: Builder<R>,
-    backend: Backend,
+    backend: Arc<askfirst_core::app::App>,
+    events: UnboundedReceiver<SequencedEvent>,
     context: tauri::Context<R>,
 ) -> tauri::Result<App<R>> {
-    let Backend {
-        runtime,
-        history,
-        events,
-        settings,
-        log,
-        instance_lock,
-        inbox,
-        activity,
-        gone,
-    } = backend;
     // The language chosen in Settings (else the desktop's) for every sentence from here on.
-    askfirst_core::i18n::set_language(settings.language());
+    askfirst_core::i18n::set_language(backend.language());
     let prefs = window::WindowPrefs {
-        size_file: settings.config().data_dir.join("window.json"),
+        size_file: backend.config().data_dir.join("window.json"),
     };
     let app = builder
         .plugin(window::language_plugin(askfirst_core::i18n::language()))
-        // Held as long as the app lives: no other launch closes this one's waiting approvals.
-        .manage(instance_lock)
-        .manage(runtime)
-        .manage(history)
+        .manage(backend)
         .manage(notify::ServiceCheck::default())
         .manage(commands::SessionSwitch::default())
         .manage(prefs)
-        .manage(log)
-        .manage(settings)
-        .manage(inbox)
-        .manage(activity)
-        .manage(gone)
         .invoke_handler(tauri::generate_handler![
             commands::start_run,
             commands::resolve_approval,
@@ -193,8 +178,7 @@ fn try_run() -> anyhow::Result<()> {
     // Only one Ask First per data folder. Checked before anything touches the folder: the
     // second launch must not close the running one's waiting approvals, nor leave an empty
     // session behind.
-    let _ = askfirst_core::audit::private_dir_all(&config.data_dir);
-    let lock = askfirst_core::audit::lock_data_dir(&config.data_dir);
+    let lock = askfirst_core::app::App::claim_data_dir(&config.data_dir);
     if matches!(lock, Ok(None)) {
         // The single-instance plugin brings the running window forward and ends this process;
         // it returns only when it could not reach the other one (e.g. no session bus).
@@ -208,10 +192,11 @@ fn try_run() -> anyhow::Result<()> {
     }
     let handle = tauri::async_runtime::block_on(async { tokio::runtime::Handle::current() });
     let autostart = config.autostart_task.clone();
-    let backend = Backend::build_with(config, handle, lock).map_err(StartupError::from)?;
-    let for_exit = Arc::clone(&backend.runtime);
-    let log_for_exit = Arc::clone(&backend.log);
-    let settings = Arc::clone(&backend.settings);
+    let (backend, events) =
+        askfirst_core::app::App::build_with(config, handle, lock).map_err(StartupError::from)?;
+    let backend = Arc::new(backend);
+    let for_exit = Arc::clone(&backend);
+    let for_keys = Arc::clone(&backend);
     let builder = tauri::Builder::default()
         // A second launch brings the running window forward instead of starting another app
         // (the data folder lock above already kept it from touching the folder).
@@ -241,9 +226,10 @@ fn try_run() -> anyhow::Result<()> {
                 tauri::async_runtime::spawn(async move {
                     let switch = handle.state::<commands::SessionSwitch>();
                     let _switching = switch.lock().await;
-                    let runtime = Arc::clone(handle.state::<Arc<AgentRuntime>>().inner());
+                    let backend =
+                        Arc::clone(handle.state::<Arc<askfirst_core::app::App>>().inner());
                     let resumed =
-                        tauri::async_runtime::spawn_blocking(move || runtime.resume_interrupted());
+                        tauri::async_runtime::spawn_blocking(move || backend.resume_interrupted());
                     if let Ok(Some(session)) = resumed.await {
                         eprintln!("askfirst: went on with the task of session {session}");
                     }
@@ -261,9 +247,10 @@ fn try_run() -> anyhow::Result<()> {
                 tauri::async_runtime::spawn(async move {
                     let switch = handle.state::<commands::SessionSwitch>();
                     let _switching = switch.lock().await;
-                    let runtime = Arc::clone(handle.state::<Arc<AgentRuntime>>().inner());
+                    let backend =
+                        Arc::clone(handle.state::<Arc<askfirst_core::app::App>>().inner());
                     let started =
-                        tauri::async_runtime::spawn_blocking(move || runtime.start_run(&task));
+                        tauri::async_runtime::spawn_blocking(move || backend.start_run(&task));
                     match started.await {
                         Ok(Ok(_)) => {}
                         Ok(Err(error)) => {
@@ -275,10 +262,10 @@ fn try_run() -> anyhow::Result<()> {
             }
             Ok(())
         });
-    let tauri_app = build_app(builder, backend, context)
+    let tauri_app = build_app(builder, backend, events, context)
         .map_err(|error| StartupError::Window(error.to_string()))?;
     window::before_webviews();
-    find_key_store(settings);
+    find_key_store(for_keys);
     tauri_app.run(move |_app, event| {
         if let RunEvent::Exit = event {
             for_exit.shutdown();
@@ -287,7 +274,7 @@ fn try_run() -> anyhow::Result<()> {
                 eprintln!("askfirst: a task was still ending after 10 s when Ask First closed");
             }
             // The events queued for the session log are written before the process ends.
-            log_for_exit.flush();
+            for_exit.flush();
         }
     });
     Ok(())
@@ -298,11 +285,11 @@ fn try_run() -> anyhow::Result<()> {
 /// opens, instead of before it; whatever needs the answer first waits for it. Called once GTK
 /// has started (the app is built): GTK's start unsets variables of the environment, which the
 /// keyring's client reads, and nothing changes the environment after it.
-fn find_key_store(settings: Arc<askfirst_core::app::SettingsScreen>) {
+fn find_key_store(backend: Arc<askfirst_core::app::App>) {
     let started = std::thread::Builder::new()
         .name("askfirst-keys".into())
         .spawn(move || {
-            settings.keys().find();
+            backend.keys().find();
         });
     if let Err(error) = started {
         // Found on first need instead.

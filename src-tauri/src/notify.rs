@@ -4,7 +4,7 @@
 //! raw arguments. A request's notification stays until the request ends ([`Staying`]), and
 //! what already waits is told when the window goes out of sight ([`remind_waiting`]).
 
-use askfirst_core::app::SettingsScreen;
+use askfirst_core::app::App;
 use askfirst_core::i18n::{tr, Arg};
 use askfirst_core::sync::MutexExt;
 use askfirst_protocol::{ApprovalId, ApprovalRequest, NotifyWhen};
@@ -121,16 +121,16 @@ pub fn folder_line<R: Runtime>(app: &AppHandle<R>, request: &ApprovalRequest) ->
             &[("folder", Arg::from(name_of(std::path::Path::new(folder))))],
         );
     }
-    let Some(runtime) = app.try_state::<Arc<askfirst_core::agent::AgentRuntime>>() else {
+    let Some(backend) = app.try_state::<Arc<App>>() else {
         return String::new();
     };
-    let folder = runtime.folder();
-    if folder.is_demo() {
+    let folder = backend.folder();
+    if folder.demo {
         return tr("notify-folder-demo", &[]);
     }
     tr(
         "notify-folder",
-        &[("folder", Arg::from(name_of(folder.path())))],
+        &[("folder", Arg::from(name_of(&folder.path)))],
     )
 }
 
@@ -175,8 +175,8 @@ pub const MAX_NAMED: usize = 3;
 /// window's state) and waits for it: call it off the async workers.
 fn should_notify<R: Runtime>(app: &AppHandle<R>, out_of_sight: bool) -> bool {
     let when = app
-        .try_state::<Arc<SettingsScreen>>()
-        .map(|s| s.notify_when())
+        .try_state::<Arc<App>>()
+        .map(|backend| backend.notify_when())
         .unwrap_or(NotifyWhen::Unfocused);
     let window_in_front = || {
         app.get_webview_window(crate::window::MAIN)
@@ -214,10 +214,10 @@ pub fn remind_waiting<R: Runtime>(app: &AppHandle<R>) {
     linux::remind(app);
     #[cfg(not(target_os = "linux"))]
     {
-        let Some(runtime) = app.try_state::<Arc<askfirst_core::agent::AgentRuntime>>() else {
+        let Some(backend) = app.try_state::<Arc<App>>() else {
             return;
         };
-        let waiting = runtime.list_pending_approvals();
+        let waiting = backend.list_pending_approvals();
         if waiting.is_empty() || !should_notify(app, true) {
             return;
         }
@@ -273,7 +273,7 @@ pub fn staying(persistence: Option<bool>) -> Staying {
 mod linux {
     use super::bus::{self, Button, Click};
     use super::{Buttons, Staying, Words, GATHER_AT_MOST, GATHER_QUIET, MAX_NAMED};
-    use askfirst_core::notification_answers::{NotificationAnswer, NotificationAnswered};
+    use askfirst_core::app::{NotificationAnswer, NotificationAnswered};
     use askfirst_core::sync::MutexExt;
     use askfirst_protocol::event_names::FOCUS_APPROVAL;
     use askfirst_protocol::ApprovalId;
@@ -503,31 +503,18 @@ mod linux {
 
         fn may_approve(&self, approval: ApprovalId) -> bool {
             let app = &self.0;
-            let (Some(runtime), Some(screen)) = (
-                app.try_state::<std::sync::Arc<askfirst_core::agent::AgentRuntime>>(),
-                app.try_state::<std::sync::Arc<askfirst_core::app::SettingsScreen>>(),
-            ) else {
+            let Some(backend) = app.try_state::<std::sync::Arc<askfirst_core::app::App>>() else {
                 return false;
             };
-            runtime
-                .approvals()
-                .pending(approval)
-                .is_some_and(|request| {
-                    askfirst_core::notification_answers::may_approve(
-                        &request,
-                        screen.notification_approvals(),
-                    )
-                })
+            backend.may_approve_from_notification(approval)
         }
 
         fn untold(&self) -> Vec<Asked> {
             let app = &self.0;
-            let Some(runtime) =
-                app.try_state::<std::sync::Arc<askfirst_core::agent::AgentRuntime>>()
-            else {
+            let Some(backend) = app.try_state::<std::sync::Arc<askfirst_core::app::App>>() else {
                 return Vec::new();
             };
-            let waiting = runtime.list_pending_approvals();
+            let waiting = backend.list_pending_approvals();
             let Some(shown) = app.try_state::<Shown>() else {
                 return Vec::new();
             };
@@ -649,17 +636,11 @@ mod linux {
         let _ = std::thread::Builder::new()
             .name("notification-answer".into())
             .spawn(move || {
-                let (Some(runtime), Some(screen)) = (
-                    app.try_state::<std::sync::Arc<askfirst_core::agent::AgentRuntime>>(),
-                    app.try_state::<std::sync::Arc<askfirst_core::app::SettingsScreen>>(),
-                ) else {
+                let Some(backend) = app.try_state::<std::sync::Arc<askfirst_core::app::App>>()
+                else {
                     return;
                 };
-                match runtime.answer_from_notification(
-                    approval,
-                    answer,
-                    screen.notification_approvals(),
-                ) {
+                match backend.answer_from_notification(approval, answer) {
                     // The card leaves the window and the notification closes with the
                     // approval's end (`approval_resolved`), as for an answer in the window.
                     Ok(NotificationAnswered::Decided(_)) => {}

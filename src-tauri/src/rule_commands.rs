@@ -1,12 +1,11 @@
 //! The IPC commands of the rules part of Settings: list the rules as sentences, add one and
 //! change one from the form's choices. Like [`crate::commands`], each only parses, calls the
-//! core (`SettingsScreen::rules_view`, `add_rule`, `change_rule`) and maps errors to a typed
+//! core (`App::rules_view`, `add_rule`, `change_rule`) and maps errors to a typed
 //! `CommandError`; the file work (an fsync) runs on the blocking pool. These are the window's
 //! commands only: no tool of the agent reaches them.
 
 use crate::commands::blocking;
-use askfirst_core::agent::AgentRuntime;
-use askfirst_core::app::{Coded, SettingsScreen};
+use askfirst_core::app::{App, Coded};
 use askfirst_protocol::{AddRuleRequest, ChangeRuleRequest, CommandError, RulesView};
 use std::sync::Arc;
 use tauri::State;
@@ -14,12 +13,9 @@ use tauri::State;
 /// The rules as sentences and the form's choices; reads the rules file again, so a change
 /// made by hand shows and applies. JS: `invoke('list_rules')`.
 #[tauri::command]
-pub async fn list_rules(
-    runtime: State<'_, Arc<AgentRuntime>>,
-    settings: State<'_, Arc<SettingsScreen>>,
-) -> Result<RulesView, CommandError> {
-    let (runtime, settings) = (Arc::clone(&runtime), Arc::clone(&settings));
-    blocking(move || Ok(settings.rules_view(&runtime))).await
+pub async fn list_rules(app: State<'_, Arc<App>>) -> Result<RulesView, CommandError> {
+    let app = Arc::clone(&app);
+    blocking(move || Ok(app.rules_view())).await
 }
 
 /// Adds the rule the form describes; it applies from the agent's next action. JS:
@@ -31,17 +27,11 @@ pub async fn list_rules(
 /// file has a mistake or cannot be written (nothing changes then).
 #[tauri::command]
 pub async fn add_rule(
-    runtime: State<'_, Arc<AgentRuntime>>,
-    settings: State<'_, Arc<SettingsScreen>>,
+    app: State<'_, Arc<App>>,
     request: AddRuleRequest,
 ) -> Result<RulesView, CommandError> {
-    let (runtime, settings) = (Arc::clone(&runtime), Arc::clone(&settings));
-    blocking(move || {
-        settings
-            .add_rule(&runtime, &request.choice)
-            .map_err(|e| e.to_command_error())
-    })
-    .await
+    let app = Arc::clone(&app);
+    blocking(move || app.add_rule(&request).map_err(|e| e.to_command_error())).await
 }
 
 /// Replaces one rule (named by its one-line form) with the one the form describes. JS:
@@ -51,15 +41,9 @@ pub async fn add_rule(
 /// As [`add_rule`], and `invalid_request` when the rule is no longer in the file.
 #[tauri::command]
 pub async fn change_rule(
-    runtime: State<'_, Arc<AgentRuntime>>,
-    settings: State<'_, Arc<SettingsScreen>>,
+    app: State<'_, Arc<App>>,
     request: ChangeRuleRequest,
 ) -> Result<RulesView, CommandError> {
-    let (runtime, settings) = (Arc::clone(&runtime), Arc::clone(&settings));
-    blocking(move || {
-        settings
-            .change_rule(&runtime, &request.rule, &request.choice)
-            .map_err(|e| e.to_command_error())
-    })
-    .await
+    let app = Arc::clone(&app);
+    blocking(move || app.change_rule(&request).map_err(|e| e.to_command_error())).await
 }

@@ -123,13 +123,13 @@ fn blend(under: u8, alpha: u8, paint: f32, cover: f32) -> u8 {
 /// a tray or a backend.
 pub fn relabel<R: Runtime>(app: &AppHandle<R>) {
     use tauri::Manager;
-    let (Some(runtime), Some(tray)) = (
-        app.try_state::<std::sync::Arc<askfirst_core::agent::AgentRuntime>>(),
+    let (Some(backend), Some(tray)) = (
+        app.try_state::<std::sync::Arc<askfirst_core::app::App>>(),
         app.try_state::<AppTray<R>>(),
     ) else {
         return;
     };
-    tray.set_pending(app, &runtime.list_pending_approvals());
+    tray.set_pending(app, &backend.list_pending_approvals());
 }
 
 /// The tray icon.

@@ -1,7 +1,7 @@
 //! The folder picker and the welcome through the real IPC path and ACL of a mock window. The
 //! picker is answered by the automation hook `ASKFIRST_TEST_PICK_FOLDER` (DESIGN.md §6).
 
-use askfirst_core::app::{AppConfig, Backend, Environment};
+use askfirst_core::app::{App, AppConfig, Environment};
 use askfirst_protocol::{CommandError, ErrorCode, FolderView, PickFolderResponse, WelcomeView};
 use pretty_assertions::assert_eq;
 use serde_json::{json, Value};
@@ -43,8 +43,14 @@ fn fixture(picked: &str, vars: &[(&str, &str)]) -> (Fixture, PathBuf) {
     env.insert("ASKFIRST_TEST_PICK_FOLDER".into(), picked);
     let config = AppConfig::resolve(Environment::fixed(env), None).unwrap();
     let handle = tauri::async_runtime::block_on(async { tokio::runtime::Handle::current() });
-    let backend = Backend::build(config, handle).unwrap();
-    let app = askfirst_lib::build_app(mock_builder(), backend, tauri::generate_context!()).unwrap();
+    let (backend, events) = App::build(config, handle).unwrap();
+    let app = askfirst_lib::build_app(
+        mock_builder(),
+        std::sync::Arc::new(backend),
+        events,
+        tauri::generate_context!(),
+    )
+    .unwrap();
     let window = tauri::WebviewWindowBuilder::new(&app, "main", Default::default())
         .build()
         .unwrap();

@@ -1,7 +1,7 @@
 //! `resolve_approval` and friends through the real IPC path of a mock window.
 
 use askfirst_core::app::catalog::ProviderChoice;
-use askfirst_core::app::{AppConfig, Backend, Environment};
+use askfirst_core::app::{App, AppConfig, Environment};
 use askfirst_protocol::{
     AgentEvent, ApprovalRequest, ApprovalResolvedEvent, ApprovalScope, ApprovalSource,
     CommandError, ErrorCode, Outcome, SequencedEvent, StartRunResponse,
@@ -50,9 +50,15 @@ fn fixture_with(turns: Value) -> Fixture {
         env: Environment::fixed(Default::default()),
     };
     let handle = tauri::async_runtime::block_on(async { tokio::runtime::Handle::current() });
-    let backend = Backend::build(config, handle).unwrap();
+    let (backend, events) = App::build(config, handle).unwrap();
     // The real config and capabilities, so the ACL is the one the app ships with.
-    let app = askfirst_lib::build_app(mock_builder(), backend, tauri::generate_context!()).unwrap();
+    let app = askfirst_lib::build_app(
+        mock_builder(),
+        std::sync::Arc::new(backend),
+        events,
+        tauri::generate_context!(),
+    )
+    .unwrap();
     let window = tauri::WebviewWindowBuilder::new(&app, "main", Default::default())
         .build()
         .unwrap();

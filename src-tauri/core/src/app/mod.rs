@@ -14,12 +14,14 @@
 //! - [`codes`]: the [`askfirst_protocol::ErrorCode`] of every core error a command returns.
 //! - [`secrets`]: where API keys are kept (the desktop's keyring, else the settings file) and
 //!   the one way to find the key of a service ([`KeyStore`]).
+//! - [`facade`]: [`App`], the one handle a front end holds, with the operations it calls.
 //! - [`Backend::build`]: makes the registry, the session log and its watcher, the audit
 //!   writer, the event history, the policy, the MCP clients and the provider factory, and the
 //!   agent runtime over them.
 
 pub mod catalog;
 pub mod codes;
+pub mod facade;
 pub mod folder;
 pub mod probe;
 pub mod rules_screen;
@@ -27,7 +29,10 @@ pub mod screen;
 pub mod secrets;
 pub mod settings;
 
+pub use crate::inbox::Listening;
+pub use crate::notification_answers::{NotificationAnswer, NotificationAnswered};
 pub use codes::{internal_error, Coded, StartupError, Worded};
+pub use facade::{App, FolderName};
 pub use folder::FolderError;
 pub use screen::{SettingsError, SettingsScreen};
 pub use secrets::KeyStore;
