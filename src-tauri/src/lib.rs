@@ -131,6 +131,23 @@ fn limit_heap_arenas() {
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
 const HEAP_ARENAS: libc::c_int = 2;
 
+/// Runs a start-up job with the app facade on a blocking thread, under the session-switch guard
+/// the commands that open sessions and start runs take (so none of them runs meanwhile).
+fn behind_switch<R: Runtime>(
+    handle: &tauri::AppHandle<R>,
+    job: impl FnOnce(Arc<askfirst_core::app::App>) + Send + 'static,
+) {
+    let handle = handle.clone();
+    tauri::async_runtime::spawn(async move {
+        let switch = handle.state::<commands::SessionSwitch>();
+        let _switching = switch.lock().await;
+        let backend = Arc::clone(handle.state::<Arc<askfirst_core::app::App>>().inner());
+        if let Err(error) = tauri::async_runtime::spawn_blocking(move || job(backend)).await {
+            eprintln!("askfirst: a start-up job stopped unexpectedly: {error}");
+        }
+    });
+}
+
 /// Starts the desktop app; returns when it quits. When it cannot start, says why in a plain
 /// sentence (with the technical detail after it) and exits with status 1.
 pub fn run() {
@@ -219,46 +236,26 @@ fn try_run() -> anyhow::Result<()> {
             let tray = tray::AppTray::build(app.handle())?;
             app.manage(tray);
             inbox::start(app.handle());
-            if autostart.is_none() {
-                // A task Ask First was closed (or killed) in the middle of goes on where it
-                // was: its conversation opens, and what waited is asked about again.
-                let handle = app.handle().clone();
-                tauri::async_runtime::spawn(async move {
-                    let switch = handle.state::<commands::SessionSwitch>();
-                    let _switching = switch.lock().await;
-                    let backend =
-                        Arc::clone(handle.state::<Arc<askfirst_core::app::App>>().inner());
-                    let resumed =
-                        tauri::async_runtime::spawn_blocking(move || backend.resume_interrupted());
-                    if let Ok(Some(session)) = resumed.await {
-                        eprintln!("askfirst: went on with the task of session {session}");
-                    }
-                });
-            }
             if start_at_login::started_in_tray(std::env::args()) {
                 if let Some(main) = app.get_webview_window(window::MAIN) {
                     let _ = main.minimize();
                 }
             }
-            if let Some(task) = autostart {
+            match autostart {
                 // Off the GUI thread like the `start_run` command (the run's setup reads the
-                // rules and settings files), and under the same session-switch guard.
-                let handle = app.handle().clone();
-                tauri::async_runtime::spawn(async move {
-                    let switch = handle.state::<commands::SessionSwitch>();
-                    let _switching = switch.lock().await;
-                    let backend =
-                        Arc::clone(handle.state::<Arc<askfirst_core::app::App>>().inner());
-                    let started =
-                        tauri::async_runtime::spawn_blocking(move || backend.start_run(&task));
-                    match started.await {
-                        Ok(Ok(_)) => {}
-                        Ok(Err(error)) => {
-                            eprintln!("askfirst: could not start ASKFIRST_TASK: {error}")
-                        }
-                        Err(error) => eprintln!("askfirst: could not start ASKFIRST_TASK: {error}"),
+                // rules and settings files).
+                Some(task) => behind_switch(app.handle(), move |backend| {
+                    if let Err(error) = backend.start_run(&task) {
+                        eprintln!("askfirst: could not start ASKFIRST_TASK: {error}");
                     }
-                });
+                }),
+                // A task Ask First was closed (or killed) in the middle of goes on where it
+                // was: its conversation opens, and what waited is asked about again.
+                None => behind_switch(app.handle(), |backend| {
+                    if let Some(session) = backend.resume_interrupted() {
+                        eprintln!("askfirst: went on with the task of session {session}");
+                    }
+                }),
             }
             Ok(())
         });
