@@ -910,6 +910,8 @@ tool_failed-fetch-sent = What it sent:
 
 ## The offline demo agent's words (src-tauri/core/src/scripted.rs): what it says, and the
 ## summary it offers to write into summary.txt (file names stay as they are).
+# The demo folder's name on disk, given once when it is made (one folder name: no "/").
+demo-folder-name = Demo folder
 demo-say-hello = Hello! I'm the demo agent. I'll tidy up your demo folder. First, let me look at what is in it.
 demo-say-summary = I'd like to write a short summary of these files into a new file, summary.txt.
 demo-say-archive = old-report.txt is out of date, so I suggest moving it into an Archive folder.

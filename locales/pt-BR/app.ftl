@@ -872,6 +872,8 @@ tool_failed-fetch-not_text = { $bytes ->
    *[other] Vieram { $bytes } bytes que não são texto, então eles não aparecem.
 }
 tool_failed-fetch-sent = O que veio:
+# O nome da pasta de demonstração no disco, dado uma vez quando ela é criada (um nome de pasta: sem "/").
+demo-folder-name = Pasta de demonstração
 demo-say-hello = Olá! Eu sou o assistente de demonstração. Vou arrumar a sua pasta de demonstração. Primeiro, deixe-me ver o que há nela.
 demo-say-summary = Eu gostaria de escrever um breve resumo destes arquivos em um arquivo novo, summary.txt.
 demo-say-archive = old-report.txt está desatualizado, então sugiro movê-lo para uma pasta Archive.

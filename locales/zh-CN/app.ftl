@@ -804,6 +804,8 @@ tool_failed-fetch-note-broke_off = 下载中断了（{ $why }）；只显示已�
 tool_failed-fetch-no_text = 它没有发来任何文字。
 tool_failed-fetch-not_text = 它发来了 { $bytes } 字节的非文字内容，所以不显示。
 tool_failed-fetch-sent = 它发来的内容：
+# 演示文件夹在磁盘上的名字，创建时定下一次（一个文件夹名：不含“/”）。
+demo-folder-name = 演示文件夹
 demo-say-hello = 你好！我是演示助手。我来整理你的演示文件夹。先看看里面有什么。
 demo-say-summary = 我想把这些文件的简短摘要写进一个新文件 summary.txt。
 demo-say-archive = old-report.txt 已经过时了，所以我建议把它移到 Archive 文件夹里。

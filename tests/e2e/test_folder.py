@@ -12,6 +12,8 @@ from harness.app import App
 from harness.desktop import window_viewable
 from harness.env import ARTIFACTS
 from harness.wait import wait_for
+from harness.webdriver import ELEMENT
+from test_connection import closed_port, set_value
 
 
 def one(app, testid):
@@ -142,10 +144,42 @@ def test_change_opens_the_native_folder_picker():
                  timeout=20)
 
 
+
+def test_the_welcome_stays_put_as_its_messages_appear():
+    """Issue 41.9: the welcome did not stay put: centred on the screen, it moved up by half of
+    every line that appeared (a refusal, a test's answer), so the field the person was about to
+    click moved away under the pointer and what they typed went nowhere. It now hangs from a
+    fixed line: what is above a new message does not move, and typing lands in the field."""
+    with App("welcome-steady", None, {}, fixed_workspace=False) as app:
+        welcome = one(app, "welcome")
+
+        def top(testid):
+            return app.wd.execute("return arguments[0].getBoundingClientRect().top;",
+                                  {ELEMENT: one(app, testid)})
+
+        app.wd.click(one(app, "welcome-next"))
+        wait_for("step 2", lambda: app.wd.attr(welcome, "data-step") == "2")
+        set_value(app, "settings-provider", "openai")
+        address = top("settings-base-url")
+        heading = top("welcome-provider")
+        set_value(app, "settings-base-url", f"http://127.0.0.1:{closed_port()}/v1")
+        app.wd.click(one(app, "test-connection"))
+        wait_for("the test's answer", lambda: app.wd.find_all('[data-testid="connection-result"]'), timeout=40)
+        app.wd.execute("return new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));")
+        assert (top("welcome-provider"), top("settings-base-url")) == (heading, address), (
+            "the welcome moved as the test's answer appeared")
+        # Typed as a person types (key events), after the answer: every character lands.
+        key = one(app, "settings-api-key")
+        app.wd.click(key)
+        app.wd.type(key, "sk-typed-by-hand")
+        assert app.wd.execute("return arguments[0].value;", {ELEMENT: key}) == "sk-typed-by-hand"
+        app.wd.screenshot(os.path.join(ARTIFACTS, "welcome-steady.png"))
+
 TESTS = [
     test_welcome_picks_a_folder_and_the_task_works_there,
     test_welcome_skipped_stays_away_and_the_data_folder_is_refused,
     test_askfirst_workspace_is_said_and_not_changed_here,
     test_a_reopened_conversation_whose_folder_is_gone_says_so_and_takes_another,
     test_change_opens_the_native_folder_picker,
+    test_the_welcome_stays_put_as_its_messages_appear,
 ]

@@ -178,6 +178,9 @@ def test_the_welcome_speaks_portuguese_at_the_minimum_size():
         assert heading(app, "#welcome-title") == "Em qual pasta o assistente pode trabalhar?"
         assert text_of(app, "welcome-folder") == "Trabalhando na pasta de demonstração (arquivos de exemplo)"
         assert text_of(app, "welcome-skip") == "Pular por agora"
+        # Issue 41.9: the demo folder on disk has a Portuguese name too.
+        assert os.path.isdir(os.path.join(app.data, "Pasta de demonstração"))
+        assert not os.path.exists(os.path.join(app.data, "Demo folder"))
         check_min_size(app, "pt-BR-welcome")
         app.wd.click(wait_for("next", lambda: app.wd.find_all('[data-testid="welcome-next"]'))[0])
         assert heading(app, "#welcome-title") == "Quem responde?"

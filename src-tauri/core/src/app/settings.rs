@@ -6,8 +6,9 @@
 //! - `ASKFIRST_DATA_DIR`: all state; default the platform's data folder + `askfirst`.
 //! - `ASKFIRST_WORKSPACE`: the folder tools may work in, for every conversation of the launch
 //!   (it wins over the folder chosen in the window, `settings.json`'s `workspace`); default that
-//!   chosen folder, else the demo folder `<data dir>/Demo folder`, created with a few sample
-//!   files on first launch.
+//!   chosen folder, else the demo folder (`<data dir>/Demo folder`, or its name in the language
+//!   in force when it is first made: [`demo_folder_in`]), created with a few sample files on
+//!   first launch.
 //! - `ASKFIRST_PROVIDER`: `demo` (default), `scripted:<path to scenario file>`, or a provider of
 //!   the catalogue (`super::catalog::CATALOGUE`: `openai`, `ollama`, `anthropic`), with its
 //!   address, key and model from the variables of its family in [`ENVIRONMENT`].
@@ -264,9 +265,45 @@ pub fn automated_timeout(text: &str) -> Result<Duration, ConfigError> {
     }
 }
 
-/// The demo folder inside `data_dir`: `<data dir>/Demo folder`.
+/// The demo folder inside `data_dir`, in the language in force now ([`demo_folder_in`]).
 pub fn demo_folder(data_dir: &std::path::Path) -> PathBuf {
-    data_dir.join("Demo folder")
+    demo_folder_in(data_dir, crate::i18n::language())
+}
+
+/// The demo folder inside `data_dir`: the one already there under any language's name
+/// (`demo-folder-name` in `locales/*/app.ftl`, English's `Demo folder` first, so every folder
+/// made before the names were translated stays where it is), else `<data dir>/<its name in
+/// language>` for one to be made. It is named once, when it is made: a later change of
+/// language does not move it (the conversations remember its path).
+pub fn demo_folder_in(data_dir: &std::path::Path, language: Language) -> PathBuf {
+    demo_folder_names()
+        .map(|name| data_dir.join(name))
+        .find(|dir| dir.is_dir())
+        .unwrap_or_else(|| data_dir.join(demo_folder_name(language)))
+}
+
+/// The demo folder's name in `language`: one path component (a catalogue's text that is not
+/// one falls back to English's; a test checks every catalogue).
+pub fn demo_folder_name(language: Language) -> String {
+    let name = crate::i18n::tr_in(language, "demo-folder-name", &[]);
+    if is_one_component(&name) {
+        name
+    } else {
+        "Demo folder".to_owned()
+    }
+}
+
+/// Every language's name for the demo folder, English first.
+fn demo_folder_names() -> impl Iterator<Item = String> {
+    LANGUAGES.into_iter().map(demo_folder_name)
+}
+
+fn is_one_component(name: &str) -> bool {
+    let mut parts = std::path::Path::new(name).components();
+    matches!(
+        (parts.next(), parts.next()),
+        (Some(std::path::Component::Normal(_)), None)
+    ) && !name.contains(['/', '\\'])
 }
 
 impl AppConfig {
@@ -276,9 +313,14 @@ impl AppConfig {
         self.env.var("ASKFIRST_WORKSPACE").is_some()
     }
 
-    /// The demo folder of this data folder ([`demo_folder`]).
+    /// The demo folder of this data folder ([`demo_folder_in`]): a new one is named in the
+    /// language in force (`settings.json`'s, else the desktop's).
     pub fn demo_folder(&self) -> PathBuf {
-        demo_folder(&self.data_dir)
+        let file = SettingsFile::load(&self.settings_path()).unwrap_or_default();
+        demo_folder_in(
+            &self.data_dir,
+            effective_language(file.language.as_deref(), &self.env),
+        )
     }
 
     /// Where the settings file is.
@@ -318,7 +360,13 @@ impl AppConfig {
             match (env.var("ASKFIRST_WORKSPACE"), file.workspace.clone()) {
                 (Some(dir), _) => (PathBuf::from(dir), false),
                 (None, Some(chosen)) => (chosen, false),
-                (None, None) => (demo_folder(&data_dir), true),
+                (None, None) => (
+                    demo_folder_in(
+                        &data_dir,
+                        effective_language(file.language.as_deref(), &env),
+                    ),
+                    true,
+                ),
             };
         let approval_timeout = match env
             .first(Setting::ApprovalTimeoutSecs, None)

@@ -552,3 +552,56 @@ async fn a_folder_that_goes_away_during_a_task_stops_it_and_is_said_gone() {
     std::fs::rename(&moved, &place.ws).unwrap();
     assert!(backend.runtime.start_run("Again").is_err());
 }
+
+/// Issue 41.9: the demo folder is named in the person's language when it is first made
+/// (the settings' language, else the desktop's), and one made before keeps its name and place
+/// whatever the language is later.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_demo_folder_is_named_in_the_language_in_force_when_it_is_made() {
+    for (lang, name) in [
+        ("pt_BR.UTF-8", "Pasta de demonstração"),
+        ("zh_CN.UTF-8", "演示文件夹"),
+        ("C", "Demo folder"),
+    ] {
+        let place = Place::new();
+        let backend = place.backend(&[("LANG", lang)]);
+        assert!(
+            place.data.join(name).join("old-report.txt").is_file(),
+            "{lang}"
+        );
+        for other in ["Pasta de demonstração", "演示文件夹", "Demo folder"] {
+            assert_eq!(
+                place.data.join(other).exists(),
+                other == name,
+                "{lang}: {other}"
+            );
+        }
+        // The folder line and the welcome know it as the demo folder.
+        let view = backend.settings.folder_view(&backend.runtime);
+        assert!(view.is_demo, "{lang}");
+        assert_eq!(view.path, place.data.join(name).display().to_string());
+    }
+    // Every catalogue's name is one folder name (else English's would be used).
+    for language in askfirst_core::app::settings::LANGUAGES {
+        assert_eq!(
+            askfirst_core::app::settings::demo_folder_name(language),
+            askfirst_core::i18n::tr_in(language, "demo-folder-name", &[])
+        );
+    }
+    // The settings' language wins over the desktop's.
+    let place = Place::new();
+    std::fs::create_dir_all(&place.data).unwrap();
+    std::fs::write(place.data.join("settings.json"), r#"{"language":"zh-CN"}"#).unwrap();
+    drop(place.backend(&[("LANG", "pt_BR.UTF-8")]));
+    assert!(place.data.join("演示文件夹").is_dir());
+    // Made before in English: kept where it is, in every language, and still the demo folder.
+    let place = Place::new();
+    std::fs::create_dir_all(place.data.join("Demo folder")).unwrap();
+    let backend = place.backend(&[("LANG", "pt_BR.UTF-8")]);
+    assert!(!place.data.join("Pasta de demonstração").exists());
+    assert_eq!(
+        backend.settings.config().demo_folder(),
+        place.data.join("Demo folder")
+    );
+    assert!(backend.settings.folder_view(&backend.runtime).is_demo);
+}

@@ -194,6 +194,19 @@ describe('ActivityPanel', () => {
     expect(nth(root, 'undo-error').textContent).toContain('Undid 1 of the task');
   });
 
+  it('takes a failed undo\u2019s message away when a later undo works (issue 41.9)', async () => {
+    const root = await show([entry({ id: 'a3' }), entry({ id: 'a2' })]);
+    undoTask.mockRejectedValueOnce(new Error('0 of the task\u2019s 2 changes were undone.'));
+    nth(root, 'undo-task').click();
+    await settle();
+    expect(all(root, 'undo-error')).toHaveLength(1);
+    undoChange.mockResolvedValueOnce({ kind: 'done', message: 'Undone: notes.txt' } as UndoResponse);
+    nth(root, 'undo', 1).click();
+    await settle();
+    expect(nth(root, 'undo-result').textContent).toBe('Undone: notes.txt');
+    expect(all(root, 'undo-error')).toHaveLength(0);
+  });
+
   it('shows what a model wrote as text, with hidden characters visible', async () => {
     const root = await show([entry({ summary: 'Create <img src=x onerror=alert(1)> \u202Etxt.exe' })]);
     expect(root.querySelector('img')).toBeNull();
