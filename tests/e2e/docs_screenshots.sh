@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Copies the screenshots the end-to-end and survival tests took (in .e2e-artifacts, or
-# $ASKFIRST_E2E_ARTIFACTS) into docs/screenshots, under the names docs/README.md shows.
+# $ASKFIRST_E2E_ARTIFACTS, and its lane-K folders) into docs/screenshots, under the names docs/README.md shows.
 # Run after `make e2e` (or `make test`). Fails when a test did not take one of them.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -45,8 +45,10 @@ mkdir -p "$to"
 missing=0
 for pair in "${pairs[@]}"; do
   read -r name source <<<"$pair"
-  if [[ -f "$from/$source" ]]; then
-    cp "$from/$source" "$to/$name"
+  # make e2e runs the suite in lanes, each with its own folder (tests/e2e/lanes.sh).
+  found=$(ls -t "$from/$source" "$from"/lane-*/"$source" 2>/dev/null | head -1)
+  if [[ -n $found ]]; then
+    cp "$found" "$to/$name"
   else
     echo "no screenshot $source in $from (its test did not run or did not take it)" >&2
     missing=1

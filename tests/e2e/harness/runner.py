@@ -3,6 +3,9 @@ test and a closing "N passed, N failed" line.
 
   ASKFIRST_E2E_ONLY     comma-separated parts of test names: run only the tests that match one
   ASKFIRST_E2E_RETRIES  how often a failed test is run again before it counts as failed (1)
+  ASKFIRST_E2E_SHARD    "k/n": run_suite runs only every n-th of the selected tests, from the
+                        k-th (1-based), so that n lanes, each with its own X server and bus,
+                        share a suite (tests/e2e/lanes.sh)
 """
 import os
 import time
@@ -22,6 +25,18 @@ def selected(tests, only=None):
     only = os.environ.get("ASKFIRST_E2E_ONLY", "") if only is None else only
     parts = [p for p in only.split(",") if p]
     return [t for t in tests if not parts or any(p in t.__name__ for p in parts)]
+
+
+def shard():
+    """($ASKFIRST_E2E_SHARD's k - 1, n); (0, 1), every test, when it is not set."""
+    text = os.environ.get("ASKFIRST_E2E_SHARD", "")
+    if not text:
+        return 0, 1
+    k, _, n = text.partition("/")
+    lane, lanes = int(k), int(n)
+    if not 1 <= lane <= lanes:
+        raise ValueError(f"ASKFIRST_E2E_SHARD must be k/n with 1 <= k <= n, not {text!r}")
+    return lane - 1, lanes
 
 
 def run_test(suite, test, on_pass=None):
@@ -61,6 +76,7 @@ def run_suite(suite, tests, on_pass=None):
     """Runs the selected `tests` (see `selected`) and returns the exit code."""
     os.makedirs(ARTIFACTS, exist_ok=True)
     started = time.monotonic()
-    results = [run_test(suite, test, on_pass) for test in selected(tests)]
+    lane, lanes = shard()
+    results = [run_test(suite, test, on_pass) for test in selected(tests)[lane::lanes]]
     print(f"{suite}: {len(results)} tests in {time.monotonic() - started:.0f}s", flush=True)
     return summarize(results)
