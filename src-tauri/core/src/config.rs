@@ -112,18 +112,6 @@ impl SettingsFile {
     /// The I/O error; the old file is then left as it was.
     pub fn save(&self, path: &Path) -> io::Result<()> {
         let text = serde_json::to_string_pretty(self).map_err(io::Error::other)?;
-        let tmp = path.with_extension("json.tmp");
-        {
-            let mut options = std::fs::OpenOptions::new();
-            options.write(true).create(true).truncate(true);
-            #[cfg(unix)]
-            std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-            let mut file = options.open(&tmp)?;
-            io::Write::write_all(&mut file, text.as_bytes())?;
-            file.sync_all()?;
-        }
-        #[cfg(unix)]
-        std::fs::set_permissions(&tmp, std::os::unix::fs::PermissionsExt::from_mode(0o600))?;
-        std::fs::rename(&tmp, path)
+        crate::data_dir::write_atomically(path, text.as_bytes())
     }
 }

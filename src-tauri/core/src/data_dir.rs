@@ -31,6 +31,35 @@ pub fn lock_data_dir(data_dir: &Path) -> io::Result<Option<DataDirLock>> {
     }
 }
 
+/// Writes `bytes` to `path` whole or not at all: into a temporary file beside it (owner-only,
+/// a random name), synced, renamed over `path`, then the folder synced (best effort). A reader,
+/// or the next start after a crash or a full disk, finds the old file or the new one, never half
+/// of one. The folder must exist. The one way the core replaces its small files (settings,
+/// rules, a run's restart mark).
+///
+/// # Errors
+/// The I/O error of writing, syncing or renaming (a full disk, a read-only folder); `path` is
+/// then as it was, and the temporary file is removed.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let dir = match path.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => Path::new("."),
+    };
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let mut temporary = tempfile::Builder::new()
+        .prefix(&format!(".{name}."))
+        .suffix(".tmp")
+        .tempfile_in(dir)?;
+    io::Write::write_all(&mut temporary, bytes)?;
+    temporary.as_file().sync_all()?;
+    temporary.persist(path).map_err(|e| e.error)?;
+    let _ = File::open(dir).and_then(|d| d.sync_all());
+    Ok(())
+}
+
 /// Creates `dir` and the folders leading to it, those it creates readable by the owner only
 /// (0700 on Unix); existing folders are left as they are.
 ///

@@ -9,7 +9,6 @@
 //! file is written atomically (a temporary file beside it, synced, owner-only, renamed over it).
 
 use super::rules::{line_of, tool_as_written, RuleKind, RulesError};
-use std::io::Write;
 use std::path::Path;
 
 pub use super::choice::{
@@ -352,34 +351,17 @@ fn set_value(table: &mut toml_edit::Table, key: &str, value: Option<&str>) {
     }
 }
 
-/// Writes `text` to `path` atomically: a temporary file beside it (owner-only, synced) renamed
-/// over it, so a reader sees the old file or the new one, never half of one.
+/// Writes `text` to `path` whole or not at all ([`crate::data_dir::write_atomically`]),
+/// making its folder first.
 ///
 /// # Errors
 /// [`RulesError::Read`] with the I/O error; the old file is then left as it was.
 pub fn write_atomically(path: &Path, text: &str) -> Result<(), RulesError> {
-    let failed = |e: std::io::Error| RulesError::Read {
-        path: path.display().to_string(),
-        detail: e.to_string(),
-    };
-    let tmp = path.with_extension("toml.tmp");
-    let written = (|| {
-        if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent)?;
-        }
-        let mut options = std::fs::OpenOptions::new();
-        options.write(true).create(true).truncate(true);
-        #[cfg(unix)]
-        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-        let mut file = options.open(&tmp)?;
-        file.write_all(text.as_bytes())?;
-        file.sync_all()?;
-        #[cfg(unix)]
-        std::fs::set_permissions(&tmp, std::os::unix::fs::PermissionsExt::from_mode(0o600))?;
-        std::fs::rename(&tmp, path)
-    })();
-    if written.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    written.map_err(failed)
+    path.parent()
+        .map_or(Ok(()), std::fs::create_dir_all)
+        .and_then(|()| crate::data_dir::write_atomically(path, text.as_bytes()))
+        .map_err(|e| RulesError::Read {
+            path: path.display().to_string(),
+            detail: e.to_string(),
+        })
 }

@@ -18,7 +18,6 @@
 
 use askfirst_protocol::{RunId, SessionId};
 use serde::{Deserialize, Serialize};
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// The ending of a mark's file name: `<session id>.interrupted.json`.
@@ -72,14 +71,7 @@ impl Marks {
     pub fn leave(&self, mark: &Interrupted) -> std::io::Result<()> {
         let bytes = serde_json::to_vec(mark).map_err(std::io::Error::other)?;
         let target = self.path(mark.session_id);
-        let mut temporary = tempfile::Builder::new()
-            .prefix(".interrupted-")
-            .tempfile_in(&self.dir)?;
-        temporary.write_all(&bytes)?;
-        temporary.as_file().sync_data()?;
-        temporary.persist(&target).map_err(|e| e.error)?;
-        // The new name is on the disk too (best effort, as for the logs).
-        let _ = std::fs::File::open(&self.dir).and_then(|dir| dir.sync_all());
+        crate::data_dir::write_atomically(&target, &bytes)?;
         Ok(())
     }
 
