@@ -108,6 +108,8 @@ test-rust-only:
 # the system user askfirst-test (made here once, with a home folder). Cargo stays root (the
 # target folder is root's); only the test binary runs as that user (from a copy in a temporary
 # folder when it cannot reach the one cargo built). Not root: nothing to do (the tests above already ran unprivileged).
+# The binary is asked of the whole workspace, as `cargo test --workspace` built it: asked of the
+# core alone, cargo unifies features differently and compiles the core again (87 s of CI).
 UNPRIVILEGED_USER := askfirst-test
 UNPRIVILEGED_TESTS := all::sandbox:: all::try_first:: all::changes::
 test-unprivileged:
@@ -115,8 +117,8 @@ test-unprivileged:
 	set -euo pipefail; \
 	id -u $(UNPRIVILEGED_USER) >/dev/null 2>&1 || \
 		useradd --system --create-home --home-dir /home/$(UNPRIVILEGED_USER) --shell /usr/sbin/nologin $(UNPRIVILEGED_USER); \
-	bin=$$(cargo test --locked -p askfirst-core --test all --no-run --message-format=json \
-		| python3 -c 'import json, sys; print([m["executable"] for m in map(json.loads, sys.stdin) if m.get("reason") == "compiler-artifact" and m.get("executable") and m["target"]["name"] == "all"][-1])'); \
+	bin=$$(cargo test --locked --workspace --no-run --message-format=json \
+		| python3 -c 'import json, sys; print([m["executable"] for m in map(json.loads, sys.stdin) if m.get("reason") == "compiler-artifact" and m.get("executable") and m["target"]["name"] == "all" and "/src-tauri/core#" in m["package_id"]][-1])'); \
 	if ! runuser -u $(UNPRIVILEGED_USER) -- test -r "$$bin" -a -x "$$bin"; then \
 		dir=$$(mktemp -d); trap 'rm -rf "$$dir"' EXIT; chmod 755 "$$dir"; \
 		install -m 755 "$$bin" "$$dir/all"; bin=$$dir/all; \
