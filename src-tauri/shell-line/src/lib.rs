@@ -18,7 +18,8 @@
 //!
 //! Modules:
 //!
-//! - `plain`: the strict reading ([`plain_commands`]).
+//! - `plain`: the strict reading ([`plain_commands`]), by hand and by `grammar`.
+//! - `grammar`: the bash grammar's reading of a plain line (tree-sitter-bash).
 //! - `split`: cutting one line into simple commands, words and redirections (lenient, one
 //!   level; ANSI-C quoting decoded as bash does).
 //! - `reading`: the lenient reading through every level ([`all_simple_commands`],
@@ -42,6 +43,7 @@
 mod developer;
 mod effect;
 mod effects;
+mod grammar;
 pub mod hard;
 pub mod path;
 mod pattern;

@@ -18,7 +18,8 @@ const MAX_PLAIN_BYTES: usize = 64 * 1024;
 /// outside quotes, a leading `NAME=value` (or any first word with `=`), a reserved word (`if`,
 /// `for`, `{`, …) as a program, an empty program, an empty command (`a ;; b`, a trailing `&&`)
 /// and lines over 64 KiB. The same check as Codex's word-only `bash -lc` test
-/// (`codex-rs/core/src/bash.rs`), hand-written and linear.
+/// (`codex-rs/core/src/bash.rs`), made twice: by hand (linear) and by the bash grammar
+/// (tree-sitter-bash, `grammar.rs`); a line is plain only when both read the same words.
 ///
 /// ```
 /// use askfirst_shell_line::plain_commands;
@@ -31,6 +32,15 @@ const MAX_PLAIN_BYTES: usize = 64 * 1024;
 /// assert_eq!(plain_commands("git status $(rm -rf x)"), None);
 /// ```
 pub fn plain_commands(line: &str) -> Option<Vec<Vec<String>>> {
+    let by_hand = plain_by_hand(line)?;
+    // The bash grammar must read the same line into the same words: a line one of the two
+    // readings cannot fully read is not plain.
+    let by_grammar = crate::grammar::plain_commands(line)?;
+    (by_hand == by_grammar).then_some(by_hand)
+}
+
+/// The hand-written check of [`plain_commands`] (linear, one pass).
+fn plain_by_hand(line: &str) -> Option<Vec<Vec<String>>> {
     if line.len() > MAX_PLAIN_BYTES {
         return None;
     }
