@@ -1,6 +1,7 @@
 //! How long the reading takes on hostile lines (DESIGN.md §7.5: parsed in linear time): 1 MB
-//! of words, of commands, of one quoted word, of braces, and 10,000 nested `$(`, `(` and
-//! backquotes. Each line is read by every user of the reading: the strict reading, the lenient
+//! of words, of commands, of one quoted word, of braces, of redirections; 10,000 nested `$(`
+//! and `(`, 10,000 backquotes and `eval`s; and the longest plain line (64 KiB, the most the
+//! bash grammar is given). Each line is read by every user of the reading: the strict reading, the lenient
 //! one, the hard denials, the card's effects and every reading of another agent's line.
 //! Figures: BENCHMARKS.md ("Reading a command line").
 
@@ -29,7 +30,21 @@ fn lines() -> Vec<(&'static str, String)> {
         ("10k nested $(", nested("echo $(", ")", 10_000)),
         ("10k nested (", nested("(", ")", 10_000)),
         ("10k backquotes", repeated("`echo ", 10_000 * 6)),
-        ("10k nested sh -c", repeated("sh -c ", 10_000 * 6)),
+        ("10k eval", repeated("eval ", 10_000 * 5)),
+        // The longest lines the strict reading (and so the bash grammar) reads at all, and
+        // half of it: plain, so that both the hand-written check and the grammar read them.
+        (
+            "32KiB plain line",
+            format!("{}ls a", repeated("ls a && ", 32 * 1024 - 16)),
+        ),
+        (
+            "64KiB plain line",
+            format!("{}ls a", repeated("ls a && ", 64 * 1024 - 16)),
+        ),
+        (
+            "64KiB one command",
+            format!("ls {}", repeated("a ", 64 * 1024 - 16)),
+        ),
     ]
 }
 
