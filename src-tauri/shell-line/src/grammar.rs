@@ -5,6 +5,11 @@
 //! both read it, into the same words, so that a construct one of them misses never makes a
 //! line plain.
 //!
+//! The grammar is stricter than bash in a few places, and such a line is then not plain (an
+//! allow rule asks instead): a program name with `@` or `%` or one like `x+:` (`node@18`,
+//! `a%b`), which tree-sitter-bash reads as a broken assignment; a program named `-`; `==`
+//! as the first argument (`echo ==`).
+//!
 //! Bounded: it is only given lines the hand-written check already found plain (at most
 //! 64 KiB, no substitution, group or quote a shell reads inside), and the tree is walked with
 //! a cursor, without recursion.
@@ -52,7 +57,7 @@ pub(crate) fn plain_commands(line: &str) -> Option<Vec<Vec<String>>> {
         let allowed = if node.is_named() {
             PLAIN_KINDS.contains(&node.kind())
         } else {
-            PLAIN_TOKENS.contains(&node.kind())
+            PLAIN_TOKENS.contains(&node.kind()) || is_equals_word(node)
         };
         if !allowed {
             return None;
@@ -82,13 +87,21 @@ fn next_in_order(cursor: &mut TreeCursor<'_>) -> bool {
     }
 }
 
+/// Whether `node` is a `==` the grammar reads as an operator of `test` among a command's
+/// arguments (`test a == b`), where bash reads a word like any other.
+fn is_equals_word(node: Node<'_>) -> bool {
+    !node.is_named() && node.kind() == "==" && node.parent().is_some_and(|p| p.kind() == "command")
+}
+
 /// The words of one `command` node: its name and arguments, quotes removed.
 fn command_words(command: Node<'_>, line: &str) -> Option<Vec<String>> {
     let mut words = Vec::new();
     let mut cursor = command.walk();
-    for child in command.named_children(&mut cursor) {
+    for child in command.children(&mut cursor) {
         let word = match child.kind() {
             "command_name" => word_text(child.named_child(0)?, line)?,
+            _ if is_equals_word(child) => "==".to_owned(),
+            _ if !child.is_named() => return None,
             _ => word_text(child, line)?,
         };
         words.push(word);
@@ -113,17 +126,15 @@ fn word_text(node: Node<'_>, line: &str) -> Option<String> {
             .filter(|t| !t.contains(char::is_control))
             .map(str::to_owned),
         "string" => {
-            let mut out = String::new();
+            // The text between the quotes as written: the grammar leaves blanks at either end
+            // of a string out of its `string_content` nodes (`" "` has none).
+            let inner = text.strip_prefix('"')?.strip_suffix('"')?;
             let mut cursor = node.walk();
-            for part in node.named_children(&mut cursor) {
-                let content = part.utf8_text(line.as_bytes()).ok()?;
-                let plain = !content.contains(|c: char| "$`\\!".contains(c) || c.is_control());
-                if part.kind() != "string_content" || !plain {
-                    return None;
-                }
-                out.push_str(content);
-            }
-            Some(out)
+            let only_content = node
+                .named_children(&mut cursor)
+                .all(|part| part.kind() == "string_content");
+            let plain = !inner.contains(|c: char| "$`\\!\"".contains(c) || c.is_control());
+            (only_content && plain).then(|| inner.to_owned())
         }
         "concatenation" => {
             let mut out = String::new();
@@ -159,9 +170,45 @@ mod tests {
             Some(words(&["git status", "git log -1", "head", "rm x"]))
         );
         assert_eq!(
-            plain_commands("echo \"a b\" ''"),
-            Some(vec![vec!["echo".into(), "a b".into(), String::new()]])
+            plain_commands("echo \"a b\" '' \" x \""),
+            Some(vec![vec![
+                "echo".into(),
+                "a b".into(),
+                String::new(),
+                " x ".into()
+            ]])
         );
+        // `==` is a word to bash, and to a plain line (tree-sitter-bash reads `test`'s operator).
+        assert_eq!(plain_commands("test a == b"), Some(words(&["test a == b"])));
+    }
+
+    /// Everyday lines stay plain through both readings (so an allow rule still allows them):
+    /// each agrees with the hand-written check.
+    #[test]
+    fn everyday_lines_read_the_same_by_hand_and_by_the_grammar() {
+        for line in [
+            "git status --short && git log -n5 --pretty=%s",
+            "git commit -m \"fix the bug \"",
+            "git push origin HEAD:main",
+            "git clone git@github.com:x/y",
+            "npm i -D a@1.2 && npx create-app@latest my-app",
+            "pip install x==1.0",
+            "cargo test -p x; go test ./...",
+            "g++ -o x x.c | clang++ a.cc",
+            "python3.11 -V || x86_64-linux-gnu-gcc -v",
+            "date +%Y-%m-%d",
+            "dd if=a of=b bs=1M",
+            "kubectl get pods -l app=x",
+            "docker run -p 80:80 -e A=b img",
+            "sort -t= -k2 f",
+            "test a == b",
+            "echo 'a\"b' \"a'b\" ''",
+            "ls\t-la",
+        ] {
+            let by_hand = crate::plain::plain_by_hand(line);
+            assert!(by_hand.is_some(), "{line}");
+            assert_eq!(plain_commands(line), by_hand, "{line}");
+        }
     }
 
     #[test]

@@ -40,7 +40,7 @@ pub fn plain_commands(line: &str) -> Option<Vec<Vec<String>>> {
 }
 
 /// The hand-written check of [`plain_commands`] (linear, one pass).
-fn plain_by_hand(line: &str) -> Option<Vec<Vec<String>>> {
+pub(crate) fn plain_by_hand(line: &str) -> Option<Vec<Vec<String>>> {
     if line.len() > MAX_PLAIN_BYTES {
         return None;
     }
