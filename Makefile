@@ -166,6 +166,7 @@ bench: setup-test-system ui
 	cargo bench --locked -p askfirst-core --bench policy -- --warm-up-time 1 --measurement-time 3
 	cargo bench --locked -p askfirst-core --bench changes -- --warm-up-time 1 --measurement-time 3
 	cargo bench --locked -p askfirst-core --bench resume
+	cargo bench --locked -p askfirst-shell-line --bench hostile -- --warm-up-time 1 --measurement-time 3
 	node --expose-gc tests/bench/node_registry.mjs
 	# What the window's transcript keeps per approval in the JavaScript heap (V8, production build).
 	cd ui && ASKFIRST_HEAP_BENCH=1 NODE_ENV=production NODE_OPTIONS=--expose-gc npx vitest run src/lib/transcript-heap.test.ts

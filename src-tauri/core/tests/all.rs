@@ -47,6 +47,7 @@ mod all {
     pub mod sandbox;
     pub mod sessions;
     pub mod sessions_index;
+    pub mod shell_line_decisions;
     pub mod stop;
     pub mod supervision;
     pub mod support;

@@ -408,7 +408,8 @@ fn mcp_views(runtime: &AgentRuntime, saved: &[McpServerConfig]) -> Vec<McpServer
             };
             McpServerView {
                 name: config.name.clone(),
-                command_line: shell_words::join(
+                // For showing only: the words quoted back into the line they were read from.
+                command_line: askfirst_shell_line::words::quoted_line(
                     std::iter::once(&config.command).chain(config.args.iter()),
                 ),
                 env_names: config.env.keys().cloned().collect(),

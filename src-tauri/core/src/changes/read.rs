@@ -571,7 +571,8 @@ fn shown(rel: &Path) -> String {
 /// the folder. (A link through another link is not followed.)
 pub(crate) fn leads_outside(root: &Path, link: &Path, target: &Path) -> bool {
     if target.is_absolute() {
-        return !normalized(target).starts_with(normalized(root));
+        return !askfirst_shell_line::path::lexical(target)
+            .starts_with(askfirst_shell_line::path::lexical(root));
     }
     let mut depth: Vec<&std::ffi::OsStr> = link
         .parent()
@@ -590,21 +591,6 @@ pub(crate) fn leads_outside(root: &Path, link: &Path, target: &Path) -> bool {
         }
     }
     false
-}
-
-/// `path` with `.` and `..` resolved lexically.
-fn normalized(path: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for component in path.components() {
-        match component {
-            Component::ParentDir => {
-                out.pop();
-            }
-            Component::CurDir => {}
-            other => out.push(other),
-        }
-    }
-    out
 }
 
 /// The permission bits a change may give: the command's `mode`, without set-user-id,

@@ -46,6 +46,11 @@ use crate::policy::{
 };
 use crate::tools::Workspace;
 use askfirst_protocol::{ExternalAgent, InboxRequest, PolicyLayer};
+use askfirst_shell_line::path::{
+    absolute, before_expansion, embedded_paths, glued_value, resolved_on_disk,
+    with_variable_spelled_out,
+};
+use askfirst_shell_line::{every_reading, goes_home, Readings};
 use serde_json::Value;
 use std::path::{Component, Path, PathBuf};
 
@@ -100,104 +105,10 @@ pub fn command_line(input: &Value) -> Option<String> {
         Value::String(line) => Some(line.clone()),
         Value::Array(words) => {
             let words: Option<Vec<&str>> = words.iter().map(Value::as_str).collect();
-            Some(shell_words::join(words?))
+            Some(askfirst_shell_line::words::quoted_line(words?))
         }
         _ => None,
     }
-}
-
-/// `given` made absolute against `cwd` (`~/` against `home`), with `.` and `..` taken as the
-/// letters say; symlinks are followed later, where the path is judged.
-fn absolute(given: &str, cwd: &Path, home: Option<&Path>) -> PathBuf {
-    let home_rest = ["~", "$HOME", "${HOME}"].iter().find_map(|spelled| {
-        given
-            .strip_prefix(spelled)
-            .filter(|rest| rest.is_empty() || rest.starts_with('/'))
-    });
-    let expanded = match (home_rest, home) {
-        (Some(rest), Some(home)) => home.join(rest.trim_start_matches('/')),
-        _ => match through_proc(given) {
-            // `/proc/self/cwd/…` is the command's own folder: read before `..` is taken away
-            // by the letters (`/proc/self/cwd/../x` is not `/proc/self/x`).
-            Some(ProcLink::Cwd(rest)) => cwd.join(rest.trim_start_matches('/')),
-            Some(ProcLink::Root(rest)) => Path::new("/").join(rest.trim_start_matches('/')),
-            None => PathBuf::from(given),
-        },
-    };
-    let joined = if expanded.is_absolute() {
-        expanded
-    } else {
-        cwd.join(expanded)
-    };
-    let mut out = PathBuf::new();
-    for part in joined.components() {
-        match part {
-            Component::ParentDir => {
-                out.pop();
-            }
-            Component::CurDir => {}
-            other => out.push(other),
-        }
-    }
-    out
-}
-
-/// A path through `/proc/self/cwd` or `/proc/self/root` (or `thread-self`), with the rest
-/// after it.
-enum ProcLink<'a> {
-    Cwd(&'a str),
-    Root(&'a str),
-}
-
-fn through_proc(given: &str) -> Option<ProcLink<'_>> {
-    let rest = given.strip_prefix("/proc/")?;
-    let (process, rest) = rest.split_once('/').unwrap_or((rest, ""));
-    // Only the command's own process: `/proc/<number>/cwd` is another process's folder,
-    // resolved on disk through the link where the path is judged.
-    if process != "self" && process != "thread-self" {
-        return None;
-    }
-    let (link, rest) = rest.split_once('/').map_or((rest, ""), |(l, r)| (l, r));
-    match link {
-        "cwd" => Some(ProcLink::Cwd(rest)),
-        "root" => Some(ProcLink::Root(rest)),
-        _ => None,
-    }
-}
-
-/// `word` up to the first of its parts that the shell expands when it runs (a pattern
-/// `*?[`, a brace `{`, a variable or substitution `$` or `` ` ``), so that it names the folder
-/// the expansion happens in, with everything in it; the word itself when no part expands.
-/// `$HOME` and `${HOME}` at its start are not cut ([`absolute`] reads them); `~name/…` (the
-/// home folder of another user) is cut to `/`.
-fn before_expansion(word: &str) -> &str {
-    const EXPANDS: &[char] = &['*', '?', '[', '{', '$', '`'];
-    if word.starts_with('~') && !word.starts_with("~/") && word != "~" {
-        return "/";
-    }
-    let kept_start = ["$HOME", "${HOME}"]
-        .iter()
-        .find(|home| {
-            word.strip_prefix(**home)
-                .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
-        })
-        .map_or(0, |home| home.len());
-    let mut end = 0;
-    for (at, part) in word.split('/').scan(0, |start, part| {
-        let at = *start;
-        *start += part.len() + 1;
-        Some((at, part))
-    }) {
-        if at + part.len() > kept_start && part.contains(EXPANDS) {
-            return if end == 0 && word.starts_with('/') {
-                "/"
-            } else {
-                &word[..end]
-            };
-        }
-        end = at + part.len();
-    }
-    word
 }
 
 /// The files a patch in Codex's `apply_patch` format names: the paths after `*** Add File:`,
@@ -312,44 +223,25 @@ fn path_arguments(
     }
 }
 
-/// `path` with its existing part resolved as the kernel would (symlinks, also one that leads
-/// nowhere yet), the rest as given ([`crate::tools::resolved_as_far_as_it_exists`]).
-fn resolved_on_disk(path: &Path) -> PathBuf {
-    crate::tools::resolved_as_far_as_it_exists(path).unwrap_or_else(|| path.to_owned())
-}
-
 /// Another agent's shell line, read once for every check of one request ([`judge`]).
 struct ShellLine {
     /// The line as given.
     text: String,
     /// The folder it runs in ([`command_folder`]).
     folder: PathBuf,
-    /// Its simple commands' words, read three ways, every reading kept: as a whole by the
-    /// lenient reading; each of its lines alone, so that a quote in a comment or in a
-    /// here-document's text (which the shell does not read as quotes) hides no later line;
-    /// and each line as the shell splits words (`shell_words`), so that a brace expansion
-    /// (`~/Doc{uments,}/x`), which the lenient reading cuts, stays one word.
+    /// Its simple commands' words, every reading kept ([`Readings::commands`]).
     commands: Vec<Vec<String>>,
-    /// The targets of its redirections, read the first two ways.
+    /// The targets of its redirections ([`Readings::redirected`]).
     redirected: Vec<String>,
 }
 
 impl ShellLine {
     /// Reads `text`, run in `folder`.
     fn read(text: String, folder: PathBuf) -> Self {
-        let mut commands = crate::command_line::all_simple_commands(&text);
-        let mut redirected = crate::command_line::redirection_targets(&text);
-        if text.contains('\n') {
-            for one in text.lines() {
-                commands.extend(crate::command_line::all_simple_commands(one));
-                redirected.extend(crate::command_line::redirection_targets(one));
-            }
-        }
-        for one in text.lines() {
-            if let Ok(words) = shell_words::split(one) {
-                commands.push(words);
-            }
-        }
+        let Readings {
+            commands,
+            redirected,
+        } = every_reading(&text);
         Self {
             text,
             folder,
@@ -407,75 +299,6 @@ fn words_as_paths(line: &ShellLine, home: Option<&Path>) -> (Vec<PathBuf>, bool)
     paths.sort();
     paths.dedup();
     (paths, words.next().is_some())
-}
-
-/// `word` with a leading `${HOME…}` (any modifier: `${HOME:-x}`, `${HOME%/}`) read as `$HOME`,
-/// and a leading `$PWD` or `${PWD…}` as the folder the command runs in.
-fn with_variable_spelled_out(word: &str, cwd: &Path) -> String {
-    let braced = |name: &str| {
-        word.strip_prefix(&format!("${{{name}"))
-            .and_then(|rest| rest.split_once('}'))
-            .map(|(_, rest)| rest)
-    };
-    let plain = |name: &str| {
-        word.strip_prefix(&format!("${name}"))
-            .filter(|rest| rest.is_empty() || rest.starts_with('/'))
-    };
-    if let Some(rest) = braced("HOME") {
-        format!("$HOME{rest}")
-    } else if let Some(rest) = braced("PWD").or_else(|| plain("PWD")) {
-        format!("{}{rest}", cwd.display())
-    } else {
-        word.to_owned()
-    }
-}
-
-/// Absolute and home paths written inside a word of code or text (`open("/x/y")`,
-/// `path='~/x'`): each `/` or `~/` at the word's start or after a quote, bracket, `=`, `:` or
-/// `,`, up to the next such character or a space.
-fn embedded_paths(word: &str) -> impl Iterator<Item = &str> {
-    const AROUND: &[char] = &[
-        '"', '\'', '(', ')', '[', ']', '=', ':', ',', ' ', ';', '<', '>',
-    ];
-    word.match_indices(AROUND)
-        .map(|(at, found)| at + found.len())
-        .chain(std::iter::once(0))
-        .filter_map(move |start| {
-            let rest = &word[start..];
-            (rest.starts_with('/') || rest.starts_with("~/")).then(|| {
-                let end = rest.find(AROUND).unwrap_or(rest.len());
-                &rest[..end]
-            })
-        })
-        .filter(|found| found.len() > 1)
-}
-
-/// Whether one of `commands` (a line's simple commands) changes to the home folder with `cd`
-/// or `pushd` alone.
-fn goes_home(commands: &[Vec<String>]) -> bool {
-    commands
-        .iter()
-        .any(|words| matches!(words.as_slice(), [only] if only == "cd" || only == "pushd"))
-}
-
-/// The path in a word that glues one to something else: the value of `--opt=VALUE`,
-/// `key=VALUE` and of a short option written together with it (`-C/x`, `-o/x`), and a file
-/// given to curl as `@file` (also after `=`: `f=@file`); the word itself otherwise.
-fn glued_value(word: &str) -> &str {
-    let value = if let Some(rest) = word.strip_prefix('-') {
-        match rest.split_once('=') {
-            Some((_, value)) => value,
-            None => rest
-                .find(['/', '~'])
-                .filter(|at| *at > 0 && rest[..*at].chars().all(|c| c.is_ascii_alphanumeric()))
-                .map_or(word, |at| &rest[at..]),
-        }
-    } else if !word.starts_with(['/', '~', '$']) {
-        word.split_once('=').map_or(word, |(_, value)| value)
-    } else {
-        word
-    };
-    value.strip_prefix('@').unwrap_or(value)
 }
 
 /// The facts of `request` as our policy reads them: our tool's name and its main arguments,

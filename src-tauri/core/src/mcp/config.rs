@@ -189,7 +189,7 @@ pub fn validated_server(
             other: other.name.clone(),
         });
     }
-    let words = shell_words::split(request.command_line.trim())
+    let words = askfirst_shell_line::words::words(request.command_line.trim())
         .map_err(|_| McpConfigError::UnclosedQuote)?;
     let Some((command, args)) = words.split_first() else {
         return Err(McpConfigError::NoProgram);

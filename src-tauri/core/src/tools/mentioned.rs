@@ -4,7 +4,9 @@
 
 use super::Workspace;
 use crate::policy::{ArgumentKind, Contents, MainArgument};
-use std::path::PathBuf;
+use askfirst_shell_line::path::{
+    home_rest, lexical, resolved_as_far_as_it_exists, through_proc, with_glued_values,
+};
 
 /// The most texts of one call's arguments that [`mentioned_paths`] looks at.
 const MENTIONED_MAX_COUNT: usize = 1024;
@@ -96,37 +98,6 @@ pub(crate) fn mentioned_paths_in<'a>(
     found
 }
 
-/// `text`, and the values glued to it that a program may read as a path: what follows the
-/// first `=` (`--output=Work/a.txt`, `of=Work/a.txt`) and what follows a one-letter option
-/// (`-oWork/a.txt`). Each is judged as a path of its own; one that names nothing is passed
-/// over as any other word is.
-pub(crate) fn with_glued_values(text: &str) -> impl Iterator<Item = &str> {
-    let after_equals = text.split_once('=').map(|(_, value)| value);
-    let after_option = text
-        .strip_prefix('-')
-        .filter(|rest| !rest.starts_with('-'))
-        .and_then(|rest| rest.char_indices().nth(1))
-        .map(|(at, _)| &text[1 + at..]);
-    std::iter::once(text)
-        .chain(after_equals)
-        .chain(after_option)
-        .filter(|part| !part.is_empty())
-}
-
-/// Where `/proc/…/cwd/rest` and `/proc/…/root/rest` lead for a program working in the
-/// workspace (as our commands do): the workspace and `/`. Read in Ask First's own process
-/// they lead to its own folders instead; [`mentioned_path`] judges both.
-fn through_proc(spelled: &str, root: &std::path::Path) -> Option<std::path::PathBuf> {
-    let rest = spelled.strip_prefix("/proc/")?;
-    let (_process, rest) = rest.split_once('/')?;
-    let (link, rest) = rest.split_once('/').unwrap_or((rest, ""));
-    match link {
-        "cwd" => Some(root.join(rest)),
-        "root" => Some(std::path::Path::new("/").join(rest)),
-        _ => None,
-    }
-}
-
 /// One text as a path, if it can be one (see [`mentioned_paths`]): where it leads when `..`
 /// is resolved as the kernel does (after symlinks) and, where that differs, as the letters say
 /// (`a/../b` is `b`, as Node's `path.resolve` and many MCP servers do), so that rules about
@@ -146,7 +117,7 @@ fn mentioned_path(text: &str, ws: &Workspace) -> Vec<MainArgument> {
     };
     // `~/…` and `$HOME/…`, as a server or a shell would read them.
     let home_expanded;
-    let spelled = match home_relative(spelled) {
+    let spelled = match home_rest(spelled) {
         Some(rest) => match std::env::var_os("HOME") {
             Some(home) => {
                 home_expanded = std::path::Path::new(&home).join(rest);
@@ -159,7 +130,8 @@ fn mentioned_path(text: &str, ws: &Workspace) -> Vec<MainArgument> {
     let mut found = spelled_path(spelled, ws);
     // Where it leads for a program working in the workspace, as well as for Ask First (an MCP
     // server or another agent works in a folder of its own: both are judged).
-    if let Some(through) = through_proc(spelled, ws.root()) {
+    // (`/proc/<number>/cwd` too: the MCP server's or the agent's own process.)
+    if let Some(through) = through_proc(spelled).map(|t| t.lead_from(ws.root())) {
         if let Some(through) = through.to_str() {
             for argument in spelled_path(through, ws) {
                 if !found.contains(&argument) {
@@ -241,81 +213,6 @@ fn spelled_path(spelled: &str, ws: &Workspace) -> Vec<MainArgument> {
         }
     }
     found
-}
-
-/// What follows `~/`, `$HOME/` or `${HOME}/` (or `""` for the home folder itself), if `text`
-/// starts so.
-fn home_relative(text: &str) -> Option<&str> {
-    ["~", "$HOME", "${HOME}"].iter().find_map(|prefix| {
-        let rest = text.strip_prefix(prefix)?;
-        if rest.is_empty() {
-            Some("")
-        } else {
-            rest.strip_prefix('/')
-        }
-    })
-}
-
-/// `path` with `..` and symlinks resolved as far as it exists, like the operating system
-/// would, and the rest (which does not exist) appended with its `..` taken away by the letters.
-/// A link that leads nowhere yet is followed (as the kernel would, at most 40 in a row): a
-/// write through `innocent.json → Private/new.txt` makes `Private/new.txt`, so that is the
-/// path judged. `None` for a path that is not absolute.
-pub(crate) fn resolved_as_far_as_it_exists(path: &std::path::Path) -> Option<PathBuf> {
-    resolved_following(path, 40)
-}
-
-/// [`resolved_as_far_as_it_exists`], following at most `links` links that lead nowhere.
-fn resolved_following(path: &std::path::Path, links: u32) -> Option<PathBuf> {
-    use std::path::Component;
-    let mut existing = path;
-    let mut rest = Vec::new();
-    let mut resolved = loop {
-        if let Ok(real) = std::fs::canonicalize(existing) {
-            break real;
-        }
-        if links > 0 {
-            if let Ok(target) = std::fs::read_link(existing) {
-                let target = existing
-                    .parent()
-                    .map_or(target.clone(), |at| at.join(&target));
-                let followed = rest.iter().rev().fold(target, |acc, name| acc.join(name));
-                return resolved_following(&followed, links - 1);
-            }
-        }
-        // Not `file_name()`: it has none for `a/..`, and a missing `a` must not hide the text.
-        match existing.components().next_back() {
-            Some(Component::Normal(name)) => rest.push(name.to_owned()),
-            Some(Component::ParentDir) => rest.push("..".into()),
-            Some(Component::CurDir) => {}
-            Some(Component::RootDir | Component::Prefix(_)) | None => return None,
-        }
-        existing = existing.parent()?;
-    };
-    for name in rest.into_iter().rev() {
-        if name == ".." {
-            resolved.pop();
-        } else if name != "." {
-            resolved.push(name);
-        }
-    }
-    Some(resolved)
-}
-
-/// `path` (absolute) with `.` and `..` taken away by the letters, not following symlinks.
-fn lexical(path: &std::path::Path) -> PathBuf {
-    use std::path::Component;
-    let mut out = PathBuf::new();
-    for component in path.components() {
-        match component {
-            Component::ParentDir => {
-                out.pop();
-            }
-            Component::CurDir => {}
-            other => out.push(other),
-        }
-    }
-    out
 }
 
 /// `%XX` sequences of a `file://` address decoded (invalid ones kept as written).

@@ -43,7 +43,7 @@ pub use read::ReadFile;
 pub use workspace::Workspace;
 
 pub(crate) use head_tail::HeadTail;
-pub(crate) use mentioned::{mentioned_paths, mentioned_paths_in, resolved_as_far_as_it_exists};
+pub(crate) use mentioned::{mentioned_paths, mentioned_paths_in};
 pub use write::WriteFile;
 
 use crate::i18n::{tr, Arg};

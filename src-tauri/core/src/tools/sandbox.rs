@@ -432,12 +432,9 @@ fn options_for(sh: &Path) -> &'static [&'static str] {
     }
 }
 
-/// The system's folders a command shut in sees as empty folders of its own (home folders,
-/// removable drives, temporary folders, `/run` with its sockets), besides the person's own
-/// home folder and Ask First's data folder wherever they are.
-pub const SHOWN_EMPTY: [&str; 7] = [
-    "/home", "/root", "/media", "/mnt", "/tmp", "/var/tmp", "/run",
-];
+/// The system's folders a command shut in sees as empty folders of its own (the one list, also
+/// read by the card's effects: [`askfirst_shell_line::SHOWN_EMPTY`]).
+pub use askfirst_shell_line::SHOWN_EMPTY;
 
 /// The process that runs `command` shut in, in the workspace folder, with a clean environment;
 /// its standard input must be the write end of a pipe whose other end tells whether the command

@@ -1,5 +1,5 @@
 //! The facts a command card states about a command line ([`Effect`]), with the values they
-//! name; found by [`super::effects`], worded by [`super::effect_words`].
+//! name; found by [`super::effects`], worded by the core's `command_line::effect_words`.
 
 /// What a path a command names is, looked up when the card is made.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -24,8 +24,10 @@ pub struct Target {
 }
 
 /// One thing a command line does that matters. Values are names as the command gives them.
+///
+/// Not `#[non_exhaustive]`: the core words every effect in one exhaustive `match`
+/// (`command_line::effect_words`), so that a new effect does not build until it is worded.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[non_exhaustive]
 pub enum Effect {
     /// It runs what it downloads (`curl … | sh`, `sh -c "$(curl …)"`, `bash <(wget …)`).
     RunsDownloaded {

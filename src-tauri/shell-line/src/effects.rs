@@ -1,6 +1,6 @@
 //! What a command line does that matters ([`effects`]), as typed facts for the approval card,
 //! read from how the line parses (the lenient reading of [`super::all_simple_commands`]), not
-//! from a list of words; each is worded once in [`super::effect_words`].
+//! from a list of words; each is worded once in the core's `command_line::effect_words`.
 //!
 //! Where the reading cannot see through the line (a variable or substitution as a program,
 //! `eval` of a variable, `sh -c "$X"`, an alias, a program it does not know), the facts say
@@ -9,7 +9,9 @@
 pub use super::effect::{Effect, PathKind, Target};
 use super::programs::{is_pattern, operands, program_effects};
 use super::*;
-use std::path::{Component, Path, PathBuf};
+use crate::path::{home_rest, lexical};
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
 
 /// Where a command runs, for judging the paths it names: the workspace folder, the person's
 /// home folder, and whether commands run confined (see `tools::sandbox`).
@@ -22,11 +24,6 @@ pub struct Place {
     /// Whether commands run shut in by the kernel.
     pub confined: bool,
 }
-
-/// Places a confined command sees as empty private folders (see `tools::sandbox`).
-const HIDDEN: &[&str] = &[
-    "/home", "/root", "/media", "/mnt", "/tmp", "/var/tmp", "/run",
-];
 
 impl Place {
     /// `name` (as a command gives it, relative to the folder) as a [`Target`].
@@ -59,16 +56,11 @@ impl Place {
         if word.contains("://") {
             return None;
         }
-        let home_rest = word
-            .strip_prefix("~")
-            .or_else(|| word.strip_prefix("$HOME"))
-            .or_else(|| word.strip_prefix("${HOME}"))
-            .filter(|rest| rest.is_empty() || rest.starts_with('/'));
-        let path = if let Some(rest) = home_rest {
+        let path = if let Some(rest) = home_rest(word) {
             self.home
                 .clone()
                 .unwrap_or_else(|| PathBuf::from("/home"))
-                .join(rest.trim_start_matches('/'))
+                .join(rest)
         } else if word.starts_with('/') {
             PathBuf::from(word)
         } else if word.split('/').any(|part| part == "..") {
@@ -76,33 +68,18 @@ impl Place {
         } else {
             return None;
         };
-        let normal = normalize(&path);
+        let normal = lexical(&path);
         (!normal.starts_with(&self.root)).then_some(normal)
     }
 
     fn is_hidden(&self, path: &Path) -> bool {
         self.confined
-            && (HIDDEN.iter().any(|h| path.starts_with(h))
+            && (crate::SHOWN_EMPTY.iter().any(|h| path.starts_with(h))
                 || self
                     .home
                     .as_deref()
                     .is_some_and(|home| path.starts_with(home)))
     }
-}
-
-/// `path` with `.` and `..` taken away by the letters.
-fn normalize(path: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for part in path.components() {
-        match part {
-            Component::ParentDir => {
-                out.pop();
-            }
-            Component::CurDir => {}
-            other => out.push(other),
-        }
-    }
-    out
 }
 
 /// Devices and descriptors a redirection may write without writing a file.
@@ -129,7 +106,7 @@ fn writes_operands(program: &str) -> Option<bool> {
 /// up there, read-only). Bounded and linear in the line's length like the reading itself.
 ///
 /// ```
-/// use askfirst_core::command_line::{effects, Effect, PathKind, Place, Target};
+/// use askfirst_shell_line::{effects, Effect, PathKind, Place, Target};
 /// let place = Place { root: "/nowhere/ws".into(), home: None, confined: true };
 /// assert_eq!(
 ///     effects("rm -rf Photos", &place),

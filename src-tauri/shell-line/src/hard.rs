@@ -5,15 +5,24 @@ use super::*;
 
 // Each reason is a sentence key of `locales/*/app.ftl` (`refusal-command-…`): the policy words it
 // for the person in their language and for the model in English.
-pub(super) const STOPS: &str = "refusal.command.stops";
-pub(super) const WIPES: &str = "refusal.command.wipes";
-pub(super) const DEVICE: &str = "refusal.command.device";
-pub(super) const DELETES_OUTSIDE: &str = "refusal.command.deletes_outside";
-pub(super) const DELETES_UNKNOWN: &str = "refusal.command.deletes_unknown";
-pub(super) const EVERYTHING_PERMISSIONS: &str = "refusal.command.everything_permissions";
-pub(super) const KILLS_ALL: &str = "refusal.command.kills_all";
-pub(super) const TOO_DEEP: &str = "refusal.command.too_deep";
-pub(super) const FORK_BOMB: &str = "refusal.command.fork_bomb";
+/// Stops or restarts the computer (`shutdown`, `reboot`, `systemctl poweroff`).
+pub const STOPS: &str = "refusal.command.stops";
+/// Makes or wipes a file system (`mkfs`, `wipefs`), or `rm --no-preserve-root`.
+pub const WIPES: &str = "refusal.command.wipes";
+/// Writes onto a device (`dd of=/dev/sda`, `> /dev/sda`).
+pub const DEVICE: &str = "refusal.command.device";
+/// Deletes a whole folder outside the workspace (`rm -rf /x`, `rm -rf ~`, after `cd ..`).
+pub const DELETES_OUTSIDE: &str = "refusal.command.deletes_outside";
+/// Deletes a whole folder named by a variable (`rm -rf $X`).
+pub const DELETES_UNKNOWN: &str = "refusal.command.deletes_unknown";
+/// Changes the owner or permissions of everything, a system folder or the home folder.
+pub const EVERYTHING_PERMISSIONS: &str = "refusal.command.everything_permissions";
+/// Stops every program (`kill -9 -1`, `killall5`, `pkill -u`).
+pub const KILLS_ALL: &str = "refusal.command.kills_all";
+/// Nests commands deeper than [`crate::MAX_NESTING`] levels.
+pub const TOO_DEEP: &str = "refusal.command.too_deep";
+/// A fork bomb (`:(){ :|:& };:`).
+pub const FORK_BOMB: &str = "refusal.command.fork_bomb";
 
 /// Why `line` must never run (a sentence key: render it with `askfirst_core::i18n`), or `None` when it may be asked about (or allowed) as usual.
 ///
