@@ -654,6 +654,7 @@ impl Run {
                     reword: Some(Reword::new(move || shown.reword())),
                     resumed: false,
                     editable: editable(tool.as_ref()),
+                    agent: self.agent.clone(),
                 };
                 match self.register(request, &key, layer) {
                     Ok(pending) => Some(pending),
