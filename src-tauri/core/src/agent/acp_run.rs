@@ -320,23 +320,35 @@ impl Run {
                     return Ok(Served::Answered);
                 };
                 let relative = self.in_folder(path);
+                // A file that is not there (yet) inside the folder reads as empty, as an editor
+                // opens it (Zed, ACP's first client, gives a new empty buffer): agents read a
+                // file before writing it, and Gemini CLI 0.61.0 cannot tell a refusal from "no
+                // such file" (its `normalizeFileSystemError` reads only `Error` objects), so it
+                // could never create one. Nothing of the disk is told by it.
+                let ws = self.workspace.clone();
+                let (given, at) = (relative.clone(), ws.clone());
+                let missing = super::call::off_worker(move || {
+                    at.resolve(&given).is_ok_and(|p| {
+                        std::fs::symlink_metadata(p)
+                            .is_err_and(|e| e.kind() == std::io::ErrorKind::NotFound)
+                    })
+                })
+                .await
+                .unwrap_or(false);
+                if missing {
+                    hosted.wire.respond(id, json!({"content": ""})).await?;
+                    return Ok(Served::Answered);
+                }
                 let arguments = json!({"path": relative});
                 let (result, ends) = self.our_tool(hosted, "read_file", &arguments).await;
                 let result = match result {
                     // Read again whole, exactly: what the tool told the log is cut for a model,
                     // and an agent that writes back a cut text would lose the rest.
-                    Ok(_) => {
-                        let ws = self.workspace.clone();
-                        super::call::off_worker(move || {
-                            crate::tools::read::whole_text(
-                                &relative,
-                                &ws,
-                                crate::acp::MAX_WRITE_BYTES,
-                            )
-                        })
-                        .await
-                        .unwrap_or_else(|| Err("Ask First is closing.".into()))
-                    }
+                    Ok(_) => super::call::off_worker(move || {
+                        crate::tools::read::whole_text(&relative, &ws, crate::acp::MAX_WRITE_BYTES)
+                    })
+                    .await
+                    .unwrap_or_else(|| Err("Ask First is closing.".into())),
                     Err(why) => Err(why),
                 };
                 match result {

@@ -391,3 +391,13 @@ async fn an_agent_that_cannot_be_started_says_so() {
     assert_eq!(status, RunStatus::Failed);
     assert!(message.unwrap().contains("could not be started"));
 }
+
+#[tokio::test]
+async fn a_file_not_there_reads_as_empty_so_the_agent_can_create_it() {
+    let (limits, rules) = defaults();
+    let (mut h, _log) = hosted("read", limits, rules);
+    h.runtime.start_run("Read my notes").unwrap();
+    let (_, status, _) = h.events.run_finished().await;
+    assert_eq!(status, RunStatus::Completed);
+    assert_eq!(said(&h), [r#"Read: {"content": ""}"#]);
+}
