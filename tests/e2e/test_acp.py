@@ -116,6 +116,7 @@ def test_gemini_cli_hosted_asks_first_and_approve_writes_through_ask_first():
         wait_for("the file written", lambda: os.path.exists(gemini.target), timeout=60)
         assert open(gemini.target).read() == "Hello from Gemini CLI\n"
         wait_for("the task done", lambda: app.run_status() == "completed", timeout=90)
+        app.wd.screenshot(os.path.join(ARTIFACTS, "acp-done.png"))
         print(f"  ACP timing (Gemini CLI): task started → first card {1000 * first_card:.0f} ms", flush=True)
         records = app.session_records()
         chosen = [r for r in records if r.get("type") == "agent_chosen"]
@@ -155,6 +156,21 @@ def test_gemini_cli_hosted_deny_on_the_write_card_writes_nothing_and_its_model_h
         assert not os.path.exists(gemini.target)
 
 
+def test_stop_cancels_gemini_clis_waiting_permission_request():
+    with HostedGemini() as gemini, gemini.app("acp-stop") as app:
+        _choose_gemini(app)
+        app.start_task("Write hello.txt")
+        _card_of(app, "edit")
+        app.click('[data-testid="cancel-run"]', "Stop")
+        assert app.wait_finished() == "cancelled"
+        wait_for("no card left waiting", lambda: not app.cards())
+        asked = [r for r in app.session_records() if r.get("type") == "approval_decided"]
+        assert asked and asked[-1]["outcome"] == {"kind": "cancelled", "cause": "run_aborted"}, asked
+        time.sleep(1)
+        assert not os.path.exists(gemini.target)
+
+
 TESTS = [test_gemini_cli_hosted_asks_first_and_approve_writes_through_ask_first,
+         test_stop_cancels_gemini_clis_waiting_permission_request,
          test_gemini_cli_hosted_deny_on_its_permission_card_reaches_its_model,
          test_gemini_cli_hosted_deny_on_the_write_card_writes_nothing_and_its_model_hears_it_failed]

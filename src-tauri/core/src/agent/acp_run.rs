@@ -238,16 +238,16 @@ impl Run {
             if let Incoming::Response {
                 id: answered,
                 result,
-            } = message
+            } = &message
             {
-                if answered != id {
-                    continue;
+                if *answered == id {
+                    return match result {
+                        Ok(value) => Ok(value.clone()),
+                        Err(error) => Err(self.refused(hosted, method, error)),
+                    };
                 }
-                return match result {
-                    Ok(value) => Ok(value),
-                    Err(error) => Err(self.refused(hosted, method, &error)),
-                };
             }
+            // Every other message counts, answers to nothing asked included.
             if hosted.messages_left == 0 {
                 return Err(self.flooded(hosted));
             }
