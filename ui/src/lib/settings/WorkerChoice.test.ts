@@ -50,4 +50,10 @@ describe('Who does the work', () => {
     expect(chooseWorker).toHaveBeenCalledWith('gemini', 'gemini --acp -m gemini-2.5-flash');
     expect(document.querySelector('[data-testid="agent-saved"]')).not.toBeNull();
   });
+
+  it('shows the choice in the welcome when another agent was found', async () => {
+    mounted = mount(WorkerChoice, { target: document.body, props: { quietWhenAlone: true } });
+    await settle();
+    expect(document.querySelector('[data-testid="workers"]')).not.toBeNull();
+  });
 });
