@@ -793,10 +793,8 @@ impl Run {
                 &[("agent", agent), ("why", Arg::from(&said))],
             )
         };
-        failed(
-            message,
-            format!("{method} answered error {}: {said}", error.code),
-        )
+        let what = format!("{method} answered error {}: {said}", error.code);
+        failed(message, self.detail(hosted, &what))
     }
 
     /// The technical side of a failure, with the end of what the agent printed on stderr.
