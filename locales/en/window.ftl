@@ -555,6 +555,7 @@ worker-use = Use this
 worker-saved = From the next task on, this conversation uses it.
 worker-sign-in-gemini = Gemini CLI signs in on its own: run gemini once in a terminal and choose how to sign in (or set GEMINI_API_KEY). Ask First never sees your sign-in.
 worker-sign-in-claude = Claude uses Claude Code's sign-in: run claude once in a terminal and sign in (or set ANTHROPIC_API_KEY). Ask First never sees your sign-in.
+worker-not-shut-in = Not shut in yet: what { $agent } does with its own tools (its commands, and files it reads or changes itself) is not confined by Ask First. You see only what it asks your permission for, and it could read files outside this folder without asking.
 worker-sign-in-other = This agent signs in on its own: run it once in a terminal and follow its steps. Ask First never sees your sign-in.
 # $agent is the name of the agent program that asks ("Gemini CLI").
 approval-agent-asks = Asked by { $agent }

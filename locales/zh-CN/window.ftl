@@ -468,6 +468,7 @@ worker-use = 使用这个
 worker-saved = 从下一个任务开始，这个对话将使用它。
 worker-sign-in-gemini = 智能体 Gemini CLI 自己登录：在终端里运行一次 gemini 并选择登录方式（或设置 GEMINI_API_KEY）。Ask First 不会看到你的登录信息。
 worker-sign-in-claude = 智能体 Claude 使用 Claude Code 的登录：在终端里运行一次 claude 并登录（或设置 ANTHROPIC_API_KEY）。Ask First 不会看到你的登录信息。
+worker-not-shut-in = 尚未隔离：智能体 { $agent } 用自己的工具所做的事（它的命令，以及它自己读取或修改的文件）不受 Ask First 限制。你只能看到它请求许可的操作，它可能不经询问就读取此文件夹以外的文件。
 worker-sign-in-other = 这个智能体自己登录：在终端里运行一次它并按步骤操作。Ask First 不会看到你的登录信息。
 # $agent 是提出请求的智能体名称（"Gemini CLI"）。
 approval-agent-asks = 由智能体 { $agent } 请求

@@ -42,6 +42,9 @@ describe('Who does the work', () => {
     const command = document.querySelector('[data-testid="agent-command"]') as HTMLInputElement;
     expect(command.value).toBe('gemini --acp');
     expect(document.querySelector('[data-testid="agent-sign-in"]')?.textContent).toContain('GEMINI_API_KEY');
+    expect(document.querySelector('[data-testid="agent-not-shut-in"]')?.textContent).toContain(
+      'Not shut in yet: what Gemini CLI does with its own tools',
+    );
     command.value = 'gemini --acp -m gemini-2.5-flash';
     command.dispatchEvent(new Event('input', { bubbles: true }));
     chooseWorker.mockResolvedValue(view({ ...gemini, command: 'gemini --acp -m gemini-2.5-flash' }));
