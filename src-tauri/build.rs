@@ -16,6 +16,8 @@ const COMMANDS: &[&str] = &[
     "list_sessions",
     "open_session",
     "new_session",
+    "list_workers",
+    "choose_worker",
     "get_settings",
     "save_settings",
     "set_notification_approvals",

@@ -118,6 +118,7 @@ confinement-read_only_more = Whatever it tries, it cannot change, move or delete
 
 error-run-empty_task = Please type a task for the agent first.
 error-run-busy = The agent is still working on the previous task. Stop it or wait for it to finish.
+acp-no_command = Type the command that starts the agent (for example: gemini --acp).
 error-run-folder_gone = The folder this conversation works in, { $path }, is no longer there. Choose a folder for it with "Change…" above the task box.
 error-internal = Something went wrong inside Ask First, so this was not done. Try again; if it keeps happening, close Ask First and start it again.
 error-session-busy = The agent is still working. Stop it or wait for it to finish first.
@@ -921,3 +922,21 @@ demo-summary =
     - shopping-list.txt: five things to buy (milk, eggs, bread, tomatoes, coffee).
     - meeting-notes.txt: the budget review moved to Thursday; holiday plans are due Friday.
     - old-report.txt: last year's draft report, out of date.
+
+## Another agent hosted in Ask First (ACP): { $agent } is its name ("Gemini CLI").
+acp-not_started = { $agent } could not be started: { $why }. Check its command in Settings, under "Who does the work".
+acp-version = { $agent } speaks another version of its protocol ({ $version }) than Ask First (1), so it cannot work here.
+acp-gave_up = { $agent } ended its turn without finishing the task ({ $reason }).
+acp-unknown_method = { $agent } asked Ask First for something it does not offer ({ $method }), so the task was stopped.
+acp-too_long = { $agent } sent a message larger than Ask First takes ({ $limit } MB), so the task was stopped.
+acp-not_json = { $agent } sent something that is not a message of its protocol, so the task was stopped.
+acp-exited = { $agent } stopped in the middle of the task. What it said last is under "Details".
+acp-hung = { $agent } did not say anything for { $seconds } seconds, so the task was stopped.
+acp-flood = { $agent } sent more than { $count } messages for one task, so the task was stopped.
+acp-sign_in = { $agent } needs you to sign in first. Open a terminal, run { $program } once and follow its steps to sign in, then try the task again. Ask First never sees your sign-in.
+acp-refused = { $agent } did not take the task: { $why }
+acp-card-summary = { $agent } wants to: { $title }
+acp-card-reason = { $agent } asks for your permission before it does this itself.
+acp-does = { $agent }: { $title }
+acp-card-not_ours = Ask First knows only what { $agent } says about this here. If it writes a file in your folder through Ask First, that comes to you on its own card, with what changes.
+acp-done_itself = { $agent } says this is done.

@@ -543,3 +543,19 @@ activity-card-said = The card said:
 
 # Settings → Other agents: Codex runs a hook only once the person trusts it in Codex.
 other-agents-codex-trust = Codex runs Ask First's hook only after you trust it: open Codex, type /hooks and trust it there.
+
+## Settings: who does the work (Ask First's own agent, or another agent program it hosts)
+worker-heading = Who does the work
+worker-intro = Ask First's own agent, or an AI agent program you already use on this computer. Either way, its file changes come to you on a card first. The choice applies to this conversation from its next task on.
+worker-own = Ask First's own agent
+worker-in-use = (in use)
+worker-command = Started with
+worker-none-found = No other agent program was found on this computer (Gemini CLI is found as the program gemini, Claude as claude-agent-acp).
+worker-use = Use this
+worker-saved = From the next task on, this conversation uses it.
+worker-sign-in-gemini = Gemini CLI signs in on its own: run gemini once in a terminal and choose how to sign in (or set GEMINI_API_KEY). Ask First never sees your sign-in.
+worker-sign-in-claude = Claude uses Claude Code's sign-in: run claude once in a terminal and sign in (or set ANTHROPIC_API_KEY). Ask First never sees your sign-in.
+worker-not-shut-in = Not shut in yet: what { $agent } does with its own tools (its commands, and files it reads or changes itself) is not confined by Ask First. You see only what it asks your permission for, and it could read files outside this folder without asking.
+worker-sign-in-other = This agent signs in on its own: run it once in a terminal and follow its steps. Ask First never sees your sign-in.
+# $agent is the name of the agent program that asks ("Gemini CLI").
+approval-agent-asks = Asked by { $agent }

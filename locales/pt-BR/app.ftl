@@ -106,6 +106,7 @@ confinement-read_only_more = O que quer que ele tente, não pode alterar, mover 
 
 error-run-empty_task = Digite primeiro uma tarefa para o assistente.
 error-run-busy = O assistente ainda está trabalhando na tarefa anterior. Pare-o ou espere ele terminar.
+acp-no_command = Digite o comando que inicia o agente (por exemplo: gemini --acp).
 error-run-folder_gone = A pasta em que esta conversa trabalha, { $path }, não existe mais. Escolha uma pasta para ela com "Alterar…" acima da caixa de tarefa.
 error-internal = Algo deu errado dentro do Ask First, então isto não foi feito. Tente de novo; se continuar acontecendo, feche o Ask First e abra de novo.
 error-session-busy = O assistente ainda está trabalhando. Pare-o ou espere ele terminar primeiro.
@@ -883,3 +884,21 @@ demo-summary =
     - shopping-list.txt: cinco coisas para comprar (leite, ovos, pão, tomates, café).
     - meeting-notes.txt: a revisão do orçamento foi para quinta-feira; os planos de férias devem ser enviados até sexta-feira.
     - old-report.txt: o rascunho do relatório do ano passado, desatualizado.
+
+## Outro agente dentro do Ask First (ACP): { $agent } é o nome dele ("Gemini CLI").
+acp-not_started = Não foi possível iniciar o agente { $agent }: { $why }. Confira o comando dele em Configurações, em "Quem faz o trabalho".
+acp-version = O agente { $agent } fala outra versão do protocolo ({ $version }) que o Ask First (1), então não pode trabalhar aqui.
+acp-gave_up = O agente { $agent } encerrou a vez dele sem terminar a tarefa ({ $reason }).
+acp-unknown_method = O agente { $agent } pediu ao Ask First algo que ele não oferece ({ $method }), então a tarefa foi interrompida.
+acp-too_long = O agente { $agent } enviou uma mensagem maior do que o Ask First aceita ({ $limit } MB), então a tarefa foi interrompida.
+acp-not_json = O agente { $agent } enviou algo que não é uma mensagem do protocolo dele, então a tarefa foi interrompida.
+acp-exited = O agente { $agent } parou no meio da tarefa. O que ele disse por último está em "Detalhes".
+acp-hung = O agente { $agent } ficou { $seconds } segundos sem dizer nada, então a tarefa foi interrompida.
+acp-flood = O agente { $agent } enviou mais de { $count } mensagens para uma só tarefa, então a tarefa foi interrompida.
+acp-sign_in = O agente { $agent } precisa que você entre na conta primeiro. Abra um terminal, execute { $program } uma vez e siga os passos para entrar; depois tente a tarefa de novo. O Ask First nunca vê os seus dados de acesso.
+acp-refused = O agente { $agent } não aceitou a tarefa: { $why }
+acp-card-summary = O agente { $agent } quer: { $title }
+acp-card-reason = O agente { $agent } pede a sua permissão antes de fazer isto ele mesmo.
+acp-does = { $agent }: { $title }
+acp-card-not_ours = O Ask First só sabe o que o agente { $agent } diz sobre isto aqui. Se ele gravar um arquivo na sua pasta pelo Ask First, isso chega a você num cartão próprio, com o que muda.
+acp-done_itself = O agente { $agent } diz que isto está feito.

@@ -529,3 +529,19 @@ activity-card-said = O cartão dizia:
 
 # Settings → Other agents: Codex runs a hook only once the person trusts it in Codex.
 other-agents-codex-trust = O Codex só usa o gancho do Ask First depois que você confiar nele: abra o Codex, digite /hooks e confie nele ali.
+
+## Configurações: quem faz o trabalho (o assistente do Ask First, ou outro agente que ele hospeda)
+worker-heading = Quem faz o trabalho
+worker-intro = O assistente do próprio Ask First, ou um programa de agente de IA que você já usa neste computador. De qualquer forma, as alterações em arquivos chegam primeiro a você num cartão. A escolha vale para esta conversa a partir da próxima tarefa.
+worker-own = O assistente do Ask First
+worker-in-use = (em uso)
+worker-command = Iniciado com
+worker-none-found = Nenhum outro programa de agente foi encontrado neste computador (o Gemini CLI é encontrado como o programa gemini, o Claude como claude-agent-acp).
+worker-use = Usar este
+worker-saved = A partir da próxima tarefa, esta conversa usa este agente.
+worker-sign-in-gemini = O agente Gemini CLI entra na conta por conta própria: execute gemini uma vez em um terminal e escolha como entrar (ou defina GEMINI_API_KEY). O Ask First nunca vê os seus dados de acesso.
+worker-sign-in-claude = O agente Claude usa o acesso do Claude Code: execute claude uma vez em um terminal e entre na conta (ou defina ANTHROPIC_API_KEY). O Ask First nunca vê os seus dados de acesso.
+worker-not-shut-in = Ainda sem isolamento: o que o agente { $agent } faz com as próprias ferramentas (os comandos dele e os arquivos que ele mesmo lê ou altera) não é contido pelo Ask First. Você só vê o que ele pede permissão para fazer, e ele pode ler arquivos fora desta pasta sem perguntar.
+worker-sign-in-other = Este agente entra na conta por conta própria: execute-o uma vez em um terminal e siga os passos dele. O Ask First nunca vê os seus dados de acesso.
+# $agent é o nome do agente que pede ("Gemini CLI").
+approval-agent-asks = Pedido pelo agente { $agent }

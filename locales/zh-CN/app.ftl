@@ -106,6 +106,7 @@ confinement-read_only_more = 无论它尝试做什么，都不能改动、移动
 
 error-run-empty_task = 请先为助手输入一个任务。
 error-run-busy = 助手还在处理上一个任务。请停止它，或等它完成。
+acp-no_command = 请输入启动该智能体的命令（例如：gemini --acp）。
 error-run-folder_gone = 这个对话所用的文件夹 { $path } 已经不在了。请用任务框上方的“更改…”为它选择一个文件夹。
 error-internal = Ask First 内部出了问题，所以这件事没有完成。请再试一次；如果一直这样，请关闭 Ask First 再重新打开。
 error-session-busy = 助手还在工作。请先让它停下，或等它做完。
@@ -815,3 +816,21 @@ demo-summary =
     - shopping-list.txt：要买的五样东西（牛奶、鸡蛋、面包、西红柿、咖啡）。
     - meeting-notes.txt：预算审查改到星期四；假期安排要在星期五前交。
     - old-report.txt：去年的报告草稿，已经过时。
+
+## 在 Ask First 中运行的其他智能体（ACP）：{ $agent } 是它的名称（"Gemini CLI"）。
+acp-not_started = 无法启动智能体 { $agent }：{ $why }。请在"设置"的"谁来做事"中检查它的命令。
+acp-version = 智能体 { $agent } 使用的协议版本（{ $version }）与 Ask First（1）不同，因此无法在这里工作。
+acp-gave_up = 智能体 { $agent } 没有完成任务就结束了这一轮（{ $reason }）。
+acp-unknown_method = 智能体 { $agent } 向 Ask First 请求了它不提供的功能（{ $method }），因此任务已停止。
+acp-too_long = 智能体 { $agent } 发送的消息超过了 Ask First 接受的大小（{ $limit } MB），因此任务已停止。
+acp-not_json = 智能体 { $agent } 发送的内容不是其协议的消息，因此任务已停止。
+acp-exited = 智能体 { $agent } 在任务进行中停止了。它最后说的话在"详细信息"中。
+acp-hung = 智能体 { $agent } 已有 { $seconds } 秒没有任何消息，因此任务已停止。
+acp-flood = 智能体 { $agent } 为一个任务发送了超过 { $count } 条消息，因此任务已停止。
+acp-sign_in = 智能体 { $agent } 需要你先登录。请打开终端，运行一次 { $program } 并按步骤登录，然后重试这个任务。Ask First 不会看到你的登录信息。
+acp-refused = 智能体 { $agent } 没有接受这个任务：{ $why }
+acp-card-summary = 智能体 { $agent } 想要：{ $title }
+acp-card-reason = 智能体 { $agent } 在自己做这件事之前请求你的许可。
+acp-does = { $agent }：{ $title }
+acp-card-not_ours = 关于这件事，Ask First 只知道智能体 { $agent } 在这里说的内容。如果它通过 Ask First 在你的文件夹里写入文件，那会单独以一张卡片交给你，并显示改动内容。
+acp-done_itself = 智能体 { $agent } 说这件事已完成。

@@ -456,3 +456,19 @@ activity-card-said = 卡片上说：
 
 # Settings → Other agents: Codex runs a hook only once the person trusts it in Codex.
 other-agents-codex-trust = 只有在你信任 Ask First 的钩子之后，Codex 才会运行它：打开 Codex，输入 /hooks，然后在那里信任它。
+
+## 设置：谁来做事（Ask First 自己的助手，或它托管的其他智能体程序）
+worker-heading = 谁来做事
+worker-intro = Ask First 自己的助手，或你已在这台电脑上使用的 AI 智能体程序。无论哪种，它对文件的改动都会先以卡片的形式交给你。此选择从这个对话的下一个任务开始生效。
+worker-own = Ask First 自己的助手
+worker-in-use = （使用中）
+worker-command = 启动命令
+worker-none-found = 这台电脑上没有找到其他智能体程序（Gemini CLI 对应程序 gemini，Claude 对应 claude-agent-acp）。
+worker-use = 使用这个
+worker-saved = 从下一个任务开始，这个对话将使用它。
+worker-sign-in-gemini = 智能体 Gemini CLI 自己登录：在终端里运行一次 gemini 并选择登录方式（或设置 GEMINI_API_KEY）。Ask First 不会看到你的登录信息。
+worker-sign-in-claude = 智能体 Claude 使用 Claude Code 的登录：在终端里运行一次 claude 并登录（或设置 ANTHROPIC_API_KEY）。Ask First 不会看到你的登录信息。
+worker-not-shut-in = 尚未隔离：智能体 { $agent } 用自己的工具所做的事（它的命令，以及它自己读取或修改的文件）不受 Ask First 限制。你只能看到它请求许可的操作，它可能不经询问就读取此文件夹以外的文件。
+worker-sign-in-other = 这个智能体自己登录：在终端里运行一次它并按步骤操作。Ask First 不会看到你的登录信息。
+# $agent 是提出请求的智能体名称（"Gemini CLI"）。
+approval-agent-asks = 由智能体 { $agent } 请求

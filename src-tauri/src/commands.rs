@@ -12,11 +12,11 @@
 
 use askfirst_core::app::{internal_error, App, Coded};
 use askfirst_protocol::{
-    ApprovalRequest, CancelRunRequest, CommandError, Grant, OpenSessionRequest, Outcome,
-    RemoveMcpServerRequest, RemoveRuleRequest, ResolveApprovalRequest, RevokeGrantRequest,
-    RunEventsPage, SaveMcpServerRequest, SaveSettingsRequest, SessionId, SessionPolicy,
-    SessionSummary, SetSessionPolicyRequest, SettingsView, StartRunRequest, StartRunResponse,
-    WaitRunEventsRequest,
+    ApprovalRequest, CancelRunRequest, ChooseWorkerRequest, CommandError, Grant,
+    OpenSessionRequest, Outcome, RemoveMcpServerRequest, RemoveRuleRequest, ResolveApprovalRequest,
+    RevokeGrantRequest, RunEventsPage, SaveMcpServerRequest, SaveSettingsRequest, SessionId,
+    SessionPolicy, SessionSummary, SetSessionPolicyRequest, SettingsView, StartRunRequest,
+    StartRunResponse, WaitRunEventsRequest, WorkersView,
 };
 use std::sync::Arc;
 use tauri::{AppHandle, Runtime, State};
@@ -201,6 +201,28 @@ pub async fn new_session(
     let _switching = switch.lock().await;
     let app = Arc::clone(&app);
     blocking(move || app.new_session().map_err(coded)).await
+}
+
+/// "Who does the work" in the conversation in the window, and the choices: Ask First's own
+/// agent and the ACP agents found on this computer. JS: `invoke('list_workers')`.
+#[tauri::command]
+pub async fn list_workers(app: State<'_, Arc<App>>) -> Result<WorkersView, CommandError> {
+    let app = Arc::clone(&app);
+    blocking(move || Ok(app.workers())).await
+}
+
+/// Chooses who does the work in the conversation in the window from its next task on.
+/// JS: `invoke('choose_worker', { request: { id: 'gemini', command: 'gemini --acp' } })`.
+///
+/// # Errors
+/// `invalid_request` for another agent without a command; `busy` while a task runs.
+#[tauri::command]
+pub async fn choose_worker(
+    app: State<'_, Arc<App>>,
+    request: ChooseWorkerRequest,
+) -> Result<WorkersView, CommandError> {
+    let app = Arc::clone(&app);
+    blocking(move || app.choose_worker(&request).map_err(coded)).await
 }
 
 /// Adds an MCP server or replaces the one named `previous_name`, saves `settings.json` and

@@ -73,6 +73,8 @@ pub fn build_app<R: Runtime>(
             commands::list_sessions,
             commands::open_session,
             commands::new_session,
+            commands::list_workers,
+            commands::choose_worker,
             commands::get_settings,
             commands::save_settings,
             commands::set_notification_approvals,

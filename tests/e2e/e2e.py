@@ -34,6 +34,7 @@ from harness.wait import wait_for  # noqa: E402,F401
 from harness.webdriver import CONTROL, ELEMENT, ENTER, SPACE, TAB, WebDriver  # noqa: E402,F401
 
 import test_a11y  # noqa: E402
+import test_acp  # noqa: E402
 import test_activity  # noqa: E402
 import test_approvals  # noqa: E402
 import test_cards  # noqa: E402
@@ -72,6 +73,8 @@ TESTS = (test_approvals.TESTS + test_cards.TESTS + test_change_call.TESTS + test
          + test_language.TESTS
          # Other agents ask through the inbox (the real Claude Code CLI).
          + test_inbox.TESTS
+         # Another agent hosted over ACP (the real Gemini CLI).
+         + test_acp.TESTS
          # The core's and the shell's words in the desktop's language.
          + test_languages.TESTS
          # Activity and Undo.

@@ -63,6 +63,7 @@ fn new_approval(run_id: RunId, i: usize) -> NewApproval {
         reword: None,
         resumed: false,
         editable: Vec::new(),
+        agent: None,
     }
 }
 

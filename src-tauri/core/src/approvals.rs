@@ -187,6 +187,8 @@ pub struct NewApproval {
     /// The arguments the person may change on the card ([`ApprovalRequest::editable`]); empty:
     /// no "Change…".
     pub editable: Vec<String>,
+    /// Who asks, when another agent hosted over ACP does ([`ApprovalRequest::agent`]).
+    pub agent: Option<String>,
 }
 
 /// The words of a waiting card, made again in the current language by a [`Reword`]: everything
@@ -368,6 +370,7 @@ impl ApprovalRegistry {
             expires_at,
             resumed: new.resumed,
             editable: new.editable,
+            agent: new.agent,
         };
         // `expires_at` is the clock: the waiter's deadline is derived from it.
         let deadline =

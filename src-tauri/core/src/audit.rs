@@ -191,6 +191,22 @@ pub enum AuditRecord {
         /// Unix milliseconds.
         at: u64,
     },
+    /// Who does the work in the session from here on: another agent hosted over ACP
+    /// ([`crate::acp`]), or, all three absent, Ask First's own agent. A reopened session goes on
+    /// with the same agent.
+    AgentChosen {
+        /// The agent's id (`gemini`, `claude`, …, `custom`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        agent: Option<String>,
+        /// Its name as people know it.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        name: Option<String>,
+        /// The program and arguments it is started with.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        command: Option<Vec<String>>,
+        /// Unix milliseconds.
+        at: u64,
+    },
     /// What a file tool's call is about to change, kept to undo it ([`crate::undo`]):
     /// written (and synced) after its before-copy and before the change takes effect; a
     /// change whose record cannot be written is not made.

@@ -12,6 +12,7 @@
 //! - [`mcp`]: the user's MCP servers, whose tools are offered next to the built-in ones.
 //! - [`provider`]: the model behind one trait; [`providers`] speak to OpenAI-compatible and
 //!   Anthropic services; [`scripted`] plays scenario files and the demo.
+//! - [`acp`]: another agent hosted over the Agent Client Protocol (its wire, the agents known).
 //! - [`agent`]: the agent loop (model step → tool calls → policy → approval → result → next step).
 //! - [`sessions`]: the sessions folder, its index, and reopening a past session.
 //! - [`history`]: the session's numbered event history, for a window that (re)loads late.
@@ -22,6 +23,7 @@
 //! The core reports everything through one [`EventSink`] of [`AgentEvent`]s; the desktop shell
 //! forwards them to the window, the tray and notifications.
 
+pub mod acp;
 pub mod agent;
 pub mod app;
 pub mod approvals;

@@ -3,6 +3,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod all {
+    pub mod acp;
     pub mod agent;
     pub mod app;
     pub mod approvals;

@@ -276,6 +276,12 @@ pub struct ApprovalRequest {
     /// tool whose calls are not changed on a card.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub editable: Vec<String>,
+    /// Who asks, when it is not Ask First's own agent: the name of the agent hosted over ACP
+    /// ("Gemini CLI") whose permission request, or file read or write through Ask First, this
+    /// card is. Absent for Ask First's own agent.
+    #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agent: Option<String>,
 }
 
 /// What the user said about one approval request.

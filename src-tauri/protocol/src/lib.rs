@@ -22,6 +22,7 @@ pub mod language;
 mod probe;
 mod rules;
 mod settings;
+mod workers;
 
 pub use activity::*;
 pub use approval::*;
@@ -34,6 +35,7 @@ pub use language::Language;
 pub use probe::*;
 pub use rules::*;
 pub use settings::*;
+pub use workers::*;
 
 /// Event names the shell emits to the webview.
 pub mod event_names {
@@ -126,6 +128,9 @@ pub fn export_bindings(dir: &std::path::Path) -> Result<(), ts_rs::ExportError> 
         PickFolderResponse,
         WelcomeView,
         OtherAgentView,
+        WorkerView,
+        WorkersView,
+        ChooseWorkerRequest,
         OtherAgentRequest,
         GoneRequestView,
         GoneRequestsView,

@@ -247,6 +247,19 @@ export function newSession(): Promise<SessionId> {
   return call('new_session');
 }
 
+/** "Who does the work" in the conversation in the window, and the choices. */
+export function listWorkers(): Promise<import('./bindings/WorkersView').WorkersView> {
+  return call('list_workers');
+}
+
+/** Chooses who does the work from the next task on; returns the choices again. */
+export function chooseWorker(
+  id: string,
+  command: string,
+): Promise<import('./bindings/WorkersView').WorkersView> {
+  return call('choose_worker', { request: { id, command } });
+}
+
 export function listRunEvents(): Promise<SequencedEvent[]> {
   return call('list_run_events');
 }

@@ -653,7 +653,14 @@ impl Run {
                     change: description.change,
                     reword: Some(Reword::new(move || shown.reword())),
                     resumed: false,
-                    editable: editable(tool.as_ref()),
+                    // Another agent's call is not changed on its card: its model could not be
+                    // told that what it wrote is not what it sent.
+                    editable: if self.agent.is_some() {
+                        Vec::new()
+                    } else {
+                        editable(tool.as_ref())
+                    },
+                    agent: self.agent.clone(),
                 };
                 match self.register(request, &key, layer) {
                     Ok(pending) => Some(pending),

@@ -8,9 +8,11 @@
 //! - [`wording`]: every sentence, for the model and for the person (change denial text there);
 //! - [`supervisor`]: every run task supervised, every run ended exactly once;
 //! - [`folder`]: the folder each conversation works in;
+//! - `acp_run`: a run whose work another agent does, hosted over ACP ([`crate::acp`]);
 //! - [`crate::sessions`]: the sessions folder, its index and replaying a past session;
 //! - [`crate::tools::catalog`]: the built-in tools and the swappable MCP servers.
 
+mod acp_run;
 mod call;
 pub mod deltas;
 pub mod folder;
@@ -91,6 +93,9 @@ pub enum RunError {
     /// The provider could not be made.
     #[error("The model could not be started: {0}")]
     Provider(#[from] ProviderError),
+    /// Another agent was chosen without a command to start it with.
+    #[error("Type the command that starts the agent.")]
+    NoCommand,
     /// The conversation's folder is no longer there (its path).
     #[error(
         "The folder this conversation works in, {0}, is no longer there. Choose a folder for \
@@ -130,6 +135,8 @@ pub struct RuntimeConfig {
     /// Where replayed events of a reopened session go: the same destination as the runtime's
     /// events, but not written to the log again.
     pub replay_events: EventSink,
+    /// The bounds of a run hosting another agent ([`crate::acp::AcpLimits`]).
+    pub acp_limits: crate::acp::AcpLimits,
 }
 
 /// The session in this window: its id, its conversation with the model and its folder.
@@ -139,6 +146,9 @@ struct SessionState {
     folder: SessionFolder,
     /// Whether `folder` is recorded in the session's log.
     folder_logged: bool,
+    /// Who does the work in this conversation: another agent hosted over ACP, or (`None`)
+    /// Ask First's own.
+    agent: Option<crate::acp::AcpAgent>,
 }
 
 /// Runs the agent for one session and answers the shell's commands.
@@ -190,6 +200,7 @@ impl AgentRuntime {
                 conversation: Vec::new(),
                 folder: first_folder.clone(),
                 folder_logged: false,
+                agent: None,
             }),
             folders: Mutex::new(folder::Folders {
                 next: first_folder,
@@ -248,11 +259,57 @@ impl AgentRuntime {
             }
         };
         let task = task.to_owned();
-        let run_id = self.spawn_run(workspace, move |run| run.go(task))?;
+        let run_id = match self.agent() {
+            Some(agent) => self.spawn_hosted(workspace, move |run| run.go_hosted(task, agent))?,
+            None => self.spawn_run(workspace, move |run| run.go(task))?,
+        };
         Ok(StartRunResponse {
             run_id,
             session_id: self.session_id(),
         })
+    }
+
+    /// Who does the work in the conversation in the window: another agent hosted over ACP, or
+    /// (`None`) Ask First's own.
+    pub fn agent(&self) -> Option<crate::acp::AcpAgent> {
+        self.session().agent.clone()
+    }
+
+    /// Sets who does the work in the conversation in the window from its next task on
+    /// (`None`: Ask First's own agent), and records it in the conversation's log, so a
+    /// reopened conversation goes on with the same agent.
+    ///
+    /// # Errors
+    /// [`RunError::Busy`] while a run goes on.
+    pub fn set_agent(&self, agent: Option<crate::acp::AcpAgent>) -> Result<(), RunError> {
+        if !self.runs.is_idle() {
+            return Err(RunError::Busy);
+        }
+        self.record_agent(agent.as_ref());
+        self.session().agent = agent;
+        Ok(())
+    }
+
+    fn record_agent(&self, agent: Option<&crate::acp::AcpAgent>) {
+        self.audit(AuditRecord::AgentChosen {
+            agent: agent.map(|a| a.id.clone()),
+            name: agent.map(|a| a.name.clone()),
+            command: agent.map(|a| a.command.clone()),
+            at: crate::unix_millis_now(),
+        });
+    }
+
+    /// Starts a run in `workspace` whose work another agent does ([`acp_run`]), supervised
+    /// as [`AgentRuntime::spawn_run`]'s.
+    fn spawn_hosted<F>(
+        self: &Arc<Self>,
+        workspace: Workspace,
+        work: impl FnOnce(run::Run) -> F,
+    ) -> Result<RunId, RunError>
+    where
+        F: std::future::Future<Output = ()> + Send + 'static,
+    {
+        self.spawn_with(workspace, None, work)
     }
 
     /// Starts a run in `workspace` that does `work` (a new task, or one resumed), supervised:
@@ -266,6 +323,18 @@ impl AgentRuntime {
         F: std::future::Future<Output = ()> + Send + 'static,
     {
         let provider = (self.config.provider)()?;
+        self.spawn_with(workspace, Some(provider), work)
+    }
+
+    fn spawn_with<F>(
+        self: &Arc<Self>,
+        workspace: Workspace,
+        provider: Option<Arc<dyn Provider>>,
+        work: impl FnOnce(run::Run) -> F,
+    ) -> Result<RunId, RunError>
+    where
+        F: std::future::Future<Output = ()> + Send + 'static,
+    {
         let run_id = RunId::new();
         let token = self.runs.begin(run_id)?;
         // Re-read the rules so edits apply, only once no other run is using them.
@@ -573,12 +642,18 @@ impl AgentRuntime {
         let id = SessionId::new();
         self.switch_log(id)?;
         let folder = self.folder_for(None);
+        let agent = self.session().agent.clone();
         *self.session() = SessionState {
             id,
             conversation: Vec::new(),
             folder,
             folder_logged: false,
+            // A new conversation keeps the agent chosen last.
+            agent: agent.clone(),
         };
+        if agent.is_some() {
+            self.record_agent(agent.as_ref());
+        }
         self.config.policy.clear_grants();
         (self.config.replay_events)(AgentEvent::SessionOpened {
             session_id: id,
@@ -618,6 +693,7 @@ impl AgentRuntime {
             conversation: past.conversation,
             folder,
             folder_logged,
+            agent: past.agent,
         };
         self.config.policy.clear_grants();
         (self.config.replay_events)(AgentEvent::SessionOpened {
@@ -633,8 +709,12 @@ impl AgentRuntime {
         let Some(mark) = marks.of(id) else {
             return Ok(false);
         };
-        // Only the run that left the mark, and only while its turn still waits in the log.
-        let open = past.open_turn.filter(|open| open.run_id == mark.run_id);
+        // Only the run that left the mark, and only while its turn still waits in the log; a
+        // run of another agent is not gone on with (its program's own state is gone).
+        let hosted = self.session().agent.is_some();
+        let open = past
+            .open_turn
+            .filter(|open| open.run_id == mark.run_id && !hosted);
         let folder = match &self.session().folder {
             SessionFolder::Open { workspace, .. } => Some(workspace.clone()),
             SessionFolder::Gone { .. } => None,

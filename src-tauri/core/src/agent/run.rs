@@ -22,7 +22,9 @@ pub(super) struct Run {
     pub(super) rt: Arc<AgentRuntime>,
     pub(super) id: RunId,
     pub(super) token: CancellationToken,
-    provider: Arc<dyn Provider>,
+    /// The model, for a run of Ask First's own agent; `None` for a run whose work another
+    /// agent does ([`super::acp_run`]).
+    provider: Option<Arc<dyn Provider>>,
     /// The conversation, taken from the session for the run and given back at its end (also
     /// when its task panics: see `Drop`).
     messages: Vec<Message>,
@@ -46,6 +48,9 @@ pub(super) struct Run {
     /// ([`askfirst_protocol::ApprovalRequest::resumed`]); a call the person then changes on its
     /// card has other arguments, and its card does not.
     pub(super) resuming: std::collections::HashMap<String, String>,
+    /// The name of the agent hosted over ACP whose run this is ([`super::acp_run`]), named on
+    /// its cards; `None` for Ask First's own agent.
+    pub(super) agent: Option<String>,
 }
 
 impl Run {
@@ -53,7 +58,7 @@ impl Run {
         rt: Arc<AgentRuntime>,
         id: RunId,
         token: CancellationToken,
-        provider: Arc<dyn Provider>,
+        provider: Option<Arc<dyn Provider>>,
         workspace: crate::tools::Workspace,
     ) -> Self {
         Self {
@@ -70,6 +75,7 @@ impl Run {
             marked: false,
             starts: 0,
             resuming: std::collections::HashMap::new(),
+            agent: None,
         }
     }
 
@@ -90,7 +96,7 @@ impl Run {
     }
 
     /// Appends to the conversation and records it in the session log.
-    fn push_message(&mut self, message: Message) {
+    pub(super) fn push_message(&mut self, message: Message) {
         self.audit(AuditRecord::Message {
             message: message.clone(),
             at: crate::unix_millis_now(),
@@ -112,12 +118,28 @@ impl Run {
 
     /// Runs to the end and ends the run (its one `RunFinished`).
     pub(super) async fn go(mut self, task: String) {
+        let provider = self
+            .provider
+            .as_ref()
+            .map(|p| p.display_name())
+            .unwrap_or_default();
+        self.begin_task(&task, provider, true).await;
+        let (status, message) = self.run_loop(None).await;
+        self.finish(status, message);
+    }
+
+    /// The start of a new task: `RunStarted` (`provider`: who does the work, as shown), the
+    /// conversation taken from the session, the folder recorded, the task added (with the
+    /// system prompt first when `system_prompt` and the conversation is new) and the session's
+    /// title recorded.
+    pub(super) async fn begin_task(&mut self, task: &str, provider: String, system_prompt: bool) {
+        let task = task.to_owned();
         let session_id = self.rt.session_id();
         self.emit(AgentEvent::RunStarted {
             run_id: self.id,
             session_id,
             task: task.clone(),
-            provider: self.provider.display_name(),
+            provider,
             resumed: false,
         });
         let (messages, folder_logged) = {
@@ -135,7 +157,7 @@ impl Run {
                 at: crate::unix_millis_now(),
             });
         }
-        if self.messages.is_empty() {
+        if system_prompt && self.messages.is_empty() {
             let text = wording::system_prompt(self.workspace.root());
             self.push_message(Message::System { text });
         }
@@ -159,8 +181,6 @@ impl Run {
                 eprintln!("askfirst: the session's title was not recorded: {error}");
             }
         }
-        let (status, message) = self.run_loop(None).await;
-        self.finish(status, message);
     }
 
     /// Goes on with a run Ask First closed in the middle of ([`OpenTurn`]): the turn's calls
@@ -177,7 +197,11 @@ impl Run {
             run_id: self.id,
             session_id: self.rt.session_id(),
             task: open.task.clone(),
-            provider: self.provider.display_name(),
+            provider: self
+                .provider
+                .as_ref()
+                .map(|p| p.display_name())
+                .unwrap_or_default(),
             resumed: true,
         });
         let folder_logged = {
@@ -211,7 +235,7 @@ impl Run {
 
     /// Ends the run: the conversation goes back to the session for the next task, the mark
     /// goes unless Ask First is closing, and the one `RunFinished` is emitted.
-    fn finish(&mut self, status: RunStatus, message: Option<String>) {
+    pub(super) fn finish(&mut self, status: RunStatus, message: Option<String>) {
         // The next task continues this conversation.
         self.give_back_conversation();
         let detail = self.failure_detail.take();
@@ -227,7 +251,7 @@ impl Run {
         }
     }
 
-    fn stopped(&self) -> Finish {
+    pub(super) fn stopped(&self) -> Finish {
         let why = wording::run_stopped(self.rt.stop_cause());
         (RunStatus::Cancelled, Some(why))
     }
@@ -242,6 +266,9 @@ impl Run {
             tools = catalog.run_tools() => tools,
         };
         let specs = tools.specs();
+        let Some(provider) = self.provider.clone() else {
+            return (RunStatus::Failed, Some(wording::run_broke()));
+        };
         // Bytes of tool results so far in this run (see `MAX_RUN_OUTPUT_BYTES`).
         let mut run_output = 0usize;
         if let Some((calls, started)) = resumed {
@@ -263,7 +290,7 @@ impl Run {
                 biased;
                 () = self.token.cancelled() => return self.stopped(),
                 turn = step_streaming(
-                    &emit, self.id, self.provider.as_ref(), &self.messages, &specs
+                    &emit, self.id, provider.as_ref(), &self.messages, &specs
                 ) => match turn {
                     Ok(turn) => turn,
                     Err(e) => {
@@ -303,7 +330,7 @@ impl Run {
     /// asked about) all before any runs, then waited for and run. `started`: calls of a resumed
     /// turn that had started running before Ask First closed ([`Run::resume`]). Returns how the
     /// run ends when it must end with this turn.
-    async fn answer_calls(
+    pub(super) async fn answer_calls(
         &mut self,
         mut calls: Vec<ToolCall>,
         tools: &ToolSet,
@@ -512,6 +539,23 @@ impl Run {
                 is_error: true,
             });
         }
+    }
+}
+
+impl Run {
+    /// The run's tool-call ids so far ([`unique_call_ids`]).
+    pub(super) fn call_ids_mut(&mut self) -> &mut HashSet<String> {
+        &mut self.call_ids
+    }
+
+    /// The conversation's last message.
+    pub(super) fn last_message(&self) -> Option<&Message> {
+        self.messages.last()
+    }
+
+    /// The technical detail of what ended the run (the `RunFinished`'s `detail`).
+    pub(super) fn set_failure_detail(&mut self, detail: Option<String>) {
+        self.failure_detail = detail;
     }
 }
 

@@ -556,6 +556,7 @@ impl Run {
             resumed: false,
             // Its command line may be changed too: the changed command is tried again.
             editable: super::call::editable(&crate::tools::RunCommand),
+            agent: self.agent.clone(),
         };
         let pending = self.register(request, key, layer).map_err(|done| *done)?;
         match pending.wait().await {

@@ -69,6 +69,7 @@ impl Worded for RunError {
         match self {
             RunError::EmptyTask => tr("error-run-empty_task", &[]),
             RunError::Busy => tr("error-run-busy", &[]),
+            RunError::NoCommand => tr("acp-no_command", &[]),
             RunError::FolderGone(path) => tr(
                 "error-run-folder_gone",
                 &[("path", Arg::from(path.as_str()))],
@@ -80,7 +81,10 @@ impl Worded for RunError {
 
     fn detail(&self) -> Option<String> {
         match self {
-            RunError::EmptyTask | RunError::Busy | RunError::FolderGone(_) => None,
+            RunError::EmptyTask
+            | RunError::Busy
+            | RunError::NoCommand
+            | RunError::FolderGone(_) => None,
             RunError::Provider(error) => error.detail(),
         }
     }
@@ -91,6 +95,7 @@ impl Coded for RunError {
         match self {
             RunError::EmptyTask => ErrorCode::InvalidRequest,
             RunError::Busy => ErrorCode::Busy,
+            RunError::NoCommand => ErrorCode::InvalidRequest,
             RunError::Provider(_) => ErrorCode::ProviderSetup,
             RunError::FolderGone(_) => ErrorCode::InvalidRequest,
         }

@@ -494,6 +494,30 @@ impl App {
         self.inbox.listen(runtime_dir, handle)
     }
 
+    /// "Who does the work" in the conversation in the window, and the choices: Ask First's own
+    /// agent and the ACP agents whose program is on `PATH` ([`crate::acp::agents::workers`]).
+    pub fn workers(&self) -> askfirst_protocol::WorkersView {
+        let path = std::env::var_os("PATH").unwrap_or_default();
+        crate::acp::agents::workers(self.runtime.agent().as_ref(), &path)
+    }
+
+    /// Chooses who does the work in the conversation in the window from its next task on
+    /// (recorded in its log: a reopened conversation keeps it; new conversations start with
+    /// it too). Returns the choices again.
+    ///
+    /// # Errors
+    /// [`RunError::NoCommand`] for another agent without a command; [`RunError::Busy`] while a
+    /// task runs.
+    pub fn choose_worker(
+        &self,
+        request: &askfirst_protocol::ChooseWorkerRequest,
+    ) -> Result<askfirst_protocol::WorkersView, RunError> {
+        let agent = crate::acp::agents::chosen(&request.id, &request.command)
+            .map_err(|_| RunError::NoCommand)?;
+        self.runtime.set_agent(agent)?;
+        Ok(self.workers())
+    }
+
     /// Each other agent, whether it is on this computer and asks through Ask First (`home`:
     /// the person's home folder).
     pub fn list_other_agents(home: Option<&Path>) -> Vec<OtherAgentView> {

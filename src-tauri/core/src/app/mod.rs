@@ -314,6 +314,7 @@ impl Backend {
             session_id,
             sessions_dir: Some(sessions_dir.clone()),
             replay_events: shown,
+            acp_limits: crate::acp::AcpLimits::default(),
             mcp,
             undo: Some(undo_store.clone()),
         };

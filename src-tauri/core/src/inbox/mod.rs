@@ -372,6 +372,7 @@ impl Inbox {
             // Another agent's call cannot be changed: the hook's answer is yes or no, and that
             // agent would run its own call anyway. Its card offers no "Change…".
             editable: Vec::new(),
+            agent: None,
         };
         let sinks = RequestSinks {
             events: Arc::clone(&self.events),

@@ -22,6 +22,9 @@ pub struct Replay {
     /// The folder the session worked in last and whether it is the demo folder; `None` for a
     /// log written before folders were recorded.
     pub folder: Option<(std::path::PathBuf, bool)>,
+    /// Who did the work last: another agent hosted over ACP, or (`None`) Ask First's own
+    /// ([`AuditRecord::AgentChosen`]).
+    pub agent: Option<crate::acp::AcpAgent>,
     /// The model's last turn, when the log ends with calls of it still without a result (Ask
     /// First closed or was killed while they waited or ran); `None` otherwise.
     pub open_turn: Option<OpenTurn>,
@@ -57,6 +60,7 @@ pub fn replay(contents: LogContents) -> Replay {
     };
     let mut asked = HashMap::new();
     let mut folder = None;
+    let mut agent = None;
     let mut approved = HashMap::new();
     let mut ran = RanFacts::default();
     for record in contents.records {
@@ -76,6 +80,19 @@ pub fn replay(contents: LogContents) -> Replay {
             Ok(AuditRecord::FolderChosen {
                 folder: path, demo, ..
             }) => folder = Some((path, demo)),
+            Ok(AuditRecord::AgentChosen {
+                agent: id,
+                name,
+                command,
+                ..
+            }) => {
+                agent = match (id, name, command) {
+                    (Some(id), Some(name), Some(command)) if !command.is_empty() => {
+                        Some(crate::acp::AcpAgent { id, name, command })
+                    }
+                    _ => None,
+                }
+            }
             Ok(AuditRecord::ApprovalAsked {
                 approval_id,
                 run_id,
@@ -120,6 +137,7 @@ pub fn replay(contents: LogContents) -> Replay {
     });
     Replay {
         folder,
+        agent,
         events: replayable(events, &facts),
         conversation,
         title,

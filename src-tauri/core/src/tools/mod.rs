@@ -23,7 +23,7 @@ mod list;
 mod mentioned;
 mod move_path;
 pub(crate) mod preview;
-mod read;
+pub(crate) mod read;
 pub mod sandbox;
 pub mod session_bus;
 mod special;

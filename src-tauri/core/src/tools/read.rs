@@ -181,3 +181,30 @@ impl Tool for ReadFile {
         Ok(text)
     }
 }
+
+/// The whole text of the file `given` (relative to the folder), exactly, for another agent's
+/// `fs/read_text_file` ([`crate::acp`]) after the policy let the read happen: opened as
+/// `read_file` opens it (inside the folder, an ordinary file), never cut — an agent that
+/// writes back a text it was given cut would lose the rest. At most `cap` bytes.
+///
+/// # Errors
+/// The sentence for the agent's model (English): no such file, outside the folder, larger
+/// than `cap`, binary, not UTF-8, or reading failed.
+pub fn whole_text(given: &str, ws: &Workspace, cap: usize) -> Result<String, String> {
+    let path = existing_file(given, ws).map_err(|e| e.to_string())?;
+    let file = open_inside(&path, given, ws).map_err(|e| e.to_string())?;
+    let mut bytes = Vec::new();
+    file.take(cap as u64 + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| io_failed("read", given, &e).to_string())?;
+    if bytes.len() > cap {
+        return Err(format!(
+            "{given} is larger than {} MB; Ask First does not pass on larger files whole.",
+            cap / (1024 * 1024)
+        ));
+    }
+    if bytes.contains(&0) {
+        return Err(format!("{given} is a binary file, not text."));
+    }
+    String::from_utf8(bytes).map_err(|_| format!("{given} is not UTF-8 text."))
+}

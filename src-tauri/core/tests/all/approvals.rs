@@ -27,6 +27,7 @@ fn new_approval(run_id: RunId) -> NewApproval {
         reword: None,
         resumed: false,
         editable: Vec::new(),
+        agent: None,
     }
 }
 

@@ -153,6 +153,7 @@ fn command_errors() -> Vec<(String, askfirst_protocol::CommandError)> {
     let mut runs = vec![
         RunError::EmptyTask,
         RunError::Busy,
+        RunError::NoCommand,
         RunError::FolderGone("/home/ana/Taxes".into()),
     ];
     runs.extend(provider_errors().into_iter().map(RunError::Provider));
@@ -160,6 +161,7 @@ fn command_errors() -> Vec<(String, askfirst_protocol::CommandError)> {
         match error {
             RunError::EmptyTask
             | RunError::Busy
+            | RunError::NoCommand
             | RunError::Provider(_)
             | RunError::FolderGone(_) => {}
         }

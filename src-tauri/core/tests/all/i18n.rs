@@ -504,6 +504,8 @@ fn ask_firsts_own_agent_has_one_name_in_each_language() {
             "error-connect-",
             "other-agents-",
             "external-",
+            "acp-",
+            "worker-",
             "#",
         ]
         .iter()

@@ -38,6 +38,7 @@ fn new_file(run_id: RunId, call: &str) -> NewApproval {
         reword: None,
         resumed: false,
         editable: Vec::new(),
+        agent: None,
     }
 }
 
@@ -167,6 +168,7 @@ fn request(change: Option<CallChange>) -> ApprovalRequest {
         expires_at: 0,
         resumed: false,
         editable: Vec::new(),
+        agent: None,
     }
 }
 

@@ -60,6 +60,7 @@ async fn racing_answers_give_exactly_one_outcome_each() {
                 reword: None,
                 resumed: false,
                 editable: Vec::new(),
+                agent: None,
             })
             .unwrap();
         let id = pending.request().approval_id;

@@ -91,6 +91,7 @@ pub fn app_runtime_with(
         session_id,
         sessions_dir: Some(sessions),
         replay_events: Arc::clone(&events.sink),
+        acp_limits: askfirst_core::acp::AcpLimits::default(),
         undo: None,
     };
     let runtime = AgentRuntime::new(tokio::runtime::Handle::current(), registry, logged, config);

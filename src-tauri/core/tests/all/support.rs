@@ -289,7 +289,38 @@ fn harness_tools(
             requests: Arc::clone(&recorded),
         }) as Arc<dyn Provider>)
     });
-    harness_parts(dir, provider, requests, timeout, rules, mode, mcp, tools)
+    harness_parts(
+        dir,
+        provider,
+        requests,
+        timeout,
+        rules,
+        mode,
+        mcp,
+        tools,
+        askfirst_core::acp::AcpLimits::default(),
+    )
+}
+
+/// A runtime whose runs another agent does (set it with [`AgentRuntime::set_agent`]), within
+/// `limits`, with `rules`; its own model is never asked.
+pub fn harness_acp(limits: askfirst_core::acp::AcpLimits, rules: Rules) -> Harness {
+    let dir = tempfile::tempdir().unwrap();
+    let provider: ProviderFactory = Arc::new(|| {
+        let scenario = Scenario::parse(r#"{"turns": []}"#)?;
+        Ok(Arc::new(ScriptedProvider::new("unused", &scenario)) as Arc<dyn Provider>)
+    });
+    harness_parts(
+        dir,
+        provider,
+        Arc::new(Mutex::new(Vec::new())),
+        Duration::from_secs(120),
+        rules,
+        AnswerMode::Interactive,
+        None,
+        ToolSet::builtin(),
+        limits,
+    )
 }
 
 /// A runtime whose every run is given `provider` (one value shared by all runs, so it can
@@ -305,6 +336,7 @@ pub fn harness_with_provider(provider: Arc<dyn Provider>) -> Harness {
         AnswerMode::Interactive,
         None,
         ToolSet::builtin(),
+        askfirst_core::acp::AcpLimits::default(),
     )
 }
 
@@ -318,6 +350,7 @@ fn harness_parts(
     mode: AnswerMode,
     mcp: Option<Arc<McpClients>>,
     tools: ToolSet,
+    acp_limits: askfirst_core::acp::AcpLimits,
 ) -> Harness {
     let events = Events::new();
     let audit = Arc::new(MemoryAudit::default());
@@ -340,6 +373,7 @@ fn harness_parts(
         session_id: SessionId::new(),
         sessions_dir: None,
         replay_events: Arc::clone(&events.sink),
+        acp_limits,
         undo: None,
     };
     let runtime = AgentRuntime::new(

@@ -101,4 +101,10 @@ resumed: boolean,
  * JSON) when the card offers no "Change…": another agent's call, an MCP server's tool, a
  * tool whose calls are not changed on a card.
  */
-editable?: Array<string>, };
+editable?: Array<string>, 
+/**
+ * Who asks, when it is not Ask First's own agent: the name of the agent hosted over ACP
+ * ("Gemini CLI") whose permission request, or file read or write through Ask First, this
+ * card is. Absent for Ask First's own agent.
+ */
+agent?: string, };

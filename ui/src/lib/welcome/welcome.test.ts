@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { flushSync, mount, tick, unmount } from 'svelte';
 import type { FolderView } from '../bindings/FolderView';
 import type { SettingsView } from '../bindings/SettingsView';
@@ -45,8 +45,15 @@ const ipc = {
   // The chooser looks for a model on this computer when Ollama is chosen.
   findLocalModels: vi.fn(() => Promise.resolve({ running: false, models: [], sentence: 'No local model is running on this computer.' })),
   testConnection: vi.fn(),
+  // Who does the work: only Ask First's own agent here, so the welcome shows no choice.
+  listWorkers: vi.fn(),
+  chooseWorker: vi.fn(),
 };
 vi.mock('../ipc', () => ipc);
+const ownAgent = { id: 'askfirst', name: '', command: '' };
+beforeEach(() => {
+  ipc.listWorkers.mockResolvedValue({ chosen: ownAgent, choices: [ownAgent] });
+});
 
 const { default: Welcome } = await import('./Welcome.svelte');
 const { default: FolderLine } = await import('../folder/FolderLine.svelte');
@@ -139,6 +146,8 @@ describe('the welcome', () => {
     expect(q(root, 'welcome-folder')?.textContent).toBe('Working in: ~/Documents/Taxes');
     q(root, 'welcome-next')?.click();
     await settle();
+    // No other agent program on this computer: no "Who does the work" in the way.
+    expect(q(root, 'workers')).toBeNull();
     const select = q(root, 'settings-provider') as HTMLSelectElement;
     select.value = 'ollama';
     select.dispatchEvent(new Event('change'));

@@ -58,6 +58,7 @@ async fn a_64_mb_line_fails_the_run_once_and_the_next_task_works() {
             session_id: SessionId::new(),
             sessions_dir: None,
             replay_events: Arc::clone(&events.sink),
+            acp_limits: askfirst_core::acp::AcpLimits::default(),
             undo: None,
         };
         let runtime = AgentRuntime::new(
