@@ -116,7 +116,7 @@ pub fn view(agent: Option<&AcpAgent>) -> WorkerView {
         Some(agent) => WorkerView {
             id: agent.id.clone(),
             name: agent.name.clone(),
-            command: shell_words::join(&agent.command),
+            command: askfirst_shell_line::words::quoted_line(&agent.command),
         },
         None => WorkerView {
             id: OWN_AGENT.to_owned(),
@@ -155,7 +155,7 @@ pub fn chosen(id: &str, command: &str) -> Result<Option<AcpAgent>, NoCommand> {
     if id == OWN_AGENT {
         return Ok(None);
     }
-    let words = shell_words::split(command).map_err(|_| NoCommand)?;
+    let words = askfirst_shell_line::words::words(command).map_err(|_| NoCommand)?;
     let Some(program) = words.first() else {
         return Err(NoCommand);
     };
