@@ -558,6 +558,16 @@ impl AgentRuntime {
     /// `Cancelled{app_shutdown}`. Returns at once; [`AgentRuntime::close`] (or
     /// [`AgentRuntime::wait_for_runs`]) waits for the runs to end.
     pub fn shutdown(&self) {
+        self.end_approvals_for_shutdown();
+        self.runs.cancel_all();
+    }
+
+    /// The first half of [`AgentRuntime::shutdown`]: Ask First is closing, the task in the
+    /// middle of which it closes is kept for the next start, and every waiting approval ends
+    /// `Cancelled{app_shutdown}`; the runs are not cancelled yet. Public for the tests of what a
+    /// run does between the two halves; the app calls [`AgentRuntime::shutdown`].
+    #[doc(hidden)]
+    pub fn end_approvals_for_shutdown(&self) {
         self.shutting_down.store(true, Ordering::SeqCst);
         // Closing normally: the task in the middle of which Ask First closes is gone on with at
         // the next start, however many starts went on with it before.
@@ -574,7 +584,6 @@ impl AgentRuntime {
         // order a stopped run's own cleanup would end its approvals as if the person had
         // pressed Stop, and the history would say so.
         self.registry.shutdown();
-        self.runs.cancel_all();
     }
 
     /// After [`AgentRuntime::shutdown`]: waits until every run has ended, at most `limit`, then

@@ -422,7 +422,11 @@ impl Run {
                 },
                 closing,
             );
-            let end = if self.token.is_cancelled() {
+            // A call not done because Ask First is closing ends the run as the closing does,
+            // also before the closing has cancelled the run's token: the approvals are ended
+            // first ([`super::AgentRuntime::shutdown`]), and a run that went on in between asked
+            // the model again, finished, and lost the task the next start should go on with.
+            let end = if self.token.is_cancelled() || closing {
                 let (status, message) = self.stopped();
                 // Stop came while this call ran and it was let finish: said at the end,
                 // where the person looks after pressing Stop (the call's line says "Done").

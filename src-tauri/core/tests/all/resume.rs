@@ -159,6 +159,34 @@ async fn a_card_waiting_when_ask_first_quit_is_asked_again_at_the_next_start() {
     approve_after_restart(&data, &workspace, session, old_card).await;
 }
 
+/// Quitting ends the waiting cards first, then the runs: a run that takes its card's "Ask First
+/// is closing" before its own Stop ends there as well. It went on (under load, in the two-lane
+/// end-to-end run): it asked the model again, finished, and the next start had nothing left to
+/// go on with.
+#[tokio::test]
+async fn a_run_that_hears_of_the_closing_before_its_stop_keeps_the_task_for_the_next_start() {
+    let (_dir, data, workspace) = dirs();
+    let (first, mut events) = app_runtime(&data, &workspace, write_then_done());
+    first.start_run("Write a.txt please").unwrap();
+    let card = events.approval_required().await;
+    let session = first.session_id();
+    first.end_approvals_for_shutdown();
+    let (_, status, _) = events.run_finished().await;
+    assert_eq!(
+        status,
+        RunStatus::Cancelled,
+        "the run went on after the closing"
+    );
+    first.shutdown();
+    assert!(first.close(Duration::from_secs(10)).await);
+    assert!(
+        mark_of(&data, session).is_some(),
+        "the task is kept for the next start"
+    );
+    drop(first);
+    approve_after_restart(&data, &workspace, session, card.approval_id).await;
+}
+
 #[tokio::test]
 async fn stop_after_the_restart_ends_the_task_for_good() {
     let (_dir, data, workspace) = dirs();
