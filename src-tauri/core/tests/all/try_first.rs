@@ -574,7 +574,16 @@ async fn a_fork_bomb_ends_with_the_try_and_leaves_nothing_running() {
     let events = h.events.all();
     assert_eq!(cards(&events), 0);
     let done = finished(&events);
-    assert!(done[0].output.contains("fork"), "{:?}", done[0]);
+    // Either it reached its bound (bash says it cannot fork) or the try ended first and what it
+    // left was stopped with it: which comes first depends on the machine's speed.
+    assert!(
+        done[0].output.contains("fork")
+            || done[0]
+                .output
+                .contains("left programs running in the background; they were stopped"),
+        "{:?}",
+        done[0]
+    );
     // Whatever it printed or left on the copy, nothing of it is running now.
     assert!(
         super::support::all_gone("forkbomb-5a1").await,
