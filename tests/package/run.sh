@@ -62,4 +62,7 @@ log="$(mktemp)"
 cd /
 ASKFIRST_E2E_APP=/usr/bin/askfirst ASKFIRST_E2E_ONLY="$ASKFIRST_PACKAGE_E2E" \
   xvfb-run -a -s "-screen 0 1280x860x24" dbus-run-session -- "$root/tests/e2e/run.sh" 2>&1 | tee "$log"
-grep -qx "$expected passed, 0 failed" "$log" || fail "not all $expected tests ran and passed"
+# A pass on the runner's one retry counts, as in make e2e (the runner prints FLAKY with the first
+# failure in full, to read); two failures fail.
+grep -qxE "$expected passed, 0 failed( \([0-9]+ flaky: passed only on a second try\))?" "$log" \
+  || fail "not all $expected tests ran and passed"
