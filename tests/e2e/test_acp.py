@@ -16,6 +16,7 @@ import time
 from harness.app import App
 from harness.env import ARTIFACTS, ROOT
 from harness.wait import wait_for
+from test_inbox import function_responses
 
 AGENTS = os.path.join(ROOT, "tests", "agents")
 BIN = os.path.join(AGENTS, "node_modules", ".bin")
@@ -63,11 +64,7 @@ class HostedGemini:
 
     def function_responses(self):
         """The functionResponse parts Gemini CLI sent its model, as JSON texts."""
-        if not os.path.exists(self.requests):
-            return []
-        return [json.dumps(part) for line in open(self.requests)
-                for content in json.loads(line)["body"].get("contents") or []
-                for part in content.get("parts") or [] if "functionResponse" in part]
+        return function_responses(self.requests)
 
     def __exit__(self, *exc):
         self.server.terminate()

@@ -20,6 +20,17 @@ from harness.env import APP, ARTIFACTS, ROOT
 from harness.wait import wait_for
 from harness.webdriver import ELEMENT
 
+
+def function_responses(requests):
+    """The functionResponse parts Gemini CLI sent its model, in order, as JSON texts, from the
+    stand-in's log of request bodies (`requests`, one JSON object a line)."""
+    if not os.path.exists(requests):
+        return []
+    with open(requests, encoding="utf-8") as f:
+        return [json.dumps(part) for line in f
+                for content in json.loads(line)["body"].get("contents") or []
+                for part in content.get("parts") or [] if "functionResponse" in part]
+
 HOOK = os.path.join(os.path.dirname(APP), "askfirst-hook")
 AGENTS = os.path.join(ROOT, "tests", "agents")
 CLAUDE = os.path.join(AGENTS, "node_modules", "@anthropic-ai", "claude-code-linux-x64", "claude")
@@ -329,11 +340,7 @@ class Gemini(OtherAgent):
 
     def function_responses(self):
         """The functionResponse parts Gemini CLI sent, in order, as JSON texts."""
-        if not os.path.exists(self.requests):
-            return []
-        return [json.dumps(part) for line in open(self.requests)
-                for content in json.loads(line)["body"].get("contents") or []
-                for part in content.get("parts") or [] if "functionResponse" in part]
+        return function_responses(self.requests)
 
 
 def test_gemini_cli_asks_on_the_card_and_approve_writes_the_file():

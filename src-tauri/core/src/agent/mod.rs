@@ -260,7 +260,10 @@ impl AgentRuntime {
         };
         let task = task.to_owned();
         let run_id = match self.agent() {
-            Some(agent) => self.spawn_hosted(workspace, move |run| run.go_hosted(task, agent))?,
+            // Another agent does the work ([`acp_run`]): no provider of ours.
+            Some(agent) => {
+                self.spawn_with(workspace, None, move |run| run.go_hosted(task, agent))?
+            }
             None => self.spawn_run(workspace, move |run| run.go(task))?,
         };
         Ok(StartRunResponse {
@@ -297,19 +300,6 @@ impl AgentRuntime {
             command: agent.map(|a| a.command.clone()),
             at: crate::unix_millis_now(),
         });
-    }
-
-    /// Starts a run in `workspace` whose work another agent does ([`acp_run`]), supervised
-    /// as [`AgentRuntime::spawn_run`]'s.
-    fn spawn_hosted<F>(
-        self: &Arc<Self>,
-        workspace: Workspace,
-        work: impl FnOnce(run::Run) -> F,
-    ) -> Result<RunId, RunError>
-    where
-        F: std::future::Future<Output = ()> + Send + 'static,
-    {
-        self.spawn_with(workspace, None, work)
     }
 
     /// Starts a run in `workspace` that does `work` (a new task, or one resumed), supervised:
